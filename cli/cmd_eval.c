@@ -1,0 +1,310 @@
+/* cmd_eval — `retriage eval`: evaluates runs against qrels and prints the values as TSV (one
+ * value a line), JSON, or a runs × measures table in Markdown, LaTeX or CSV. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rt_eval.h"
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_table.h"
+
+static const char eval_help[] =
+    "Usage: retriage eval [OPTIONS] QRELS RUN...\n"
+    "\n"
+    "Evaluates each RUN against QRELS. The mean is over the queries of QRELS: a judged query\n"
+    "missing from a run scores 0; run queries without judgments are ignored (trec_eval -c).\n"
+    "\n"
+    "Options:\n"
+    "  -m, --measures LIST   comma-separated measures, or a preset name (repeatable):\n"
+    "                        RR[@k] P@k R[@k] Success@k AP[@k] AP_min nDCG[@k] Rprec MFR[@k]\n"
+    "                        NumRet NumRel NumRelRet; trec_eval names also work (recip_rank, P_10…)\n"
+    "      --preset NAME     dureader (RR@10,Success@1,Success@50; the default),\n"
+    "                        trec (AP,RR,P@10,nDCG@10,R@1000), dbqa (RR,Success@1,AP_min)\n"
+    "  -l, --level N         minimum grade that counts as relevant (default 1; not for nDCG)\n"
+    "  -q, --per-query       also print each query's values (TSV and JSON)\n"
+    "      --order ORDER     score: score descending, ties by pid descending (default, trec_eval)\n"
+    "                        file: the order of the lines in the run file\n"
+    "      --strict          a duplicate passage in a query or judgment is an error\n"
+    "      --format FMT      tsv (default), json, md, latex, csv\n"
+    "      --qrels-format F  auto (default), trec, tsv, dureader\n"
+    "      --run-format F    auto (default), trec, tsv, dureader\n"
+    "  -Q, --quiet           do not print load warnings to stderr\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "TSV output: run<TAB>measure<TAB>qid<TAB>value, qid 'all' for the mean; values with 17\n"
+    "significant digits. MFR is averaged over the queries that retrieved a relevant passage;\n"
+    "their number follows as the measure 'MFR.queries'.\n"
+    "Exit status: 0 ok, 1 usage error, 2 input error.\n";
+
+typedef struct eval_args {
+    rt_measure *ms;
+    size_t nm;
+    int32_t level;
+    int per_query, quiet;
+    rt_table_format format;
+    rt_qrels_format qfmt;
+    rt_run_opts ropts;
+} eval_args;
+
+static void put_tsv_value(const char *run, const char *measure, const char *qid, double v)
+{
+    printf("%s\t%s\t%s\t%.17g\n", run, measure, qid, v);
+}
+
+static void print_tsv(const rt_eval *ev, rt_eval_result *const *res, size_t nr, const eval_args *a)
+{
+    const rt_qrels *q = rt_eval_qrels(ev);
+    const rt_strtab *qids = rt_eval_qids(ev);
+    const uint32_t *order = rt_eval_sorted_queries(ev);
+    for (size_t r = 0; r < nr; r++) {
+        const rt_eval_result *x = res[r];
+        if (a->per_query)
+            for (size_t k = 0; k < x->nq; k++) {
+                uint32_t i = order[k];
+                const char *qid = rt_strtab_str(qids, rt_qrels_qid(q, i));
+                for (size_t m = 0; m < a->nm; m++)
+                    if (x->defined[i * a->nm + m])
+                        put_tsv_value(x->name, a->ms[m].name, qid, x->value[i * a->nm + m]);
+            }
+        for (size_t m = 0; m < a->nm; m++) {
+            put_tsv_value(x->name, a->ms[m].name, "all", x->mean[m]);
+            if (rt_measure_is_partial(&a->ms[m]))
+                printf("%s\t%s.queries\tall\t%zu\n", x->name, a->ms[m].name, x->n_defined[m]);
+        }
+    }
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            printf("\\%c", *p);
+        else if (*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+static void print_json(const rt_eval *ev, rt_eval_result *const *res, size_t nr, const eval_args *a)
+{
+    const rt_qrels *q = rt_eval_qrels(ev);
+    const rt_strtab *qids = rt_eval_qids(ev);
+    const uint32_t *order = rt_eval_sorted_queries(ev);
+    printf("{\"level\": %d, \"order\": \"%s\", \"queries\": %u, \"measures\": [", (int)a->level,
+           a->ropts.order == RT_ORDER_FILE ? "file" : "score", rt_qrels_nqueries(q));
+    for (size_t m = 0; m < a->nm; m++)
+        printf("%s\"%s\"", m ? ", " : "", a->ms[m].name);
+    printf("],\n \"runs\": [");
+    for (size_t r = 0; r < nr; r++) {
+        const rt_eval_result *x = res[r];
+        printf("%s\n  {\"run\": ", r ? "," : "");
+        json_str(x->name);
+        printf(", \"format\": \"%s\", \"duplicates_dropped\": %zu, \"queries_not_in_qrels\": %zu,"
+               " \"qrels_queries_missing\": %zu,\n   \"mean\": {",
+               rt_run_format_name(x->info.format), x->info.duplicates, x->queries_not_in_qrels,
+               x->qrels_queries_missing);
+        for (size_t m = 0; m < a->nm; m++)
+            printf("%s\"%s\": %.17g", m ? ", " : "", a->ms[m].name, x->mean[m]);
+        printf("}, \"queries_defined\": {");
+        for (size_t m = 0; m < a->nm; m++)
+            printf("%s\"%s\": %zu", m ? ", " : "", a->ms[m].name, x->n_defined[m]);
+        printf("}");
+        if (a->per_query) {
+            printf(",\n   \"per_query\": {");
+            for (size_t k = 0; k < x->nq; k++) {
+                uint32_t i = order[k];
+                printf("%s\n    ", k ? "," : "");
+                json_str(rt_strtab_str(qids, rt_qrels_qid(q, i)));
+                printf(": {");
+                int first = 1;
+                for (size_t m = 0; m < a->nm; m++)
+                    if (x->defined[i * a->nm + m]) {
+                        printf("%s\"%s\": %.17g", first ? "" : ", ", a->ms[m].name,
+                               x->value[i * a->nm + m]);
+                        first = 0;
+                    }
+                printf("}");
+            }
+            printf("}");
+        }
+        printf("}");
+    }
+    printf("\n ]}\n");
+}
+
+static int print_table(rt_eval_result *const *res, size_t nr, const eval_args *a)
+{
+    const char **head = rt_calloc(a->nm + 1, sizeof *head);
+    head[0] = "run";
+    for (size_t m = 0; m < a->nm; m++)
+        head[m + 1] = a->ms[m].name;
+    rt_table *t = rt_table_new(a->nm + 1, head);
+    char (*cells)[48] = rt_calloc(a->nm + 1, sizeof *cells);
+    const char **row = rt_calloc(a->nm + 1, sizeof *row);
+    for (size_t r = 0; r < nr; r++) {
+        row[0] = res[r]->name;
+        for (size_t m = 0; m < a->nm; m++) {
+            double v = res[r]->mean[m];
+            if (rt_measure_is_partial(&a->ms[m]))
+                snprintf(cells[m + 1], sizeof cells[0], "%.2f (n=%zu)", v, res[r]->n_defined[m]);
+            else if (rt_measure_is_sum(&a->ms[m]))
+                snprintf(cells[m + 1], sizeof cells[0], "%.0f", v);
+            else
+                snprintf(cells[m + 1], sizeof cells[0], "%.4f", v);
+            row[m + 1] = cells[m + 1];
+        }
+        rt_table_add(t, row);
+    }
+    rt_err err;
+    rt_status st = rt_table_write(t, a->format, stdout, &err);
+    rt_table_free(&t);
+    free(cells);
+    free(row);
+    free(head);
+    return st == RT_OK ? CLI_OK : cli_fail(&err);
+}
+
+static void warn_result(const rt_eval_result *x, const char *path)
+{
+    if (x->info.duplicates)
+        fprintf(stderr, "retriage: warning: %s:%zu: %zu duplicate passages dropped (the best-ranked kept)\n",
+                path, x->info.first_dup_line, x->info.duplicates);
+    if (x->queries_not_in_qrels)
+        fprintf(stderr, "retriage: warning: %s: %zu queries have no judgments and are not averaged\n",
+                path, x->queries_not_in_qrels);
+    if (x->qrels_queries_missing)
+        fprintf(stderr, "retriage: warning: %s: %zu judged queries are not in the run and score 0\n",
+                path, x->qrels_queries_missing);
+}
+
+static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
+{
+    static const struct option opts[] = {
+        {"measures", required_argument, 0, 'm'}, {"preset", required_argument, 0, 'P'},
+        {"level", required_argument, 0, 'l'},    {"per-query", no_argument, 0, 'q'},
+        {"order", required_argument, 0, 'O'},    {"strict", no_argument, 0, 'S'},
+        {"format", required_argument, 0, 'F'},   {"qrels-format", required_argument, 0, 'R'},
+        {"run-format", required_argument, 0, 'U'}, {"quiet", no_argument, 0, 'Q'},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+    };
+    rt_err err;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m:l:qQh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+        case 'P':
+            if (c == 'P' && !rt_measure_preset(optarg))
+                return cli_usage("eval", "unknown preset '%s' (dureader, trec, dbqa)", optarg);
+            if (rt_measure_list_parse(optarg, &a->ms, &a->nm, &err) != RT_OK)
+                return cli_fail(&err);
+            break;
+        case 'l':
+            if (rt_parse_int32(optarg, strlen(optarg), &a->level) != RT_NUM_OK)
+                return cli_usage("eval", "--level expects an integer, not '%s'", optarg);
+            break;
+        case 'q': a->per_query = 1; break;
+        case 'Q': a->quiet = 1; break;
+        case 'S': a->ropts.strict = 1; break;
+        case 'O':
+            if (strcmp(optarg, "score") == 0)
+                a->ropts.order = RT_ORDER_SCORE;
+            else if (strcmp(optarg, "file") == 0)
+                a->ropts.order = RT_ORDER_FILE;
+            else
+                return cli_usage("eval", "--order is 'score' or 'file', not '%s'", optarg);
+            break;
+        case 'F':
+            if (!rt_table_format_parse(optarg, &a->format))
+                return cli_usage("eval", "unknown format '%s' (tsv, json, md, latex, csv)", optarg);
+            break;
+        case 'R':
+            if (!rt_qrels_format_parse(optarg, &a->qfmt))
+                return cli_usage("eval", "unknown qrels format '%s' (auto, trec, tsv, dureader)", optarg);
+            break;
+        case 'U':
+            if (!rt_run_format_parse(optarg, &a->ropts.format))
+                return cli_usage("eval", "unknown run format '%s' (auto, trec, tsv, dureader)", optarg);
+            break;
+        case 'h':
+            fputs(eval_help, stdout);
+            return -1;
+        default:
+            return cli_usage("eval", "unknown option");
+        }
+    }
+    if (argc - optind < 2)
+        return cli_usage("eval", "expected QRELS and at least one RUN");
+    if (a->nm == 0 && rt_measure_list_parse("dureader", &a->ms, &a->nm, &err) != RT_OK)
+        return cli_fail(&err);
+    *first_file = optind;
+    return CLI_OK;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    eval_args a = {.level = 1};
+    int first = 0;
+    int rc = parse_args(argc, argv, &a, &first);
+    if (rc != CLI_OK || first == 0) {
+        free(a.ms);
+        return rc < 0 ? CLI_OK : rc;
+    }
+    rt_err err;
+    rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
+    rt_report *rep = rt_report_new();
+    rt_qrels *qrels = NULL;
+    rt_eval *ev = NULL;
+    size_t nr = (size_t)(argc - first - 1);
+    rt_eval_result **res = rt_calloc(nr, sizeof *res);
+    rt_load_opts lo = {.strict = a.ropts.strict};
+    if (rt_qrels_load(&qrels, argv[first], a.qfmt, qids, pids, &lo, rep, &err) != RT_OK) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    for (size_t i = 0; !a.quiet && i < rt_report_count(rep); i++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(rep, i, &k);
+        if (k == RT_REPORT_WARNING)
+            fprintf(stderr, "retriage: warning: %s\n", line);
+    }
+    ev = rt_eval_new(qrels, qids, pids, a.ms, a.nm, a.level);
+    for (size_t r = 0; r < nr; r++) {
+        const char *path = argv[first + 1 + (int)r];
+        if (rt_eval_file(ev, path, &a.ropts, &res[r], &err) != RT_OK) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        if (!a.quiet)
+            warn_result(res[r], path);
+    }
+    if (a.format == RT_TABLE_TSV)
+        print_tsv(ev, res, nr, &a);
+    else if (a.format == RT_TABLE_JSON)
+        print_json(ev, res, nr, &a);
+    else
+        rc = print_table(res, nr, &a);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "retriage: error writing the output\n");
+        rc = CLI_INPUT;
+    }
+out:
+    for (size_t r = 0; r < nr; r++)
+        rt_eval_result_free(&res[r]);
+    free(res);
+    rt_eval_free(&ev);
+    rt_qrels_free(&qrels);
+    rt_report_free(&rep);
+    rt_strtab_free(&qids);
+    rt_strtab_free(&pids);
+    free(a.ms);
+    return rc;
+}

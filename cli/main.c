@@ -1,0 +1,63 @@
+/* main — dispatches to a subcommand, or opens the workbench. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "Usage: retriage COMMAND [OPTIONS] [ARGS]\n"
+    "\n"
+    "A terminal workbench for error analysis of passage-retrieval systems.\n"
+    "\n"
+    "Commands:\n"
+    "  eval      evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help       show this help\n"
+    "  -V, --version    show the version\n"
+    "\n"
+    "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n";
+
+int cli_fail(const rt_err *err)
+{
+    fprintf(stderr, "retriage: %s\n", err->msg);
+    return err->status == RT_EUSAGE ? CLI_USAGE : CLI_INPUT;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "retriage %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'retriage %s --help'.\n", cmd);
+    return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_CTYPE, "");
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+        fputs(usage_text, stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("retriage %s\n", PACKAGE_VERSION);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "eval") == 0)
+        return cmd_eval(argc - 1, argv + 1);
+    fprintf(stderr, "retriage: unknown command '%s'\n", cmd);
+    fputs(usage_text, stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,32 @@
+/* rt_err — status codes and error messages. Core functions never print: they return a
+ * status and fill an rt_err whose message names the place (file:line) and what was expected. */
+#ifndef RT_ERR_H
+#define RT_ERR_H
+
+#include <stddef.h>
+
+typedef enum rt_status {
+    RT_OK = 0,
+    RT_EUSAGE = 1,   /* the caller asked for something that makes no sense */
+    RT_EINPUT = 2,   /* a file is missing, unreadable or malformed */
+    RT_EIO = 3,      /* a write or sync failed */
+    RT_ELOCKED = 4,  /* another process holds a lock */
+} rt_status;
+
+typedef struct rt_err {
+    rt_status status;
+    char msg[1024];
+} rt_err;
+
+/* Sets err (which may be NULL) to status and a printf-style message; returns status. */
+rt_status rt_err_set(rt_err *err, rt_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Like rt_err_set, with "path:line: " in front (line 0 leaves the line out). */
+rt_status rt_err_at(rt_err *err, rt_status status, const char *path, size_t line,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Clears err to RT_OK with an empty message. */
+void rt_err_clear(rt_err *err);
+
+#endif

@@ -1,0 +1,64 @@
+/* rt_eval — evaluating runs against qrels: per-query values and their means over the queries
+ * of the qrels (a qrels query missing from the run scores 0; run queries absent from the qrels
+ * are counted, not averaged), exactly as trec_eval -c does (DESIGN.md §5). */
+#ifndef RT_EVAL_H
+#define RT_EVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_err.h"
+#include "rt_measure.h"
+#include "rt_qrels.h"
+#include "rt_run.h"
+#include "rt_strtab.h"
+
+typedef struct rt_eval rt_eval;
+
+/* Prepares an evaluator for qrels (whose pid namespace is pids) with measures ms[0..nm) and
+ * relevance level. Borrows all of them: they must outlive the evaluator. */
+rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strtab *pids,
+                     const rt_measure *ms, size_t nm, int32_t level);
+void rt_eval_free(rt_eval **ev);
+
+/* Per-query values of one run. value[i * nm + m] is measure m on judged query i (qrels order);
+ * defined[] says whether it exists (MFR). mean[m] is the aggregate, n_defined[m] the number of
+ * queries it is over. */
+typedef struct rt_eval_result {
+    char *name;                 /* the run's name */
+    size_t nq, nm;
+    double *value;
+    unsigned char *defined;
+    double *mean;
+    size_t *n_defined;
+    size_t queries_not_in_qrels;   /* run queries that are not judged (ignored) */
+    size_t qrels_queries_missing;  /* judged queries the run does not rank (scored 0) */
+    rt_run_info info;
+} rt_eval_result;
+
+void rt_eval_result_free(rt_eval_result **r);
+
+/* Evaluates the run file at path, streaming it (see rt_run_scan). */
+rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
+                       rt_eval_result **out, rt_err *err);
+
+/* Evaluates one ranking of judged query i given as pid ids (in the evaluator's pid namespace),
+ * writing nm values to out and definedness to defined. For in-memory runs and live updates. */
+void rt_eval_ranking(const rt_eval *ev, uint32_t i, const uint32_t *pids, size_t n,
+                     double *out, unsigned char *defined);
+
+/* The same from grades already looked up (RT_UNJUDGED for unjudged passages). */
+void rt_eval_grades(const rt_eval *ev, uint32_t i, const int32_t *grades, size_t n,
+                    double *out, unsigned char *defined);
+
+/* Recomputes r->mean and r->n_defined from r->value. */
+void rt_eval_aggregate(const rt_eval *ev, rt_eval_result *r);
+
+/* Judged query indices sorted by qid in byte order (trec_eval's output order); borrowed. */
+const uint32_t *rt_eval_sorted_queries(const rt_eval *ev);
+
+const rt_measure *rt_eval_measures(const rt_eval *ev, size_t *n);
+const rt_qrels *rt_eval_qrels(const rt_eval *ev);
+const rt_strtab *rt_eval_qids(const rt_eval *ev);
+
+#endif

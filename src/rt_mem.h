@@ -1,0 +1,21 @@
+/* rt_mem — allocation that never returns NULL. Running out of memory is not an input error the
+ * caller could report usefully, so these print one line and abort, like tig's and htop's xmalloc. */
+#ifndef RT_MEM_H
+#define RT_MEM_H
+
+#include <stddef.h>
+
+void *rt_malloc(size_t n);
+void *rt_calloc(size_t count, size_t size);
+void *rt_realloc(void *p, size_t n);
+/* realloc for an array of count elements of size bytes, with an overflow check. */
+void *rt_reallocarray(void *p, size_t count, size_t size);
+char *rt_strndup(const char *s, size_t n);
+char *rt_strdup(const char *s);
+
+/* Grows *cap (doubling, at least min_cap) and reallocates *p so that it holds need elements. */
+#define RT_GROW(p, cap, need) \
+    do { if ((need) > (cap)) { size_t nc_ = (cap) ? (cap) : 16; while (nc_ < (need)) nc_ *= 2; \
+         (p) = rt_reallocarray((p), nc_, sizeof *(p)); (cap) = nc_; } } while (0)
+
+#endif

@@ -1,0 +1,208 @@
+/* rt_parse — field splitting and exact number parsing. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_mem.h"
+#include "rt_parse.h"
+
+size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max)
+{
+    size_t n = 0, i = 0;
+    for (;;) {
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i >= len)
+            return n;
+        size_t b = i;
+        while (i < len && line[i] != ' ' && line[i] != '\t')
+            i++;
+        if (n < max) {
+            f[n].s = line + b;
+            f[n].len = i - b;
+        }
+        n++;
+    }
+}
+
+size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max)
+{
+    size_t n = 0, b = 0;
+    for (;;) {
+        const char *t = memchr(line + b, '\t', len - b);
+        size_t e = t ? (size_t)(t - line) : len;
+        if (n < max) {
+            f[n].s = line + b;
+            f[n].len = e - b;
+        }
+        n++;
+        if (!t)
+            return n;
+        b = e + 1;
+    }
+}
+
+static const double pow10_exact[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static rt_num_status slow_double(const char *s, size_t len, double *out)
+{
+    char small[64];
+    char *tmp = len < sizeof small ? small : rt_malloc(len + 1);
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    char *end;
+    double v = strtod(tmp, &end);
+    rt_num_status st = RT_NUM_OK;
+    if (end != tmp + len || len == 0)
+        st = RT_NUM_BAD;
+    else if (!isfinite(v))
+        st = RT_NUM_NONFINITE;
+    if (tmp != small)
+        free(tmp);
+    if (st == RT_NUM_OK)
+        *out = v;
+    return st;
+}
+
+rt_num_status rt_parse_double(const char *s, size_t len, double *out)
+{
+    /* Clinger's fast path: an integer mantissa below 2^53 scaled by an exact power of ten of at
+     * most 22 is correctly rounded by one IEEE multiplication or division. Everything else
+     * (long mantissas, exponents, hex, "inf") goes to strtod. */
+    size_t i = 0;
+    int neg = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    uint64_t m = 0;
+    int digits = 0, frac = 0, seen_dot = 0, any = 0;
+    for (; i < len; i++) {
+        unsigned c = (unsigned char)s[i];
+        if (c >= '0' && c <= '9') {
+            any = 1;
+            if (m == 0 && c == '0') {
+                if (seen_dot)
+                    frac++;
+                continue;
+            }
+            if (++digits > 15)
+                return slow_double(s, len, out);
+            m = m * 10 + (c - '0');
+            if (seen_dot)
+                frac++;
+        } else if (c == '.' && !seen_dot) {
+            seen_dot = 1;
+        } else {
+            return slow_double(s, len, out);
+        }
+    }
+    if (!any)
+        return RT_NUM_BAD;
+    if (frac > 22)
+        return slow_double(s, len, out);
+    double v = (double)m;
+    if (frac)
+        v /= pow10_exact[frac];
+    *out = neg ? -v : v;
+    return RT_NUM_OK;
+}
+
+rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i == len)
+        return RT_NUM_BAD;
+    int64_t v = 0;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return RT_NUM_BAD;
+        v = v * 10 + (s[i] - '0');
+        if (v > (int64_t)INT32_MAX + 1)
+            return RT_NUM_BAD;
+    }
+    if (neg)
+        v = -v;
+    if (v > INT32_MAX || v < INT32_MIN)
+        return RT_NUM_BAD;
+    *out = (int32_t)v;
+    return RT_NUM_OK;
+}
+
+size_t rt_utf8_invalid_at(const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF)
+            n = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        } else
+            return i;
+        if (i + n >= len)
+            return i;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t k = 2; k <= n; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+                return i;
+        i += n + 1;
+    }
+    return len;
+}
+
+int rt_utf8_valid(const char *s, size_t len) { return rt_utf8_invalid_at(s, len) == len; }
+
+const char *rt_id_problem(const char *s, size_t len)
+{
+    if (len == 0)
+        return "empty id";
+    if (!rt_utf8_valid(s, len))
+        return "id is not valid UTF-8";
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            return "control character in id";
+    }
+    return NULL;
+}
+
+char *rt_id_show(const char *s, size_t len, char *buf, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 8 < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i >= 60) {
+            memcpy(buf + o, "\xE2\x80\xA6", 3);
+            o += 3;
+            break;
+        }
+        if (c < 0x20 || c == 0x7f || c == '\\')
+            o += (size_t)snprintf(buf + o, n - o, "\\x%02x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    buf[o] = '\0';
+    return buf;
+}

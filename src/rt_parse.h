@@ -1,0 +1,50 @@
+/* rt_parse — splitting lines into fields and parsing numbers, exactly and fast. Scores are parsed
+ * to the same double as strtod (ties in a run depend on exact equality), with a fast path for
+ * the plain decimals runs are made of. */
+#ifndef RT_PARSE_H
+#define RT_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rt_field {
+    const char *s;
+    size_t len;
+} rt_field;
+
+/* Splits line at runs of spaces and tabs (TREC files); leading and trailing blanks are ignored.
+ * Stores at most max fields and returns how many there are in all (which may exceed max). */
+size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max);
+
+/* Splits line at each tab (TSV files); empty fields are kept. Same return as rt_split_ws. */
+size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max);
+
+typedef enum rt_num_status {
+    RT_NUM_OK = 0,
+    RT_NUM_BAD,        /* not a number */
+    RT_NUM_NONFINITE,  /* nan, inf, or overflows to inf */
+} rt_num_status;
+
+/* Parses all len bytes at s as a decimal or exponent-form double, rounding like strtod. */
+rt_num_status rt_parse_double(const char *s, size_t len, double *out);
+
+/* Parses all len bytes at s as a signed decimal integer that fits in int32_t. */
+rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);
+
+/* True when the len bytes at s are valid UTF-8 (no overlongs, no surrogates). */
+int rt_utf8_valid(const char *s, size_t len);
+
+/* Byte offset of the first invalid UTF-8 sequence in s, or len when all are valid. */
+size_t rt_utf8_invalid_at(const char *s, size_t len);
+
+
+
+/* Why the len bytes at s cannot be an id (qid or pid), or NULL when they can: ids are non-empty
+ * valid UTF-8 without control characters. */
+const char *rt_id_problem(const char *s, size_t len);
+
+/* A printable, shortened copy of an id for messages ("…" after 60 bytes; control bytes as \xNN),
+ * written to buf of size n; returns buf. */
+char *rt_id_show(const char *s, size_t len, char *buf, size_t n);
+
+#endif

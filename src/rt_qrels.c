@@ -1,0 +1,364 @@
+/* rt_qrels — loading judgments into per-query arrays sorted by pid id (binary-searched). */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_qrels.h"
+#include "rt_reader.h"
+
+typedef struct raw {
+    uint32_t qi;    /* index among judged queries */
+    uint32_t pid;
+    int32_t grade;
+    uint32_t seq;   /* input order, so that the first of duplicates wins */
+    size_t line;
+} raw;
+
+struct rt_qrels {
+    char *path;
+    rt_qrels_format format;
+    uint32_t *qids;          /* judged query i → qid id */
+    uint32_t nq, qcap;
+    uint32_t *index;         /* qid id → judged index, or RT_NO_ID; sized idx_len */
+    uint32_t idx_len;
+    uint32_t *start;         /* judgments of query i are j[start[i] .. start[i+1]) */
+    rt_judgment *j;
+    size_t nj;
+};
+
+typedef struct loader {
+    rt_qrels *q;
+    rt_strtab *qids, *pids;
+    raw *raws;
+    size_t nraw, cap;
+    const char *path;
+} loader;
+
+int rt_qrels_format_parse(const char *name, rt_qrels_format *fmt)
+{
+    static const struct { const char *n; rt_qrels_format f; } t[] = {
+        {"auto", RT_QRELS_AUTO}, {"trec", RT_QRELS_TREC}, {"tsv", RT_QRELS_TSV},
+        {"dureader", RT_QRELS_DUREADER},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(name, t[i].n) == 0) {
+            *fmt = t[i].f;
+            return 1;
+        }
+    return 0;
+}
+
+const char *rt_qrels_format_name(rt_qrels_format fmt)
+{
+    switch (fmt) {
+    case RT_QRELS_TREC: return "trec";
+    case RT_QRELS_TSV: return "tsv";
+    case RT_QRELS_DUREADER: return "dureader";
+    default: return "auto";
+    }
+}
+
+static uint32_t query_index(loader *L, uint32_t qid)
+{
+    rt_qrels *q = L->q;
+    if (qid >= q->idx_len) {
+        uint32_t n = q->idx_len ? q->idx_len : 64;
+        while (n <= qid)
+            n *= 2;
+        q->index = rt_reallocarray(q->index, n, sizeof *q->index);
+        for (uint32_t i = q->idx_len; i < n; i++)
+            q->index[i] = RT_NO_ID;
+        q->idx_len = n;
+    }
+    if (q->index[qid] == RT_NO_ID) {
+        RT_GROW(q->qids, q->qcap, (size_t)q->nq + 1);
+        q->qids[q->nq] = qid;
+        q->index[qid] = q->nq++;
+    }
+    return q->index[qid];
+}
+
+static rt_status add(loader *L, const char *qs, size_t ql, const char *ps, size_t pl,
+                     int32_t grade, size_t line, rt_err *err)
+{
+    const char *why = rt_id_problem(qs, ql);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, L->path, line, "bad query id: %s", why);
+    why = rt_id_problem(ps, pl);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, L->path, line, "bad passage id: %s", why);
+    uint32_t qi = query_index(L, rt_strtab_intern(L->qids, qs, ql));
+    RT_GROW(L->raws, L->cap, L->nraw + 1);
+    L->raws[L->nraw] = (raw){qi, rt_strtab_intern(L->pids, ps, pl), grade, (uint32_t)L->nraw, line};
+    L->nraw++;
+    return RT_OK;
+}
+
+static int is_skippable(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i == len || line[i] == '#';
+}
+
+static rt_qrels_format detect(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    if (i < len && line[i] == '{')
+        return RT_QRELS_DUREADER;
+    rt_field f[8];
+    size_t nt = rt_split_tab(line, len, f, 8);
+    size_t nw = rt_split_ws(line, len, f, 8);
+    if (nw == 4)
+        return RT_QRELS_TREC;
+    if (nt == 2 || nt == 3)
+        return RT_QRELS_TSV;
+    return RT_QRELS_AUTO;
+}
+
+static rt_status parse_grade(loader *L, const rt_field *f, size_t line, int32_t *g, rt_err *err)
+{
+    if (rt_parse_int32(f->s, f->len, g) != RT_NUM_OK)
+        return rt_err_at(err, RT_EINPUT, L->path, line,
+                         "expected an integer relevance grade, found \"%.*s\"",
+                         (int)(f->len > 40 ? 40 : f->len), f->s);
+    return RT_OK;
+}
+
+static rt_status parse_text_line(loader *L, rt_qrels_format fmt, const char *line, size_t len,
+                                 size_t lineno, rt_err *err)
+{
+    rt_field f[5];
+    int32_t grade = 1;
+    if (fmt == RT_QRELS_TREC) {
+        size_t n = rt_split_ws(line, len, f, 5);
+        if (n != 4)
+            return rt_err_at(err, RT_EINPUT, L->path, lineno,
+                             "expected 4 columns (qid iter pid grade), found %zu", n);
+        rt_status st = parse_grade(L, &f[3], lineno, &grade, err);
+        if (st != RT_OK)
+            return st;
+        return add(L, f[0].s, f[0].len, f[2].s, f[2].len, grade, lineno, err);
+    }
+    size_t n = rt_split_tab(line, len, f, 5);
+    if (n != 2 && n != 3)
+        return rt_err_at(err, RT_EINPUT, L->path, lineno,
+                         "expected 2 or 3 tab-separated columns (qid, pid[, grade]), found %zu", n);
+    if (n == 3) {
+        rt_status st = parse_grade(L, &f[2], lineno, &grade, err);
+        if (st != RT_OK)
+            return st;
+    }
+    return add(L, f[0].s, f[0].len, f[1].s, f[1].len, grade, lineno, err);
+}
+
+/* A JSON id may be a string or an integer. Writes it to buf and returns its length, or -1. */
+static int json_id(const cJSON *v, char *buf, size_t n, const char **s)
+{
+    if (cJSON_IsString(v)) {
+        *s = v->valuestring;
+        return (int)strlen(v->valuestring);
+    }
+    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
+        *s = buf;
+        return snprintf(buf, n, "%lld", (long long)v->valuedouble);
+    }
+    return -1;
+}
+
+static rt_status parse_json_line(loader *L, const char *line, size_t len, size_t lineno, rt_err *err)
+{
+    cJSON *o = cJSON_ParseWithLength(line, len);
+    if (!o || !cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        return rt_err_at(err, RT_EINPUT, L->path, lineno, "expected a JSON object per line");
+    }
+    rt_status st = RT_OK;
+    char qb[32], pb[32];
+    const char *qs, *ps;
+    int ql = json_id(cJSON_GetObjectItemCaseSensitive(o, "question_id"), qb, sizeof qb, &qs);
+    const cJSON *ans = cJSON_GetObjectItemCaseSensitive(o, "answer_paragraphs");
+    if (ql < 0)
+        st = rt_err_at(err, RT_EINPUT, L->path, lineno, "expected a \"question_id\" string");
+    else if (!cJSON_IsArray(ans))
+        st = rt_err_at(err, RT_EINPUT, L->path, lineno, "expected an \"answer_paragraphs\" array");
+    const cJSON *a;
+    if (st == RT_OK) {
+        cJSON_ArrayForEach(a, ans) {
+            int pl = json_id(cJSON_GetObjectItemCaseSensitive(a, "paragraph_id"), pb, sizeof pb, &ps);
+            if (pl < 0) {
+                st = rt_err_at(err, RT_EINPUT, L->path, lineno,
+                               "expected {\"paragraph_id\": …} in \"answer_paragraphs\"");
+                break;
+            }
+            st = add(L, qs, (size_t)ql, ps, (size_t)pl, 1, lineno, err);
+            if (st != RT_OK)
+                break;
+        }
+    }
+    /* A question listed with no answer paragraph is still a judged query (with nothing relevant). */
+    if (st == RT_OK && cJSON_GetArraySize(ans) == 0)
+        query_index(L, rt_strtab_intern(L->qids, qs, (size_t)ql));
+    cJSON_Delete(o);
+    return st;
+}
+
+static int raw_cmp(const void *a, const void *b)
+{
+    const raw *x = a, *y = b;
+    if (x->qi != y->qi)
+        return x->qi < y->qi ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static rt_status finish(loader *L, const rt_load_opts *opts, rt_report *rep, rt_err *err)
+{
+    rt_qrels *q = L->q;
+    qsort(L->raws, L->nraw, sizeof *L->raws, raw_cmp);
+    q->j = rt_reallocarray(NULL, L->nraw ? L->nraw : 1, sizeof *q->j);
+    q->start = rt_calloc((size_t)q->nq + 1, sizeof *q->start);
+    size_t dups = 0, first_dup = 0, conflicting = 0;
+    for (size_t i = 0; i < L->nraw; i++) {
+        const raw *r = &L->raws[i];
+        if (i > 0 && r->qi == L->raws[i - 1].qi && r->pid == L->raws[i - 1].pid) {
+            if (opts && opts->strict)
+                return rt_err_at(err, RT_EINPUT, L->path, r->line,
+                                 "duplicate judgment for query %s, passage %s (strict mode)",
+                                 rt_strtab_str(L->qids, q->qids[r->qi]), rt_strtab_str(L->pids, r->pid));
+            if (!dups || r->line < first_dup)
+                first_dup = r->line;
+            dups++;
+            if (r->grade != q->j[q->nj - 1].grade)
+                conflicting++;
+            continue;
+        }
+        q->j[q->nj++] = (rt_judgment){r->pid, r->grade};
+        q->start[r->qi + 1] = (uint32_t)q->nj;
+    }
+    for (uint32_t i = 1; i <= q->nq; i++)
+        if (q->start[i] < q->start[i - 1])
+            q->start[i] = q->start[i - 1];
+    rt_report_add(rep, RT_REPORT_INFO, "%s: %zu judgments for %u queries (%s)", L->path, q->nj,
+                  q->nq, rt_qrels_format_name(q->format));
+    if (dups)
+        rt_report_add(rep, RT_REPORT_WARNING,
+                      "%s:%zu: %zu duplicate judgments dropped, the first of each kept (%zu with a different grade)",
+                      L->path, first_dup, dups, conflicting);
+    return RT_OK;
+}
+
+static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_err *err)
+{
+    rt_reader *r;
+    rt_status st = rt_reader_open(&r, L->path, err);
+    if (st != RT_OK)
+        return st;
+    char *line;
+    size_t len;
+    int rc;
+    while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
+        size_t no = rt_reader_lineno(r);
+        if (fmt != RT_QRELS_DUREADER && is_skippable(line, len))
+            continue;
+        if (fmt == RT_QRELS_DUREADER && is_skippable(line, len) && (len == 0 || line[0] != '#'))
+            continue;
+        if (fmt == RT_QRELS_AUTO) {
+            fmt = detect(line, len);
+            if (fmt == RT_QRELS_AUTO) {
+                st = rt_err_at(err, RT_EINPUT, L->path, no,
+                               "cannot tell the qrels format: expected \"qid iter pid grade\", "
+                               "\"qid<TAB>pid[<TAB>grade]\" or a DuReader JSON line");
+                break;
+            }
+            L->q->format = fmt;
+        }
+        st = fmt == RT_QRELS_DUREADER ? parse_json_line(L, line, len, no, err)
+                                      : parse_text_line(L, fmt, line, len, no, err);
+        if (st != RT_OK)
+            break;
+    }
+    if (rc < 0)
+        st = RT_EINPUT;
+    if (st == RT_OK && L->nraw == 0 && L->q->nq == 0)
+        st = rt_err_at(err, RT_EINPUT, L->path, 0, "no judgments found (empty qrels file)");
+    rt_reader_close(&r);
+    return st;
+}
+
+rt_status rt_qrels_load(rt_qrels **out, const char *path, rt_qrels_format fmt,
+                        rt_strtab *qids, rt_strtab *pids, const rt_load_opts *opts,
+                        rt_report *rep, rt_err *err)
+{
+    *out = NULL;
+    loader L = {.q = rt_calloc(1, sizeof(rt_qrels)), .qids = qids, .pids = pids, .path = path};
+    L.q->path = rt_strdup(path);
+    L.q->format = fmt;
+    rt_status st = load_lines(&L, fmt, err);
+    if (st == RT_OK)
+        st = finish(&L, opts, rep, err);
+    free(L.raws);
+    if (st != RT_OK) {
+        rt_qrels_free(&L.q);
+        return st;
+    }
+    *out = L.q;
+    return RT_OK;
+}
+
+void rt_qrels_free(rt_qrels **qp)
+{
+    if (!qp || !*qp)
+        return;
+    rt_qrels *q = *qp;
+    free(q->path);
+    free(q->qids);
+    free(q->index);
+    free(q->start);
+    free(q->j);
+    free(q);
+    *qp = NULL;
+}
+
+rt_qrels_format rt_qrels_format_of(const rt_qrels *q) { return q->format; }
+const char *rt_qrels_path(const rt_qrels *q) { return q->path; }
+uint32_t rt_qrels_nqueries(const rt_qrels *q) { return q->nq; }
+uint32_t rt_qrels_qid(const rt_qrels *q, uint32_t i) { return q->qids[i]; }
+size_t rt_qrels_njudgments(const rt_qrels *q) { return q->nj; }
+
+uint32_t rt_qrels_index(const rt_qrels *q, uint32_t qid)
+{
+    return qid < q->idx_len ? q->index[qid] : RT_NO_ID;
+}
+
+const rt_judgment *rt_qrels_judgments(const rt_qrels *q, uint32_t i, size_t *n)
+{
+    *n = q->start[i + 1] - q->start[i];
+    return q->j + q->start[i];
+}
+
+int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade)
+{
+    size_t lo = q->start[i], hi = q->start[i + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (q->j[mid].pid < pid)
+            lo = mid + 1;
+        else if (q->j[mid].pid > pid)
+            hi = mid;
+        else {
+            *grade = q->j[mid].grade;
+            return 1;
+        }
+    }
+    return 0;
+}

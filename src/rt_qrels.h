@@ -1,0 +1,62 @@
+/* rt_qrels — relevance judgments: (qid, pid) → integer grade, loaded from TREC qrels, TSV or
+ * DuReader JSON lines. The loaded qrels are immutable (the base); relabels live in an overlay. */
+#ifndef RT_QRELS_H
+#define RT_QRELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_err.h"
+#include "rt_report.h"
+#include "rt_strtab.h"
+
+typedef enum rt_qrels_format {
+    RT_QRELS_AUTO = 0,
+    RT_QRELS_TREC,      /* qid iter pid grade */
+    RT_QRELS_TSV,       /* qid<TAB>pid[<TAB>grade] */
+    RT_QRELS_DUREADER,  /* {"question_id": …, "answer_paragraphs": [{"paragraph_id": …}]} */
+} rt_qrels_format;
+
+typedef struct rt_judgment {
+    uint32_t pid;
+    int32_t grade;
+} rt_judgment;
+
+typedef struct rt_qrels rt_qrels;
+
+typedef struct rt_load_opts {
+    int strict;   /* duplicates are errors, not warnings */
+} rt_load_opts;
+
+/* Loads path into *out, interning qids into qids and pids into pids (the shared namespaces, which
+ * must outlive the qrels). fmt RT_QRELS_AUTO detects the format from the content. Duplicate
+ * (qid, pid) pairs keep the first grade and are reported (an error under opts->strict). */
+rt_status rt_qrels_load(rt_qrels **out, const char *path, rt_qrels_format fmt,
+                        rt_strtab *qids, rt_strtab *pids, const rt_load_opts *opts,
+                        rt_report *report, rt_err *err);
+
+void rt_qrels_free(rt_qrels **q);
+
+/* Parses a format name ("trec", "tsv", "dureader", "auto"); returns 0 when unknown. */
+int rt_qrels_format_parse(const char *name, rt_qrels_format *fmt);
+const char *rt_qrels_format_name(rt_qrels_format fmt);
+
+rt_qrels_format rt_qrels_format_of(const rt_qrels *q);
+const char *rt_qrels_path(const rt_qrels *q);
+
+/* Queries with at least one judgment, in order of first appearance; i < rt_qrels_nqueries. */
+uint32_t rt_qrels_nqueries(const rt_qrels *q);
+uint32_t rt_qrels_qid(const rt_qrels *q, uint32_t i);
+
+/* Index of qid among the judged queries, or RT_NO_ID. */
+uint32_t rt_qrels_index(const rt_qrels *q, uint32_t qid);
+
+/* The judgments of judged query i, sorted by pid id; *n receives their count. Borrowed. */
+const rt_judgment *rt_qrels_judgments(const rt_qrels *q, uint32_t i, size_t *n);
+
+/* Looks up the grade of (judged query i, pid); returns 1 and sets *grade when judged. */
+int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade);
+
+size_t rt_qrels_njudgments(const rt_qrels *q);
+
+#endif

@@ -1,0 +1,46 @@
+/* rt_reader — reads a text input file line by line through a growing buffer (never the whole
+ * file at once), so that evaluating a multi-gigabyte run costs a few megabytes of memory.
+ * Accepts a UTF-8 BOM, CRLF line ends and a missing final newline. "-" reads standard input. */
+#ifndef RT_READER_H
+#define RT_READER_H
+
+#include <stddef.h>
+
+#include "rt_err.h"
+
+typedef struct rt_reader rt_reader;
+
+/* Opens path for reading. Fails with RT_EINPUT (message names the path) when it is missing,
+ * unreadable or a directory. */
+rt_status rt_reader_open(rt_reader **r, const char *path, rt_err *err);
+
+/* Reads the next line. On 1, *line points to its bytes without the line end, NUL-terminated and
+ * writable by the caller, valid until the next call; *len is its length. Returns 0 at end of file,
+ * -1 on a read error (err filled). */
+int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err);
+
+/* The 1-based number of the line last returned. */
+size_t rt_reader_lineno(const rt_reader *r);
+
+/* The path given to rt_reader_open (borrowed; valid until close). */
+const char *rt_reader_path(const rt_reader *r);
+
+/* True when the last line returned had no line end (the file ends without a newline). */
+int rt_reader_last_unterminated(const rt_reader *r);
+
+void rt_reader_close(rt_reader **r);
+
+/* Reads a whole (small) file into a NUL-terminated heap buffer the caller frees; strips a BOM.
+ * For formats that are one document (JSON). */
+rt_status rt_read_file(const char *path, char **buf, size_t *len, rt_err *err);
+
+/* The file's base name without directories and without its last extension, in a new string. */
+char *rt_path_stem(const char *path);
+
+/* The directory part of path ("." when none), in a new string. */
+char *rt_path_dir(const char *path);
+
+/* base joined with rel unless rel is absolute or base is empty, in a new string. */
+char *rt_path_join(const char *base, const char *rel);
+
+#endif

@@ -1,0 +1,35 @@
+/* rt_strtab — interns strings (qids, pids) to dense 32-bit ids, 0, 1, 2, … in order of first
+ * sight. One table is one id namespace; a workspace has one for queries and one for passages. */
+#ifndef RT_STRTAB_H
+#define RT_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_NO_ID UINT32_MAX
+
+typedef struct rt_strtab rt_strtab;
+
+/* Returns a new empty table; free it with rt_strtab_free. */
+rt_strtab *rt_strtab_new(void);
+void rt_strtab_free(rt_strtab **t);
+
+/* Returns the id of the len bytes at s, adding them if absent. The table keeps its own copy. */
+uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len);
+
+/* Returns the id of the len bytes at s, or RT_NO_ID if they were never interned. */
+uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len);
+
+/* As rt_strtab_find, with the hash already computed by rt_hash_bytes(s, len). */
+uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, uint64_t hash);
+
+/* The NUL-terminated string of id (which must be < count); valid until the table is freed. */
+const char *rt_strtab_str(const rt_strtab *t, uint32_t id);
+size_t rt_strtab_len(const rt_strtab *t, uint32_t id);
+
+uint32_t rt_strtab_count(const rt_strtab *t);
+
+/* Bytes held by the table (strings, index and hash slots), for load reports and benchmarks. */
+size_t rt_strtab_bytes(const rt_strtab *t);
+
+#endif

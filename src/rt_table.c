@@ -1,0 +1,224 @@
+/* rt_table — writing a table in each export format, with each format's escaping. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_table.h"
+
+struct rt_table {
+    size_t ncols, nrows, cap;
+    char **head;
+    char **cells;   /* row-major */
+};
+
+rt_table *rt_table_new(size_t ncols, const char *const *headers)
+{
+    rt_table *t = rt_calloc(1, sizeof *t);
+    t->ncols = ncols;
+    t->head = rt_calloc(ncols, sizeof *t->head);
+    for (size_t c = 0; c < ncols; c++)
+        t->head[c] = rt_strdup(headers[c]);
+    return t;
+}
+
+void rt_table_free(rt_table **tp)
+{
+    if (!tp || !*tp)
+        return;
+    rt_table *t = *tp;
+    for (size_t c = 0; c < t->ncols; c++)
+        free(t->head[c]);
+    for (size_t i = 0; i < t->nrows * t->ncols; i++)
+        free(t->cells[i]);
+    free(t->head);
+    free(t->cells);
+    free(t);
+    *tp = NULL;
+}
+
+void rt_table_add(rt_table *t, const char *const *cells)
+{
+    RT_GROW(t->cells, t->cap, (t->nrows + 1) * t->ncols);
+    for (size_t c = 0; c < t->ncols; c++)
+        t->cells[t->nrows * t->ncols + c] = rt_strdup(cells[c] ? cells[c] : "");
+    t->nrows++;
+}
+
+int rt_table_format_parse(const char *name, rt_table_format *fmt)
+{
+    static const struct { const char *n; rt_table_format f; } m[] = {
+        {"tsv", RT_TABLE_TSV}, {"csv", RT_TABLE_CSV}, {"json", RT_TABLE_JSON},
+        {"md", RT_TABLE_MD}, {"markdown", RT_TABLE_MD}, {"latex", RT_TABLE_LATEX}, {"tex", RT_TABLE_LATEX},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (strcmp(name, m[i].n) == 0) {
+            *fmt = m[i].f;
+            return 1;
+        }
+    return 0;
+}
+
+static int is_number(const char *s)
+{
+    double d;
+    return *s && rt_parse_double(s, strlen(s), &d) == RT_NUM_OK;
+}
+
+static int numeric_column(const rt_table *t, size_t c)
+{
+    if (!t->nrows)
+        return 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (!is_number(t->cells[r * t->ncols + c]))
+            return 0;
+    return 1;
+}
+
+/* Text for a TSV cell: tabs and line ends would break the row, so they become spaces. */
+static void put_tsv(const char *s, FILE *f)
+{
+    for (; *s; s++)
+        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void put_csv(const char *s, FILE *f)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void put_json_str(const char *s, FILE *f)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void put_md(const char *s, FILE *f)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else
+            fputc(*s == '\n' || *s == '\t' ? ' ' : *s, f);
+    }
+}
+
+static void put_latex(const char *s, FILE *f)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+            fprintf(f, "\\%c", *s);
+            break;
+        case '~': fputs("\\textasciitilde{}", f); break;
+        case '^': fputs("\\textasciicircum{}", f); break;
+        case '\\': fputs("\\textbackslash{}", f); break;
+        case '\n': case '\t': fputc(' ', f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err *err)
+{
+    size_t nc = t->ncols;
+    unsigned char *num = rt_calloc(nc ? nc : 1, 1);
+    for (size_t c = 0; c < nc; c++)
+        num[c] = (unsigned char)numeric_column(t, c);
+    switch (fmt) {
+    case RT_TABLE_TSV:
+    case RT_TABLE_CSV:
+        for (size_t r = 0; r <= t->nrows; r++)
+            for (size_t c = 0; c < nc; c++) {
+                const char *s = r ? t->cells[(r - 1) * nc + c] : t->head[c];
+                if (fmt == RT_TABLE_TSV)
+                    put_tsv(s, f);
+                else
+                    put_csv(s, f);
+                fputc(c + 1 < nc ? (fmt == RT_TABLE_TSV ? '\t' : ',') : '\n', f);
+            }
+        break;
+    case RT_TABLE_JSON:
+        fputs("[", f);
+        for (size_t r = 0; r < t->nrows; r++) {
+            fputs(r ? ",\n  {" : "\n  {", f);
+            for (size_t c = 0; c < nc; c++) {
+                if (c)
+                    fputs(", ", f);
+                put_json_str(t->head[c], f);
+                fputs(": ", f);
+                if (num[c])
+                    fputs(t->cells[r * nc + c], f);
+                else
+                    put_json_str(t->cells[r * nc + c], f);
+            }
+            fputs("}", f);
+        }
+        fputs(t->nrows ? "\n]\n" : "]\n", f);
+        break;
+    case RT_TABLE_MD:
+        for (size_t c = 0; c < nc; c++) {
+            fputs("| ", f);
+            put_md(t->head[c], f);
+            fputs(" ", f);
+        }
+        fputs("|\n", f);
+        for (size_t c = 0; c < nc; c++)
+            fputs(num[c] ? "|---:" : "|---", f);
+        fputs("|\n", f);
+        for (size_t r = 0; r < t->nrows; r++) {
+            for (size_t c = 0; c < nc; c++) {
+                fputs("| ", f);
+                put_md(t->cells[r * nc + c], f);
+                fputs(" ", f);
+            }
+            fputs("|\n", f);
+        }
+        break;
+    case RT_TABLE_LATEX:
+        fputs("\\begin{tabular}{", f);
+        for (size_t c = 0; c < nc; c++)
+            fputc(num[c] ? 'r' : 'l', f);
+        fputs("}\n\\toprule\n", f);
+        for (size_t c = 0; c < nc; c++) {
+            put_latex(t->head[c], f);
+            fputs(c + 1 < nc ? " & " : " \\\\\n", f);
+        }
+        fputs("\\midrule\n", f);
+        for (size_t r = 0; r < t->nrows; r++)
+            for (size_t c = 0; c < nc; c++) {
+                put_latex(t->cells[r * nc + c], f);
+                fputs(c + 1 < nc ? " & " : " \\\\\n", f);
+            }
+        fputs("\\bottomrule\n\\end{tabular}\n", f);
+        break;
+    }
+    free(num);
+    if (ferror(f))
+        return rt_err_set(err, RT_EIO, "write error");
+    return RT_OK;
+}

@@ -1,0 +1,35 @@
+/* rt_table — a small table of text cells written as TSV, CSV, JSON (array of objects),
+ * Markdown or LaTeX (booktabs), for every table retriage exports. */
+#ifndef RT_TABLE_H
+#define RT_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rt_err.h"
+
+typedef enum rt_table_format {
+    RT_TABLE_TSV = 0,
+    RT_TABLE_CSV,
+    RT_TABLE_JSON,
+    RT_TABLE_MD,
+    RT_TABLE_LATEX,
+} rt_table_format;
+
+typedef struct rt_table rt_table;
+
+/* A table with ncols columns titled by headers (copied). */
+rt_table *rt_table_new(size_t ncols, const char *const *headers);
+void rt_table_free(rt_table **t);
+
+/* Appends a row of ncols cells (copied). A column whose cells all parse as numbers is written
+ * as numbers in JSON and right-aligned in Markdown and LaTeX. */
+void rt_table_add(rt_table *t, const char *const *cells);
+
+/* Parses "tsv", "csv", "json", "md" / "markdown", "latex" / "tex"; returns 0 when unknown. */
+int rt_table_format_parse(const char *name, rt_table_format *fmt);
+
+/* Writes the table; returns RT_EIO when the stream reports an error. */
+rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *out, rt_err *err);
+
+#endif

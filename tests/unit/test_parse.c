@@ -1,0 +1,70 @@
+/* test_parse — field splitting, exact number parsing (against strtod), UTF-8 and id checks. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "rt_parse.h"
+#include "tap.h"
+
+static void same_as_strtod(const char *s)
+{
+    double got = 0;
+    rt_num_status st = rt_parse_double(s, strlen(s), &got);
+    double want = strtod(s, NULL);
+    ok(st == RT_NUM_OK && memcmp(&got, &want, sizeof got) == 0, "parse_double(\"%s\") == strtod", s);
+}
+
+int main(void)
+{
+    rt_field f[8];
+    is_int(rt_split_ws("  a\t b   c  ", 12, f, 8), 3, "split_ws skips runs of blanks");
+    ok(f[2].len == 1 && f[2].s[0] == 'c', "split_ws third field");
+    is_int(rt_split_tab("a\t\tb", 4, f, 8), 3, "split_tab keeps empty fields");
+    is_int(f[1].len, 0, "split_tab empty middle field");
+    is_int(rt_split_ws("a b c d e f g h i", 17, f, 2), 9, "split_ws counts beyond max");
+
+    const char *nums[] = {"0.5", "0.50", "5e-1", "2.129133", "-1.25", "1000", "0.30000002",
+                          "0.30000001", "13.282280351828641", "0.2185714886774211", "1e22",
+                          "123456789012345678901234567890", "0.000000000000000000000001",
+                          "4.9e-324", "+3.5", "-0"};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        same_as_strtod(nums[i]);
+    srand(7);
+    int all = 1;
+    for (int i = 0; i < 20000; i++) {
+        char b[64];
+        snprintf(b, sizeof b, "%.*f", rand() % 17, (double)rand() / rand() * (rand() % 1000));
+        double got = 0, want = strtod(b, NULL);
+        if (rt_parse_double(b, strlen(b), &got) != RT_NUM_OK || got != want) {
+            all = 0;
+            printf("# mismatch on %s\n", b);
+            break;
+        }
+    }
+    ok(all, "20,000 random decimals parse exactly like strtod");
+
+    double d;
+    is_int(rt_parse_double("nan", 3, &d), RT_NUM_NONFINITE, "nan is not finite");
+    is_int(rt_parse_double("inf", 3, &d), RT_NUM_NONFINITE, "inf is not finite");
+    is_int(rt_parse_double("-Infinity", 9, &d), RT_NUM_NONFINITE, "-Infinity is not finite");
+    is_int(rt_parse_double("1e999", 5, &d), RT_NUM_NONFINITE, "overflow is not finite");
+    is_int(rt_parse_double("abc", 3, &d), RT_NUM_BAD, "letters are not a number");
+    is_int(rt_parse_double("1.5x", 4, &d), RT_NUM_BAD, "trailing garbage rejected");
+    is_int(rt_parse_double("", 0, &d), RT_NUM_BAD, "empty is not a number");
+    is_int(rt_parse_double(".", 1, &d), RT_NUM_BAD, "a lone dot is not a number");
+
+    int32_t g;
+    ok(rt_parse_int32("-3", 2, &g) == RT_NUM_OK && g == -3, "int32 negative");
+    is_int(rt_parse_int32("2147483648", 10, &g), RT_NUM_BAD, "int32 overflow rejected");
+    is_int(rt_parse_int32("1.0", 3, &g), RT_NUM_BAD, "int32 rejects decimals");
+
+    ok(rt_utf8_valid("中文abc", strlen("中文abc")), "valid UTF-8");
+    ok(!rt_utf8_valid("\xC3\x28", 2), "invalid continuation");
+    ok(!rt_utf8_valid("\xE4\xB8", 2), "truncated sequence");
+    ok(!rt_utf8_valid("\xC0\xAF", 2), "overlong rejected");
+    ok(!rt_utf8_valid("\xED\xA0\x80", 3), "surrogate rejected");
+    ok(rt_id_problem("", 0) != NULL, "empty id rejected");
+    ok(rt_id_problem("a\x1b", 2) != NULL, "control character in id rejected");
+    ok(rt_id_problem("186572-3-1", 10) == NULL, "normal id accepted");
+    return tap_done();
+}
