@@ -1,0 +1,45 @@
+/* rt_collection — the passage collection (TSV pid<TAB>text), read through mmap and never copied
+ * into the heap. The first open makes one sequential pass and writes an offset index beside the
+ * file (or in the user's cache folder when that is not writable); later opens revalidate the
+ * index (file size, mtime, a content sample) and map it, which costs next to nothing. Passages
+ * are looked up by pid string (binary search in the index's pid-sorted table), so opening a
+ * collection of millions of passages interns nothing. */
+#ifndef RT_COLLECTION_H
+#define RT_COLLECTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_err.h"
+#include "rt_report.h"
+
+typedef struct rt_collection rt_collection;
+
+/* Called now and then while the index is built: bytes done of total. May be NULL. */
+typedef void (*rt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/* Opens the collection at path. Lines that are blank or start with '#' are skipped; every other
+ * line must be pid<TAB>text (text may be empty) or the open fails with path:line. Duplicate pids
+ * keep the first passage and are reported. */
+rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
+                             void *progress_ctx, rt_report *report, rt_err *err);
+void rt_collection_close(rt_collection **c);
+
+/* Number of passages (after duplicates were dropped). */
+size_t rt_collection_count(const rt_collection *c);
+
+/* Finds the passage of the len bytes at pid. On 1, *text points into the mapping (not
+ * NUL-terminated, may hold any bytes: sanitise before display) and *tlen is its length; valid
+ * until the collection is closed. Returns 0 when the pid is not in the collection. */
+int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,
+                       size_t *tlen);
+
+/* The i-th passage in file order (i < count): its pid and text, borrowed as above. */
+void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,
+                      const char **text, size_t *tlen);
+
+/* True when this open reused a valid cached index; the index file's path. */
+int rt_collection_index_reused(const rt_collection *c);
+const char *rt_collection_index_path(const rt_collection *c);
+
+#endif
