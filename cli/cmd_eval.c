@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rt_dbqa.h"
 #include "rt_eval.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
@@ -15,6 +16,7 @@
 
 static const char eval_help[] =
     "Usage: retriage eval [OPTIONS] QRELS RUN...\n"
+    "       retriage eval [OPTIONS] --dbqa FILE SCORES...\n"
     "\n"
     "Evaluates each RUN against QRELS. The mean is over the queries of QRELS: a judged query\n"
     "missing from a run scores 0; run queries without judgments are ignored (trec_eval -c).\n"
@@ -33,6 +35,9 @@ static const char eval_help[] =
     "      --format FMT      tsv (default), json, md, latex, csv\n"
     "      --qrels-format F  auto (default), trec, tsv, dureader\n"
     "      --run-format F    auto (default), trec, tsv, dureader\n"
+    "      --dbqa FILE       NLPCC DBQA file (question<TAB>sentence<TAB>label): its labels are\n"
+    "                        the qrels, and each SCORES file holds one score per line of FILE\n"
+    "                        (ties keep file order); the default measures become the dbqa preset\n"
     "  -Q, --quiet           do not print load warnings to stderr\n"
     "  -h, --help            show this help\n"
     "\n"
@@ -49,6 +54,7 @@ typedef struct eval_args {
     rt_table_format format;
     rt_qrels_format qfmt;
     rt_run_opts ropts;
+    const char *dbqa;
 } eval_args;
 
 static void put_tsv_value(const char *run, const char *measure, const char *qid, double v)
@@ -193,6 +199,7 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
         {"order", required_argument, 0, 'O'},    {"strict", no_argument, 0, 'S'},
         {"format", required_argument, 0, 'F'},   {"qrels-format", required_argument, 0, 'R'},
         {"run-format", required_argument, 0, 'U'}, {"quiet", no_argument, 0, 'Q'},
+        {"dbqa", required_argument, 0, 'D'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
     };
     rt_err err;
@@ -212,6 +219,7 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
                 return cli_usage("eval", "--level expects an integer, not '%s'", optarg);
             break;
         case 'q': a->per_query = 1; break;
+        case 'D': a->dbqa = optarg; break;
         case 'Q': a->quiet = 1; break;
         case 'S': a->ropts.strict = 1; break;
         case 'O':
@@ -241,9 +249,11 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
             return cli_usage("eval", "unknown option");
         }
     }
-    if (argc - optind < 2)
+    if (!a->dbqa && argc - optind < 2)
         return cli_usage("eval", "expected QRELS and at least one RUN");
-    if (a->nm == 0 && rt_measure_list_parse("dureader", &a->ms, &a->nm, &err) != RT_OK)
+    if (a->dbqa && argc - optind < 1)
+        return cli_usage("eval", "expected at least one SCORES file after --dbqa FILE");
+    if (a->nm == 0 && rt_measure_list_parse(a->dbqa ? "dbqa" : "dureader", &a->ms, &a->nm, &err) != RT_OK)
         return cli_fail(&err);
     *first_file = optind;
     return CLI_OK;
@@ -262,24 +272,32 @@ int cmd_eval(int argc, char **argv)
     rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
     rt_report *rep = rt_report_new();
     rt_qrels *qrels = NULL;
+    rt_dbqa *dbqa = NULL;
+    const rt_qrels *judged;
     rt_eval *ev = NULL;
-    size_t nr = (size_t)(argc - first - 1);
+    int run0 = a.dbqa ? first : first + 1;
+    size_t nr = (size_t)(argc - run0);
     rt_eval_result **res = rt_calloc(nr, sizeof *res);
     rt_load_opts lo = {.strict = a.ropts.strict};
-    if (rt_qrels_load(&qrels, argv[first], a.qfmt, qids, pids, &lo, rep, &err) != RT_OK) {
+    rt_status st = a.dbqa ? rt_dbqa_load(&dbqa, a.dbqa, qids, pids, &lo, rep, &err)
+                          : rt_qrels_load(&qrels, argv[first], a.qfmt, qids, pids, &lo, rep, &err);
+    if (st != RT_OK) {
         rc = cli_fail(&err);
         goto out;
     }
+    judged = dbqa ? rt_dbqa_qrels(dbqa) : qrels;
     for (size_t i = 0; !a.quiet && i < rt_report_count(rep); i++) {
         rt_report_kind k;
         const char *line = rt_report_line(rep, i, &k);
         if (k == RT_REPORT_WARNING)
             fprintf(stderr, "retriage: warning: %s\n", line);
     }
-    ev = rt_eval_new(qrels, qids, pids, a.ms, a.nm, a.level);
+    ev = rt_eval_new(judged, qids, pids, a.ms, a.nm, a.level);
     for (size_t r = 0; r < nr; r++) {
-        const char *path = argv[first + 1 + (int)r];
-        if (rt_eval_file(ev, path, &a.ropts, &res[r], &err) != RT_OK) {
+        const char *path = argv[run0 + (int)r];
+        st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
+                  : rt_eval_file(ev, path, &a.ropts, &res[r], &err);
+        if (st != RT_OK) {
             rc = cli_fail(&err);
             goto out;
         }
@@ -302,6 +320,7 @@ out:
     free(res);
     rt_eval_free(&ev);
     rt_qrels_free(&qrels);
+    rt_dbqa_free(&dbqa);
     rt_report_free(&rep);
     rt_strtab_free(&qids);
     rt_strtab_free(&pids);

@@ -98,6 +98,7 @@ void rt_eval_result_free(rt_eval_result **rp)
     free(r->defined);
     free(r->mean);
     free(r->n_defined);
+    free(r->seen);
     rt_run_info_clear(&r->info);
     free(r);
     *rp = NULL;
@@ -133,23 +134,29 @@ void rt_eval_ranking(const rt_eval *ev, uint32_t i, const uint32_t *pids, size_t
     rt_eval_grades(ev, i, g, use, out, defined);
 }
 
-typedef struct file_ctx {
-    const rt_eval *ev;
-    rt_eval_result *r;
-    unsigned char *seen;
-} file_ctx;
-
-static rt_status on_query(void *vctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
-                          rt_err *err)
+rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name)
 {
-    (void)err;
-    file_ctx *c = vctx;
-    const rt_eval *ev = c->ev;
+    size_t nq = rt_qrels_nqueries(ev->qrels), nm = ev->nm;
+    rt_eval_result *r = rt_calloc(1, sizeof *r);
+    r->name = rt_strdup(name ? name : "");
+    r->nq = nq;
+    r->nm = nm;
+    r->value = rt_calloc(nq * nm + 1, sizeof *r->value);
+    r->defined = rt_calloc(nq * nm + 1, 1);
+    r->mean = rt_calloc(nm + 1, sizeof *r->mean);
+    r->n_defined = rt_calloc(nm + 1, sizeof *r->n_defined);
+    r->seen = rt_calloc(nq + 1, 1);
+    return r;
+}
+
+void rt_eval_add(const rt_eval *ev, rt_eval_result *r, const char *qid, size_t ql,
+                 const rt_hit *h, size_t n)
+{
     uint32_t q = rt_strtab_find(ev->qids, qid, ql);
     uint32_t i = q == RT_NO_ID ? RT_NO_ID : rt_qrels_index(ev->qrels, q);
     if (i == RT_NO_ID) {
-        c->r->queries_not_in_qrels++;
-        return RT_OK;
+        r->queries_not_in_qrels++;
+        return;
     }
     size_t use = ev->depth && ev->depth < n ? ev->depth : n;
     int32_t *g = scratch(ev, use);
@@ -158,15 +165,38 @@ static rt_status on_query(void *vctx, const char *qid, size_t ql, const rt_hit *
         if (pid == RT_NO_ID || !rt_qrels_lookup(ev->qrels, i, pid, &g[k]))
             g[k] = RT_UNJUDGED;
     }
-    rt_eval_grades(ev, i, g, use, c->r->value + (size_t)i * ev->nm, c->r->defined + (size_t)i * ev->nm);
-    c->seen[i] = 1;
+    rt_eval_grades(ev, i, g, use, r->value + (size_t)i * ev->nm, r->defined + (size_t)i * ev->nm);
+    r->seen[i] = 1;
+}
+
+void rt_eval_end(const rt_eval *ev, rt_eval_result *r)
+{
+    for (size_t i = 0; i < r->nq; i++)
+        if (!r->seen[i]) {
+            r->qrels_queries_missing++;
+            rt_eval_grades(ev, (uint32_t)i, NULL, 0, r->value + i * r->nm, r->defined + i * r->nm);
+        }
+    rt_eval_aggregate(ev, r);
+}
+
+typedef struct file_ctx {
+    const rt_eval *ev;
+    rt_eval_result *r;
+} file_ctx;
+
+static rt_status on_query(void *vctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
+                          rt_err *err)
+{
+    (void)err;
+    file_ctx *c = vctx;
+    rt_eval_add(c->ev, c->r, qid, ql, h, n);
     return RT_OK;
 }
 
 static void on_reset(void *vctx)
 {
     file_ctx *c = vctx;
-    memset(c->seen, 0, c->r->nq);
+    memset(c->r->seen, 0, c->r->nq);
     c->r->queries_not_in_qrels = 0;
 }
 
@@ -174,30 +204,16 @@ rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
                        rt_eval_result **out, rt_err *err)
 {
     *out = NULL;
-    size_t nq = rt_qrels_nqueries(ev->qrels), nm = ev->nm;
-    rt_eval_result *r = rt_calloc(1, sizeof *r);
-    r->nq = nq;
-    r->nm = nm;
-    r->value = rt_calloc(nq * nm + 1, sizeof *r->value);
-    r->defined = rt_calloc(nq * nm + 1, 1);
-    r->mean = rt_calloc(nm, sizeof *r->mean);
-    r->n_defined = rt_calloc(nm, sizeof *r->n_defined);
-    file_ctx c = {ev, r, rt_calloc(nq + 1, 1)};
+    rt_eval_result *r = rt_eval_begin(ev, NULL);
+    file_ctx c = {ev, r};
     rt_status st = rt_run_scan(path, opts, on_query, on_reset, &c, &r->info, err);
-    if (st == RT_OK) {
-        for (size_t i = 0; i < nq; i++)
-            if (!c.seen[i]) {
-                r->qrels_queries_missing++;
-                rt_eval_grades(ev, (uint32_t)i, NULL, 0, r->value + i * nm, r->defined + i * nm);
-            }
-        r->name = rt_strdup(r->info.name);
-        rt_eval_aggregate(ev, r);
-    }
-    free(c.seen);
     if (st != RT_OK) {
         rt_eval_result_free(&r);
         return st;
     }
+    free(r->name);
+    r->name = rt_strdup(r->info.name);
+    rt_eval_end(ev, r);
     *out = r;
     return RT_OK;
 }

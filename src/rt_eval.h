@@ -34,6 +34,7 @@ typedef struct rt_eval_result {
     size_t queries_not_in_qrels;   /* run queries that are not judged (ignored) */
     size_t qrels_queries_missing;  /* judged queries the run does not rank (scored 0) */
     rt_run_info info;
+    unsigned char *seen;           /* judged query i was ranked by the run */
 } rt_eval_result;
 
 void rt_eval_result_free(rt_eval_result **r);
@@ -41,6 +42,14 @@ void rt_eval_result_free(rt_eval_result **r);
 /* Evaluates the run file at path, streaming it (see rt_run_scan). */
 rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
                        rt_eval_result **out, rt_err *err);
+
+/* Incremental evaluation, for rankings that come from elsewhere than a run file: begin, add
+ * each query's ranked hits (duplicates already removed), end (scores the missing queries 0 and
+ * aggregates). A query added twice keeps the last ranking. */
+rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name);
+void rt_eval_add(const rt_eval *ev, rt_eval_result *r, const char *qid, size_t qid_len,
+                 const rt_hit *hits, size_t n);
+void rt_eval_end(const rt_eval *ev, rt_eval_result *r);
 
 /* Evaluates one ranking of judged query i given as pid ids (in the evaluator's pid namespace),
  * writing nm values to out and definedness to defined. For in-memory runs and live updates. */

@@ -362,3 +362,44 @@ int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade)
     }
     return 0;
 }
+
+/* ---- building qrels from another source ----------------------------------------------------- */
+
+struct rt_qrels_builder {
+    loader L;
+};
+
+rt_qrels_builder *rt_qrels_builder_new(const char *name, rt_strtab *qids, rt_strtab *pids)
+{
+    rt_qrels_builder *b = rt_calloc(1, sizeof *b);
+    b->L.q = rt_calloc(1, sizeof(rt_qrels));
+    b->L.q->path = rt_strdup(name);
+    b->L.q->format = RT_QRELS_AUTO;
+    b->L.qids = qids;
+    b->L.pids = pids;
+    b->L.path = b->L.q->path;
+    return b;
+}
+
+rt_status rt_qrels_builder_add(rt_qrels_builder *b, const char *qid, size_t qid_len,
+                               const char *pid, size_t pid_len, int32_t grade, size_t line,
+                               rt_err *err)
+{
+    return add(&b->L, qid, qid_len, pid, pid_len, grade, line, err);
+}
+
+rt_status rt_qrels_builder_finish(rt_qrels_builder **bp, const rt_load_opts *opts,
+                                  rt_report *report, rt_qrels **out, rt_err *err)
+{
+    rt_qrels_builder *b = *bp;
+    *out = NULL;
+    rt_status st = finish(&b->L, opts, report, err);
+    free(b->L.raws);
+    if (st == RT_OK)
+        *out = b->L.q;
+    else
+        rt_qrels_free(&b->L.q);
+    free(b);
+    *bp = NULL;
+    return st;
+}

@@ -59,4 +59,19 @@ int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade)
 
 size_t rt_qrels_njudgments(const rt_qrels *q);
 
+/* Building qrels from another source (formats that carry labels inline, such as NLPCC DBQA). */
+typedef struct rt_qrels_builder rt_qrels_builder;
+
+/* Starts qrels named name (used in messages), interning into qids and pids. */
+rt_qrels_builder *rt_qrels_builder_new(const char *name, rt_strtab *qids, rt_strtab *pids);
+
+/* Adds a judgment; line is the input line it came from (for messages). */
+rt_status rt_qrels_builder_add(rt_qrels_builder *b, const char *qid, size_t qid_len,
+                               const char *pid, size_t pid_len, int32_t grade, size_t line,
+                               rt_err *err);
+
+/* Finishes the qrels into *out (duplicates as for rt_qrels_load) and frees the builder. */
+rt_status rt_qrels_builder_finish(rt_qrels_builder **b, const rt_load_opts *opts,
+                                  rt_report *report, rt_qrels **out, rt_err *err);
+
 #endif
