@@ -224,7 +224,8 @@ static int raw_cmp(const void *a, const void *b)
 static rt_status finish(loader *L, const rt_load_opts *opts, rt_report *rep, rt_err *err)
 {
     rt_qrels *q = L->q;
-    qsort(L->raws, L->nraw, sizeof *L->raws, raw_cmp);
+    if (L->nraw)   /* raws is NULL when every question had an empty answer list */
+        qsort(L->raws, L->nraw, sizeof *L->raws, raw_cmp);
     q->j = rt_reallocarray(NULL, L->nraw ? L->nraw : 1, sizeof *q->j);
     q->start = rt_calloc((size_t)q->nq + 1, sizeof *q->start);
     size_t dups = 0, first_dup = 0, conflicting = 0;
