@@ -13,9 +13,9 @@ T=$TOL_4DP
 # retriage has. Without -c trec_eval averages over the run's queries; in each of these files every
 # qrels query is in the run, so that is the same set as retriage's (the qrels queries).
 te_check "out.test (official measures, means)" "$F/out.test" 0 $T "$F/qrels.test" "$F/results.test"
-te_check "out.test from qrels.test.with-comments (# lines, # inside a docno)" \
+te_check "out.test from qrels.test.with-comments (comment lines, a hash sign inside a docno)" \
     "$F/out.test" 0 $T "$F/qrels.test.with-comments" "$F/results.test"
-te_check "out.comment.test (docnos with #, run-only queries ignored)" \
+te_check "out.comment.test (docnos with hash signs, run-only queries ignored)" \
     "$F/out.comment.test" 0 $T "$F/qrels.comment.test" "$F/results.comment.test"
 te_check "out.test.a (all_trec means)" "$F/out.test.a" 0 $T "$F/qrels.test" "$F/results.test"
 te_check "out.test.aq (all_trec per query)" "$F/out.test.aq" 0 $T "$F/qrels.test" "$F/results.test"

@@ -69,7 +69,7 @@ for f in qrels_blankline qrels_two_comments qrels_comment_last; do
     "$RETRIAGE" eval -m RR "$D/$f" "$D/run_float" >"$TMPD/out" 2>"$TMPD/err"
     rc=$?
     [ $rc -eq 0 ] && near "$(value_of "$TMPD/out" RR all)" 1 0
-    ok $? "v4 $f: blank and # lines skipped, RR = 1"
+    ok $? "v4 $f: blank and comment lines skipped, RR = 1"
 done
 
 # ---- v5: DuReader official script = trec_eval -c (-M10) on the same lists, all input forms
