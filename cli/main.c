@@ -1,17 +1,21 @@
 /* main — dispatches to a subcommand, or opens the workbench. */
 #include "config.h"
 
+#include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "actions.h"
 #include "cli.h"
 
 static const char usage_text[] =
-    "Usage: retriage COMMAND [OPTIONS] [ARGS]\n"
+    "Usage: retriage [OPTIONS] WORKSPACE.json | --demo | --qrels F --run F…\n"
+    "       retriage COMMAND [OPTIONS] [ARGS]\n"
     "\n"
     "A terminal workbench for error analysis of passage-retrieval systems.\n"
+    "Without a command it opens the workbench ('retriage --help-open' lists its options).\n"
     "\n"
     "Commands:\n"
     "  eval      evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)\n"
@@ -19,6 +23,8 @@ static const char usage_text[] =
     "Options:\n"
     "  -h, --help       show this help\n"
     "  -V, --version    show the version\n"
+    "      --help-open  the workbench's options\n"
+    "      --help-keys  the workbench's keys and commands\n"
     "\n"
     "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n";
 
@@ -41,7 +47,11 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-    setlocale(LC_CTYPE, "");
+    /* Widths and wide-character drawing need a UTF-8 character type; fall back to C.UTF-8 when
+     * the environment names none (CI, cron). LC_CTYPE only: numbers keep a decimal point. */
+    const char *ct = setlocale(LC_CTYPE, "");
+    if (!ct || strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
     if (argc < 2) {
         fputs(usage_text, stderr);
         return CLI_USAGE;
@@ -55,8 +65,18 @@ int main(int argc, char **argv)
         printf("retriage %s\n", PACKAGE_VERSION);
         return CLI_OK;
     }
+    if (strcmp(cmd, "--help-keys") == 0) {
+        actions_write_keys(stdout, argc > 2 && strcmp(argv[2], "man") == 0);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--help-open") == 0) {
+        char *args[] = {argv[0], (char *)"--help", NULL};
+        return cmd_open(2, args);
+    }
     if (strcmp(cmd, "eval") == 0)
         return cmd_eval(argc - 1, argv + 1);
+    if (cmd[0] == '-' || strchr(cmd, '.') || strchr(cmd, '/'))
+        return cmd_open(argc, argv);
     fprintf(stderr, "retriage: unknown command '%s'\n", cmd);
     fputs(usage_text, stderr);
     return CLI_USAGE;

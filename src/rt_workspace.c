@@ -1,0 +1,354 @@
+/* rt_workspace — opening a workspace: reading its JSON description, loading each input with
+ * progress, evaluating each run once against the base qrels, and listing every known query. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_mem.h"
+#include "rt_reader.h"
+#include "rt_workspace.h"
+
+typedef struct progress_bridge {
+    rt_ws_progress_fn fn;
+    void *ctx;
+} progress_bridge;
+
+static void collection_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_bridge *b = ctx;
+    b->fn(b->ctx, "collection", done, total);
+}
+
+static void phase(const rt_ws_spec *s, rt_ws_progress_fn fn, void *ctx, const char *what)
+{
+    (void)s;
+    if (fn)
+        fn(ctx, what, 0, 0);
+}
+
+static void add_query(rt_workspace *ws, unsigned char **seen, size_t *seen_len, uint32_t qid)
+{
+    if (qid >= *seen_len) {
+        size_t n = *seen_len ? *seen_len : 64;
+        while (n <= qid)
+            n *= 2;
+        *seen = rt_realloc(*seen, n);
+        memset(*seen + *seen_len, 0, n - *seen_len);
+        *seen_len = n;
+    }
+    if ((*seen)[qid])
+        return;
+    (*seen)[qid] = 1;
+    ws->qlist = rt_reallocarray(ws->qlist, ws->nq + 1, sizeof *ws->qlist);
+    ws->qlist[ws->nq++] = qid;
+}
+
+static void list_queries(rt_workspace *ws)
+{
+    unsigned char *seen = NULL;
+    size_t seen_len = 0;
+    if (ws->queries)
+        for (uint32_t i = 0; i < rt_queries_count(ws->queries); i++)
+            add_query(ws, &seen, &seen_len, rt_queries_qid(ws->queries, i));
+    for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
+        add_query(ws, &seen, &seen_len, rt_qrels_qid(ws->qrels, i));
+    for (size_t r = 0; r < ws->nruns; r++)
+        for (uint32_t i = 0; i < rt_run_nqueries(ws->runs[r].run); i++)
+            add_query(ws, &seen, &seen_len, rt_run_qid(ws->runs[r].run, i));
+    free(seen);
+}
+
+/* Warns about ids that do not line up between the inputs. */
+static void cross_check(rt_workspace *ws)
+{
+    if (ws->queries) {
+        size_t unknown = 0;
+        for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
+            unknown += !rt_queries_text(ws->queries, rt_qrels_qid(ws->qrels, i));
+        if (unknown)
+            rt_report_add(ws->report, RT_REPORT_WARNING,
+                          "%zu judged queries are not in the queries file", unknown);
+        for (size_t r = 0; r < ws->nruns; r++) {
+            const rt_run *run = ws->runs[r].run;
+            unknown = 0;
+            for (uint32_t i = 0; i < rt_run_nqueries(run); i++)
+                unknown += !rt_queries_text(ws->queries, rt_run_qid(run, i));
+            if (unknown)
+                rt_report_add(ws->report, RT_REPORT_WARNING,
+                              "run %s: %zu queries are not in the queries file", rt_run_name(run), unknown);
+        }
+    }
+    if (ws->queries) {
+        size_t unjudged = 0;
+        for (uint32_t i = 0; i < rt_queries_count(ws->queries); i++)
+            unjudged += rt_qrels_index(ws->qrels, rt_queries_qid(ws->queries, i)) == RT_NO_ID;
+        if (unjudged)
+            rt_report_add(ws->report, RT_REPORT_WARNING,
+                          "%zu queries have no judgments (browsable, not averaged)", unjudged);
+    }
+    for (size_t r = 0; r < ws->nruns; r++) {
+        const rt_eval_result *b = ws->runs[r].base;
+        if (b->qrels_queries_missing)
+            rt_report_add(ws->report, RT_REPORT_WARNING,
+                          "run %s: %zu judged queries are not ranked (they score 0)",
+                          rt_run_name(ws->runs[r].run), b->qrels_queries_missing);
+    }
+    if (ws->collection) {
+        size_t missing = 0;
+        for (uint32_t p = 0; p < rt_strtab_count(ws->pids); p++) {
+            const char *t;
+            size_t tl;
+            missing += !rt_collection_find(ws->collection, rt_strtab_str(ws->pids, p),
+                                           rt_strtab_len(ws->pids, p), &t, &tl);
+        }
+        if (missing)
+            rt_report_add(ws->report, RT_REPORT_WARNING,
+                          "%zu passage ids of the qrels and runs are not in the collection", missing);
+    }
+}
+
+/* Evaluates an in-memory run against the base qrels. */
+static rt_eval_result *eval_run(const rt_workspace *ws, const rt_run *run)
+{
+    rt_eval_result *r = rt_eval_begin(ws->eval, rt_run_name(run));
+    for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++) {
+        size_t n;
+        const uint32_t *pids = rt_run_ranking(run, rt_qrels_qid(ws->qrels, i), &n, NULL);
+        if (!pids)
+            continue;
+        rt_eval_ranking(ws->eval, i, pids, n, r->value + (size_t)i * r->nm, r->defined + (size_t)i * r->nm);
+        r->seen[i] = 1;
+    }
+    rt_eval_end(ws->eval, r);
+    return r;
+}
+
+rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
+                            void *ctx, rt_err *err)
+{
+    *out = NULL;
+    if (!s->qrels)
+        return rt_err_set(err, RT_EUSAGE, "a workspace needs qrels");
+    if (s->nruns == 0)
+        return rt_err_set(err, RT_EUSAGE, "a workspace needs at least one run");
+    rt_workspace *ws = rt_calloc(1, sizeof *ws);
+    ws->name = rt_strdup(s->name ? s->name : "retriage");
+    ws->qids = rt_strtab_new();
+    ws->pids = rt_strtab_new();
+    ws->report = rt_report_new();
+    ws->level = s->level;
+    ws->graded = s->graded;
+    ws->journal_dir = s->journal_dir ? rt_strdup(s->journal_dir) : NULL;
+    ws->annotator = s->annotator ? rt_strdup(s->annotator) : NULL;
+    rt_load_opts lo = {.strict = s->strict};
+    rt_status st = rt_measure_list_parse(s->measures ? s->measures : "dureader", &ws->ms, &ws->nm, err);
+    if (st == RT_OK && s->queries) {
+        phase(s, progress, ctx, "queries");
+        st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
+    }
+    if (st == RT_OK) {
+        phase(s, progress, ctx, "qrels");
+        st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
+    }
+    if (st == RT_OK) {
+        ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
+        for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
+            phase(s, progress, ctx, "runs");
+            rt_run_opts ro = {.order = s->order, .strict = s->strict,
+                              .name = s->run_names ? s->run_names[r] : NULL};
+            st = rt_run_load(&ws->runs[r].run, s->run_paths[r], &ro, ws->qids, ws->pids, ws->report, err);
+            if (st == RT_OK)
+                ws->nruns++;
+        }
+    }
+    if (st == RT_OK && s->collection) {
+        progress_bridge b = {progress, ctx};
+        st = rt_collection_open(&ws->collection, s->collection, progress ? collection_progress : NULL,
+                                &b, ws->report, err);
+    }
+    if (st != RT_OK) {
+        rt_workspace_free(&ws);
+        return st;
+    }
+    ws->eval = rt_eval_new(ws->qrels, ws->qids, ws->pids, ws->ms, ws->nm, ws->level);
+    for (size_t r = 0; r < ws->nruns; r++)
+        ws->runs[r].base = eval_run(ws, ws->runs[r].run);
+    list_queries(ws);
+    cross_check(ws);
+    *out = ws;
+    return RT_OK;
+}
+
+static const char *json_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static rt_status bad_key(rt_err *err, const char *path, const char *key, const char *want)
+{
+    return rt_err_at(err, RT_EINPUT, path, 0, "\"%s\" must be %s", key, want);
+}
+
+static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
+{
+    static const char *strings[] = {"name", "queries", "collection", "qrels", "measures",
+                                    "order", "journal_dir", "annotator"};
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, strings[i]);
+        if (v && !cJSON_IsString(v) && !cJSON_IsNull(v))
+            return bad_key(err, path, strings[i], "a string");
+    }
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "level");
+    if (v && !cJSON_IsNumber(v))
+        return bad_key(err, path, "level", "an integer");
+    v = cJSON_GetObjectItemCaseSensitive(o, "runs");
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+        return bad_key(err, path, "runs", "a non-empty array of paths or {\"name\", \"path\"} objects");
+    if (!json_str(o, "qrels"))
+        return bad_key(err, path, "qrels", "the path of the qrels file");
+    const char *order = json_str(o, "order");
+    if (order && strcmp(order, "score") != 0 && strcmp(order, "file") != 0)
+        return bad_key(err, path, "order", "\"score\" or \"file\"");
+    return RT_OK;
+}
+
+rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
+                                 rt_ws_progress_fn progress, void *ctx, rt_err *err)
+{
+    *out = NULL;
+    char *buf;
+    size_t len;
+    rt_status st = rt_read_file(path, &buf, &len, err);
+    if (st != RT_OK)
+        return st;
+    cJSON *o = cJSON_ParseWithLength(buf, len);
+    if (!cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        free(buf);
+        return rt_err_at(err, RT_EINPUT, path, 0, "expected a JSON object describing the workspace");
+    }
+    free(buf);
+    if ((st = check_types(o, path, err)) != RT_OK) {
+        cJSON_Delete(o);
+        return st;
+    }
+    char *dir = rt_path_dir(path);
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(o, "runs");
+    size_t nr = (size_t)cJSON_GetArraySize(runs), k = 0;
+    const char **paths = rt_calloc(nr, sizeof *paths), **names = rt_calloc(nr, sizeof *names);
+    char **owned = rt_calloc(nr + 4, sizeof *owned);
+    const cJSON *r;
+    cJSON_ArrayForEach(r, runs) {
+        const char *p = cJSON_IsString(r) ? r->valuestring : json_str(r, "path");
+        if (!p) {
+            st = bad_key(err, path, "runs", "an array of paths or {\"name\", \"path\"} objects");
+            break;
+        }
+        names[k] = cJSON_IsObject(r) ? json_str(r, "name") : NULL;
+        owned[k] = rt_path_join(dir, p);
+        paths[k] = owned[k];
+        k++;
+    }
+    const char *keys[] = {"queries", "collection", "qrels", "journal_dir"};
+    char *resolved[4] = {0};
+    for (size_t i = 0; i < 4; i++)
+        if (json_str(o, keys[i]))
+            resolved[i] = rt_path_join(dir, json_str(o, keys[i]));
+    const cJSON *lv = cJSON_GetObjectItemCaseSensitive(o, "level");
+    const cJSON *graded = cJSON_GetObjectItemCaseSensitive(o, "graded");
+    const cJSON *strict = cJSON_GetObjectItemCaseSensitive(o, "strict");
+    const char *order = json_str(o, "order");
+    rt_ws_spec s = {
+        .name = json_str(o, "name"), .queries = resolved[0], .collection = resolved[1],
+        .qrels = resolved[2], .run_paths = paths, .run_names = names, .nruns = nr,
+        .measures = json_str(o, "measures"), .level = lv ? (int32_t)lv->valuedouble : 1,
+        .graded = cJSON_IsTrue(graded), .order = order && strcmp(order, "file") == 0 ? RT_ORDER_FILE : RT_ORDER_SCORE,
+        .strict = cJSON_IsTrue(strict), .journal_dir = resolved[3], .annotator = json_str(o, "annotator"),
+    };
+    if (st == RT_OK)
+        st = rt_workspace_open(out, &s, progress, ctx, err);
+    if (st == RT_OK)
+        (*out)->path = rt_strdup(path);
+    for (size_t i = 0; i < nr; i++)
+        free(owned[i]);
+    for (size_t i = 0; i < 4; i++)
+        free(resolved[i]);
+    free(owned);
+    free(paths);
+    free(names);
+    free(dir);
+    cJSON_Delete(o);
+    return st;
+}
+
+void rt_workspace_free(rt_workspace **wp)
+{
+    if (!wp || !*wp)
+        return;
+    rt_workspace *ws = *wp;
+    for (size_t r = 0; r < ws->nruns; r++) {
+        rt_run_free(&ws->runs[r].run);
+        rt_eval_result_free(&ws->runs[r].base);
+    }
+    free(ws->runs);
+    rt_eval_free(&ws->eval);
+    rt_queries_free(&ws->queries);
+    rt_collection_close(&ws->collection);
+    rt_qrels_free(&ws->qrels);
+    rt_strtab_free(&ws->qids);
+    rt_strtab_free(&ws->pids);
+    rt_report_free(&ws->report);
+    free(ws->ms);
+    free(ws->qlist);
+    free(ws->path);
+    free(ws->name);
+    free(ws->journal_dir);
+    free(ws->annotator);
+    free(ws);
+    *wp = NULL;
+}
+
+const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid)
+{
+    return ws->queries ? rt_queries_text(ws->queries, qid) : NULL;
+}
+
+int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len)
+{
+    if (!ws->collection)
+        return 0;
+    return rt_collection_find(ws->collection, rt_strtab_str(ws->pids, pid), rt_strtab_len(ws->pids, pid),
+                              text, len);
+}
+
+int rt_workspace_grade(const rt_workspace *ws, uint32_t qid, uint32_t pid, int32_t *grade)
+{
+    uint32_t i = rt_qrels_index(ws->qrels, qid);
+    return i != RT_NO_ID && rt_qrels_lookup(ws->qrels, i, pid, grade);
+}
+
+size_t rt_workspace_rank_of(const rt_workspace *ws, size_t r, uint32_t qid, uint32_t pid)
+{
+    size_t n;
+    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n, NULL);
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == pid)
+            return i + 1;
+    return 0;
+}
+
+size_t rt_workspace_first_rel(const rt_workspace *ws, size_t r, uint32_t qid)
+{
+    size_t n;
+    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n, NULL);
+    for (size_t i = 0; i < n; i++) {
+        int32_t g;
+        if (rt_workspace_grade(ws, qid, p[i], &g) && g >= ws->level)
+            return i + 1;
+    }
+    return 0;
+}

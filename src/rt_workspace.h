@@ -1,0 +1,93 @@
+/* rt_workspace — everything one analysis session works on: queries, collection, qrels, runs,
+ * the measure set, and where annotations go. Described by a JSON file (paths relative to it) or
+ * built from command-line flags (an implicit workspace). Owns every structure it loads. */
+#ifndef RT_WORKSPACE_H
+#define RT_WORKSPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_collection.h"
+#include "rt_err.h"
+#include "rt_eval.h"
+#include "rt_measure.h"
+#include "rt_qrels.h"
+#include "rt_queries.h"
+#include "rt_report.h"
+#include "rt_run.h"
+#include "rt_strtab.h"
+
+/* What to load. Paths are used as given (the JSON loader resolves them against the file). */
+typedef struct rt_ws_spec {
+    const char *name;
+    const char *queries;       /* optional */
+    const char *collection;    /* optional */
+    const char *qrels;         /* required */
+    const char **run_paths;    /* nruns paths; run_names[i] may be NULL (tag or stem) */
+    const char **run_names;
+    size_t nruns;
+    const char *measures;      /* list or preset; NULL: "dureader" */
+    int32_t level;             /* relevance level, default 1 */
+    int graded;                /* relabels use grades 0–3 instead of 0/1 */
+    rt_order order;
+    int strict;
+    const char *journal_dir;   /* NULL: the caller decides (see DESIGN.md §6) */
+    const char *annotator;
+} rt_ws_spec;
+
+typedef struct rt_ws_run {
+    rt_run *run;
+    rt_eval_result *base;      /* measures of the run against the base qrels */
+} rt_ws_run;
+
+typedef struct rt_workspace {
+    char *path;                /* the JSON file, or NULL for an implicit workspace */
+    char *name;
+    rt_strtab *qids, *pids;
+    rt_queries *queries;       /* NULL when none was given */
+    rt_collection *collection; /* NULL when none was given */
+    rt_qrels *qrels;
+    rt_ws_run *runs;
+    size_t nruns;
+    rt_measure *ms;
+    size_t nm;
+    int32_t level;
+    int graded;
+    rt_eval *eval;
+    char *journal_dir;         /* may be NULL */
+    char *annotator;           /* may be NULL */
+    rt_report *report;         /* what loading found */
+    uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
+    size_t nq;                 /* judged queries, then run-only queries */
+} rt_workspace;
+
+/* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
+typedef void (*rt_ws_progress_fn)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+
+rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
+                            rt_ws_progress_fn progress, void *ctx, rt_err *err);
+
+/* Reads a workspace JSON file and opens it. Keys: name, queries, collection, qrels, runs (array
+ * of paths or of {"name", "path"}), measures, level, graded, order ("score"|"file"), strict,
+ * journal_dir, annotator. Paths are relative to the file's folder. */
+rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
+                                 rt_ws_progress_fn progress, void *ctx, rt_err *err);
+
+void rt_workspace_free(rt_workspace **ws);
+
+/* The text of query qid, or NULL. */
+const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
+
+/* The passage text of pid (borrowed from the mapping, not NUL-terminated), or 0. */
+int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len);
+
+/* The base grade of (qid, pid); returns 0 when unjudged. */
+int rt_workspace_grade(const rt_workspace *ws, uint32_t qid, uint32_t pid, int32_t *grade);
+
+/* 1-based rank of pid in run r's ranking of qid, or 0 when absent. */
+size_t rt_workspace_rank_of(const rt_workspace *ws, size_t r, uint32_t qid, uint32_t pid);
+
+/* 1-based rank of the first relevant passage of run r for qid, or 0 when there is none. */
+size_t rt_workspace_first_rel(const rt_workspace *ws, size_t r, uint32_t qid);
+
+#endif

@@ -1,0 +1,462 @@
+/* actions — what each key and command does, in one table. Handlers change the state in app and
+ * return; the event loop redraws. */
+#include "config.h"
+
+#include <limits.h>
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "term.h"
+
+#define CTRL(c) ((c) & 0x1f)
+#define LIST VIEW_BIT(VIEW_LIST)
+#define CMP VIEW_BIT(VIEW_COMPARE)
+#define PAS VIEW_BIT(VIEW_PASSAGE)
+#define SCROLLERS (VIEW_BIT(VIEW_HELP) | VIEW_BIT(VIEW_REPORT) | VIEW_BIT(VIEW_METRICS))
+
+const char *actions_view_name(view_id v)
+{
+    static const char *names[] = {"query list", "side by side", "passage", "metrics", "help", "load report"};
+    return v < VIEW_COUNT ? names[v] : "?";
+}
+
+/* ---- movement ---------------------------------------------------------------------------- */
+
+static size_t ranking_len(const app *a)
+{
+    size_t best = 0;
+    for (size_t r = 0; r < a->ws->nruns; r++) {
+        size_t n;
+        rt_run_ranking(a->ws->runs[r].run, app_qid(a), &n, NULL);
+        if (n > best)
+            best = n;
+    }
+    return best;
+}
+
+static void move_by(app *a, long d)
+{
+    size_t *pos, n;
+    switch (a->view) {
+    case VIEW_LIST: pos = &a->sel; n = a->nrows; break;
+    case VIEW_COMPARE: pos = &a->rank; n = ranking_len(a); break;
+    case VIEW_PASSAGE: pos = &a->pscroll; n = (size_t)-1 / 2; break;
+    default: pos = &a->scroll; n = (size_t)-1 / 2; break;
+    }
+    if (n == 0) {
+        *pos = 0;
+        return;
+    }
+    long v = (long)*pos + d;
+    if (v < 0)
+        v = 0;
+    if ((size_t)v >= n)
+        v = (long)n - 1;
+    *pos = (size_t)v;
+}
+
+static int act_down(app *a, const char *arg) { (void)arg; move_by(a, 1); return 0; }
+static int act_up(app *a, const char *arg) { (void)arg; move_by(a, -1); return 0; }
+static int act_page_down(app *a, const char *arg) { (void)arg; move_by(a, app_body_height(a) - 1); return 0; }
+static int act_page_up(app *a, const char *arg) { (void)arg; move_by(a, -(app_body_height(a) - 1)); return 0; }
+static int act_top(app *a, const char *arg) { (void)arg; move_by(a, -(long)((size_t)-1 / 4)); return 0; }
+static int act_bottom(app *a, const char *arg) { (void)arg; move_by(a, (long)((size_t)-1 / 4)); return 0; }
+
+static int act_left(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->view == VIEW_COMPARE && a->col > 0)
+        a->col--;
+    return 0;
+}
+
+static int act_right(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->view == VIEW_COMPARE && a->col + 1 < a->ws->nruns)
+        a->col++;
+    return 0;
+}
+
+static int act_open(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->view == VIEW_LIST) {
+        if (!a->nrows)
+            return 0;
+        app_set_query(a, a->rows_idx[a->sel]);
+        app_push(a, VIEW_COMPARE);
+    } else if (a->view == VIEW_COMPARE) {
+        size_t n;
+        const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, app_qid(a), &n, NULL);
+        if (a->rank >= n) {
+            app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->ws->runs[a->col].run), a->rank + 1);
+            return -1;
+        }
+        a->pid = p[a->rank];
+        a->pscroll = 0;
+        app_push(a, VIEW_PASSAGE);
+    }
+    return 0;
+}
+
+static int act_back(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->depth == 0)
+        a->quit = 1;
+    else
+        app_pop(a);
+    return 0;
+}
+
+static int act_quit(app *a, const char *arg) { (void)arg; a->quit = 1; return 0; }
+static int act_help(app *a, const char *arg) { (void)arg; a->scroll = 0; app_push(a, VIEW_HELP); return 0; }
+static int act_metrics(app *a, const char *arg) { (void)arg; a->scroll = 0; app_push(a, VIEW_METRICS); return 0; }
+static int act_report(app *a, const char *arg) { (void)arg; a->scroll = 0; app_push(a, VIEW_REPORT); return 0; }
+static int act_redraw(app *a, const char *arg) { (void)arg; (void)a; clearok(curscr, TRUE); return 0; }
+
+static int step_query(app *a, int d)
+{
+    if (!a->nrows)
+        return 0;
+    size_t pos = 0;
+    for (size_t i = 0; i < a->nrows; i++)
+        if (a->rows_idx[i] == a->cur)
+            pos = i;
+    if ((d < 0 && pos == 0) || (d > 0 && pos + 1 >= a->nrows)) {
+        app_message(a, 0, d < 0 ? "first query of the list" : "last query of the list");
+        return 0;
+    }
+    pos = (size_t)((long)pos + d);
+    a->sel = pos;
+    app_set_query(a, a->rows_idx[pos]);
+    if (a->view == VIEW_PASSAGE)
+        app_pop(a);
+    return 0;
+}
+
+static int act_next_query(app *a, const char *arg) { (void)arg; return step_query(a, 1); }
+static int act_prev_query(app *a, const char *arg) { (void)arg; return step_query(a, -1); }
+
+/* ---- list: search, sort, filter, goto ---------------------------------------------------- */
+
+static int act_search(app *a, const char *arg)
+{
+    if (!arg) {
+        a->prompt = '/';
+        a->line_len = 0;
+        a->line[0] = '\0';
+        return 0;
+    }
+    snprintf(a->text_filter, sizeof a->text_filter, "%s", arg);
+    if (a->view != VIEW_LIST) {
+        a->depth = 0;
+        a->view = VIEW_LIST;
+    }
+    app_refresh_rows(a);
+    app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", a->nrows, arg);
+    return 0;
+}
+
+static int act_cmdline(app *a, const char *arg)
+{
+    (void)arg;
+    a->prompt = ':';
+    a->line_len = 0;
+    a->line[0] = '\0';
+    return 0;
+}
+
+static int set_sort(app *a, const char *key)
+{
+    static const struct { const char *n; sort_key k; } keys[] = {
+        {"order", SORT_ORDER}, {"qid", SORT_QID}, {"text", SORT_TEXT},
+        {"delta", SORT_DELTA}, {"judged", SORT_JUDGED},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i].n) == 0) {
+            a->sort = keys[i].k;
+            return 0;
+        }
+    size_t r = app_find_run(a, key);
+    if (r == (size_t)-1) {
+        app_message(a, 1, "sort by what? order, qid, text, delta, judged or a run name, not \"%s\"", key);
+        return -1;
+    }
+    a->sort = SORT_RUN;
+    a->sort_run = r;
+    return 0;
+}
+
+static int act_sort(app *a, const char *arg)
+{
+    if (!arg || !*arg) {
+        /* cycle: order → qid → text → each run → delta → judged */
+        if (a->sort == SORT_RUN && a->sort_run + 1 < a->ws->nruns)
+            a->sort_run++;
+        else if (a->sort == SORT_TEXT) {
+            a->sort = SORT_RUN;
+            a->sort_run = 0;
+        } else if (a->sort == SORT_RUN)
+            a->sort = SORT_DELTA;
+        else
+            a->sort = (sort_key)((a->sort + 1) % (SORT_JUDGED + 1));
+    } else {
+        char key[128], dir[16] = "";
+        if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)
+            return -1;
+        if (*dir && strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0) {
+            app_message(a, 1, "sort direction is asc or desc, not \"%s\"", dir);
+            return -1;
+        }
+        a->sort_desc = strcmp(dir, "desc") == 0;
+    }
+    app_refresh_rows(a);
+    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged"};
+    if (a->sort == SORT_RUN)
+        app_message(a, 0, "sorted by RR@10 of %s%s", rt_run_name(a->ws->runs[a->sort_run].run),
+                    a->sort_desc ? ", descending" : "");
+    else
+        app_message(a, 0, "sorted by %s%s", names[a->sort], a->sort_desc ? ", descending" : "");
+    return 0;
+}
+
+static int act_reverse(app *a, const char *arg)
+{
+    (void)arg;
+    a->sort_desc = !a->sort_desc;
+    app_refresh_rows(a);
+    app_message(a, 0, "sort %s", a->sort_desc ? "descending" : "ascending");
+    return 0;
+}
+
+static int act_filter(app *a, const char *arg)
+{
+    char kind[32] = "", x[128] = "", y[128] = "";
+    int n = arg ? sscanf(arg, "%31s %127s %127s", kind, x, y) : 0;
+    if (n < 1 || strcmp(kind, "none") == 0) {
+        a->filter = FILTER_NONE;
+        a->text_filter[0] = '\0';
+    } else if (strcmp(kind, "notop") == 0 && n == 3) {
+        char *end;
+        unsigned long k = strtoul(x, &end, 10);
+        size_t r = app_find_run(a, y);
+        if (*end || k == 0 || r == (size_t)-1) {
+            app_message(a, 1, "usage: :filter notop K RUN (K > 0, RUN a run name)");
+            return -1;
+        }
+        a->filter = FILTER_NOTOP;
+        a->filter_k = k;
+        a->filter_a = r;
+    } else if (strcmp(kind, "worse") == 0 && n == 3) {
+        size_t r1 = app_find_run(a, x), r2 = app_find_run(a, y);
+        if (r1 == (size_t)-1 || r2 == (size_t)-1) {
+            app_message(a, 1, "usage: :filter worse RUN_A RUN_B (runs by name)");
+            return -1;
+        }
+        a->filter = FILTER_WORSE;
+        a->filter_a = r1;
+        a->filter_b = r2;
+    } else if (strcmp(kind, "text") == 0) {
+        const char *t = strstr(arg, "text") + 4;
+        while (*t == ' ')
+            t++;
+        snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
+    } else {
+        app_message(a, 1, "usage: :filter none | notop K RUN | worse RUN_A RUN_B | text STRING");
+        return -1;
+    }
+    if (a->view != VIEW_LIST) {
+        a->depth = 0;
+        a->view = VIEW_LIST;
+    }
+    app_refresh_rows(a);
+    app_message(a, 0, "%zu queries shown", a->nrows);
+    return 0;
+}
+
+static int act_failing(app *a, const char *arg)
+{
+    (void)arg;
+    char buf[160];
+    snprintf(buf, sizeof buf, "notop 5 %s", rt_run_name(a->ws->runs[a->view == VIEW_COMPARE ? a->col : a->delta_a].run));
+    return act_filter(a, buf);
+}
+
+static int act_clear_filter(app *a, const char *arg) { (void)arg; return act_filter(a, "none"); }
+
+static int act_goto(app *a, const char *arg)
+{
+    if (!arg || !*arg) {
+        app_message(a, 1, "usage: :goto QID");
+        return -1;
+    }
+    uint32_t q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
+    for (size_t i = 0; q != RT_NO_ID && i < a->ws->nq; i++)
+        if (a->ws->qlist[i] == q) {
+            for (size_t k = 0; k < a->nrows; k++)
+                if (a->rows_idx[k] == i)
+                    a->sel = k;
+            app_set_query(a, i);
+            a->depth = 0;
+            a->view = VIEW_LIST;
+            app_push(a, VIEW_COMPARE);
+            return 0;
+        }
+    app_message(a, 1, "no query with id \"%s\"", arg);
+    return -1;
+}
+
+static int act_delta(app *a, const char *arg)
+{
+    char x[128], y[128];
+    if (!arg || sscanf(arg, "%127s %127s", x, y) != 2) {
+        app_message(a, 1, "usage: :delta RUN_A RUN_B");
+        return -1;
+    }
+    size_t r1 = app_find_run(a, x), r2 = app_find_run(a, y);
+    if (r1 == (size_t)-1 || r2 == (size_t)-1) {
+        app_message(a, 1, "unknown run in \"%s\"", arg);
+        return -1;
+    }
+    a->delta_a = r1;
+    a->delta_b = r2;
+    app_refresh_rows(a);
+    return 0;
+}
+
+/* ---- script helpers ---------------------------------------------------------------------- */
+
+static int act_snapshot(app *a, const char *arg)
+{
+    char path[1024], opt[16] = "";
+    if (!arg || sscanf(arg, "%1023s %15s", path, opt) < 1) {
+        app_message(a, 1, "usage: :snapshot PATH [attrs]");
+        return -1;
+    }
+    app_draw(a);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        app_message(a, 1, "cannot write %s", path);
+        return -1;
+    }
+    term_snapshot(f, strcmp(opt, "attrs") == 0);
+    if (fclose(f) != 0) {
+        app_message(a, 1, "cannot write %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int act_resize(app *a, const char *arg)
+{
+    int c, r;
+    if (!arg || sscanf(arg, "%d %d", &c, &r) != 2 || c < 1 || r < 1 || c > 1000 || r > 1000) {
+        app_message(a, 1, "usage: :resize COLS ROWS");
+        return -1;
+    }
+    if (!term_is_headless()) {
+        app_message(a, 1, ":resize only works in script mode; resize the terminal instead");
+        return -1;
+    }
+    term_resize(c, r);
+    return 0;
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+const action ui_actions[] = {
+    {"down", "j, Down", {'j', KEY_DOWN, 0}, VIEWS_ALL, act_down, "", "move down"},
+    {"up", "k, Up", {'k', KEY_UP, 0}, VIEWS_ALL, act_up, "", "move up"},
+    {"page-down", "Ctrl-F, PgDn, Space", {CTRL('f'), KEY_NPAGE, ' ', 0}, VIEWS_ALL, act_page_down, "", "move down a page"},
+    {"page-up", "Ctrl-B, PgUp", {CTRL('b'), KEY_PPAGE, 0}, VIEWS_ALL, act_page_up, "", "move up a page"},
+    {"top", "g, Home", {'g', KEY_HOME, 0}, VIEWS_ALL, act_top, "", "go to the first row"},
+    {"bottom", "G, End", {'G', KEY_END, 0}, VIEWS_ALL, act_bottom, "", "go to the last row"},
+    {"left", "h, Left", {'h', KEY_LEFT, 0}, CMP, act_left, "", "focus the run on the left"},
+    {"right", "l, Right", {'l', KEY_RIGHT, 0}, CMP, act_right, "", "focus the run on the right"},
+    {"open", "Enter", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP, act_open, "",
+     "open: a query side by side, a passage in full"},
+    {"next-query", "n", {'n', 0}, CMP | PAS, act_next_query, "", "next query of the list"},
+    {"prev-query", "p", {'p', 0}, CMP | PAS, act_prev_query, "", "previous query of the list"},
+    {"search", "/", {'/', 0}, VIEWS_ALL, act_search, "TEXT", "show the queries whose id or text contains TEXT"},
+    {"sort", "s", {'s', 0}, LIST, act_sort, "[order|qid|text|delta|judged|RUN] [asc|desc]",
+     "sort the query list (s cycles through the columns)"},
+    {"reverse", "S", {'S', 0}, LIST, act_reverse, "", "reverse the sort order"},
+    {"filter", "", {0}, VIEWS_ALL, act_filter, "none | notop K RUN | worse A B | text STR",
+     "filter the query list"},
+    {"failing", "f", {'f', 0}, LIST | CMP, act_failing, "",
+     "show queries with no relevant passage in the top 5 of the focused run"},
+    {"clear-filter", "F", {'F', 0}, LIST, act_clear_filter, "", "show all queries"},
+    {"delta", "", {0}, VIEWS_ALL, act_delta, "RUN_A RUN_B", "compare RUN_A with RUN_B in the delta column"},
+    {"goto", "", {0}, VIEWS_ALL, act_goto, "QID", "open query QID side by side"},
+    {"metrics", "m", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel"},
+    {"report", "L", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)"},
+    {"help", "?", {'?', 0}, VIEWS_ALL, act_help, "", "show this help"},
+    {"command", ":", {':', 0}, VIEWS_ALL, act_cmdline, "", "type a command"},
+    {"back", "q, Esc", {'q', 27, 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list"},
+    {"quit", "", {0}, VIEWS_ALL, act_quit, "", "quit retriage"},
+    {"redraw", "Ctrl-L", {CTRL('l'), 0}, VIEWS_ALL, act_redraw, "", "redraw the screen"},
+    {"snapshot", "", {0}, VIEWS_ALL, act_snapshot, "PATH [attrs]", "write the screen as text to PATH"},
+    {"resize", "", {0}, VIEWS_ALL, act_resize, "COLS ROWS", "resize the screen (script mode)"},
+};
+const size_t ui_nactions = sizeof ui_actions / sizeof ui_actions[0];
+
+int actions_key(app *a, int key)
+{
+    for (size_t i = 0; i < ui_nactions; i++) {
+        const action *x = &ui_actions[i];
+        if (!(x->views & VIEW_BIT(a->view)))
+            continue;
+        for (int k = 0; k < 4 && x->key[k]; k++)
+            if (x->key[k] == key) {
+                x->fn(a, NULL);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+int actions_command(app *a, const char *line)
+{
+    while (*line == ' ')
+        line++;
+    size_t n = strcspn(line, " ");
+    if (n == 0)
+        return 0;
+    const char *arg = line + n;
+    while (*arg == ' ')
+        arg++;
+    if ((n == 1 && line[0] == 'q') || (n == 2 && strncmp(line, "q!", 2) == 0))
+        return act_quit(a, NULL);
+    for (size_t i = 0; i < ui_nactions; i++)
+        if (strlen(ui_actions[i].name) == n && strncmp(ui_actions[i].name, line, n) == 0) {
+            if (ui_actions[i].fn == act_search || ui_actions[i].fn == act_cmdline)
+                return ui_actions[i].fn == act_search ? act_search(a, arg) : 0;
+            return ui_actions[i].fn(a, *arg ? arg : NULL);
+        }
+    app_message(a, 1, "unknown command \"%.*s\" (? lists them)", (int)n, line);
+    return -1;
+}
+
+void actions_write_keys(FILE *f, int roff)
+{
+    for (size_t i = 0; i < ui_nactions; i++) {
+        const action *x = &ui_actions[i];
+        if (roff) {
+            fprintf(f, ".TP\n");
+            if (*x->keys)
+                fprintf(f, "\\fB%s\\fR, ", x->keys);
+            fprintf(f, "\\fB:%s\\fR%s%s\n%s\n", x->name, *x->args ? " " : "", x->args, x->help);
+        } else {
+            char cmd[128];
+            snprintf(cmd, sizeof cmd, ":%s%s%s", x->name, *x->args ? " " : "", x->args);
+            fprintf(f, "%-22s %-44s %s\n", x->keys, cmd, x->help);
+        }
+    }
+}

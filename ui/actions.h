@@ -1,0 +1,38 @@
+/* actions — the one table of user actions: command name, keys, views, handler and help line.
+ * Key dispatch, the ':' command line, the help view and the man page's key section all read it,
+ * so they cannot drift apart. */
+#ifndef RT_ACTIONS_H
+#define RT_ACTIONS_H
+
+#include <stdio.h>
+
+#include "app.h"
+
+typedef int (*action_fn)(app *a, const char *arg);
+
+typedef struct action {
+    const char *name;      /* command name, for :name */
+    const char *keys;      /* how help shows the keys ("" when command only) */
+    int key[4];            /* curses key codes, 0-terminated */
+    unsigned views;        /* views where the keys work (commands work everywhere) */
+    action_fn fn;          /* returns 0, or -1 after setting an error message */
+    const char *args;      /* argument synopsis, "" when none */
+    const char *help;
+} action;
+
+extern const action ui_actions[];
+extern const size_t ui_nactions;
+
+/* Runs the action bound to key in the current view; returns 0 when no action is bound. */
+int actions_key(app *a, int key);
+
+/* Runs a command line (without the ':'); returns 0 or -1 (message set). */
+int actions_command(app *a, const char *line);
+
+/* Writes the key table as man-page text (roff) or plain text. */
+void actions_write_keys(FILE *f, int roff);
+
+/* The name of a view, for help headings. */
+const char *actions_view_name(view_id v);
+
+#endif

@@ -1,0 +1,297 @@
+/* ui — the event loop: read a key (from the terminal, or from a script in headless mode), run its
+ * action or edit the command line, redraw. Signal handlers only set a flag. */
+#include "config.h"
+
+#include <limits.h>
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "actions.h"
+#include "app.h"
+#include "rt_mem.h"
+#include "rt_reader.h"
+#include "term.h"
+#include "ui.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig) { got_signal = sig; }
+
+void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    static char last[32];
+    static int last_pct = -1;
+    int pct = total ? (int)(done * 100 / total) : -1;
+    if (strcmp(last, phase) == 0 && pct == last_pct)
+        return;
+    snprintf(last, sizeof last, "%s", phase);
+    last_pct = pct;
+    if (pct >= 0)
+        fprintf(stderr, "\rretriage: loading %s… %3d%%", phase, pct);
+    else
+        fprintf(stderr, "\rretriage: loading %s…     ", phase);
+    fflush(stderr);
+}
+
+static void compute_stats(app *a)
+{
+    rt_workspace *ws = a->ws;
+    a->stats = rt_calloc(ws->nq * ws->nruns + 1, sizeof *a->stats);
+    a->judged = rt_calloc(ws->nq + 1, sizeof *a->judged);
+    for (size_t i = 0; i < ws->nq; i++) {
+        uint32_t q = ws->qlist[i];
+        uint32_t qi = rt_qrels_index(ws->qrels, q);
+        if (qi != RT_NO_ID) {
+            size_t nj;
+            rt_qrels_judgments(ws->qrels, qi, &nj);
+            a->judged[i] = (uint32_t)nj;
+        }
+        for (size_t r = 0; r < ws->nruns; r++) {
+            size_t fr = rt_workspace_first_rel(ws, r, q);
+            a->stats[i * ws->nruns + r] = (qstat){(uint32_t)fr, fr && fr <= 10 ? 1.0 / (double)fr : 0.0};
+        }
+    }
+}
+
+/* ---- the command line -------------------------------------------------------------------- */
+
+static void line_put(app *a, wint_t ch)
+{
+    char buf[MB_LEN_MAX];
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t n = wcrtomb(buf, (wchar_t)ch, &st);
+    if (n == (size_t)-1 || a->line_len + n + 1 >= sizeof a->line)
+        return;
+    memcpy(a->line + a->line_len, buf, n);
+    a->line_len += n;
+    a->line[a->line_len] = '\0';
+}
+
+static void line_backspace(app *a)
+{
+    if (a->line_len == 0) {
+        a->prompt = 0;
+        return;
+    }
+    do
+        a->line_len--;
+    while (a->line_len > 0 && ((unsigned char)a->line[a->line_len] & 0xC0) == 0x80);
+    a->line[a->line_len] = '\0';
+}
+
+/* Handles one input event; is_key says whether ch is a curses KEY_ code. Returns the status of
+ * a command run from the command line (0 or -1). */
+static int handle(app *a, int is_key, wint_t ch)
+{
+    if (!a->prompt)
+        a->msg[0] = '\0';
+    if (is_key && ch == KEY_RESIZE)
+        return 0;
+    if (a->prompt) {
+        if (!is_key && (ch == '\r' || ch == '\n')) {
+            int p = a->prompt;
+            a->prompt = 0;
+            if (p == ':')
+                return actions_command(a, a->line);
+            char cmd[sizeof a->line + 8];
+            snprintf(cmd, sizeof cmd, "search %s", a->line);
+            return actions_command(a, cmd);
+        }
+        if (!is_key && ch == 27)
+            a->prompt = 0;
+        else if ((is_key && ch == KEY_BACKSPACE) || (!is_key && (ch == 127 || ch == 8)))
+            line_backspace(a);
+        else if (!is_key && ch >= 32)
+            line_put(a, ch);
+        return 0;
+    }
+    int key = (int)ch;
+    if (!actions_key(a, key))
+        app_message(a, 0, "no action on this key here (? lists the keys)");
+    return 0;
+}
+
+/* ---- script mode ------------------------------------------------------------------------- */
+
+typedef struct script_key {
+    const char *name;
+    int is_key;
+    int code;
+} script_key;
+
+static const script_key script_key_table[] = {
+    {"Enter", 0, '\r'}, {"Esc", 0, 27}, {"Tab", 0, '\t'}, {"Space", 0, ' '},
+    {"Backspace", 1, KEY_BACKSPACE}, {"Up", 1, KEY_UP}, {"Down", 1, KEY_DOWN},
+    {"Left", 1, KEY_LEFT}, {"Right", 1, KEY_RIGHT}, {"PgUp", 1, KEY_PPAGE},
+    {"PgDn", 1, KEY_NPAGE}, {"Home", 1, KEY_HOME}, {"End", 1, KEY_END}, {"lt", 0, '<'},
+};
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static void timed_key(app *a, int is_key, wint_t ch, FILE *times)
+{
+    double t0 = times ? now_us() : 0;
+    handle(a, is_key, ch);
+    app_draw(a);
+    if (times)
+        fprintf(times, "%.1f\n", now_us() - t0);
+}
+
+/* Sends the keys of one script line; returns 0, or -1 with a message in err. */
+static int script_keys(app *a, const char *s, FILE *times, char *err, size_t errn)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    while (*s) {
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        if (*s == '<') {
+            const char *e = strchr(s, '>');
+            if (!e) {
+                snprintf(err, errn, "unclosed <key name>");
+                return -1;
+            }
+            size_t n = (size_t)(e - s - 1);
+            const char *name = s + 1;
+            int done = 0;
+            if (n == 3 && name[0] == 'C' && name[1] == '-') {
+                timed_key(a, 0, (wint_t)(name[2] & 0x1f), times);
+                done = 1;
+            }
+            for (size_t i = 0; !done && i < sizeof script_key_table / sizeof script_key_table[0]; i++)
+                if (strlen(script_key_table[i].name) == n && strncmp(script_key_table[i].name, name, n) == 0) {
+                    timed_key(a, script_key_table[i].is_key, (wint_t)script_key_table[i].code, times);
+                    done = 1;
+                }
+            if (!done) {
+                snprintf(err, errn, "unknown key <%.*s>", (int)n, name);
+                return -1;
+            }
+            s = e + 1;
+            continue;
+        }
+        wchar_t wc;
+        size_t n = mbrtowc(&wc, s, strlen(s), &st);
+        if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+            snprintf(err, errn, "invalid UTF-8 in the script");
+            return -1;
+        }
+        timed_key(a, 0, (wint_t)wc, times);
+        s += n;
+    }
+    return 0;
+}
+
+static int run_script(app *a, const ui_opts *o)
+{
+    rt_reader *r;
+    rt_err e;
+    if (rt_reader_open(&r, o->script, &e) != RT_OK) {
+        term_end();
+        fprintf(stderr, "retriage: %s\n", e.msg);
+        return 2;
+    }
+    FILE *times = o->key_times ? fopen(o->key_times, "w") : NULL;
+    char *line, err[600] = "";
+    size_t len;
+    int rc = 0, st;
+    app_draw(a);
+    while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
+        while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        if (len == 0 || line[0] == '#')
+            continue;
+        if (line[0] == ':') {
+            double t0 = times ? now_us() : 0;
+            a->msg[0] = '\0';
+            if (actions_command(a, line + 1) != 0) {
+                snprintf(err, sizeof err, "%s", a->msg);
+                rc = 2;
+            }
+            app_draw(a);
+            if (times)
+                fprintf(times, "%.1f\n", now_us() - t0);
+        } else if (script_keys(a, line, times, err, sizeof err) != 0) {
+            rc = 2;
+        }
+        if (rc) {
+            size_t no = rt_reader_lineno(r);
+            term_end();
+            fprintf(stderr, "retriage: %s:%zu: %s\n", o->script, no, err);
+            break;
+        }
+    }
+    rt_reader_close(&r);
+    if (times)
+        fclose(times);
+    return rc;
+}
+
+/* ---- interactive ------------------------------------------------------------------------- */
+
+static void run_tty(app *a)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    timeout(250);
+    while (!a->quit && !got_signal) {
+        app_draw(a);
+        refresh();
+        wint_t ch;
+        int r = get_wch(&ch);
+        if (r == ERR)
+            continue;
+        handle(a, r == KEY_CODE_YES, ch);
+    }
+}
+
+int ui_run(rt_workspace *ws, const ui_opts *o)
+{
+    app a = {.ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0};
+    compute_stats(&a);
+    a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
+    app_refresh_rows(&a);
+    if (ws->nq)
+        app_set_query(&a, 0);
+    int headless = o && o->script;
+    if (!headless)
+        fputs("\r\033[K", stderr);
+    if (term_init(headless, o ? o->cols : 80, o ? o->rows : 24) != 0) {
+        fprintf(stderr, "retriage: cannot start the terminal screen\n");
+        return 2;
+    }
+    if (rt_report_warnings(ws->report))
+        app_message(&a, 0, "%zu load warnings: press L to read them", rt_report_warnings(ws->report));
+    int rc = 0;
+    if (headless)
+        rc = run_script(&a, o);
+    else
+        run_tty(&a);
+    if (rc == 0)
+        term_end();
+    rt_overlap_free(&a.ov);
+    free(a.stats);
+    free(a.judged);
+    free(a.rows_idx);
+    return rc;
+}

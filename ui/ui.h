@@ -1,0 +1,23 @@
+/* ui — the workbench screen. The only layer that includes curses; it reads the workspace through
+ * the core and never includes Faiss headers (their OK enum clashes with curses' OK macro). */
+#ifndef RT_UI_H
+#define RT_UI_H
+
+#include "rt_workspace.h"
+
+typedef struct ui_opts {
+    const char *script;      /* headless: replay this script instead of reading a terminal */
+    int cols, rows;          /* headless screen size */
+    const char *key_times;   /* headless: write each key's handling time (µs) to this file */
+} ui_opts;
+
+/* Runs the workbench on ws until the user quits. Returns 0, or 2 after a script error (the
+ * message, with the script's line number, has been printed to stderr). */
+int ui_run(rt_workspace *ws, const ui_opts *opts);
+
+/* Opens the terminal early, shows loading progress while the workspace loads, then hands it
+ * over to ui_run. Returns a progress callback for rt_workspace_open and its context. NULL opts
+ * (or a script) means no progress display. */
+void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total);
+
+#endif

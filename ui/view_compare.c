@@ -1,0 +1,126 @@
+/* view_compare — the rankings of 2–N runs side by side: one column per run, one row per rank.
+ * A cell shows the rank, a relevance badge (+ relevant, - judged non-relevant, ? unjudged), the
+ * passage's rank in each other run (- when absent) and the start of the passage with query
+ * overlap highlighted; the first relevant passage of each run stands out. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "rt_mem.h"
+
+#define MIN_COL_W 28
+
+static size_t columns_fit(const app *a)
+{
+    size_t n = (size_t)(a->cols / MIN_COL_W);
+    if (n < 1)
+        n = 1;
+    return n < a->ws->nruns ? n : a->ws->nruns;
+}
+
+static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int focused)
+{
+    rt_workspace *ws = a->ws;
+    uint32_t q = app_qid(a);
+    size_t n;
+    const uint32_t *p = rt_run_ranking(ws->runs[r].run, q, &n, NULL);
+    if (rank >= n) {
+        draw_fill(y, x, w, focused ? ROLE_SELECTED : ROLE_NORMAL);
+        return;
+    }
+    uint32_t pid = p[rank];
+    int32_t g;
+    int judged = rt_workspace_grade(ws, q, pid, &g);
+    int rel = judged && g >= ws->level;
+    int first = rel && rt_workspace_first_rel(ws, r, q) == rank + 1;
+    term_role base = focused ? ROLE_SELECTED : first ? ROLE_FIRST_REL : ROLE_NORMAL;
+    char head[96];
+    int hl = snprintf(head, sizeof head, "%3zu ", rank + 1);
+    int used = draw_text(y, x, w, head, (size_t)hl, base, NULL);
+    const char *badge = rel ? "+" : judged ? "-" : "?";
+    term_role brole = focused ? ROLE_SELECTED : rel ? ROLE_REL : judged ? ROLE_NONREL : ROLE_UNJUDGED;
+    used += draw_text(y, x + used, w - used, badge, 1, brole, NULL);
+    /* ranks in the other runs */
+    char others[64];
+    size_t o = 0;
+    for (size_t k = 0; k < ws->nruns && o + 8 < sizeof others; k++) {
+        if (k == r)
+            continue;
+        size_t rk = rt_workspace_rank_of(ws, k, q, pid);
+        o += (size_t)(rk ? snprintf(others + o, sizeof others - o, "%s%zu", o ? "/" : " ", rk)
+                         : snprintf(others + o, sizeof others - o, "%s-", o ? "/" : " "));
+    }
+    if (o < sizeof others - 1)
+        others[o++] = ' ';
+    used += draw_text(y, x + used, w - used, others, o, focused ? ROLE_SELECTED : ROLE_DIM, NULL);
+    const char *text;
+    size_t tl;
+    if (rt_workspace_passage(ws, pid, &text, &tl)) {
+        size_t cap = tl < 4096 ? tl : 4096;   /* a cell shows the beginning only */
+        draw_text(y, x + used, w - used, text, cap, base, a->ov);
+    } else {
+        char miss[160];
+        int ml = snprintf(miss, sizeof miss, "[%s]", rt_strtab_str(ws->pids, pid));
+        draw_text(y, x + used, w - used, miss, (size_t)ml, focused ? ROLE_SELECTED : ROLE_DIM, NULL);
+    }
+}
+
+void view_compare_draw(app *a, int top, int height)
+{
+    rt_workspace *ws = a->ws;
+    uint32_t q = app_qid(a);
+    const char *qt = rt_workspace_query_text(ws, q);
+    char head[128];
+    int hl = snprintf(head, sizeof head, "%s  ", rt_strtab_str(ws->qids, q));
+    int used = draw_text(top, 0, a->cols, head, (size_t)hl, ROLE_HEADER, NULL);
+    draw_text(top, used, a->cols - used, qt ? qt : "(no text)", qt ? strlen(qt) : 9, ROLE_NORMAL, a->ov);
+
+    size_t ncol = columns_fit(a);
+    if (a->col < a->col_off)
+        a->col_off = a->col;
+    if (a->col >= a->col_off + ncol)
+        a->col_off = a->col - ncol + 1;
+    if (a->col_off + ncol > ws->nruns)
+        a->col_off = ws->nruns - ncol;
+    int colw = a->cols / (int)ncol;
+    for (size_t c = 0; c < ncol; c++) {
+        size_t r = a->col_off + c;
+        int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
+        size_t fr = rt_workspace_first_rel(ws, r, q);
+        char h[160];
+        int n = fr ? snprintf(h, sizeof h, "%s%s  first rel @%zu  RR@10 %.2f", r == a->col ? ">" : " ",
+                              rt_run_name(ws->runs[r].run), fr, fr <= 10 ? 1.0 / (double)fr : 0.0)
+                   : snprintf(h, sizeof h, "%s%s  no relevant", r == a->col ? ">" : " ",
+                              rt_run_name(ws->runs[r].run));
+        draw_text(top + 1, x, w, h, (size_t)n, ROLE_HEADER, NULL);
+        if (c + 1 < ncol)
+            draw_text(top + 1, x + w, 1, "|", 1, ROLE_DIM, NULL);
+    }
+    int rows = height - 2;
+    if (rows < 1)
+        return;
+    if (a->rank < a->top_rank)
+        a->top_rank = a->rank;
+    if (a->rank >= a->top_rank + (size_t)rows)
+        a->top_rank = a->rank - (size_t)rows + 1;
+    for (int row = 0; row < rows; row++) {
+        size_t rank = a->top_rank + (size_t)row;
+        for (size_t c = 0; c < ncol; c++) {
+            size_t r = a->col_off + c;
+            int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
+            draw_cell(a, top + 2 + row, x, w, r, rank, r == a->col && rank == a->rank);
+            if (c + 1 < ncol)
+                draw_text(top + 2 + row, x + w, 1, "|", 1, ROLE_DIM, NULL);
+        }
+    }
+    if (ncol < ws->nruns) {
+        char more[64];
+        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", a->col_off + 1,
+                         a->col_off + ncol, ws->nruns);
+        draw_text(top, a->cols - n, n, more, (size_t)n, ROLE_DIM, NULL);
+    }
+}

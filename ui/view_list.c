@@ -1,0 +1,107 @@
+/* view_list — the query list: qid, query text, per run the rank of the first relevant passage
+ * and RR@10, the RR@10 delta of two runs, and judged/tag counts. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+
+#define RUN_W 11
+#define DELTA_W 7
+#define COUNT_W 7
+
+static int qid_width(const app *a)
+{
+    int w = 3;
+    for (size_t i = 0; i < a->ws->nq; i++) {
+        int n = (int)rt_text_width(rt_strtab_str(a->ws->qids, a->ws->qlist[i]),
+                                   rt_strtab_len(a->ws->qids, a->ws->qlist[i]));
+        if (n > w)
+            w = n;
+    }
+    return w > 16 ? 16 : w;
+}
+
+/* How many run columns fit beside qid, a query text of at least 16 columns, delta and counts. */
+static size_t runs_shown(const app *a, int qw)
+{
+    int rest = a->cols - qw - 1 - 16 - DELTA_W - 2 * COUNT_W;
+    size_t n = rest > 0 ? (size_t)(rest / RUN_W) : 0;
+    return n < a->ws->nruns ? n : a->ws->nruns;
+}
+
+void view_list_draw(app *a, int top, int height)
+{
+    int qw = qid_width(a);
+    size_t nr = runs_shown(a, qw);
+    int textw = a->cols - qw - 1 - (int)nr * RUN_W - DELTA_W - 2 * COUNT_W;
+    if (textw < 4)
+        textw = 4;
+    int x = 0;
+    draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
+    x += qw + 1;
+    draw_text(top, x, textw, "query", 5, ROLE_HEADER, NULL);
+    x += textw;
+    for (size_t r = 0; r < nr; r++) {
+        const char *name = rt_run_name(a->ws->runs[r].run);
+        draw_text(top, x, RUN_W, name, strlen(name), ROLE_HEADER, NULL);
+        x += RUN_W;
+    }
+    char dh[32];
+    snprintf(dh, sizeof dh, "Δ%zu-%zu", a->delta_a + 1, a->delta_b + 1);
+    draw_text(top, x, DELTA_W, dh, strlen(dh), ROLE_HEADER, NULL);
+    x += DELTA_W;
+    draw_text(top, x, COUNT_W, "judged", 6, ROLE_HEADER, NULL);
+    x += COUNT_W;
+    draw_text(top, x, a->cols - x, "tags", 4, ROLE_HEADER, NULL);
+
+    int h = height - 1;
+    if (a->sel < a->top)
+        a->top = a->sel;
+    if (h > 0 && a->sel >= a->top + (size_t)h)
+        a->top = a->sel - (size_t)h + 1;
+    if (a->nrows == 0) {
+        const char *m = "No query matches the filter (F shows all).";
+        draw_text(top + 1, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
+        return;
+    }
+    for (int row = 0; row < h && a->top + (size_t)row < a->nrows; row++) {
+        size_t k = a->top + (size_t)row, qi = a->rows_idx[k];
+        uint32_t q = a->ws->qlist[qi];
+        term_role role = k == a->sel ? ROLE_SELECTED : ROLE_NORMAL;
+        int y = top + 1 + row;
+        x = 0;
+        draw_text(y, x, qw + 1, rt_strtab_str(a->ws->qids, q), rt_strtab_len(a->ws->qids, q), role, NULL);
+        x += qw + 1;
+        const char *t = rt_workspace_query_text(a->ws, q);
+        draw_text(y, x, textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
+        x += textw;
+        int judged = rt_qrels_index(a->ws->qrels, q) != RT_NO_ID;
+        for (size_t r = 0; r < nr; r++) {
+            const qstat *s = &a->stats[qi * a->ws->nruns + r];
+            char cell[32];
+            if (!judged)
+                snprintf(cell, sizeof cell, "   -   -");
+            else if (s->first_rel)
+                snprintf(cell, sizeof cell, "%4u %.2f", s->first_rel, s->rr10);
+            else
+                snprintf(cell, sizeof cell, "   - %.2f", s->rr10);
+            draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
+            x += RUN_W;
+        }
+        const qstat *sa = &a->stats[qi * a->ws->nruns + a->delta_a];
+        const qstat *sb = &a->stats[qi * a->ws->nruns + a->delta_b];
+        double d = sa->rr10 - sb->rr10;
+        char cell[32];
+        snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
+        term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
+        draw_text(y, x, DELTA_W, cell, strlen(cell), drole, NULL);
+        x += DELTA_W;
+        snprintf(cell, sizeof cell, "%u", a->judged[qi]);
+        draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
+        x += COUNT_W;
+        draw_text(y, x, a->cols - x, "0", 1, role, NULL);
+    }
+}

@@ -1,0 +1,68 @@
+/* view_passage — one passage in full: the query above it, its judgment, its rank in every run,
+ * and the text wrapped to the width with query overlap highlighted. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "rt_mem.h"
+
+void view_passage_draw(app *a, int top, int height)
+{
+    rt_workspace *ws = a->ws;
+    uint32_t q = app_qid(a);
+    const char *qt = rt_workspace_query_text(ws, q);
+    char buf[256];
+    int n = snprintf(buf, sizeof buf, "%s  ", rt_strtab_str(ws->qids, q));
+    int used = draw_text(top, 0, a->cols, buf, (size_t)n, ROLE_HEADER, NULL);
+    draw_text(top, used, a->cols - used, qt ? qt : "", qt ? strlen(qt) : 0, ROLE_NORMAL, a->ov);
+
+    int32_t g;
+    int judged = rt_workspace_grade(ws, q, a->pid, &g);
+    n = judged ? snprintf(buf, sizeof buf, "passage %s  judged %s (grade %d)", rt_strtab_str(ws->pids, a->pid),
+                          g >= ws->level ? "relevant" : "non-relevant", (int)g)
+               : snprintf(buf, sizeof buf, "passage %s  unjudged", rt_strtab_str(ws->pids, a->pid));
+    draw_text(top + 1, 0, a->cols, buf, (size_t)n, judged && g >= ws->level ? ROLE_REL : judged ? ROLE_NONREL : ROLE_UNJUDGED, NULL);
+    size_t o = 0;
+    char ranks[512];
+    for (size_t r = 0; r < ws->nruns && o + 40 < sizeof ranks; r++) {
+        size_t rk = rt_workspace_rank_of(ws, r, q, a->pid);
+        o += (size_t)(rk ? snprintf(ranks + o, sizeof ranks - o, "%s: %zu   ", rt_run_name(ws->runs[r].run), rk)
+                         : snprintf(ranks + o, sizeof ranks - o, "%s: -   ", rt_run_name(ws->runs[r].run)));
+    }
+    draw_text(top + 2, 0, a->cols, ranks, o, ROLE_DIM, NULL);
+    draw_fill(top + 3, 0, a->cols, ROLE_NORMAL);
+
+    const char *text;
+    size_t tl;
+    if (!rt_workspace_passage(ws, a->pid, &text, &tl)) {
+        const char *m = ws->collection ? "This passage id is not in the collection." : "No collection was loaded.";
+        draw_text(top + 4, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
+        return;
+    }
+    rt_glyphs gl = {0};
+    rt_text_sanitize(text, tl, 1, &gl);
+    uint8_t *mark = rt_calloc(tl + 1, 1);
+    if (a->ov)
+        rt_overlap_mark(a->ov, text, tl, mark);
+    size_t nlines = rt_glyphs_wrap(&gl, (size_t)a->cols, NULL, 0);
+    size_t *starts = rt_calloc(nlines + 1, sizeof *starts);
+    rt_glyphs_wrap(&gl, (size_t)a->cols, starts, nlines);
+    int rows = height - 4;
+    size_t maxscroll = nlines > (size_t)rows ? nlines - (size_t)rows : 0;
+    if (a->pscroll > maxscroll)
+        a->pscroll = maxscroll;
+    for (int row = 0; row < rows; row++) {
+        size_t l = a->pscroll + (size_t)row;
+        if (l >= nlines)
+            break;
+        size_t end = l + 1 < nlines ? starts[l + 1] : gl.n;
+        draw_glyphs(top + 4 + row, 0, a->cols, &gl, starts[l], end, mark, ROLE_NORMAL);
+    }
+    free(starts);
+    free(mark);
+    rt_glyphs_free(&gl);
+}

@@ -1,0 +1,30 @@
+/* view_report — the load report: what was loaded and every warning (duplicates dropped, unknown
+ * ids, queries without judgments). */
+#include "config.h"
+
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+
+void view_report_draw(app *a, int top, int height)
+{
+    const rt_report *rep = a->ws->report;
+    size_t n = rt_report_count(rep);
+    if (n == 0) {
+        draw_text(top, 0, a->cols, "Nothing to report.", 18, ROLE_NORMAL, NULL);
+        return;
+    }
+    if (a->scroll >= n)
+        a->scroll = n - 1;
+    for (int row = 0; row < height && a->scroll + (size_t)row < n; row++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(rep, a->scroll + (size_t)row, &k);
+        char buf[2100];
+        size_t len = strlen(line) < 2048 ? strlen(line) : 2048;
+        memcpy(buf, k == RT_REPORT_WARNING ? "warning: " : "", k == RT_REPORT_WARNING ? 9 : 0);
+        size_t off = k == RT_REPORT_WARNING ? 9 : 0;
+        memcpy(buf + off, line, len);
+        draw_text(top + row, 0, a->cols, buf, off + len, k == RT_REPORT_WARNING ? ROLE_ERROR : ROLE_NORMAL, NULL);
+    }
+}
