@@ -210,12 +210,14 @@ void app_draw(app *a)
     getmaxyx(stdscr, a->rows, a->cols);
     erase();
     if (a->cols < MIN_COLS || a->rows < MIN_ROWS) {
-        char buf[128];
-        snprintf(buf, sizeof buf, "Terminal too small: %dx%d, need at least %dx%d.", a->cols, a->rows,
-                 MIN_COLS, MIN_ROWS);
-        for (int y = 0; y < a->rows; y++)
-            draw_fill(y, 0, a->cols, ROLE_NORMAL);
-        draw_text(0, 0, a->cols, buf, strlen(buf), ROLE_ERROR, NULL);
+        char size[64], need[64];
+        snprintf(size, sizeof size, "%dx%d is too small.", a->cols, a->rows);
+        snprintf(need, sizeof need, "Need %dx%d.", MIN_COLS, MIN_ROWS);
+        const char *lines[] = {"Terminal", size, need, "Enlarge it,", "or q quits."};
+        for (int y = 0; y < a->rows; y++) {
+            const char *l = y < 5 ? lines[y] : "";
+            draw_text(y, 0, a->cols, l, strlen(l), y < 3 ? ROLE_ERROR : ROLE_NORMAL, NULL);
+        }
         return;
     }
     draw_title(a);

@@ -19,6 +19,9 @@ void view_metrics_draw(app *a, int top, int height)
     if (namew > 30)
         namew = 30;
     int colw = 13;
+    size_t maxscroll = ws->nruns > (size_t)(height - 2) ? ws->nruns - (size_t)(height - 2) : 0;
+    if (a->scroll > maxscroll)
+        a->scroll = maxscroll;
     char buf[256];
     int n = snprintf(buf, sizeof buf, "Measures over the %u judged queries (relevance level %d)",
                      rt_qrels_nqueries(ws->qrels), (int)ws->level);
