@@ -19,13 +19,23 @@ typedef struct rt_collection rt_collection;
 typedef void (*rt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /* Opens the collection at path. Lines that are blank or start with '#' are skipped; every other
- * line must be pid<TAB>text (text may be empty) or the open fails with path:line. Duplicate pids
- * keep the first passage and are reported. */
+ * line must be pid<TAB>text or the open fails with path:line (RT_EINPUT). The pid is the bytes
+ * before the first tab (non-empty UTF-8 without control characters); the text is the rest of the
+ * line, which may be empty or hold further tabs. A BOM, CRLF and a missing final newline are
+ * accepted; a file with no passages is an error. Duplicate pids keep the first passage and are
+ * reported as a warning naming the first duplicate's line.
+ * The index is looked for at <path>.rtidx, then at
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/index/<hash of the absolute path>.rtidx; a stale or
+ * broken one is rebuilt without a word, and a new one is written beside the file when its folder
+ * is writable, else in the cache folder, else kept in memory (with a warning in the report).
+ * progress is called only while an index is built. The file must not be truncated while the
+ * collection is open (it is mapped). */
 rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
                              void *progress_ctx, rt_report *report, rt_err *err);
 void rt_collection_close(rt_collection **c);
 
-/* Number of passages (after duplicates were dropped). */
+/* Number of passages (after duplicates were dropped). The lookups below only read, so several
+ * threads may use one collection at once. */
 size_t rt_collection_count(const rt_collection *c);
 
 /* Finds the passage of the len bytes at pid. On 1, *text points into the mapping (not
@@ -38,7 +48,8 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
 void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,
                       const char **text, size_t *tlen);
 
-/* True when this open reused a valid cached index; the index file's path. */
+/* True when this open reused a valid cached index; the index file's path (borrowed, valid until
+ * close), or NULL when no index file could be written and the index lives in memory. */
 int rt_collection_index_reused(const rt_collection *c);
 const char *rt_collection_index_path(const rt_collection *c);
 

@@ -1,0 +1,584 @@
+/* test_collection — the mmap'd collection and its cached offset index: building, reuse,
+ * invalidation (content, mtime, size, corruption), the cache-folder fallback, line-format
+ * errors, duplicates, Chinese text, a 10 MB passage and lookups among many pids. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_collection.h"
+#include "rt_hash.h"
+#include "rt_mem.h"
+#include "tap.h"
+
+static char dir[64];
+
+static char *path_in(const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = rt_malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static void write_bytes(const char *path, const void *s, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(s, 1, len, f) != len || fclose(f) != 0) {
+        printf("Bail out! cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+}
+
+static void write_str(const char *path, const char *s) { write_bytes(path, s, strlen(s)); }
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void set_mtime(const char *path, time_t sec, long nsec)
+{
+    struct timespec ts[2] = {{sec, nsec}, {sec, nsec}};
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+static struct timespec mtime_of(const char *path)
+{
+    struct stat st;
+    stat(path, &st);
+    return st.st_mtim;
+}
+
+/* Opens path, expecting success; NULL (and a failed test) otherwise. */
+static rt_collection *open_ok(const char *path, rt_report *rep, const char *what)
+{
+    rt_collection *c = NULL;
+    rt_err err = {0};
+    rt_status st = rt_collection_open(&c, path, NULL, NULL, rep, &err);
+    if (!ok(st == RT_OK, "%s: opens", what))
+        printf("#   %s\n", err.msg);
+    return c;
+}
+
+/* The text of pid as a new string, or NULL when it is not found. */
+static char *text_of(const rt_collection *c, const char *pid)
+{
+    const char *t;
+    size_t n;
+    if (!c || !rt_collection_find(c, pid, strlen(pid), &t, &n))
+        return NULL;
+    return rt_strndup(t, n);
+}
+
+static void is_text(const rt_collection *c, const char *pid, const char *want, const char *what)
+{
+    char *t = text_of(c, pid);
+    is_str(t, want, "%s: text of %s", what, pid);
+    free(t);
+}
+
+static int report_has(const rt_report *r, rt_report_kind kind, const char *needle)
+{
+    for (size_t i = 0; i < rt_report_count(r); i++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(r, i, &k);
+        if (k == kind && strstr(line, needle))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_formats(void)
+{
+    char *p = path_in("fmt.tsv");
+    write_str(p, "\xEF\xBB\xBFp1\tfirst passage\r\n"
+                 "# a comment\r\n"
+                 "\r\n"
+                 "   \t \n"
+                 "p2\t\r\n"
+                 "p3\ttext\twith a tab\n"
+                 "文档4\t北京是中华人民共和国的首都，位于华北平原。\r\n"
+                 "p5\tlast line without newline");
+    rt_report *rep = rt_report_new();
+    rt_collection *c = open_ok(p, rep, "BOM, CRLF, comments");
+    if (!c)
+        goto out;
+    is_int(rt_collection_count(c), 5, "five passages");
+    ok(!rt_collection_index_reused(c), "first open builds the index");
+    char *side = path_in("fmt.tsv.rtidx");
+    is_str(rt_collection_index_path(c), side, "index written beside the file");
+    ok(exists(side), "index file exists");
+    free(side);
+    is_text(c, "p1", "first passage", "BOM stripped, CR stripped");
+    is_text(c, "p2", "", "empty text");
+    is_text(c, "p3", "text\twith a tab", "text keeps later tabs");
+    is_text(c, "文档4", "北京是中华人民共和国的首都，位于华北平原。", "Chinese round trip");
+    is_text(c, "p5", "last line without newline", "missing final newline");
+    ok(text_of(c, "p") == NULL, "a pid prefix is not found");
+    ok(text_of(c, "p11") == NULL, "a longer pid is not found");
+    ok(text_of(c, "# a comment") == NULL, "comments are not passages");
+    const char *pid, *text;
+    size_t pl, tl;
+    rt_collection_at(c, 3, &pid, &pl, &text, &tl);
+    ok(pl == strlen("文档4") && memcmp(pid, "文档4", pl) == 0, "at(3) is the fourth in file order");
+    rt_collection_at(c, 0, &pid, &pl, &text, &tl);
+    ok(pl == 2 && memcmp(pid, "p1", 2) == 0 && tl == 13, "at(0) is p1 without the BOM");
+    ok(report_has(rep, RT_REPORT_INFO, "5 passages"), "report counts passages");
+    is_int(rt_report_warnings(rep), 0, "no warnings");
+    rt_collection_close(&c);
+    ok(c == NULL, "close sets the pointer to NULL");
+out:
+    rt_report_free(&rep);
+    free(p);
+}
+
+static void test_reuse_and_invalidation(void)
+{
+    char *p = path_in("reuse.tsv");
+    write_str(p, "a\talpha\nb\tbeta\nc\tgamma\n");
+    rt_collection *c = open_ok(p, NULL, "build");
+    ok(c && !rt_collection_index_reused(c), "first open builds");
+    rt_collection_close(&c);
+
+    c = open_ok(p, NULL, "reopen");
+    ok(c && rt_collection_index_reused(c), "second open reuses the index");
+    is_text(c, "b", "beta", "reused index finds b");
+    rt_collection_close(&c);
+
+    /* Same size and the same mtime: only the content sample can tell. */
+    struct timespec m = mtime_of(p);
+    write_str(p, "a\talpha\nb\tBETA\nc\tgamma\n");
+    set_mtime(p, m.tv_sec, m.tv_nsec);
+    c = open_ok(p, NULL, "same size, same mtime, new content");
+    ok(c && !rt_collection_index_reused(c), "changed content invalidates the index");
+    is_text(c, "b", "BETA", "new content is read");
+    rt_collection_close(&c);
+
+    c = open_ok(p, NULL, "reopen after rebuild");
+    ok(c && rt_collection_index_reused(c), "rebuilt index is reused");
+    rt_collection_close(&c);
+
+    set_mtime(p, m.tv_sec - 100, 123456789);
+    c = open_ok(p, NULL, "touched");
+    ok(c && !rt_collection_index_reused(c), "a new mtime invalidates the index");
+    rt_collection_close(&c);
+
+    write_str(p, "a\talpha\nb\tBETA\n");
+    c = open_ok(p, NULL, "truncated");
+    ok(c && !rt_collection_index_reused(c), "a new size invalidates the index");
+    is_int(c ? rt_collection_count(c) : 0, 2, "truncated file has two passages");
+    ok(text_of(c, "c") == NULL, "c is gone");
+    rt_collection_close(&c);
+    free(p);
+}
+
+/* Rewrites the index file at ipath with f applied to its bytes, then checks that the next open
+ * rebuilds it and still answers correctly. */
+static void corrupt_and_check(const char *p, const char *ipath, const char *what,
+                              void (*f)(unsigned char **buf, size_t *len))
+{
+    FILE *in = fopen(ipath, "rb");
+    unsigned char *buf = rt_malloc(1 << 20);
+    size_t len = in ? fread(buf, 1, 1 << 20, in) : 0;
+    if (in)
+        fclose(in);
+    f(&buf, &len);
+    write_bytes(ipath, buf, len);
+    free(buf);
+    rt_collection *c = open_ok(p, NULL, what);
+    ok(c && !rt_collection_index_reused(c), "%s: index rebuilt", what);
+    is_text(c, "k7", "v7", what);
+    ok(c && text_of(c, "k100") == NULL, "%s: missing pid not found", what);
+    rt_collection_close(&c);
+    c = open_ok(p, NULL, what);
+    ok(c && rt_collection_index_reused(c), "%s: rebuilt index reused next time", what);
+    rt_collection_close(&c);
+}
+
+static void flip_body(unsigned char **b, size_t *len) { (*b)[*len - 5] ^= 0x40; }
+static void flip_header(unsigned char **b, size_t *len) { (void)len; (*b)[60] ^= 1; }
+static void halve(unsigned char **b, size_t *len) { (void)b; *len /= 2; }
+static void empty(unsigned char **b, size_t *len) { (void)b; *len = 0; }
+static void garbage(unsigned char **b, size_t *len)
+{
+    for (size_t i = 0; i < *len; i++)
+        (*b)[i] = (unsigned char)(i * 131 + 7);
+}
+static void bad_version(unsigned char **b, size_t *len) { (void)len; (*b)[8] = 99; }
+
+/* A forged index: an entry points past the end of the collection, with both hashes recomputed
+ * (the layout is documented in rt_collection.c). Must be rejected by the bounds check. */
+static void forge_offset(unsigned char **b, size_t *len)
+{
+    unsigned char *h = *b;
+    uint64_t n;
+    memcpy(&n, h + 56, 8);                   /* count */
+    uint64_t huge = (uint64_t)1 << 40;
+    memcpy(h + 128 + 16 * 3, &huge, 8);
+    const unsigned char *ent = h + 128, *keys = ent + 16 * n, *perm = keys + 8 * n;
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    uint64_t hh = rt_hash_mix(rt_hash_mix(n) ^ (rt_hash_bytes(ent, 16 * n) + x));
+    hh = rt_hash_mix(hh ^ (rt_hash_bytes(keys, 8 * n) + x));
+    hh = rt_hash_mix(hh ^ (rt_hash_bytes(perm, 4 * n) + x));
+    memcpy(h + 88, &hh, 8);                  /* body_hash */
+    uint64_t hdr = rt_hash_bytes(h, 96);     /* header_hash covers the bytes before it */
+    memcpy(h + 96, &hdr, 8);
+    (void)len;
+}
+
+static void test_corrupt_index(void)
+{
+    char *p = path_in("corrupt.tsv"), *ip = path_in("corrupt.tsv.rtidx");
+    char buf[4096] = "";
+    for (int i = 0; i < 50; i++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "k%d\tv%d\n", i, i);
+    write_str(p, buf);
+    rt_collection *c = open_ok(p, NULL, "corrupt: build");
+    rt_collection_close(&c);
+    corrupt_and_check(p, ip, "flipped body byte", flip_body);
+    corrupt_and_check(p, ip, "flipped header byte", flip_header);
+    corrupt_and_check(p, ip, "truncated to half", halve);
+    corrupt_and_check(p, ip, "emptied", empty);
+    corrupt_and_check(p, ip, "garbage", garbage);
+    corrupt_and_check(p, ip, "other version", bad_version);
+    corrupt_and_check(p, ip, "forged offset with valid hashes", forge_offset);
+    free(p);
+    free(ip);
+}
+
+static int is_cache_path(const char *ipath, const char *cache)
+{
+    size_t n = strlen(cache);
+    return ipath && strncmp(ipath, cache, n) == 0 && strlen(ipath) == n + 16 + 6 &&
+           strcmp(ipath + n + 16, ".rtidx") == 0;
+}
+
+static void test_cache_fallback(void)
+{
+    char *cache = path_in("cache/retriage/index/");
+
+    /* A folder where the index file should go: writing beside the collection fails even as root. */
+    char *p = path_in("blocked.tsv"), *ip = path_in("blocked.tsv.rtidx");
+    write_str(p, "x\tone\ny\ttwo\n");
+    mkdir(ip, 0755);
+    rt_collection *c = open_ok(p, NULL, "index path blocked");
+    ok(c && is_cache_path(rt_collection_index_path(c), cache), "index written to the cache folder");
+    if (c)
+        printf("# index at %s\n", rt_collection_index_path(c));
+    rt_collection_close(&c);
+    c = open_ok(p, NULL, "index path blocked, reopen");
+    ok(c && rt_collection_index_reused(c), "cached index is reused");
+    is_text(c, "y", "two", "lookup through the cached index");
+    rt_collection_close(&c);
+
+    /* A read-only folder: root writes anyway, so the check only means something for users. */
+    char *ro = path_in("ro");
+    mkdir(ro, 0755);
+    char *rp = path_in("ro/coll.tsv"), *probe = path_in("ro/probe");
+    write_str(rp, "q\tread only\n");
+    chmod(ro, 0555);
+    int fd = open(probe, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+        ok(1, "read-only folder falls back to the cache # SKIP chmod does not stop writes (root)");
+    } else {
+        c = open_ok(rp, NULL, "read-only folder");
+        ok(c && is_cache_path(rt_collection_index_path(c), cache), "read-only folder: cache used");
+        rt_collection_close(&c);
+        c = open_ok(rp, NULL, "read-only folder, reopen");
+        ok(c && rt_collection_index_reused(c), "read-only folder: cached index reused");
+        is_text(c, "q", "read only", "read-only folder: lookup");
+        rt_collection_close(&c);
+    }
+    chmod(ro, 0755);
+
+    /* No cache folder at all: the index stays in memory and the report says so. */
+    char *saved_home = getenv("HOME") ? rt_strdup(getenv("HOME")) : NULL;
+    setenv("XDG_CACHE_HOME", "relative/is/ignored", 1);
+    unsetenv("HOME");
+    rt_report *rep = rt_report_new();
+    c = open_ok(p, rep, "no cache folder");
+    ok(c && rt_collection_index_path(c) == NULL, "no index file");
+    ok(report_has(rep, RT_REPORT_WARNING, "offset index not saved"), "report says the index was not saved");
+    is_text(c, "x", "one", "in-memory index works");
+    rt_collection_close(&c);
+    rt_report_free(&rep);
+    char *xdg = path_in("cache");
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    if (saved_home)
+        setenv("HOME", saved_home, 1);
+    free(saved_home);
+    free(xdg);
+    free(ro);
+    free(rp);
+    free(probe);
+    free(p);
+    free(ip);
+    free(cache);
+}
+
+static void test_duplicates(void)
+{
+    char *p = path_in("dups.tsv");
+    write_str(p, "d1\tfirst d1\n"
+                 "d2\tonly d2\n"
+                 "# comment\n"
+                 "d1\tsecond d1\n"
+                 "d3\tfirst d3\n"
+                 "d3\tsecond d3\n"
+                 "d1\tthird d1\n");
+    for (int round = 0; round < 2; round++) {
+        const char *what = round ? "duplicates, reused" : "duplicates, built";
+        rt_report *rep = rt_report_new();
+        rt_collection *c = open_ok(p, rep, what);
+        is_int(c ? rt_collection_count(c) : 0, 3, "%s: three passages kept", what);
+        ok(c && rt_collection_index_reused(c) == round, "%s: reuse as expected", what);
+        is_text(c, "d1", "first d1", what);
+        is_text(c, "d3", "first d3", what);
+        char want[256];
+        snprintf(want, sizeof want, "%s:4: 3 duplicate pids dropped", p);
+        ok(report_has(rep, RT_REPORT_WARNING, want), "%s: warning names the first duplicate line", what);
+        if (c) {
+            const char *pid, *text;
+            size_t pl, tl;
+            rt_collection_at(c, 2, &pid, &pl, &text, &tl);
+            ok(pl == 2 && memcmp(pid, "d3", 2) == 0 && tl == 8, "%s: at(2) is d3's first copy", what);
+        }
+        rt_collection_close(&c);
+        rt_report_free(&rep);
+    }
+    free(p);
+}
+
+static void expect_error(const char *name, const char *content, const char *want, const char *what)
+{
+    char *p = path_in(name);
+    char *ip = path_in(name);
+    ip = rt_realloc(ip, strlen(ip) + 7);
+    strcat(ip, ".rtidx");
+    if (content)
+        write_str(p, content);
+    rt_collection *c = NULL;
+    rt_err err = {0};
+    rt_status st = rt_collection_open(&c, p, NULL, NULL, NULL, &err);
+    ok(st == RT_EINPUT && c == NULL, "%s: fails with an input error", what);
+    char full[512];
+    snprintf(full, sizeof full, "%s%s", p, want);
+    if (!ok(strncmp(err.msg, full, strlen(full)) == 0, "%s: message", what))
+        printf("#   got \"%s\"\n#   want \"%s...\"\n", err.msg, full);
+    ok(!exists(ip) || !content, "%s: no index written", what);
+    free(p);
+    free(ip);
+}
+
+static void test_errors(void)
+{
+    expect_error("notab.tsv", "a\tx\nb\ty\nno tab here\n", ":3: expected pid<TAB>text, found no tab",
+                 "line without a tab");
+    expect_error("emptypid.tsv", "a\tx\n\tno pid\n", ":2: bad pid \"\": empty id", "empty pid");
+    expect_error("badutf8.tsv", "a\tx\n# c\n\n\xC3\x28\tbad\n", ":4: bad pid", "invalid UTF-8 pid");
+    expect_error("ctrl.tsv", "a\tx\r\nb\x01\ty\r\n", ":2: bad pid \"b\\x01\": control character",
+                 "control character in pid");
+    expect_error("empty.tsv", "", ": no passages", "empty file");
+    expect_error("comments.tsv", "# only\n\n# comments\n", ": no passages", "only comments");
+    expect_error("missing.tsv", NULL, ": cannot open", "missing file");
+    char *d = path_in("adir");
+    mkdir(d, 0755);
+    free(d);
+    expect_error("adir", NULL, ": is a directory", "directory");
+}
+
+static void test_long_passage(void)
+{
+    char *p = path_in("long.tsv");
+    size_t big = 10u << 20;
+    char *buf = rt_malloc(big + 64);
+    size_t n = (size_t)sprintf(buf, "before\tb\nhuge\t"), start = n;
+    for (size_t i = 0; i < big; i++)
+        buf[n + i] = (char)('a' + i % 26);
+    n += big;
+    n += (size_t)sprintf(buf + n, "\nafter\ta\n");
+    write_bytes(p, buf, n);
+    rt_collection *c = open_ok(p, NULL, "10 MB passage");
+    const char *t = NULL;
+    size_t tl = 0;
+    ok(c && rt_collection_find(c, "huge", 4, &t, &tl), "10 MB passage found");
+    is_int(tl, big, "10 MB passage length");
+    ok(t && memcmp(t, buf + start, big) == 0, "10 MB passage bytes");
+    is_text(c, "after", "a", "passage after the long one");
+    rt_collection_close(&c);
+    c = open_ok(p, NULL, "10 MB passage, reopen");
+    ok(c && rt_collection_index_reused(c) && rt_collection_find(c, "huge", 4, &t, &tl) && tl == big,
+       "10 MB passage through the reused index");
+    rt_collection_close(&c);
+    free(buf);
+    free(p);
+}
+
+typedef struct progress_seen {
+    uint64_t done, total;
+    int calls;
+} progress_seen;
+
+static void note_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_seen *ps = ctx;
+    ps->done = done;
+    ps->total = total;
+    ps->calls++;
+}
+
+static char **ref_pids;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Orders entry numbers by pid, then by position: the first of each run is the copy kept. */
+static int cmp_ref(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(ref_pids[x], ref_pids[y]);
+    return c ? c : (x > y) - (x < y);
+}
+
+static char *make_pid(int i)
+{
+    char b[160], pfx[91];
+    memset(pfx, 'z', 90);
+    pfx[90] = '\0';
+    uint64_t h = rt_hash_mix((uint64_t)i + 1);
+    switch (i % 6) {
+    case 0: snprintf(b, sizeof b, "%d", i); break;
+    case 1: snprintf(b, sizeof b, "%016llx%016llx", (unsigned long long)h, (unsigned long long)~h); break;
+    case 2: snprintf(b, sizeof b, "msmarco_passage_%02d_%d", i % 7, i); break;
+    case 3: snprintf(b, sizeof b, "%s%d", pfx, i % 1000); break;   /* past the radix depth; copies */
+    case 4: snprintf(b, sizeof b, "doc%d", i / 3); break;
+    default: snprintf(b, sizeof b, "段落%d", i % 500); break;      /* copies */
+    }
+    return rt_strdup(b);
+}
+
+/* Thousands of pids of every shape (short numbers, hex, long shared prefixes, duplicates), every
+ * one checked against a sorted reference, before and after the index is reused. */
+static void test_many(void)
+{
+    enum { N = 30000 };
+    char *p = path_in("many.tsv");
+    FILE *f = fopen(p, "wb");
+    char **pids = rt_malloc(N * sizeof *pids);
+    for (int i = 0; i < N; i++) {
+        pids[i] = make_pid(i);
+        fprintf(f, "%s\tt%d\n", pids[i], i);
+    }
+    fclose(f);
+
+    int *order = rt_malloc(N * sizeof *order), *first = rt_malloc(N * sizeof *first);
+    for (int i = 0; i < N; i++)
+        order[i] = i;
+    ref_pids = pids;
+    qsort(order, N, sizeof *order, cmp_ref);
+    size_t uniq = 0;
+    for (int k = 0, run = 0; k < N; k++) {
+        if (k == 0 || strcmp(pids[order[k]], pids[order[k - 1]]) != 0) {
+            run = order[k];
+            uniq++;
+        }
+        first[order[k]] = run;
+    }
+    char **sorted = rt_malloc(N * sizeof *sorted);
+    memcpy(sorted, pids, N * sizeof *sorted);
+    qsort(sorted, N, sizeof *sorted, cmp_str);
+
+    progress_seen ps = {0, 1, 0};
+    rt_collection *c = NULL;
+    rt_err err = {0};
+    ok(rt_collection_open(&c, p, note_progress, &ps, NULL, &err) == RT_OK, "many pids: opens");
+    is_int(c ? rt_collection_count(c) : 0, uniq, "many pids: duplicates dropped");
+    ok(ps.calls > 0 && ps.done == ps.total, "progress reported up to the total");
+    for (int round = 0; round < 2 && c; round++) {
+        const char *how = round ? "reused" : "built";
+        int found = 1, misses = 1, walk = 1;
+        for (int i = 0; i < N; i++) {
+            char want[32], probe[200];
+            snprintf(want, sizeof want, "t%d", first[i]);
+            char *t = text_of(c, pids[i]);
+            if (!t || strcmp(t, want) != 0) {
+                if (found)
+                    printf("#   %s: got %s, want %s\n", pids[i], t ? t : "(none)", want);
+                found = 0;
+            }
+            free(t);
+            snprintf(probe, sizeof probe, "%s~", pids[i]);
+            t = text_of(c, probe);
+            misses &= t == NULL;
+            free(t);
+            snprintf(probe, sizeof probe, "%.*s", (int)strlen(pids[i]) - 1, pids[i]);
+            t = text_of(c, probe);
+            misses &= !t == !bsearch(&(char *){probe}, sorted, N, sizeof *sorted, cmp_str);
+            free(t);
+        }
+        ok(found, "many pids: every pid finds its first passage (%s)", how);
+        ok(misses, "many pids: near misses are found only when they exist (%s)", how);
+        for (size_t i = 0, last = 0; i < rt_collection_count(c); i++) {
+            const char *pid, *text;
+            size_t pl, tl;
+            rt_collection_at(c, i, &pid, &pl, &text, &tl);
+            char num[16];
+            snprintf(num, sizeof num, "%.*s", (int)(tl < 15 ? tl : 15), text);
+            size_t k = (size_t)strtoul(num + 1, NULL, 10);
+            if (k >= N || (i && k <= last) || first[k] != (int)k || strlen(pids[k]) != pl ||
+                memcmp(pids[k], pid, pl) != 0)
+                walk = 0;
+            last = k;
+        }
+        ok(walk, "many pids: at() walks the first copies in file order (%s)", how);
+        rt_collection_close(&c);
+        if (round == 0) {
+            c = open_ok(p, NULL, "many pids, reopen");
+            ok(c && rt_collection_index_reused(c), "many pids: index reused");
+        }
+    }
+    for (int i = 0; i < N; i++)
+        free(pids[i]);
+    free(pids);
+    free(order);
+    free(first);
+    free(sorted);
+    free(p);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/rt-test-collection-XXXXXX");
+    if (!mkdtemp(dir)) {
+        printf("Bail out! mkdtemp: %s\n", strerror(errno));
+        return 1;
+    }
+    char *xdg = path_in("cache");
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    free(xdg);
+    test_formats();
+    test_reuse_and_invalidation();
+    test_corrupt_index();
+    test_cache_fallback();
+    test_duplicates();
+    test_errors();
+    test_long_passage();
+    test_many();
+    int rc = tap_done();
+    if (rc == 0) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            printf("# could not remove %s\n", dir);
+    } else {
+        printf("# files kept in %s\n", dir);
+    }
+    return rc;
+}
