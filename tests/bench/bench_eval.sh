@@ -1,0 +1,89 @@
+#!/bin/sh
+# bench_eval — times `retriage eval` on a synthetic set shaped like a large test (6,000 queries ×
+# 1,000 passages, DESIGN §10) beside the I/O floor (`cat`), and checks the budget: 10× faster than
+# trec_eval 10.0 (6.6 s, 456 MiB on such input), at most half its memory. Not part of make check.
+#
+# Environment: RETRIAGE (the binary), BENCH_BIN (where gen_evalset and rusage are built),
+# BENCH_OUT (the set's folder, default $BENCH_BIN/out), BENCH_REPS (3), BENCH_QUERIES (6000),
+# BENCH_DEPTH (1000), BENCH_TIMER (gnu-time or rusage; default: GNU time when it is installed),
+# BENCH_STRICT=1 to exit 1 when the budget is missed.
+set -eu
+: "${RETRIAGE:?set RETRIAGE to the retriage binary (make bench does)}"
+: "${BENCH_BIN:?set BENCH_BIN to the folder of gen_evalset and rusage (make bench does)}"
+OUT=${BENCH_OUT:-$BENCH_BIN/out}
+REPS=${BENCH_REPS:-3}
+NQ=${BENCH_QUERIES:-6000}
+DEPTH=${BENCH_DEPTH:-1000}
+MEASURES=RR@10,R@50,nDCG@10,AP
+BUDGET_S=0.66
+BUDGET_KIB=$((228 * 1024))
+
+QRELS=$OUT/qrels.trec
+RUN=$OUT/run.trec
+STAMP=$OUT/params
+if [ ! -s "$RUN" ] || [ ! -s "$QRELS" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$NQ $DEPTH" ]; then
+    mkdir -p "$OUT"
+    echo "generating $NQ queries × $DEPTH passages in $OUT …"
+    "$BENCH_BIN/gen_evalset" "$OUT" "$NQ" "$DEPTH"
+    echo "$NQ $DEPTH" >"$STAMP"
+fi
+
+if [ -z "${BENCH_TIMER:-}" ]; then
+    if /usr/bin/time -f '%e' true >/dev/null 2>&1; then BENCH_TIMER=gnu-time; else BENCH_TIMER=rusage; fi
+fi
+T=$(mktemp)
+trap 'rm -f "$T" "$T.all"' EXIT
+
+# measure COMMAND... — appends "SECONDS KIB" for one run of COMMAND (stdout to /dev/null) to $T.all
+measure() {
+    : >"$T"
+    if [ "$BENCH_TIMER" = gnu-time ]; then
+        /usr/bin/time -o "$T" -f '%e s %M KiB (user %U s, sys %S s)' "$@" >/dev/null
+    else
+        "$BENCH_BIN/rusage" -o "$T" "$@" >/dev/null
+    fi
+    sed 's/^/    /' "$T"
+    awk '{ print $1, $3 }' "$T" >>"$T.all"
+}
+
+# bench NAME COMMAND... — REPS runs; prints best and median of time and peak RSS
+bench() {
+    name=$1
+    shift
+    echo "$name"
+    : >"$T.all"
+    i=0
+    while [ "$i" -lt "$REPS" ]; do
+        measure "$@"
+        i=$((i + 1))
+    done
+    sort -n -k1,1 "$T.all" | awk -v n="$name" '
+        { t[NR] = $1; m[NR] = $2 }
+        END {
+            mid = int((NR + 1) / 2)
+            best_m = m[1]; for (i = 2; i <= NR; i++) if (m[i] < best_m) best_m = m[i]
+            split("", s); for (i = 1; i <= NR; i++) s[i] = m[i]
+            for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (s[j] < s[i]) { x = s[i]; s[i] = s[j]; s[j] = x }
+            printf "  %s: best %.3f s, median %.3f s; peak RSS best %.1f MiB, median %.1f MiB\n",
+                   n, t[1], t[mid], best_m / 1024, s[mid] / 1024
+            print t[1], t[mid], s[mid] > "/dev/stderr"
+        }' 2>"$T"
+    read -r best median rss <"$T"
+}
+
+echo "set: $(wc -l <"$QRELS") judgments, $(wc -l <"$RUN") run lines," \
+    "$(du -m "$QRELS" | cut -f1) + $(du -m "$RUN" | cut -f1) MB; timer: $BENCH_TIMER; $REPS runs each"
+cat "$QRELS" "$RUN" >/dev/null   # warm the page cache; nothing is dropped between runs
+
+bench "cat qrels run > /dev/null (I/O floor)" cat "$QRELS" "$RUN"
+bench "retriage eval -q -m $MEASURES qrels run > /dev/null" \
+    "$RETRIAGE" eval -q -m "$MEASURES" "$QRELS" "$RUN"
+lines=$("$RETRIAGE" eval -q -m "$MEASURES" "$QRELS" "$RUN" | wc -l)
+echo "  (it printed $lines lines: $NQ queries × 4 measures + 4 means)"
+
+verdict=ok
+awk -v t="$median" -v b="$BUDGET_S" 'BEGIN { exit !(t <= b) }' || verdict="over budget"
+[ "$rss" -le "$BUDGET_KIB" ] || verdict="over budget"
+echo "budget (trec_eval 10.0: 6.6 s, 456 MiB → ≤ $BUDGET_S s, ≤ 228 MiB):" \
+    "median $median s, $((rss / 1024)) MiB — $verdict"
+[ "$verdict" = ok ] || [ "${BENCH_STRICT:-0}" != 1 ]
