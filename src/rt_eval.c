@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+#include <sys/stat.h>
+
 #include "rt_eval.h"
+#include "rt_hash.h"
 #include "rt_mem.h"
+#include "rt_reader.h"
 
 struct rt_eval {
     const rt_qrels *qrels;
@@ -19,9 +24,15 @@ struct rt_eval {
     rt_qinfo *qi;          /* per judged query */
     int32_t *ideal;        /* storage for all queries' ideal gains */
     uint32_t *sorted;
-    int32_t *grades;       /* scratch */
+    int32_t *grades;       /* scratch of rt_eval_ranking */
     size_t gcap;
+    uint64_t *jhash;       /* per judgment, in qrels order: the hash of its pid string */
+    const rt_judgment *j0; /* the first judgment, to index jhash */
 };
+
+/* Judged queries with at most this many judgments are looked up by scanning their pid hashes;
+ * larger ones through the pid table and a binary search. */
+#define SMALL_JUDGED 24
 
 static int desc_int(const void *a, const void *b)
 {
@@ -68,6 +79,11 @@ rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strt
         ev->qi[i].n_ideal = ni;
         used += ni;
     }
+    size_t nj_all = rt_qrels_njudgments(qrels), dummy;
+    ev->jhash = rt_malloc((nj_all + 1) * sizeof *ev->jhash);
+    ev->j0 = nq ? rt_qrels_judgments(qrels, 0, &dummy) : NULL;
+    for (size_t k = 0; k < nj_all; k++)
+        ev->jhash[k] = rt_hash_bytes(rt_strtab_str(pids, ev->j0[k].pid), rt_strtab_len(pids, ev->j0[k].pid));
     ev->sorted = rt_malloc((nq ? nq : 1) * sizeof *ev->sorted);
     for (uint32_t i = 0; i < nq; i++)
         ev->sorted[i] = i;
@@ -84,6 +100,7 @@ void rt_eval_free(rt_eval **evp)
     free(ev->ideal);
     free(ev->sorted);
     free(ev->grades);
+    free(ev->jhash);
     free(ev);
     *evp = NULL;
 }
@@ -99,6 +116,8 @@ void rt_eval_result_free(rt_eval_result **rp)
     free(r->mean);
     free(r->n_defined);
     free(r->seen);
+    free(r->scratch);
+    rt_strtab_free(&r->unjudged);
     rt_run_info_clear(&r->info);
     free(r);
     *rp = NULL;
@@ -149,22 +168,44 @@ rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name)
     return r;
 }
 
+/* The grade of a hit for judged query i, or RT_UNJUDGED. */
+static int32_t grade_of(const rt_eval *ev, uint32_t i, const rt_judgment *j, size_t nj,
+                        const rt_hit *h)
+{
+    if (nj <= SMALL_JUDGED) {
+        const uint64_t *jh = ev->jhash + (j - ev->j0);
+        for (size_t x = 0; x < nj; x++)
+            if (jh[x] == h->hash && rt_strtab_len(ev->pids, j[x].pid) == h->pid_len &&
+                memcmp(rt_strtab_str(ev->pids, j[x].pid), h->pid, h->pid_len) == 0)
+                return j[x].grade;
+        return RT_UNJUDGED;
+    }
+    int32_t g;
+    uint32_t pid = rt_strtab_find_hashed(ev->pids, h->pid, h->pid_len, h->hash);
+    if (pid == RT_NO_ID || !rt_qrels_lookup(ev->qrels, i, pid, &g))
+        return RT_UNJUDGED;
+    return g;
+}
+
 void rt_eval_add(const rt_eval *ev, rt_eval_result *r, const char *qid, size_t ql,
                  const rt_hit *h, size_t n)
 {
     uint32_t q = rt_strtab_find(ev->qids, qid, ql);
     uint32_t i = q == RT_NO_ID ? RT_NO_ID : rt_qrels_index(ev->qrels, q);
     if (i == RT_NO_ID) {
-        r->queries_not_in_qrels++;
+        if (!r->unjudged)
+            r->unjudged = rt_strtab_new();
+        rt_strtab_intern(r->unjudged, qid, ql);
+        r->queries_not_in_qrels = rt_strtab_count(r->unjudged);
         return;
     }
     size_t use = ev->depth && ev->depth < n ? ev->depth : n;
-    int32_t *g = scratch(ev, use);
-    for (size_t k = 0; k < use; k++) {
-        uint32_t pid = rt_strtab_find_hashed(ev->pids, h[k].pid, h[k].pid_len, h[k].hash);
-        if (pid == RT_NO_ID || !rt_qrels_lookup(ev->qrels, i, pid, &g[k]))
-            g[k] = RT_UNJUDGED;
-    }
+    RT_GROW(r->scratch, r->scratch_cap, use ? use : 1);
+    int32_t *g = r->scratch;
+    size_t nj;
+    const rt_judgment *j = rt_qrels_judgments(ev->qrels, i, &nj);
+    for (size_t k = 0; k < use; k++)
+        g[k] = grade_of(ev, i, j, nj, &h[k]);
     rt_eval_grades(ev, i, g, use, r->value + (size_t)i * ev->nm, r->defined + (size_t)i * ev->nm);
     r->seen[i] = 1;
 }
@@ -198,12 +239,114 @@ static void on_reset(void *vctx)
     file_ctx *c = vctx;
     memset(c->r->seen, 0, c->r->nq);
     c->r->queries_not_in_qrels = 0;
+    rt_strtab_free(&c->r->unjudged);
+}
+
+typedef struct part {
+    const rt_eval *ev;
+    const char *path;
+    const rt_run_opts *opts;
+    uint64_t start, end;
+    rt_eval_result *r;
+    rt_status st;
+    rt_err err;
+} part;
+
+static void *scan_part(void *arg)
+{
+    part *p = arg;
+    file_ctx c = {p->ev, p->r};
+    p->st = rt_run_scan_part(p->path, p->opts, p->start, p->end, on_query, &c, &p->r->info, &p->err);
+    return NULL;
+}
+
+/* Merges part b (the later one) into a; returns 0 when a judged query was seen by both, which
+ * means the file is not grouped by query and must be read as a whole. */
+static int merge_parts(const rt_eval *ev, rt_eval_result *a, const rt_eval_result *b)
+{
+    for (size_t i = 0; i < a->nq; i++) {
+        if (!b->seen[i])
+            continue;
+        if (a->seen[i])
+            return 0;
+        memcpy(a->value + i * a->nm, b->value + i * a->nm, a->nm * sizeof *a->value);
+        memcpy(a->defined + i * a->nm, b->defined + i * a->nm, a->nm);
+        a->seen[i] = 1;
+    }
+    for (uint32_t k = 0; b->unjudged && k < rt_strtab_count(b->unjudged); k++) {
+        if (!a->unjudged)
+            a->unjudged = rt_strtab_new();
+        rt_strtab_intern(a->unjudged, rt_strtab_str(b->unjudged, k), rt_strtab_len(b->unjudged, k));
+    }
+    a->queries_not_in_qrels = a->unjudged ? rt_strtab_count(a->unjudged) : 0;
+    rt_run_info *x = &a->info;
+    const rt_run_info *y = &b->info;
+    if (!x->duplicates && y->duplicates)
+        x->first_dup_line = y->first_dup_line + x->physical_lines;
+    x->duplicates += y->duplicates;
+    x->lines += y->lines;
+    x->hits += y->hits;
+    x->queries += y->queries;
+    x->physical_lines += y->physical_lines;
+    (void)ev;
+    return 1;
+}
+
+/* Tries the two-part parallel read; returns 1 and sets *out on success, 0 when the file must be
+ * read as a whole (not a large regular line-based file, not grouped by query, or an error whose
+ * message needs the whole file's line numbers). */
+static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts, rt_eval_result **out)
+{
+    /* Below 64 MiB a second thread does not pay; RETRIAGE_PARALLEL_MIN (bytes) lowers the
+     * threshold so that tests can check the parallel path on small files. */
+    const char *env = getenv("RETRIAGE_PARALLEL_MIN");
+    long long min = env ? atoll(env) : 64LL << 20;
+    struct stat sb;
+    if ((opts && opts->format == RT_RUN_DUREADER) || strcmp(path, "-") == 0 || stat(path, &sb) != 0 ||
+        !S_ISREG(sb.st_mode) || (long long)sb.st_size < min)
+        return 0;
+    uint64_t mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
+    if (mid == 0)
+        return 0;
+    part p[2] = {
+        {ev, path, opts, 0, mid, rt_eval_begin(ev, NULL), RT_OK, {0}},
+        {ev, path, opts, mid, (uint64_t)sb.st_size, rt_eval_begin(ev, NULL), RT_OK, {0}},
+    };
+    pthread_t t;
+    int threaded = pthread_create(&t, NULL, scan_part, &p[1]) == 0;
+    scan_part(&p[0]);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        scan_part(&p[1]);
+    int ok = p[0].st == RT_OK && p[1].st == RT_OK && p[0].r->info.format == p[1].r->info.format &&
+             p[0].r->info.has_scores == p[1].r->info.has_scores && p[0].r->info.lines > 0 &&
+             merge_parts(ev, p[0].r, p[1].r);
+    rt_eval_result_free(&p[1].r);
+    if (!ok) {
+        rt_eval_result_free(&p[0].r);
+        return 0;
+    }
+    rt_eval_result *r = p[0].r;
+    if (opts && opts->name) {
+        free(r->info.name);
+        r->info.name = rt_strdup(opts->name);
+    } else if (!r->info.name) {
+        r->info.name = rt_path_stem(path);
+    }
+    free(r->name);
+    r->name = rt_strdup(r->info.name);
+    rt_eval_end(ev, r);
+    *out = r;
+    return 1;
 }
 
 rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
                        rt_eval_result **out, rt_err *err)
 {
     *out = NULL;
+    if (eval_parallel(ev, path, opts, out))
+        return RT_OK;
     rt_eval_result *r = rt_eval_begin(ev, NULL);
     file_ctx c = {ev, r};
     rt_status st = rt_run_scan(path, opts, on_query, on_reset, &c, &r->info, err);

@@ -35,11 +35,16 @@ typedef struct rt_eval_result {
     size_t qrels_queries_missing;  /* judged queries the run does not rank (scored 0) */
     rt_run_info info;
     unsigned char *seen;           /* judged query i was ranked by the run */
+    /* private */
+    int32_t *scratch;
+    size_t scratch_cap;
+    rt_strtab *unjudged;           /* qids of run queries without judgments */
 } rt_eval_result;
 
 void rt_eval_result_free(rt_eval_result **r);
 
-/* Evaluates the run file at path, streaming it (see rt_run_scan). */
+/* Evaluates the run file at path, streaming it (see rt_run_scan). A large line-based file is read
+ * in two parts by two threads when it splits cleanly between queries; the values are the same. */
 rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
                        rt_eval_result **out, rt_err *err);
 

@@ -9,6 +9,21 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RT_LITTLE_ENDIAN 1
+#else
+#define RT_LITTLE_ENDIAN 0
+#endif
+
+/* Index (0–8) of the first space or tab among the eight bytes of w, in memory order. */
+static inline size_t blank_in_word(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t a = w ^ (0x20 * ones), b = w ^ (0x09 * ones);
+    uint64_t z = ((a - ones) & ~a & high) | ((b - ones) & ~b & high);
+    return z ? (size_t)__builtin_ctzll(z) / 8 : 8;
+}
+
 size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max)
 {
     size_t n = 0, i = 0;
@@ -18,6 +33,15 @@ size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max)
         if (i >= len)
             return n;
         size_t b = i;
+        /* Fields are long ids: look for the end eight bytes at a time (little-endian order). */
+        while (RT_LITTLE_ENDIAN && i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, line + i, 8);
+            size_t k = blank_in_word(w);
+            i += k;
+            if (k < 8)
+                break;
+        }
         while (i < len && line[i] != ' ' && line[i] != '\t')
             i++;
         if (n < max) {
@@ -178,6 +202,11 @@ const char *rt_id_problem(const char *s, size_t len)
 {
     if (len == 0)
         return "empty id";
+    size_t a = 0;   /* the common case, printable ASCII, in one pass */
+    while (a < len && (unsigned char)s[a] >= 0x20 && (unsigned char)s[a] < 0x7f)
+        a++;
+    if (a == len)
+        return NULL;
     if (!rt_utf8_valid(s, len))
         return "id is not valid UTF-8";
     for (size_t i = 0; i < len; i++) {

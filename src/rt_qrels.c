@@ -37,6 +37,7 @@ typedef struct loader {
     raw *raws;
     size_t nraw, cap;
     const char *path;
+    size_t tsv_cols;   /* 2 or 3, fixed by the first TSV line */
 } loader;
 
 int rt_qrels_format_parse(const char *name, rt_qrels_format *fmt)
@@ -149,9 +150,13 @@ static rt_status parse_text_line(loader *L, rt_qrels_format fmt, const char *lin
         return add(L, f[0].s, f[0].len, f[2].s, f[2].len, grade, lineno, err);
     }
     size_t n = rt_split_tab(line, len, f, 5);
-    if (n != 2 && n != 3)
+    if (!L->tsv_cols && (n == 2 || n == 3))
+        L->tsv_cols = n;
+    if (n != L->tsv_cols)
         return rt_err_at(err, RT_EINPUT, L->path, lineno,
-                         "expected 2 or 3 tab-separated columns (qid, pid[, grade]), found %zu", n);
+                         L->tsv_cols == 3 ? "expected 3 tab-separated columns (qid, pid, grade) like line 1, found %zu"
+                         : L->tsv_cols == 2 ? "expected 2 tab-separated columns (qid, pid) like line 1, found %zu"
+                                            : "expected 2 or 3 tab-separated columns (qid, pid[, grade]), found %zu", n);
     if (n == 3) {
         rt_status st = parse_grade(L, &f[2], lineno, &grade, err);
         if (st != RT_OK)

@@ -25,6 +25,8 @@ struct rt_reader {
     int eof;
     int unterminated;
     int first;
+    uint64_t pos, end_off;   /* next file offset to read, and where to stop (0: end of file) */
+    int ranged;              /* reading a part of the file with pread */
 };
 
 static rt_status check_path(const char *path, int fd, rt_err *err)
@@ -38,6 +40,12 @@ static rt_status check_path(const char *path, int fd, rt_err *err)
 }
 
 rt_status rt_reader_open(rt_reader **rp, const char *path, rt_err *err)
+{
+    return rt_reader_open_range(rp, path, 0, 0, err);
+}
+
+rt_status rt_reader_open_range(rt_reader **rp, const char *path, uint64_t start, uint64_t end,
+                               rt_err *err)
 {
     *rp = NULL;
     int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
@@ -58,7 +66,10 @@ rt_status rt_reader_open(rt_reader **rp, const char *path, rt_err *err)
     r->path = rt_strdup(path);
     r->cap = READ_BYTES;
     r->buf = rt_malloc(r->cap + 1);
-    r->first = 1;
+    r->first = start == 0;
+    r->pos = start;
+    r->end_off = end;
+    r->ranged = start || end;
     *rp = r;
     return RT_OK;
 }
@@ -80,7 +91,15 @@ static ssize_t fill(rt_reader *r, rt_err *err)
         r->buf = rt_realloc(r->buf, r->cap + 1);
     }
     for (;;) {
-        ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+        size_t want = r->cap - r->end;
+        if (r->end_off) {
+            if (r->pos >= r->end_off)
+                return 0;
+            if (want > r->end_off - r->pos)
+                want = (size_t)(r->end_off - r->pos);
+        }
+        ssize_t n = r->ranged ? pread(r->fd, r->buf + r->end, want, (off_t)r->pos)
+                                         : read(r->fd, r->buf + r->end, want);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -88,6 +107,7 @@ static ssize_t fill(rt_reader *r, rt_err *err)
             return -1;
         }
         r->end += (size_t)n;
+        r->pos += (uint64_t)n;
         return n;
     }
 }

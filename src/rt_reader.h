@@ -5,6 +5,7 @@
 #define RT_READER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rt_err.h"
 
@@ -13,6 +14,12 @@ typedef struct rt_reader rt_reader;
 /* Opens path for reading. Fails with RT_EINPUT (message names the path) when it is missing,
  * unreadable or a directory. */
 rt_status rt_reader_open(rt_reader **r, const char *path, rt_err *err);
+
+/* Opens bytes [start, end) of the regular file at path (end 0: to the end), for reading a file
+ * in parts in parallel. start must be a line start; line numbers count from the part's start.
+ * A BOM is stripped only when start is 0. */
+rt_status rt_reader_open_range(rt_reader **r, const char *path, uint64_t start, uint64_t end,
+                               rt_err *err);
 
 /* Reads the next line. On 1, *line points to its bytes without the line end, NUL-terminated and
  * writable by the caller, valid until the next call; *len is its length. Returns 0 at end of file,

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@ typedef struct scan {
     void *ctx;
     rt_run_info *info;
     int gather;              /* collect everything, emit at the end */
+    uint64_t start, end;     /* the part of the file to read (0, 0: all of it) */
 
     char *qid;               /* current block's qid */
     size_t qid_len, qid_cap;
@@ -102,13 +105,28 @@ static int rank_cmp(const void *x, const void *y)
     return a->line < b->line ? -1 : a->line > b->line;  /* duplicates: the earlier line first */
 }
 
+/* Runs are nearly always written in rank order already, but with ties in pid ascending or
+ * arbitrary order; an insertion sort fixes that in linear time and falls back to qsort when the
+ * input turns out to be far from sorted. */
 static void rank_hits(rt_hit *h, size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        if (rank_cmp(&h[i - 1], &h[i]) > 0) {
+    size_t moved = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (rank_cmp(&h[i - 1], &h[i]) <= 0)
+            continue;
+        rt_hit x = h[i];
+        size_t j = i;
+        while (j > 0 && rank_cmp(&h[j - 1], &x) > 0) {
+            h[j] = h[j - 1];
+            j--;
+            moved++;
+        }
+        h[j] = x;
+        if (moved > 8 * n) {
             qsort(h, n, sizeof *h, rank_cmp);
             return;
         }
+    }
 }
 
 /* Removes later copies of a pid in place; returns the new count or, under strict, RT_EINPUT. */
@@ -296,7 +314,7 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
 static rt_status scan_lines(scan *s, rt_err *err)
 {
     rt_reader *r;
-    rt_status st = rt_reader_open(&r, s->path, err);
+    rt_status st = rt_reader_open_range(&r, s->path, s->start, s->end, err);
     if (st != RT_OK)
         return st;
     char *line;
@@ -326,6 +344,7 @@ static rt_status scan_lines(scan *s, rt_err *err)
     }
     if (rc < 0)
         st = RT_EINPUT;
+    s->info->physical_lines = rt_reader_lineno(r);
     rt_reader_close(&r);
     if (st == RT_OK && !s->gather)
         st = flush_block(s, err);
@@ -478,6 +497,75 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
     if (st != RT_OK)
         rt_run_info_clear(info);
     return st;
+}
+
+rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
+                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
+                           rt_err *err)
+{
+    static const rt_run_opts defaults = {0};
+    memset(info, 0, sizeof *info);
+    scan s = {.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx, .info = info,
+              .start = start, .end = end};
+    s.fmt = s.opts.format;
+    scan_reset(&s, 0);
+    rt_status st = s.fmt == RT_RUN_DUREADER ? RT_RUN_NOT_GROUPED : scan_lines(&s, err);
+    if (st == RESTART)
+        st = RT_RUN_NOT_GROUPED;
+    info->format = s.fmt;
+    free(s.qid);
+    free(s.p);
+    free(s.arena);
+    free(s.hits);
+    free(s.set);
+    rt_strtab_free(&s.seen);
+    return st;
+}
+
+/* The first field of a line: up to the first blank or tab. */
+static size_t first_field(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+        i++;
+    return i;
+}
+
+uint64_t rt_run_split_offset(const char *path, uint64_t size)
+{
+    if (size < 64)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    enum { WIN = 1 << 20 };
+    char *buf = rt_malloc(WIN);
+    uint64_t at = size / 2, result = 0;
+    ssize_t n = pread(fd, buf, WIN, (off_t)at);
+    /* Skip to the next line start, take that line's qid, then skip every line with the same
+     * qid: the split falls where a new query begins. */
+    if (n > 0) {
+        const char *p = memchr(buf, '\n', (size_t)n), *end = buf + n;
+        if (p && p + 1 < end) {
+            const char *line = p + 1;
+            size_t ql = first_field(line, (size_t)(end - line));
+            const char *q = line;
+            while (line < end) {
+                const char *nl = memchr(line, '\n', (size_t)(end - line));
+                if (!nl)
+                    break;
+                size_t fl = first_field(line, (size_t)(nl - line));
+                if (fl != ql || memcmp(line, q, ql) != 0) {
+                    result = at + (uint64_t)(line - buf);
+                    break;
+                }
+                line = nl + 1;
+            }
+        }
+    }
+    free(buf);
+    close(fd);
+    return result;
 }
 
 /* ---- a run held in memory ------------------------------------------------------------------ */

@@ -52,6 +52,7 @@ typedef struct rt_run_info {
     size_t duplicates;    /* hits dropped as duplicate pids */
     size_t first_dup_line;
     int regrouped;        /* a query's lines were not contiguous; the run was read twice */
+    size_t physical_lines; /* lines of the file read, blank and comment lines included */
 } rt_run_info;
 
 void rt_run_info_clear(rt_run_info *info);
@@ -68,6 +69,22 @@ typedef void (*rt_run_reset_fn)(void *ctx);
 /* Streams path to fn, one call per query in order of first appearance. */
 rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn fn,
                       rt_run_reset_fn reset, void *ctx, rt_run_info *info, rt_err *err);
+
+/* Returned by rt_run_scan_part when a query's lines are not contiguous within the part (or the
+ * format is one JSON document): the caller must scan the whole file with rt_run_scan instead. */
+#define RT_RUN_NOT_GROUPED ((rt_status)100)
+
+/* Streams bytes [start, end) of a line-based run file (start at a line start; end 0: to the end)
+ * like rt_run_scan, for reading a large file in parts in parallel. Line numbers in messages and
+ * in hits count from start. Empty parts are not an error. */
+rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
+                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
+                           rt_err *err);
+
+/* An offset near the middle of the regular file at path (of size bytes) where a line of a new
+ * query begins, to split it into two parts with no query in both; 0 when there is none (small
+ * file, unreadable, one huge query). */
+uint64_t rt_run_split_offset(const char *path, uint64_t size);
 
 int rt_run_format_parse(const char *name, rt_run_format *fmt);
 const char *rt_run_format_name(rt_run_format fmt);

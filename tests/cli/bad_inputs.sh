@@ -88,12 +88,12 @@ bq() {  # bq NAME LINE CONTENT — a qrels file NAME whose line LINE is at fault
     fails 2 "$D/$1:$2: " "qrels $1: error names line $2" eval "$D/$1" "$D/r"
 }
 bq q_trunc 2 '1 0 a 1\n1 0 b'
-# A TSV qrels cut after the pid reads as a valid 2-column line (grade 1): the column count is
-# not fixed by the first line as it is for TSV runs, so the truncation goes unnoticed.
+# A TSV qrels cut after the pid: the first line fixes the column count (as for TSV runs), so
+# the short last line is an error, not a 2-column judgment with grade 1.
 printf '1\ta\t1\n1\tb' >"$D/q_trunc_tsv"
 run eval "$D/q_trunc_tsv" "$D/r"
 [ "$rc" -eq 2 ] && ! crashed && grep -Fq "$D/q_trunc_tsv:2: " "$D/err"
-todo $? "qrels q_trunc_tsv: error names line 2" "TSV qrels accept 2 and 3 columns line by line"
+report $? "qrels q_trunc_tsv: error names line 2"
 bq q_trunc_jsonl 2 '{"question_id": "1", "answer_paragraphs": [{"paragraph_id": "a"}]}\n{"question_id": "2", "answer_par'
 bq q_cols3 2 '1 0 a 1\n1 0 b\n2 0 c 2\n'
 bq q_cols5 2 '1 0 a 1\n1 0 b 0 9\n2 0 c 2\n'

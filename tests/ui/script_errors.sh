@@ -21,6 +21,14 @@ check "bad resize" ":resize 0 x" "s:1: usage: :resize"
 "$RETRIAGE" --demo --script "$TMPD/missing-script" > /dev/null 2> "$TMPD/err"
 [ $? -eq 2 ]; ok $? "missing script file: exit status 2"
 
+# The load report view lists what was loaded (paths vary with the checkout, so grep).
+printf 'L\n:snapshot %s\n' "$TMPD/report.txt" > "$TMPD/s"
+"$RETRIAGE" --demo --script "$TMPD/s" --size 200x20 > /dev/null 2>&1; ok $? "load report view opens"
+grep -q 'queries.tsv: 34 queries' "$TMPD/report.txt"; ok $? "load report: queries counted"
+grep -q 'qrels.trec: 138 judgments for 34 queries' "$TMPD/report.txt"; ok $? "load report: judgments counted"
+grep -q 'run rerank, 1700 passages for 34 queries' "$TMPD/report.txt"; ok $? "load report: runs counted"
+grep -q 'collection.tsv: 312 passages' "$TMPD/report.txt"; ok $? "load report: passages counted"
+
 # The man page's KEYS block equals what the action table prints.
 "$RETRIAGE" --help-keys man > "$TMPD/keys"
 awk '/^\.\\" BEGIN KEYS/{on=1; next} /^\.\\" END KEYS/{on=0} on' "$SRCDIR/man/retriage.1" > "$TMPD/man-keys"

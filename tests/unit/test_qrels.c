@@ -253,7 +253,9 @@ static void test_errors(void)
     expect_error("q1 0 a 1.5\n", ":1: expected an integer relevance grade", "decimal grade");
     expect_error("q1 0 a 1\nq1 0 b\n", ":2: expected 4 columns (qid iter pid grade), found 3", "short TREC line");
     expect_error("q1 0 a 1\nq1 0 b 1 extra\n", ":2: expected 4 columns", "long TREC line");
-    expect_error("q1\ta\t1\nq1\ta\t1\tx\n", ":2: expected 2 or 3 tab-separated columns", "bad TSV line");
+    expect_error("q1\ta\t1\nq1\ta\t1\tx\n", ":2: expected 3 tab-separated columns", "bad TSV line");
+    expect_error("q1\ta\t1\nq1\tb\n", ":2: expected 3 tab-separated columns (qid, pid, grade) like line 1, found 2",
+                 "TSV line shorter than the first");
     expect_error("", "no judgments found (empty qrels file)", "empty file");
     expect_error("# nothing\n\n", "no judgments found", "only comments");
     expect_error("one\n", ":1: cannot tell the qrels format", "unknown format");
