@@ -198,7 +198,17 @@ static void draw_status(app *a)
         draw_text(y, 0, a->cols, a->msg, strlen(a->msg), a->msg_error ? ROLE_ERROR : ROLE_STATUS, NULL);
         return;
     }
-    char buf[256];
+    char buf[512];
+    if (a->view == VIEW_COMPARE) {
+        /* the legend of the focused column's cells */
+        size_t o = (size_t)snprintf(buf, sizeof buf, " + relevant  - judged non-relevant  ? unjudged  ranks in ");
+        for (size_t r = 0, k = 0; r < a->ws->nruns && o < sizeof buf - 64; r++)
+            if (r != a->col)
+                o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
+        snprintf(buf + o, sizeof buf - o, "  Enter passage");
+        draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
+        return;
+    }
     size_t warn = rt_report_warnings(a->ws->report);
     snprintf(buf, sizeof buf, " %zu/%zu queries  %zu runs%s  ? help  : command  q back",
              a->nrows, a->ws->nq, a->ws->nruns, warn ? "  L load warnings" : "");

@@ -55,6 +55,7 @@ typedef struct app {
 
     qstat *stats;               /* [query index in ws->qlist][run] */
     uint32_t *judged;           /* judged passages per query index */
+    int qid_w;                  /* display width of the qid column (0: not yet computed) */
 
     /* query list */
     size_t *rows_idx;           /* visible rows: indices into ws->qlist */

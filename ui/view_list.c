@@ -12,8 +12,10 @@
 #define DELTA_W 7
 #define COUNT_W 7
 
-static int qid_width(const app *a)
+static int qid_width(app *a)
 {
+    if (a->qid_w)
+        return a->qid_w;   /* computed once: the ids do not change */
     int w = 3;
     for (size_t i = 0; i < a->ws->nq; i++) {
         int n = (int)rt_text_width(rt_strtab_str(a->ws->qids, a->ws->qlist[i]),
@@ -21,7 +23,8 @@ static int qid_width(const app *a)
         if (n > w)
             w = n;
     }
-    return w > 16 ? 16 : w;
+    a->qid_w = w > 16 ? 16 : w;
+    return a->qid_w;
 }
 
 /* How many run columns fit beside qid, a query text of at least 16 columns, delta and counts. */
