@@ -253,12 +253,16 @@ static void run_tty(app *a)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    timeout(250);
+    timeout(250);   /* wake up now and then to see the signal flag; redraw only after input */
+    int dirty = 1;
     while (!a->quit && !got_signal) {
-        app_draw(a);
-        refresh();
+        if (dirty) {
+            app_draw(a);
+            refresh();
+        }
         wint_t ch;
         int r = get_wch(&ch);
+        dirty = r != ERR;
         if (r == ERR)
             continue;
         handle(a, r == KEY_CODE_YES, ch);

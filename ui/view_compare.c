@@ -60,7 +60,10 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
     const char *text;
     size_t tl;
     if (rt_workspace_passage(ws, pid, &text, &tl)) {
-        size_t cap = tl < 4096 ? tl : 4096;   /* a cell shows the beginning only */
+        /* A cell shows the beginning only: no glyph is narrower than a column per 4 bytes
+         * (escapes are wider still), so 4 bytes a column suffice. */
+        size_t want = (size_t)(w - used) * 4 + 8;
+        size_t cap = tl < want ? tl : want;
         draw_text(y, x + used, w - used, text, cap, base, a->ov);
     } else {
         char miss[160];

@@ -76,7 +76,8 @@ void view_list_draw(app *a, int top, int height)
         term_role role = k == a->sel ? ROLE_SELECTED : ROLE_NORMAL;
         int y = top + 1 + row;
         x = 0;
-        draw_text(y, x, qw + 1, rt_strtab_str(a->ws->qids, q), rt_strtab_len(a->ws->qids, q), role, NULL);
+        draw_text(y, x, qw, rt_strtab_str(a->ws->qids, q), rt_strtab_len(a->ws->qids, q), role, NULL);
+        draw_fill(y, x + qw, 1, role);
         x += qw + 1;
         const char *t = rt_workspace_query_text(a->ws, q);
         draw_text(y, x, textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
