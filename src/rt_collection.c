@@ -455,7 +455,7 @@ static rt_status scan(builder *b, rt_progress_fn progress, void *ctx, rt_err *er
         }
     }
     drop_pages(base, &dropped, size);
-    madvise((void *)base, size, MADV_NORMAL);
+    madvise((void *)base, size, MADV_RANDOM);
     if (progress)
         progress(ctx, size, size);
     if (b->n == 0)
@@ -789,6 +789,9 @@ static rt_status map_collection(rt_collection *c, coll_stamp *stamp, rt_err *err
         else {
             c->base = m;
             c->size = (size_t)st.st_size;
+            /* Passages are read one at a time, in no order: without this, each lookup would
+             * fault in a readahead window and an open would read most of a large file. */
+            madvise(m, c->size, MADV_RANDOM);
             *stamp = (coll_stamp){(uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
                                   (int64_t)st.st_mtim.tv_nsec, sample_hash(m, c->size)};
         }
