@@ -95,9 +95,9 @@ void view_compare_draw(app *a, int top, int height)
         int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
         size_t fr = rt_workspace_first_rel(ws, r, q);
         char h[160];
-        int n = fr ? snprintf(h, sizeof h, "%s%s  first rel @%zu  RR@10 %.2f", r == a->col ? ">" : " ",
+        int n = fr ? snprintf(h, sizeof h, "%s%s first@%zu RR@10 %.2f", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run), fr, fr <= 10 ? 1.0 / (double)fr : 0.0)
-                   : snprintf(h, sizeof h, "%s%s  no relevant", r == a->col ? ">" : " ",
+                   : snprintf(h, sizeof h, "%s%s no relevant", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run));
         draw_text(top + 1, x, w, h, (size_t)n, ROLE_HEADER, NULL);
         if (c + 1 < ncol)
