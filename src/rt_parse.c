@@ -235,3 +235,17 @@ char *rt_id_show(const char *s, size_t len, char *buf, size_t n)
     buf[o] = '\0';
     return buf;
 }
+
+char rt_line_first(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i < len ? line[i] : 0;
+}
+
+int rt_line_skippable(const char *line, size_t len)
+{
+    char c = rt_line_first(line, len);
+    return c == 0 || c == '#';
+}

@@ -39,6 +39,12 @@ size_t rt_utf8_invalid_at(const char *s, size_t len);
 
 
 
+/* True when a line of a line-based format carries no record: blank, or a '#' comment. */
+int rt_line_skippable(const char *line, size_t len);
+
+/* The first byte of line that is not a blank or tab, or 0 when there is none. */
+char rt_line_first(const char *line, size_t len);
+
 /* Why the len bytes at s cannot be an id (qid or pid), or NULL when they can: ids are non-empty
  * valid UTF-8 without control characters. */
 const char *rt_id_problem(const char *s, size_t len);

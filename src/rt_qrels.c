@@ -100,20 +100,9 @@ static rt_status add(loader *L, const char *qs, size_t ql, const char *ps, size_
     return RT_OK;
 }
 
-static int is_skippable(const char *line, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    return i == len || line[i] == '#';
-}
-
 static rt_qrels_format detect(const char *line, size_t len)
 {
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    if (i < len && line[i] == '{')
+    if (rt_line_first(line, len) == '{')
         return RT_QRELS_DUREADER;
     rt_field f[8];
     size_t nt = rt_split_tab(line, len, f, 8);
@@ -274,9 +263,8 @@ static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_err *err)
     int rc;
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
-        if (fmt != RT_QRELS_DUREADER && is_skippable(line, len))
-            continue;
-        if (fmt == RT_QRELS_DUREADER && is_skippable(line, len) && (len == 0 || line[0] != '#'))
+        /* JSON lines have no comments: there only blank lines are skipped. */
+        if (fmt == RT_QRELS_DUREADER ? rt_line_first(line, len) == 0 : rt_line_skippable(line, len))
             continue;
         if (fmt == RT_QRELS_AUTO) {
             fmt = detect(line, len);

@@ -233,20 +233,9 @@ static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, s
     return RT_OK;
 }
 
-static int skippable(const char *line, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    return i == len || line[i] == '#';
-}
-
 static rt_run_format detect(const char *line, size_t len)
 {
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    if (i < len && line[i] == '{')
+    if (rt_line_first(line, len) == '{')
         return RT_RUN_DUREADER;
     rt_field f[8];
     size_t nt = rt_split_tab(line, len, f, 8);
@@ -321,7 +310,7 @@ static rt_status scan_lines(scan *s, rt_err *err)
     size_t len;
     int rc;
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        if (skippable(line, len))
+        if (rt_line_skippable(line, len))
             continue;
         size_t no = rt_reader_lineno(r);
         if (s->fmt == RT_RUN_AUTO) {
@@ -463,6 +452,17 @@ static void scan_reset(scan *s, int gather)
     s->info->format = fmt;
 }
 
+/* Frees what a scan allocated (not its info). */
+static void scan_release(scan *s)
+{
+    free(s->qid);
+    free(s->p);
+    free(s->arena);
+    free(s->hits);
+    free(s->set);
+    rt_strtab_free(&s->seen);
+}
+
 rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn fn,
                       rt_run_reset_fn reset, void *ctx, rt_run_info *info, rt_err *err)
 {
@@ -488,12 +488,7 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
         free(info->name);
         info->name = s.opts.name ? rt_strdup(s.opts.name) : rt_path_stem(path);
     }
-    free(s.qid);
-    free(s.p);
-    free(s.arena);
-    free(s.hits);
-    free(s.set);
-    rt_strtab_free(&s.seen);
+    scan_release(&s);
     if (st != RT_OK)
         rt_run_info_clear(info);
     return st;
@@ -513,12 +508,7 @@ rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t s
     if (st == RESTART)
         st = RT_RUN_NOT_GROUPED;
     info->format = s.fmt;
-    free(s.qid);
-    free(s.p);
-    free(s.arena);
-    free(s.hits);
-    free(s.set);
-    rt_strtab_free(&s.seen);
+    scan_release(&s);
     return st;
 }
 
