@@ -350,6 +350,46 @@ static size_t line_of(const char *buf, const char *at)
     return n;
 }
 
+/* Finds where things are in a JSON run, for messages: cJSON keeps no positions, so the text is
+ * walked forward string by string alongside the parsed document (keys and values come in
+ * document order). locate returns the line of the next string token — the next key when key is
+ * set (a string followed by ':'), else the next string value — and moves past it. */
+typedef struct locator {
+    const char *cur, *end;
+    size_t line;
+} locator;
+
+static size_t locate(locator *l, int key)
+{
+    const char *p = l->cur;
+    while (p < l->end) {
+        if (*p == '\n')
+            l->line++;
+        if (*p++ != '"')
+            continue;
+        size_t start_line = l->line;
+        while (p < l->end && *p != '"') {       /* the string's body, escapes skipped */
+            if (*p == '\\' && p + 1 < l->end)
+                p++;
+            else if (*p == '\n')
+                l->line++;
+            p++;
+        }
+        if (p < l->end)
+            p++;
+        const char *after = p;
+        while (after < l->end && (*after == ' ' || *after == '\t' || *after == '\r' || *after == '\n'))
+            after++;
+        int is_key = after < l->end && *after == ':';
+        if (is_key == key) {
+            l->cur = p;
+            return start_line;
+        }
+    }
+    l->cur = l->end;
+    return l->line;
+}
+
 static rt_status scan_json(scan *s, rt_err *err)
 {
     char *buf;
@@ -370,10 +410,12 @@ static rt_status scan_json(scan *s, rt_err *err)
         goto out;
     }
     s->info->has_scores = 0;
+    locator loc = {buf, buf + len, 1};
     const cJSON *q, *p;
     cJSON_ArrayForEach(q, root) {
+        size_t qline = locate(&loc, 1);
         if (!cJSON_IsArray(q)) {
-            st = rt_err_at(err, RT_EINPUT, s->path, 0, "query \"%s\": expected an array of passage ids",
+            st = rt_err_at(err, RT_EINPUT, s->path, qline, "query \"%s\": expected an array of passage ids",
                            q->string);
             goto out;
         }
@@ -382,18 +424,20 @@ static rt_status scan_json(scan *s, rt_err *err)
             char nb[32];
             const char *pid = nb;
             size_t pl;
+            size_t pline = loc.line;
             if (cJSON_IsString(p)) {
                 pid = p->valuestring;
                 pl = strlen(pid);
+                pline = locate(&loc, 0);
             } else if (cJSON_IsNumber(p) && p->valuedouble == (double)(long long)p->valuedouble) {
                 pl = (size_t)snprintf(nb, sizeof nb, "%lld", (long long)p->valuedouble);
             } else {
-                st = rt_err_at(err, RT_EINPUT, s->path, 0,
+                st = rt_err_at(err, RT_EINPUT, s->path, pline,
                                "query \"%s\", rank %zu: expected a passage id string", q->string, rank + 1);
                 goto out;
             }
             rank++;
-            st = add_hit(s, q->string, strlen(q->string), pid, pl, -(double)rank, 1, err);
+            st = add_hit(s, q->string, strlen(q->string), pid, pl, -(double)rank, pline, err);
             if (st != RT_OK)
                 goto out;
         }
