@@ -85,20 +85,6 @@ static void print_tsv(const rt_eval *ev, rt_eval_result *const *res, size_t nr, 
     }
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
-}
-
 static void print_json(const rt_eval *ev, rt_eval_result *const *res, size_t nr, const eval_args *a)
 {
     const rt_qrels *q = rt_eval_qrels(ev);
@@ -112,7 +98,7 @@ static void print_json(const rt_eval *ev, rt_eval_result *const *res, size_t nr,
     for (size_t r = 0; r < nr; r++) {
         const rt_eval_result *x = res[r];
         printf("%s\n  {\"run\": ", r ? "," : "");
-        json_str(x->name);
+        rt_json_put_string(x->name, stdout);
         printf(", \"format\": \"%s\", \"duplicates_dropped\": %zu, \"queries_not_in_qrels\": %zu,"
                " \"qrels_queries_missing\": %zu,\n   \"mean\": {",
                rt_run_format_name(x->info.format), x->info.duplicates, x->queries_not_in_qrels,
@@ -128,7 +114,7 @@ static void print_json(const rt_eval *ev, rt_eval_result *const *res, size_t nr,
             for (size_t k = 0; k < x->nq; k++) {
                 uint32_t i = order[k];
                 printf("%s\n    ", k ? "," : "");
-                json_str(rt_strtab_str(qids, rt_qrels_qid(q, i)));
+                rt_json_put_string(rt_strtab_str(qids, rt_qrels_qid(q, i)), stdout);
                 printf(": {");
                 int first = 1;
                 for (size_t m = 0; m < a->nm; m++)

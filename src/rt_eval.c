@@ -262,7 +262,7 @@ static void *scan_part(void *arg)
 
 /* Merges part b (the later one) into a; returns 0 when a judged query was seen by both, which
  * means the file is not grouped by query and must be read as a whole. */
-static int merge_parts(const rt_eval *ev, rt_eval_result *a, const rt_eval_result *b)
+static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
 {
     for (size_t i = 0; i < a->nq; i++) {
         if (!b->seen[i])
@@ -288,7 +288,6 @@ static int merge_parts(const rt_eval *ev, rt_eval_result *a, const rt_eval_resul
     x->hits += y->hits;
     x->queries += y->queries;
     x->physical_lines += y->physical_lines;
-    (void)ev;
     return 1;
 }
 
@@ -321,7 +320,7 @@ static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts,
         scan_part(&p[1]);
     int ok = p[0].st == RT_OK && p[1].st == RT_OK && p[0].r->info.format == p[1].r->info.format &&
              p[0].r->info.has_scores == p[1].r->info.has_scores && p[0].r->info.lines > 0 &&
-             merge_parts(ev, p[0].r, p[1].r);
+             merge_parts(p[0].r, p[1].r);
     rt_eval_result_free(&p[1].r);
     if (!ok) {
         rt_eval_result_free(&p[0].r);

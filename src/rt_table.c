@@ -99,7 +99,7 @@ static void put_csv(const char *s, FILE *f)
     fputc('"', f);
 }
 
-static void put_json_str(const char *s, FILE *f)
+void rt_json_put_string(const char *s, FILE *f)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -169,12 +169,12 @@ rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err
             for (size_t c = 0; c < nc; c++) {
                 if (c)
                     fputs(", ", f);
-                put_json_str(t->head[c], f);
+                rt_json_put_string(t->head[c], f);
                 fputs(": ", f);
                 if (num[c])
                     fputs(t->cells[r * nc + c], f);
                 else
-                    put_json_str(t->cells[r * nc + c], f);
+                    rt_json_put_string(t->cells[r * nc + c], f);
             }
             fputs("}", f);
         }

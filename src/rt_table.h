@@ -29,6 +29,9 @@ void rt_table_add(rt_table *t, const char *const *cells);
 /* Parses "tsv", "csv", "json", "md" / "markdown", "latex" / "tex"; returns 0 when unknown. */
 int rt_table_format_parse(const char *name, rt_table_format *fmt);
 
+/* Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
+void rt_json_put_string(const char *s, FILE *f);
+
 /* Writes the table; returns RT_EIO when the stream reports an error. */
 rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *out, rt_err *err);
 

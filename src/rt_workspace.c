@@ -22,9 +22,8 @@ static void collection_progress(void *ctx, uint64_t done, uint64_t total)
     b->fn(b->ctx, "collection", done, total);
 }
 
-static void phase(const rt_ws_spec *s, rt_ws_progress_fn fn, void *ctx, const char *what)
+static void phase(rt_ws_progress_fn fn, void *ctx, const char *what)
 {
-    (void)s;
     if (fn)
         fn(ctx, what, 0, 0);
 }
@@ -149,17 +148,17 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
     rt_load_opts lo = {.strict = s->strict};
     rt_status st = rt_measure_list_parse(s->measures ? s->measures : "dureader", &ws->ms, &ws->nm, err);
     if (st == RT_OK && s->queries) {
-        phase(s, progress, ctx, "queries");
+        phase(progress, ctx, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
     }
     if (st == RT_OK) {
-        phase(s, progress, ctx, "qrels");
+        phase(progress, ctx, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
     if (st == RT_OK) {
         ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
         for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
-            phase(s, progress, ctx, "runs");
+            phase(progress, ctx, "runs");
             rt_run_opts ro = {.order = s->order, .strict = s->strict,
                               .name = s->run_names ? s->run_names[r] : NULL};
             st = rt_run_load(&ws->runs[r].run, s->run_paths[r], &ro, ws->qids, ws->pids, ws->report, err);

@@ -160,6 +160,16 @@ void app_refresh_rows(app *a)
 
 /* ---- the frame --------------------------------------------------------------------------- */
 
+void app_draw_query_line(app *a, int y)
+{
+    uint32_t q = app_qid(a);
+    const char *qt = rt_workspace_query_text(a->ws, q);
+    char head[160];
+    int hl = snprintf(head, sizeof head, "%s  ", rt_strtab_str(a->ws->qids, q));
+    int used = draw_text(y, 0, a->cols, head, (size_t)hl, ROLE_HEADER, NULL);
+    draw_text(y, used, a->cols - used, qt ? qt : "(no text)", qt ? strlen(qt) : 9, ROLE_NORMAL, a->ov);
+}
+
 int app_body_height(const app *a)
 {
     int h = a->rows - 2;

@@ -115,6 +115,9 @@ void view_metrics_draw(app *a, int top, int height);
 void view_help_draw(app *a, int top, int height);
 void view_report_draw(app *a, int top, int height);
 
+/* Draws the current query (id, then its text with overlap highlighted) on row y. */
+void app_draw_query_line(app *a, int y);
+
 /* Rows available to the current view's body. */
 int app_body_height(const app *a);
 

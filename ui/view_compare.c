@@ -76,11 +76,7 @@ void view_compare_draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
     uint32_t q = app_qid(a);
-    const char *qt = rt_workspace_query_text(ws, q);
-    char head[128];
-    int hl = snprintf(head, sizeof head, "%s  ", rt_strtab_str(ws->qids, q));
-    int used = draw_text(top, 0, a->cols, head, (size_t)hl, ROLE_HEADER, NULL);
-    draw_text(top, used, a->cols - used, qt ? qt : "(no text)", qt ? strlen(qt) : 9, ROLE_NORMAL, a->ov);
+    app_draw_query_line(a, top);
 
     size_t ncol = columns_fit(a);
     if (a->col < a->col_off)

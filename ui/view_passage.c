@@ -14,11 +14,9 @@ void view_passage_draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
     uint32_t q = app_qid(a);
-    const char *qt = rt_workspace_query_text(ws, q);
     char buf[256];
-    int n = snprintf(buf, sizeof buf, "%s  ", rt_strtab_str(ws->qids, q));
-    int used = draw_text(top, 0, a->cols, buf, (size_t)n, ROLE_HEADER, NULL);
-    draw_text(top, used, a->cols - used, qt ? qt : "", qt ? strlen(qt) : 0, ROLE_NORMAL, a->ov);
+    int n;
+    app_draw_query_line(a, top);
 
     int32_t g;
     int judged = rt_workspace_grade(ws, q, a->pid, &g);
