@@ -141,6 +141,7 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
     ws->qids = rt_strtab_new();
     ws->pids = rt_strtab_new();
     ws->report = rt_report_new();
+    ws->taxonomy = rt_taxonomy_default();
     ws->level = s->level;
     ws->graded = s->graded;
     ws->journal_dir = s->journal_dir ? rt_strdup(s->journal_dir) : NULL;
@@ -238,6 +239,12 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         cJSON_Delete(o);
         return st;
     }
+    rt_taxonomy *tax = NULL;
+    const cJSON *tj = cJSON_GetObjectItemCaseSensitive(o, "taxonomy");
+    if (tj && (st = rt_taxonomy_from_json(&tax, tj, path, err)) != RT_OK) {
+        cJSON_Delete(o);
+        return st;
+    }
     char *dir = rt_path_dir(path);
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(o, "runs");
     size_t nr = (size_t)cJSON_GetArraySize(runs), k = 0;
@@ -273,8 +280,15 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
-    if (st == RT_OK)
+    if (st == RT_OK) {
         (*out)->path = rt_strdup(path);
+        if (tax) {
+            rt_taxonomy_free(&(*out)->taxonomy);
+            (*out)->taxonomy = tax;
+            tax = NULL;
+        }
+    }
+    rt_taxonomy_free(&tax);
     for (size_t i = 0; i < nr; i++)
         free(owned[i]);
     for (size_t i = 0; i < 4; i++)
@@ -304,6 +318,7 @@ void rt_workspace_free(rt_workspace **wp)
     rt_strtab_free(&ws->qids);
     rt_strtab_free(&ws->pids);
     rt_report_free(&ws->report);
+    rt_taxonomy_free(&ws->taxonomy);
     free(ws->ms);
     free(ws->qlist);
     free(ws->path);

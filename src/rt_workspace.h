@@ -16,6 +16,7 @@
 #include "rt_report.h"
 #include "rt_run.h"
 #include "rt_strtab.h"
+#include "rt_taxonomy.h"
 
 /* What to load. Paths are used as given (the JSON loader resolves them against the file). */
 typedef struct rt_ws_spec {
@@ -56,6 +57,7 @@ typedef struct rt_workspace {
     rt_eval *eval;
     char *journal_dir;         /* may be NULL */
     char *annotator;           /* may be NULL */
+    rt_taxonomy *taxonomy;     /* the error categories (DESIGN.md §7 unless replaced) */
     rt_report *report;         /* what loading found */
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
@@ -69,7 +71,8 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
 
 /* Reads a workspace JSON file and opens it. Keys: name, queries, collection, qrels, runs (array
  * of paths or of {"name", "path"}), measures, level, graded, order ("score"|"file"), strict,
- * journal_dir, annotator. Paths are relative to the file's folder. */
+ * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json). Paths are relative to the file's
+ * folder. */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 

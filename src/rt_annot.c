@@ -1,0 +1,473 @@
+/* rt_annot — applying operations to the annotation state, and the undo / redo history. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_annot.h"
+#include "rt_mem.h"
+
+typedef struct qstate {
+    rt_label *labels;
+    size_t nlabels, lcap;
+    rt_tag *tags;
+    size_t ntags, tcap;
+    rt_leak_label *leaks;
+    size_t nleaks, kcap;
+} qstate;
+
+/* An applied operation and the one that reverses it. */
+typedef struct hist {
+    uint64_t seq;
+    rt_op inverse;
+} hist;
+
+struct rt_annot {
+    rt_strtab *qids, *pids;
+    const rt_taxonomy *tax;
+    rt_strtab *authors;
+    qstate *q;
+    size_t nq;
+    size_t nlabels, ntagged;
+    rt_qset *sets;
+    size_t nsets;
+    hist *h;
+    size_t nh, hcap;
+    size_t *undo, nundo, ucap;   /* indices into h */
+    size_t *redo, nredo, rcap;
+    size_t nops;
+};
+
+rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax)
+{
+    rt_annot *a = rt_calloc(1, sizeof *a);
+    a->qids = qids;
+    a->pids = pids;
+    a->tax = tax;
+    a->authors = rt_strtab_new();
+    return a;
+}
+
+static void free_set(rt_qset *s)
+{
+    free(s->name);
+    free(s->how);
+    free(s->qids);
+}
+
+void rt_annot_free(rt_annot **ap)
+{
+    if (!ap || !*ap)
+        return;
+    rt_annot *a = *ap;
+    for (size_t i = 0; i < a->nq; i++) {
+        qstate *q = &a->q[i];
+        free(q->labels);
+        for (size_t k = 0; k < q->ntags; k++)
+            free(q->tags[k].note);
+        free(q->tags);
+        for (size_t k = 0; k < q->nleaks; k++) {
+            free(q->leaks[k].train);
+            free(q->leaks[k].type);
+        }
+        free(q->leaks);
+    }
+    free(a->q);
+    for (size_t i = 0; i < a->nsets; i++)
+        free_set(&a->sets[i]);
+    free(a->sets);
+    for (size_t i = 0; i < a->nh; i++)
+        rt_op_clear(&a->h[i].inverse);
+    free(a->h);
+    free(a->undo);
+    free(a->redo);
+    rt_strtab_free(&a->authors);
+    free(a);
+    *ap = NULL;
+}
+
+static qstate *qs(rt_annot *a, uint32_t qid)
+{
+    if (qid >= a->nq) {
+        size_t n = a->nq ? a->nq : 64;
+        while (n <= qid)
+            n *= 2;
+        a->q = rt_reallocarray(a->q, n, sizeof *a->q);
+        memset(a->q + a->nq, 0, (n - a->nq) * sizeof *a->q);
+        a->nq = n;
+    }
+    return &a->q[qid];
+}
+
+static const qstate *qs_find(const rt_annot *a, uint32_t qid)
+{
+    return qid < a->nq ? &a->q[qid] : NULL;
+}
+
+static uint32_t pid_of(rt_annot *a, const char *pid)
+{
+    return pid ? rt_strtab_intern(a->pids, pid, strlen(pid)) : RT_NO_ID;
+}
+
+static rt_prov prov_of(rt_annot *a, const rt_op *op)
+{
+    const char *who = op->author ? op->author : "";
+    uint32_t id = rt_strtab_intern(a->authors, who, strlen(who));
+    return (rt_prov){rt_strtab_str(a->authors, id), op->time_ms, op->seq};
+}
+
+static char *dup_or_null(const char *s) { return s ? rt_strdup(s) : NULL; }
+
+/* The skeleton of an inverse: same target, no payload. */
+static void inverse_base(rt_op *inv, const rt_op *op)
+{
+    memset(inv, 0, sizeof *inv);
+    inv->kind = op->kind;
+    inv->qid = dup_or_null(op->qid);
+    inv->pid = dup_or_null(op->pid);
+    inv->train = dup_or_null(op->train);
+    inv->name = dup_or_null(op->name);
+}
+
+/* ---- lookups ----------------------------------------------------------------------------- */
+
+static rt_label *find_label(const qstate *q, uint32_t pid)
+{
+    for (size_t i = 0; q && i < q->nlabels; i++)
+        if (q->labels[i].pid == pid)
+            return &q->labels[i];
+    return NULL;
+}
+
+static rt_tag *find_tag(const qstate *q, uint32_t pid)
+{
+    for (size_t i = 0; q && i < q->ntags; i++)
+        if (q->tags[i].pid == pid)
+            return &q->tags[i];
+    return NULL;
+}
+
+static rt_leak_label *find_leak(const qstate *q, const char *train)
+{
+    for (size_t i = 0; q && i < q->nleaks; i++)
+        if (strcmp(q->leaks[i].train, train) == 0)
+            return &q->leaks[i];
+    return NULL;
+}
+
+static rt_qset *find_set(const rt_annot *a, const char *name)
+{
+    for (size_t i = 0; i < a->nsets; i++)
+        if (strcmp(a->sets[i].name, name) == 0)
+            return &a->sets[i];
+    return NULL;
+}
+
+static uint32_t find_id(const rt_strtab *t, const char *s)
+{
+    return s ? rt_strtab_find(t, s, strlen(s)) : RT_NO_ID;
+}
+
+/* ---- applying ---------------------------------------------------------------------------- */
+
+static void apply_label(rt_annot *a, const rt_op *op, rt_op *inv)
+{
+    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
+    uint32_t pid = pid_of(a, op->pid);
+    rt_label *l = find_label(q, pid);
+    inverse_base(inv, op);
+    inv->has_grade = l != NULL;
+    inv->grade = l ? l->grade : 0;
+    if (!op->has_grade) {
+        if (l) {
+            *l = q->labels[--q->nlabels];
+            a->nlabels--;
+        }
+        return;
+    }
+    if (!l) {
+        RT_GROW(q->labels, q->lcap, q->nlabels + 1);
+        l = &q->labels[q->nlabels++];
+        l->pid = pid;
+        a->nlabels++;
+    }
+    l->grade = op->grade;
+    l->prov = prov_of(a, op);
+}
+
+static rt_tag *tag_entry(rt_annot *a, qstate *q, uint32_t pid)
+{
+    rt_tag *t = find_tag(q, pid);
+    if (!t) {
+        RT_GROW(q->tags, q->tcap, q->ntags + 1);
+        t = &q->tags[q->ntags++];
+        memset(t, 0, sizeof *t);
+        t->pid = pid;
+    }
+    (void)a;
+    return t;
+}
+
+/* Drops an entry that holds nothing any more. */
+static void tag_tidy(qstate *q, rt_tag *t)
+{
+    if (t->cats || t->note)
+        return;
+    *t = q->tags[--q->ntags];
+}
+
+static rt_status apply_tag(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err)
+{
+    size_t c = op->kind == RT_OP_NOTE ? 0 : rt_taxonomy_find(a->tax, op->cat);
+    if (c == (size_t)-1)
+        return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", op->cat);
+    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
+    rt_tag *t = tag_entry(a, q, pid_of(a, op->pid));
+    inverse_base(inv, op);
+    int had_cats = t->cats != 0;
+    if (op->kind == RT_OP_NOTE) {
+        inv->text = rt_strdup(t->note ? t->note : "");
+        free(t->note);
+        t->note = op->text && op->text[0] ? rt_strdup(op->text) : NULL;
+    } else {
+        unsigned long long bit = 1ull << c;
+        int had = (t->cats & bit) != 0;
+        inv->cat = rt_strdup(a->tax->cats[c].id);
+        inv->kind = had == (op->kind == RT_OP_TAG) ? op->kind
+                    : op->kind == RT_OP_TAG ? RT_OP_UNTAG : RT_OP_TAG;
+        if (op->kind == RT_OP_TAG)
+            t->cats |= bit;
+        else
+            t->cats &= ~bit;
+    }
+    t->prov = prov_of(a, op);
+    a->ntagged += (t->cats != 0) - had_cats;
+    tag_tidy(q, t);
+    return RT_OK;
+}
+
+static void apply_leak(rt_annot *a, const rt_op *op, rt_op *inv)
+{
+    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
+    rt_leak_label *l = find_leak(q, op->train);
+    inverse_base(inv, op);
+    inv->text = rt_strdup(l ? l->type : "");
+    if (!op->text[0]) {
+        if (l) {
+            free(l->train);
+            free(l->type);
+            *l = q->leaks[--q->nleaks];
+        }
+        return;
+    }
+    if (!l) {
+        RT_GROW(q->leaks, q->kcap, q->nleaks + 1);
+        l = &q->leaks[q->nleaks++];
+        l->train = rt_strdup(op->train);
+        l->type = NULL;
+    }
+    free(l->type);
+    l->type = rt_strdup(op->text);
+    l->prov = prov_of(a, op);
+}
+
+static void apply_set(rt_annot *a, const rt_op *op, rt_op *inv)
+{
+    rt_qset *s = find_set(a, op->name);
+    inverse_base(inv, op);
+    inv->has_list = s != NULL;
+    if (s) {
+        inv->text = dup_or_null(s->how);
+        inv->nqids = s->n;
+        inv->qids = rt_calloc(s->n + 1, sizeof *inv->qids);
+        for (size_t i = 0; i < s->n; i++)
+            inv->qids[i] = rt_strdup(rt_strtab_str(a->qids, s->qids[i]));
+        free_set(s);
+        *s = a->sets[--a->nsets];
+    }
+    if (!op->has_list)
+        return;
+    a->sets = rt_reallocarray(a->sets, a->nsets + 1, sizeof *a->sets);
+    s = &a->sets[a->nsets++];
+    s->name = rt_strdup(op->name);
+    s->how = dup_or_null(op->text);
+    s->n = op->nqids;
+    s->qids = rt_calloc(op->nqids + 1, sizeof *s->qids);
+    for (size_t i = 0; i < op->nqids; i++)
+        s->qids[i] = rt_strtab_intern(a->qids, op->qids[i], strlen(op->qids[i]));
+}
+
+/* Keeps the undo and redo stacks in step with the op; returns a warning when they disagree. */
+static const char *track_history(rt_annot *a, const rt_op *op, size_t hi)
+{
+    const char *warn = NULL;
+    if (op->undo) {
+        if (a->nundo && a->h[a->undo[a->nundo - 1]].seq == op->undo) {
+            a->nundo--;
+            RT_GROW(a->redo, a->rcap, a->nredo + 1);
+            a->redo[a->nredo++] = hi;
+            return NULL;
+        }
+        warn = "an undo does not match the history; undo history reset";
+    } else if (op->redo) {
+        if (a->nredo && a->h[a->redo[a->nredo - 1]].seq == op->redo) {
+            a->nredo--;
+            RT_GROW(a->undo, a->ucap, a->nundo + 1);
+            a->undo[a->nundo++] = hi;
+            return NULL;
+        }
+        warn = "a redo does not match the history; undo history reset";
+    }
+    if (warn)
+        a->nundo = 0;
+    a->nredo = 0;
+    RT_GROW(a->undo, a->ucap, a->nundo + 1);
+    a->undo[a->nundo++] = hi;
+    return warn;
+}
+
+rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_err *err)
+{
+    rt_op inv;
+    memset(&inv, 0, sizeof inv);
+    rt_status st = RT_OK;
+    switch (op->kind) {
+    case RT_OP_LABEL: apply_label(a, op, &inv); break;
+    case RT_OP_TAG:
+    case RT_OP_UNTAG:
+    case RT_OP_NOTE: st = apply_tag(a, op, &inv, err); break;
+    case RT_OP_LEAK: apply_leak(a, op, &inv); break;
+    case RT_OP_SET: apply_set(a, op, &inv); break;
+    default: st = rt_err_set(err, RT_EINPUT, "unknown operation");
+    }
+    if (st != RT_OK) {
+        rt_op_clear(&inv);
+        return st;
+    }
+    RT_GROW(a->h, a->hcap, a->nh + 1);
+    a->h[a->nh].seq = op->seq;
+    a->h[a->nh].inverse = inv;
+    const char *w = track_history(a, op, a->nh);
+    a->nh++;
+    a->nops++;
+    if (warning)
+        *warning = w;
+    return RT_OK;
+}
+
+int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
+{
+    uint32_t qid = find_id(a->qids, op->qid);
+    uint32_t pid = op->pid ? find_id(a->pids, op->pid) : RT_NO_ID;
+    const qstate *q = qs_find(a, qid);
+    int pid_known = !op->pid || pid != RT_NO_ID;
+    switch (op->kind) {
+    case RT_OP_LABEL: {
+        const rt_label *l = pid_known ? find_label(q, pid) : NULL;
+        return op->has_grade ? l && l->grade == op->grade : !l;
+    }
+    case RT_OP_TAG:
+    case RT_OP_UNTAG: {
+        size_t c = rt_taxonomy_find(a->tax, op->cat);
+        const rt_tag *t = pid_known ? find_tag(q, pid) : NULL;
+        int has = c != (size_t)-1 && t && (t->cats >> c & 1);
+        return op->kind == RT_OP_TAG ? has : !has;
+    }
+    case RT_OP_NOTE: {
+        const rt_tag *t = pid_known ? find_tag(q, pid) : NULL;
+        const char *cur = t && t->note ? t->note : "";
+        return strcmp(cur, op->text ? op->text : "") == 0;
+    }
+    case RT_OP_LEAK: {
+        const rt_leak_label *l = find_leak(q, op->train);
+        return strcmp(l ? l->type : "", op->text) == 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+int rt_annot_undo_op(const rt_annot *a, rt_op *out)
+{
+    if (!a->nundo)
+        return 0;
+    const hist *h = &a->h[a->undo[a->nundo - 1]];
+    rt_op_copy(out, &h->inverse);
+    out->undo = h->seq;
+    out->redo = 0;
+    return 1;
+}
+
+int rt_annot_redo_op(const rt_annot *a, rt_op *out)
+{
+    if (!a->nredo)
+        return 0;
+    const hist *h = &a->h[a->redo[a->nredo - 1]];
+    rt_op_copy(out, &h->inverse);
+    out->redo = h->seq;
+    out->undo = 0;
+    return 1;
+}
+
+/* ---- reading ----------------------------------------------------------------------------- */
+
+const rt_label *rt_annot_labels(const rt_annot *a, uint32_t qid, size_t *n)
+{
+    const qstate *q = qs_find(a, qid);
+    *n = q ? q->nlabels : 0;
+    return q ? q->labels : NULL;
+}
+
+const rt_label *rt_annot_label(const rt_annot *a, uint32_t qid, uint32_t pid)
+{
+    return find_label(qs_find(a, qid), pid);
+}
+
+size_t rt_annot_nlabels(const rt_annot *a) { return a->nlabels; }
+
+const rt_tag *rt_annot_tags(const rt_annot *a, uint32_t qid, size_t *n)
+{
+    const qstate *q = qs_find(a, qid);
+    *n = q ? q->ntags : 0;
+    return q ? q->tags : NULL;
+}
+
+const rt_tag *rt_annot_tag(const rt_annot *a, uint32_t qid, uint32_t pid)
+{
+    return find_tag(qs_find(a, qid), pid);
+}
+
+size_t rt_annot_tag_count(const rt_annot *a, uint32_t qid)
+{
+    size_t n, c = 0;
+    const rt_tag *t = rt_annot_tags(a, qid, &n);
+    for (size_t i = 0; i < n; i++)
+        c += t[i].cats != 0;
+    return c;
+}
+
+size_t rt_annot_ntagged(const rt_annot *a) { return a->ntagged; }
+
+const rt_leak_label *rt_annot_leaks(const rt_annot *a, uint32_t qid, size_t *n)
+{
+    const qstate *q = qs_find(a, qid);
+    *n = q ? q->nleaks : 0;
+    return q ? q->leaks : NULL;
+}
+
+const rt_leak_label *rt_annot_leak(const rt_annot *a, uint32_t qid, const char *train)
+{
+    return find_leak(qs_find(a, qid), train);
+}
+
+const rt_qset *rt_annot_set(const rt_annot *a, const char *name) { return find_set(a, name); }
+
+const rt_qset *rt_annot_sets(const rt_annot *a, size_t *n)
+{
+    *n = a->nsets;
+    return a->sets;
+}
+
+size_t rt_annot_nops(const rt_annot *a) { return a->nops; }
+size_t rt_annot_can_undo(const rt_annot *a) { return a->nundo; }
+size_t rt_annot_can_redo(const rt_annot *a) { return a->nredo; }

@@ -1,0 +1,99 @@
+/* rt_annot — the annotation state that replaying a journal builds: the relabel overlay on the
+ * base qrels, error tags and notes, leak-type labels and named query sets, each with provenance,
+ * plus the undo and redo history. It knows what operations mean; rt_journal stores them and
+ * rt_session ties both to a workspace. */
+#ifndef RT_ANNOT_H
+#define RT_ANNOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_err.h"
+#include "rt_journal.h"
+#include "rt_strtab.h"
+#include "rt_taxonomy.h"
+
+/* Who changed something and when. */
+typedef struct rt_prov {
+    const char *author;   /* borrowed from the state */
+    int64_t time_ms;
+    uint64_t seq;
+} rt_prov;
+
+/* A relabel: the current grade of (query, pid), overriding the base qrels. */
+typedef struct rt_label {
+    uint32_t pid;
+    int32_t grade;
+    rt_prov prov;
+} rt_label;
+
+/* The tags and note of a pair, or of the query itself when pid is RT_NO_ID. */
+typedef struct rt_tag {
+    uint32_t pid;
+    unsigned long long cats;  /* bit i: taxonomy category i */
+    char *note;               /* NULL when none */
+    rt_prov prov;
+} rt_tag;
+
+/* A reviewed leakage candidate: test query (the entry's query) × training query. */
+typedef struct rt_leak_label {
+    char *train;
+    char *type;
+    rt_prov prov;
+} rt_leak_label;
+
+typedef struct rt_qset {
+    char *name;
+    char *how;               /* what made it, e.g. "sample 100 42 notop 5 bm25" */
+    uint32_t *qids;
+    size_t n;
+} rt_qset;
+
+typedef struct rt_annot rt_annot;
+
+/* An empty state interning into qids and pids (borrowed; ids may be added) and tagging with
+ * tax (borrowed). */
+rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax);
+void rt_annot_free(rt_annot **a);
+
+/* Applies an operation (one read from the journal or just appended to it) and records how to
+ * undo it. Operations naming an unknown category are refused (RT_EINPUT). An op with undo or
+ * redo set must match the top of the corresponding history, otherwise the history is reset
+ * (the change itself still applies) and *warning says so when not NULL. */
+rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_err *err);
+
+/* True when applying op would change nothing (tagging a present category, …). */
+int rt_annot_is_noop(const rt_annot *a, const rt_op *op);
+
+/* Builds in *out the operation that undoes the last change (undo set), or that redoes the last
+ * undone one (redo set); returns 0 when there is nothing to undo / redo. */
+int rt_annot_undo_op(const rt_annot *a, rt_op *out);
+int rt_annot_redo_op(const rt_annot *a, rt_op *out);
+
+/* The relabels of qid (borrowed until the next apply). */
+const rt_label *rt_annot_labels(const rt_annot *a, uint32_t qid, size_t *n);
+/* The relabel of (qid, pid), or NULL. */
+const rt_label *rt_annot_label(const rt_annot *a, uint32_t qid, uint32_t pid);
+size_t rt_annot_nlabels(const rt_annot *a);
+
+/* The tag entries of qid (borrowed until the next apply); entries may have no categories left
+ * but a note. */
+const rt_tag *rt_annot_tags(const rt_annot *a, uint32_t qid, size_t *n);
+const rt_tag *rt_annot_tag(const rt_annot *a, uint32_t qid, uint32_t pid);
+/* Tag entries of qid that hold at least one category. */
+size_t rt_annot_tag_count(const rt_annot *a, uint32_t qid);
+/* Pairs and queries with at least one category, over all queries. */
+size_t rt_annot_ntagged(const rt_annot *a);
+
+const rt_leak_label *rt_annot_leaks(const rt_annot *a, uint32_t qid, size_t *n);
+const rt_leak_label *rt_annot_leak(const rt_annot *a, uint32_t qid, const char *train);
+
+const rt_qset *rt_annot_set(const rt_annot *a, const char *name);
+const rt_qset *rt_annot_sets(const rt_annot *a, size_t *n);
+
+/* Number of operations applied, and of undoable / redoable ones. */
+size_t rt_annot_nops(const rt_annot *a);
+size_t rt_annot_can_undo(const rt_annot *a);
+size_t rt_annot_can_redo(const rt_annot *a);
+
+#endif

@@ -1,0 +1,305 @@
+/* rt_live — current metrics under relabels, recomputed per touched query. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_live.h"
+#include "rt_mem.h"
+
+/* One judged query: what the measures need besides the ranking. */
+typedef struct lq {
+    uint32_t qid;
+    uint32_t base_i;       /* index in the base qrels, or RT_NO_ID */
+    int active;            /* has at least one current judgment */
+    rt_qinfo info;
+    int32_t *ideal;
+    size_t icap;
+} lq;
+
+typedef struct lrun {
+    double *value;         /* [live index * nm + m] */
+    unsigned char *defined;
+    double *mean;
+    size_t *nd;
+} lrun;
+
+struct rt_live {
+    const rt_workspace *ws;
+    const rt_annot *an;
+    size_t nm, depth;
+    lq *q;
+    size_t nq, qcap;
+    uint32_t *slot;        /* qid → live index, RT_NO_ID when not judged */
+    size_t nslot;
+    uint32_t *sorted;      /* live indices of active queries in qid byte order */
+    uint32_t *sorted_qids; /* the same as qids, for callers */
+    size_t nsorted;
+    lrun *runs;
+    int32_t *grades;
+    size_t gcap;
+};
+
+static int desc_int(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+int rt_live_grade(const rt_live *l, uint32_t qid, uint32_t pid, int32_t *grade)
+{
+    const rt_label *lb = rt_annot_label(l->an, qid, pid);
+    if (lb) {
+        *grade = lb->grade;
+        return 1;
+    }
+    return rt_workspace_grade(l->ws, qid, pid, grade);
+}
+
+/* Recomputes the relevant count and ideal gains of live query x from base ⊕ relabels. */
+static void query_info(rt_live *l, lq *x)
+{
+    size_t nj = 0, nl;
+    const rt_judgment *j = x->base_i != RT_NO_ID ? rt_qrels_judgments(l->ws->qrels, x->base_i, &nj) : NULL;
+    const rt_label *lb = rt_annot_labels(l->an, x->qid, &nl);
+    RT_GROW(x->ideal, x->icap, nj + nl + 1);
+    size_t ni = 0, nrel = 0;
+    int32_t level = l->ws->level;
+    for (size_t k = 0; k < nj; k++) {
+        int32_t g = j[k].grade;
+        const rt_label *o = rt_annot_label(l->an, x->qid, j[k].pid);
+        if (o)
+            continue;   /* counted with the relabels below */
+        nrel += g >= level;
+        if (g > 0)
+            x->ideal[ni++] = g;
+    }
+    for (size_t k = 0; k < nl; k++) {
+        nrel += lb[k].grade >= level;
+        if (lb[k].grade > 0)
+            x->ideal[ni++] = lb[k].grade;
+    }
+    qsort(x->ideal, ni, sizeof *x->ideal, desc_int);
+    x->info.num_rel = (uint32_t)nrel;
+    x->info.ideal = x->ideal;
+    x->info.n_ideal = ni;
+    x->active = nj + nl > 0;
+}
+
+static void query_values(rt_live *l, size_t li)
+{
+    lq *x = &l->q[li];
+    for (size_t r = 0; r < l->ws->nruns; r++) {
+        size_t n;
+        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n, NULL);
+        size_t use = l->depth && l->depth < n ? l->depth : n;
+        RT_GROW(l->grades, l->gcap, use + 1);
+        for (size_t k = 0; k < use; k++)
+            if (!rt_live_grade(l, x->qid, p[k], &l->grades[k]))
+                l->grades[k] = RT_UNJUDGED;
+        double *out = l->runs[r].value + li * l->nm;
+        unsigned char *def = l->runs[r].defined + li * l->nm;
+        for (size_t m = 0; m < l->nm; m++) {
+            int d;
+            out[m] = rt_measure_compute(&l->ws->ms[m], p ? l->grades : NULL, use, &x->info,
+                                        l->ws->level, &d);
+            def[m] = (unsigned char)d;
+        }
+    }
+}
+
+static void aggregate(rt_live *l, size_t r)
+{
+    lrun *lr = &l->runs[r];
+    for (size_t m = 0; m < l->nm; m++) {
+        double sum = 0;
+        size_t nd = 0;
+        for (size_t k = 0; k < l->nsorted; k++) {
+            size_t at = (size_t)l->sorted[k] * l->nm + m;
+            if (!lr->defined[at])
+                continue;
+            sum += lr->value[at];
+            nd++;
+        }
+        lr->nd[m] = nd;
+        lr->mean[m] = rt_measure_is_sum(&l->ws->ms[m]) ? sum : nd ? sum / (double)nd : 0.0;
+    }
+}
+
+static void set_slot(rt_live *l, uint32_t qid, uint32_t li)
+{
+    if (qid >= l->nslot) {
+        size_t n = l->nslot ? l->nslot : 64;
+        while (n <= qid)
+            n *= 2;
+        l->slot = rt_reallocarray(l->slot, n, sizeof *l->slot);
+        for (size_t i = l->nslot; i < n; i++)
+            l->slot[i] = RT_NO_ID;
+        l->nslot = n;
+    }
+    l->slot[qid] = li;
+}
+
+static uint32_t slot_of(const rt_live *l, uint32_t qid)
+{
+    return qid < l->nslot ? l->slot[qid] : RT_NO_ID;
+}
+
+/* Adds a live query for qid (judged only by relabels so far). */
+static size_t add_query(rt_live *l, uint32_t qid, uint32_t base_i)
+{
+    size_t old = l->qcap;
+    RT_GROW(l->q, l->qcap, l->nq + 1);
+    if (l->qcap != old)
+        for (size_t r = 0; r < l->ws->nruns; r++) {
+            l->runs[r].value = rt_reallocarray(l->runs[r].value, l->qcap * l->nm + 1, sizeof(double));
+            l->runs[r].defined = rt_realloc(l->runs[r].defined, l->qcap * l->nm + 1);
+        }
+    lq *x = &l->q[l->nq];
+    memset(x, 0, sizeof *x);
+    x->qid = qid;
+    x->base_i = base_i;
+    set_slot(l, qid, (uint32_t)l->nq);
+    return l->nq++;
+}
+
+static int qid_cmp(const void *a, const void *b, void *arg)
+{
+    const rt_live *l = arg;
+    const rt_strtab *t = l->ws->qids;
+    return strcmp(rt_strtab_str(t, l->q[*(const uint32_t *)a].qid),
+                  rt_strtab_str(t, l->q[*(const uint32_t *)b].qid));
+}
+
+static void sort_active(rt_live *l)
+{
+    l->sorted = rt_reallocarray(l->sorted, l->nq + 1, sizeof *l->sorted);
+    l->sorted_qids = rt_reallocarray(l->sorted_qids, l->nq + 1, sizeof *l->sorted_qids);
+    l->nsorted = 0;
+    for (size_t i = 0; i < l->nq; i++)
+        if (l->q[i].active)
+            l->sorted[l->nsorted++] = (uint32_t)i;
+    qsort_r(l->sorted, l->nsorted, sizeof *l->sorted, qid_cmp, l);
+    for (size_t k = 0; k < l->nsorted; k++)
+        l->sorted_qids[k] = l->q[l->sorted[k]].qid;
+}
+
+rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
+{
+    rt_live *l = rt_calloc(1, sizeof *l);
+    l->ws = ws;
+    l->an = an;
+    l->nm = ws->nm;
+    l->depth = rt_measure_depth(ws->ms, ws->nm);
+    l->runs = rt_calloc(ws->nruns + 1, sizeof *l->runs);
+    for (size_t r = 0; r < ws->nruns; r++) {
+        l->runs[r].mean = rt_calloc(l->nm + 1, sizeof(double));
+        l->runs[r].nd = rt_calloc(l->nm + 1, sizeof(size_t));
+    }
+    for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
+        add_query(l, rt_qrels_qid(ws->qrels, i), i);
+    for (uint32_t qid = 0; qid < rt_strtab_count(ws->qids); qid++) {
+        size_t n;
+        rt_annot_labels(an, qid, &n);
+        if (n && slot_of(l, qid) == RT_NO_ID)
+            add_query(l, qid, RT_NO_ID);
+    }
+    for (size_t i = 0; i < l->nq; i++) {
+        query_info(l, &l->q[i]);
+        query_values(l, i);
+    }
+    sort_active(l);
+    for (size_t r = 0; r < ws->nruns; r++)
+        aggregate(l, r);
+    return l;
+}
+
+void rt_live_free(rt_live **lp)
+{
+    if (!lp || !*lp)
+        return;
+    rt_live *l = *lp;
+    for (size_t i = 0; i < l->nq; i++)
+        free(l->q[i].ideal);
+    free(l->q);
+    for (size_t r = 0; r < l->ws->nruns; r++) {
+        free(l->runs[r].value);
+        free(l->runs[r].defined);
+        free(l->runs[r].mean);
+        free(l->runs[r].nd);
+    }
+    free(l->runs);
+    free(l->slot);
+    free(l->sorted);
+    free(l->sorted_qids);
+    free(l->grades);
+    free(l);
+    *lp = NULL;
+}
+
+void rt_live_update(rt_live *l, uint32_t qid)
+{
+    uint32_t li = slot_of(l, qid);
+    if (li == RT_NO_ID)
+        li = (uint32_t)add_query(l, qid, RT_NO_ID);
+    lq *x = &l->q[li];
+    int was = x->active;
+    query_info(l, x);
+    query_values(l, li);
+    if (was != x->active)
+        sort_active(l);
+    for (size_t r = 0; r < l->ws->nruns; r++)
+        aggregate(l, r);
+}
+
+const double *rt_live_mean(const rt_live *l, size_t r) { return l->runs[r].mean; }
+const size_t *rt_live_n_defined(const rt_live *l, size_t r) { return l->runs[r].nd; }
+size_t rt_live_nqueries(const rt_live *l) { return l->nsorted; }
+
+const uint32_t *rt_live_sorted(const rt_live *l, size_t *n)
+{
+    *n = l->nsorted;
+    return l->sorted_qids;
+}
+
+int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v)
+{
+    uint32_t li = slot_of(l, qid);
+    if (li == RT_NO_ID || !l->q[li].active)
+        return 0;
+    size_t at = (size_t)li * l->nm + m;
+    *v = l->runs[r].value[at];
+    return l->runs[r].defined[at];
+}
+
+void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t n, int current,
+                       double *mean, size_t *n_defined)
+{
+    const rt_eval_result *b = l->ws->runs[r].base;
+    for (size_t m = 0; m < l->nm; m++) {
+        double sum = 0;
+        size_t nd = 0;
+        for (size_t k = 0; k < n; k++) {
+            double v;
+            int def;
+            if (current) {
+                uint32_t li = slot_of(l, qids[k]);
+                if (li == RT_NO_ID || !l->q[li].active)
+                    continue;
+                def = rt_live_value(l, r, qids[k], m, &v);
+            } else {
+                uint32_t i = rt_qrels_index(l->ws->qrels, qids[k]);
+                if (i == RT_NO_ID)
+                    continue;
+                def = b->defined[(size_t)i * l->nm + m];
+                v = b->value[(size_t)i * l->nm + m];
+            }
+            if (!def)
+                continue;
+            sum += v;
+            nd++;
+        }
+        n_defined[m] = nd;
+        mean[m] = rt_measure_is_sum(&l->ws->ms[m]) ? sum : nd ? sum / (double)nd : 0.0;
+    }
+}

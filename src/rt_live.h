@@ -1,0 +1,46 @@
+/* rt_live — every run's metrics against the current qrels (base ⊕ relabels), kept up to date
+ * one query at a time: a relabel recomputes the touched query for each run and re-sums the
+ * means in trec_eval's order, so the values equal `retriage eval` on the exported qrels. */
+#ifndef RT_LIVE_H
+#define RT_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_annot.h"
+#include "rt_workspace.h"
+
+typedef struct rt_live rt_live;
+
+/* Evaluates every run of ws against base ⊕ the relabels of annot (both borrowed). */
+rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *annot);
+void rt_live_free(rt_live **l);
+
+/* Recomputes query qid after its relabels changed. */
+void rt_live_update(rt_live *l, uint32_t qid);
+
+/* The current grade of (qid, pid): the relabel if any, else the base judgment. Returns 0 when
+ * the pair is judged by neither. */
+int rt_live_grade(const rt_live *l, uint32_t qid, uint32_t pid, int32_t *grade);
+
+/* Current means of run r (nm values, in the workspace's measure order) and how many queries
+ * each is over. Borrowed until the next update. */
+const double *rt_live_mean(const rt_live *l, size_t r);
+const size_t *rt_live_n_defined(const rt_live *l, size_t r);
+
+/* Current value of measure m for run r on qid; returns 0 when qid is not judged or the value is
+ * undefined. */
+int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v);
+
+/* Number of judged queries now (base queries plus those only relabels judge). */
+size_t rt_live_nqueries(const rt_live *l);
+
+/* The judged queries in trec_eval's order (qid byte order); borrowed until the next update. */
+const uint32_t *rt_live_sorted(const rt_live *l, size_t *n);
+
+/* The means of run r over a subset of queries (qids[0..n), judged ones only), into mean[nm]
+ * and n_defined[nm]; for query sets and the leaked / other split. */
+void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t n, int current,
+                       double *mean, size_t *n_defined);
+
+#endif

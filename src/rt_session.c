@@ -1,0 +1,280 @@
+/* rt_session — opening an annotation session on a workspace and making changes durable. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_mem.h"
+#include "rt_reader.h"
+#include "rt_session.h"
+
+const char *const rt_leak_types[] = {"identical", "generalization", "specialization",
+                                     "reformulation", "different-topic", "not-leak", NULL};
+
+char *rt_session_default_dir(const rt_workspace *ws)
+{
+    if (ws->journal_dir)
+        return rt_strdup(ws->journal_dir);
+    if (ws->path) {
+        char *dir = rt_path_dir(ws->path);
+        char *j = rt_path_join(dir, "annotations");
+        free(dir);
+        return j;
+    }
+    return rt_strdup("annotations");
+}
+
+char *rt_session_default_annotator(const rt_workspace *ws)
+{
+    if (ws->annotator && ws->annotator[0])
+        return rt_strdup(ws->annotator);
+    const struct passwd *pw = getpwuid(getuid());
+    if (pw && pw->pw_name && pw->pw_name[0])
+        return rt_strdup(pw->pw_name);
+    const char *u = getenv("USER");
+    return rt_strdup(u && u[0] ? u : "annotator");
+}
+
+static void replay(rt_session *s, rt_op *ops, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rt_err e;
+        const char *warn = NULL;
+        if (rt_annot_apply(s->annot, &ops[i], &warn, &e) != RT_OK)
+            rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s; skipped",
+                          rt_journal_path(s->journal), ops[i].seq, e.msg);
+        else if (warn)
+            rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s",
+                          rt_journal_path(s->journal), ops[i].seq, warn);
+        rt_op_clear(&ops[i]);
+    }
+}
+
+rt_status rt_session_open(rt_session **out, rt_workspace *ws, const char *dir,
+                          const char *annotator, int readonly, rt_err *err)
+{
+    *out = NULL;
+    rt_session *s = rt_calloc(1, sizeof *s);
+    s->ws = ws;
+    s->journal_dir = dir ? rt_strdup(dir) : rt_session_default_dir(ws);
+    s->annotator = annotator ? rt_strdup(annotator) : rt_session_default_annotator(ws);
+    rt_op *ops;
+    size_t n;
+    rt_status st = (readonly ? rt_journal_open_readonly : rt_journal_open)(
+        &s->journal, s->journal_dir, s->annotator, &ops, &n, ws->report, err);
+    if (st != RT_OK) {
+        rt_session_close(&s);
+        return st;
+    }
+    s->annot = rt_annot_new(ws->qids, ws->pids, ws->taxonomy);
+    replay(s, ops, n);
+    free(ops);
+    if (!readonly && rt_journal_readonly(s->journal))
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s: read-only: %s",
+                      rt_journal_path(s->journal), rt_journal_readonly(s->journal));
+    s->live = rt_live_new(ws, s->annot);
+    *out = s;
+    return RT_OK;
+}
+
+void rt_session_close(rt_session **sp)
+{
+    if (!sp || !*sp)
+        return;
+    rt_session *s = *sp;
+    rt_live_free(&s->live);
+    rt_annot_free(&s->annot);
+    rt_journal_close(&s->journal);
+    free(s->annotator);
+    free(s->journal_dir);
+    free(s);
+    *sp = NULL;
+}
+
+const char *rt_session_readonly(const rt_session *s) { return rt_journal_readonly(s->journal); }
+
+static int known_pid(const rt_session *s, const char *pid)
+{
+    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
+        return 1;
+    const char *t;
+    size_t tl;
+    return s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl);
+}
+
+static int known_leak_type(const char *t)
+{
+    if (!t[0])
+        return 1;
+    for (size_t i = 0; rt_leak_types[i]; i++)
+        if (strcmp(rt_leak_types[i], t) == 0)
+            return 1;
+    return 0;
+}
+
+rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
+{
+    const char *ro = rt_session_readonly(s);
+    if (ro)
+        return rt_err_set(err, RT_ELOCKED, "read-only: %s", ro);
+    if (op->kind != RT_OP_SET && (!op->qid || rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) == RT_NO_ID))
+        return rt_err_set(err, RT_EUSAGE, "unknown query \"%s\"", op->qid ? op->qid : "");
+    if (op->pid && !known_pid(s, op->pid))
+        return rt_err_set(err, RT_EUSAGE, "unknown passage \"%s\"", op->pid);
+    switch (op->kind) {
+    case RT_OP_LABEL:
+        if (!op->pid)
+            return rt_err_set(err, RT_EUSAGE, "a label needs a passage");
+        if (op->has_grade && (op->grade < 0 || op->grade > (s->ws->graded ? 3 : 1)))
+            return rt_err_set(err, RT_EUSAGE, "grade %d: this workspace uses %s", (int)op->grade,
+                              s->ws->graded ? "grades 0-3" : "0 (not relevant) and 1 (relevant)");
+        break;
+    case RT_OP_TAG:
+    case RT_OP_UNTAG:
+        if (!op->cat || rt_taxonomy_find(s->ws->taxonomy, op->cat) == (size_t)-1)
+            return rt_err_set(err, RT_EUSAGE, "unknown category \"%s\"", op->cat ? op->cat : "");
+        break;
+    case RT_OP_LEAK:
+        if (!op->train || !op->text || !known_leak_type(op->text))
+            return rt_err_set(err, RT_EUSAGE, "a leak label needs a training query and one of "
+                              "identical, generalization, specialization, reformulation, "
+                              "different-topic, not-leak");
+        break;
+    case RT_OP_SET:
+        if (!op->name || !op->name[0])
+            return rt_err_set(err, RT_EUSAGE, "a query set needs a name");
+        break;
+    default:
+        break;
+    }
+    if (rt_annot_is_noop(s->annot, op))
+        return rt_err_set(err, RT_EUSAGE, "nothing to change");
+    return RT_OK;
+}
+
+/* Appends op durably, then applies it everywhere. */
+static rt_status commit(rt_session *s, rt_op *op, rt_err *err)
+{
+    free(op->author);
+    op->author = rt_strdup(s->annotator);
+    rt_status st = rt_journal_append(s->journal, op, err);
+    if (st != RT_OK)
+        return st;
+    st = rt_annot_apply(s->annot, op, NULL, err);
+    if (st == RT_OK && op->kind == RT_OP_LABEL)
+        rt_live_update(s->live, rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)));
+    return st;
+}
+
+rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err)
+{
+    rt_status st = rt_session_check(s, op, err);
+    return st == RT_OK ? commit(s, op, err) : st;
+}
+
+static rt_status history(rt_session *s, rt_op *done, int redo, rt_err *err)
+{
+    memset(done, 0, sizeof *done);
+    const char *ro = rt_session_readonly(s);
+    if (ro)
+        return rt_err_set(err, RT_ELOCKED, "read-only: %s", ro);
+    if (!(redo ? rt_annot_redo_op : rt_annot_undo_op)(s->annot, done))
+        return rt_err_set(err, RT_EUSAGE, redo ? "nothing to redo" : "nothing to undo");
+    return commit(s, done, err);
+}
+
+rt_status rt_session_undo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 0, err); }
+rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 1, err); }
+
+static rt_status do_owned(rt_session *s, rt_op *op, rt_err *err)
+{
+    rt_status st = rt_session_do(s, op, err);
+    rt_op_clear(op);
+    return st;
+}
+
+rt_status rt_session_label(rt_session *s, const char *qid, const char *pid, int has_grade,
+                           int32_t grade, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(qid), .pid = pid ? rt_strdup(pid) : NULL,
+                .has_grade = has_grade, .grade = has_grade ? grade : 0};
+    return do_owned(s, &op, err);
+}
+
+rt_status rt_session_tag(rt_session *s, rt_op_kind kind, const char *qid, const char *pid,
+                         const char *cat, rt_err *err)
+{
+    rt_op op = {.kind = kind, .qid = rt_strdup(qid), .pid = pid ? rt_strdup(pid) : NULL,
+                .cat = rt_strdup(cat)};
+    size_t c = rt_taxonomy_find(s->ws->taxonomy, cat);
+    if (c != (size_t)-1) {   /* the journal holds the stable id, whatever the user typed */
+        free(op.cat);
+        op.cat = rt_strdup(s->ws->taxonomy->cats[c].id);
+    }
+    return do_owned(s, &op, err);
+}
+
+rt_status rt_session_note(rt_session *s, const char *qid, const char *pid, const char *text,
+                          rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_NOTE, .qid = rt_strdup(qid), .pid = pid ? rt_strdup(pid) : NULL,
+                .text = rt_strdup(text)};
+    return do_owned(s, &op, err);
+}
+
+int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *grade,
+                     const rt_label **relabel)
+{
+    const rt_label *l = rt_annot_label(s->annot, qid, pid);
+    if (relabel)
+        *relabel = l;
+    if (l) {
+        *grade = l->grade;
+        return 1;
+    }
+    return rt_workspace_grade(s->ws, qid, pid, grade);
+}
+
+void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len)
+{
+    const char *what = op->undo ? "undone: " : op->redo ? "redone: " : "";
+    const char *target = op->pid ? op->pid : "(query)";
+    size_t c = op->cat ? rt_taxonomy_find(s->ws->taxonomy, op->cat) : (size_t)-1;
+    const char *cat = c != (size_t)-1 ? s->ws->taxonomy->cats[c].name : op->cat;
+    switch (op->kind) {
+    case RT_OP_LABEL:
+        if (op->has_grade)
+            snprintf(buf, len, "%s%s %s labelled %d (#%" PRIu64 ")", what, op->qid, target,
+                     (int)op->grade, op->seq);
+        else
+            snprintf(buf, len, "%s%s %s back to its base judgment (#%" PRIu64 ")", what, op->qid,
+                     target, op->seq);
+        break;
+    case RT_OP_TAG:
+    case RT_OP_UNTAG:
+        snprintf(buf, len, "%s%s %s %s %s (#%" PRIu64 ")", what, op->qid, target,
+                 op->kind == RT_OP_TAG ? "tagged" : "untagged", cat, op->seq);
+        break;
+    case RT_OP_NOTE:
+        snprintf(buf, len, "%s%s %s note %s (#%" PRIu64 ")", what, op->qid, target,
+                 op->text[0] ? "saved" : "removed", op->seq);
+        break;
+    case RT_OP_LEAK:
+        snprintf(buf, len, "%s%s × %s: %s (#%" PRIu64 ")", what, op->qid, op->train,
+                 op->text[0] ? op->text : "label removed", op->seq);
+        break;
+    case RT_OP_SET:
+        if (op->has_list)
+            snprintf(buf, len, "%squery set %s: %zu queries (#%" PRIu64 ")", what, op->name,
+                     op->nqids, op->seq);
+        else
+            snprintf(buf, len, "%squery set %s removed (#%" PRIu64 ")", what, op->name, op->seq);
+        break;
+    default:
+        snprintf(buf, len, "?");
+    }
+}
