@@ -475,12 +475,10 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     j->fd = j->lock_fd = -1;
     j->path = rt_malloc(strlen(dir) + strlen(annotator) + 8);
     sprintf(j->path, "%s/%s.jsonl", dir, annotator);
-    if (lock) {
-        rt_status st = mkdirs(dir, err);
-        if (st != RT_OK) {
-            rt_journal_close(&j);
-            return st;
-        }
+    rt_err e;
+    if (lock && mkdirs(dir, &e) != RT_OK) {
+        j->readonly = rt_strdup(e.msg);   /* browsing still works; changes cannot be kept */
+    } else if (lock) {
         take_lock(j);
     } else {
         j->readonly = rt_strdup("opened read-only");

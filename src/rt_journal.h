@@ -58,8 +58,8 @@ typedef struct rt_journal rt_journal;
  * are read into *ops / *nops (caller frees each with rt_op_clear, then the array). Lines that are
  * not operations are reported with file:line and skipped; invalid bytes after the last
  * operation are a torn write: they are copied to "<file>.torn-<time>" and cut off the journal
- * (only when writable). When another process holds the lock, the journal opens read-only and
- * rt_journal_readonly says why. */
+ * (only when writable). When another process holds the lock, or the folder cannot be created,
+ * the journal opens read-only and rt_journal_readonly says why. */
 rt_status rt_journal_open(rt_journal **out, const char *dir, const char *annotator,
                           rt_op **ops, size_t *nops, rt_report *report, rt_err *err);
 

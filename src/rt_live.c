@@ -256,6 +256,12 @@ const double *rt_live_mean(const rt_live *l, size_t r) { return l->runs[r].mean;
 const size_t *rt_live_n_defined(const rt_live *l, size_t r) { return l->runs[r].nd; }
 size_t rt_live_nqueries(const rt_live *l) { return l->nsorted; }
 
+int rt_live_is_judged(const rt_live *l, uint32_t qid)
+{
+    uint32_t li = slot_of(l, qid);
+    return li != RT_NO_ID && l->q[li].active;
+}
+
 const uint32_t *rt_live_sorted(const rt_live *l, size_t *n)
 {
     *n = l->nsorted;

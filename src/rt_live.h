@@ -32,6 +32,9 @@ const size_t *rt_live_n_defined(const rt_live *l, size_t r);
  * undefined. */
 int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v);
 
+/* True when qid has at least one current judgment (it is evaluated). */
+int rt_live_is_judged(const rt_live *l, uint32_t qid);
+
 /* Number of judged queries now (base queries plus those only relabels judge). */
 size_t rt_live_nqueries(const rt_live *l);
 

@@ -116,6 +116,17 @@ static int known_leak_type(const char *t)
     return 0;
 }
 
+/* A relabel to the grade the pair already has (from the base) changes nothing. */
+static int same_grade(const rt_session *s, const rt_op *op)
+{
+    if (op->kind != RT_OP_LABEL || !op->has_grade)
+        return 0;
+    uint32_t q = rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid));
+    uint32_t p = rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid));
+    int32_t g;
+    return q != RT_NO_ID && p != RT_NO_ID && rt_session_grade(s, q, p, &g, NULL) && g == op->grade;
+}
+
 rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
 {
     const char *ro = rt_session_readonly(s);
@@ -151,7 +162,7 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
     default:
         break;
     }
-    if (rt_annot_is_noop(s->annot, op))
+    if (rt_annot_is_noop(s->annot, op) || same_grade(s, op))
         return rt_err_set(err, RT_EUSAGE, "nothing to change");
     return RT_OK;
 }
@@ -277,4 +288,16 @@ void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t
     default:
         snprintf(buf, len, "?");
     }
+}
+
+size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid)
+{
+    size_t n;
+    const uint32_t *p = rt_run_ranking(s->ws->runs[r].run, qid, &n, NULL);
+    for (size_t i = 0; i < n; i++) {
+        int32_t g;
+        if (rt_session_grade(s, qid, p[i], &g, NULL) && g >= s->ws->level)
+            return i + 1;
+    }
+    return 0;
 }

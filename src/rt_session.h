@@ -72,6 +72,9 @@ rt_status rt_session_note(rt_session *s, const char *qid, const char *pid, const
 int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *grade,
                      const rt_label **relabel);
 
+/* Rank (1-based) of the first currently relevant passage of run r for qid, 0 when none. */
+size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid);
+
 /* One line describing op for the status line ("labelled q01 p0023 relevant (1)"). */
 void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len);
 

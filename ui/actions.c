@@ -11,17 +11,22 @@
 #include <string.h>
 
 #include "actions.h"
+#include "annotate.h"
+#include "judge.h"
 #include "term.h"
 
 #define CTRL(c) ((c) & 0x1f)
 #define LIST VIEW_BIT(VIEW_LIST)
 #define CMP VIEW_BIT(VIEW_COMPARE)
 #define PAS VIEW_BIT(VIEW_PASSAGE)
-#define SCROLLERS (VIEW_BIT(VIEW_HELP) | VIEW_BIT(VIEW_REPORT) | VIEW_BIT(VIEW_METRICS))
+#define JUD VIEW_BIT(VIEW_JUDGE)
+#define ITEM (CMP | PAS | JUD)   /* views with a focused passage */
+#define DIGITS (-2)              /* in a key list: any digit; the handler reads a->key */
 
 const char *actions_view_name(view_id v)
 {
-    static const char *names[] = {"query list", "side by side", "passage", "metrics", "help", "load report"};
+    static const char *names[] = {"query list", "side by side", "passage", "metrics", "help",
+                                  "load report", "breakdown", "judging"};
     return v < VIEW_COUNT ? names[v] : "?";
 }
 
@@ -46,6 +51,7 @@ static void move_by(app *a, long d)
     case VIEW_LIST: pos = &a->sel; n = a->nrows; break;
     case VIEW_COMPARE: pos = &a->rank; n = ranking_len(a); break;
     case VIEW_PASSAGE: pos = &a->pscroll; n = (size_t)-1 / 2; break;
+    case VIEW_JUDGE: judge_refresh(a); pos = &a->jsel; n = a->npool; break;
     default: pos = &a->scroll; n = (size_t)-1 / 2; break;
     }
     if (n == 0) {
@@ -99,6 +105,13 @@ static int act_open(app *a, const char *arg)
             return -1;
         }
         a->pid = p[a->rank];
+        a->pscroll = 0;
+        app_push(a, VIEW_PASSAGE);
+    } else if (a->view == VIEW_JUDGE) {
+        uint32_t pid;
+        if (!judge_focus(a, &pid))
+            return 0;
+        a->pid = pid;
         a->pscroll = 0;
         app_push(a, VIEW_PASSAGE);
     }
@@ -177,7 +190,7 @@ static int set_sort(app *a, const char *key)
 {
     static const struct { const char *n; sort_key k; } keys[] = {
         {"order", SORT_ORDER}, {"qid", SORT_QID}, {"text", SORT_TEXT},
-        {"delta", SORT_DELTA}, {"judged", SORT_JUDGED},
+        {"delta", SORT_DELTA}, {"judged", SORT_JUDGED}, {"tags", SORT_TAGS},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(key, keys[i].n) == 0) {
@@ -186,7 +199,7 @@ static int set_sort(app *a, const char *key)
         }
     size_t r = app_find_run(a, key);
     if (r == (size_t)-1) {
-        app_message(a, 1, "sort by what? order, qid, text, delta, judged or a run name, not \"%s\"", key);
+        app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags or a run name, not \"%s\"", key);
         return -1;
     }
     a->sort = SORT_RUN;
@@ -206,7 +219,7 @@ static int act_sort(app *a, const char *arg)
         } else if (a->sort == SORT_RUN)
             a->sort = SORT_DELTA;
         else
-            a->sort = (sort_key)((a->sort + 1) % (SORT_JUDGED + 1));
+            a->sort = (sort_key)((a->sort + 1) % (SORT_TAGS + 1));
     } else {
         char key[128], dir[16] = "";
         if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)
@@ -218,7 +231,7 @@ static int act_sort(app *a, const char *arg)
         a->sort_desc = strcmp(dir, "desc") == 0;
     }
     app_refresh_rows(a);
-    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged"};
+    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags"};
     if (a->sort == SORT_RUN)
         app_message(a, 0, "sorted by RR@10 of %s%s", rt_run_name(a->ws->runs[a->sort_run].run),
                     a->sort_desc ? ", descending" : "");
@@ -380,12 +393,12 @@ const action ui_actions[] = {
     {"bottom", "G, End", {'G', KEY_END, 0}, VIEWS_ALL, act_bottom, "", "go to the last row"},
     {"left", "h, Left", {'h', KEY_LEFT, 0}, CMP, act_left, "", "focus the run on the left"},
     {"right", "l, Right", {'l', KEY_RIGHT, 0}, CMP, act_right, "", "focus the run on the right"},
-    {"open", "Enter", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP, act_open, "",
+    {"open", "Enter", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD, act_open, "",
      "open: a query side by side, a passage in full"},
-    {"next-query", "n", {'n', 0}, CMP | PAS, act_next_query, "", "next query of the list"},
-    {"prev-query", "p", {'p', 0}, CMP | PAS, act_prev_query, "", "previous query of the list"},
+    {"next-query", "n", {'n', 0}, ITEM, act_next_query, "", "next query of the list"},
+    {"prev-query", "p", {'p', 0}, ITEM, act_prev_query, "", "previous query of the list"},
     {"search", "/", {'/', 0}, VIEWS_ALL, act_search, "TEXT", "show the queries whose id or text contains TEXT"},
-    {"sort", "s", {'s', 0}, LIST, act_sort, "[order|qid|text|delta|judged|RUN] [asc|desc]",
+    {"sort", "s", {'s', 0}, LIST, act_sort, "[order|qid|text|delta|judged|tags|RUN] [asc|desc]",
      "sort the query list (s cycles through the columns)"},
     {"reverse", "S", {'S', 0}, LIST, act_reverse, "", "reverse the sort order"},
     {"filter", "", {0}, VIEWS_ALL, act_filter, "none | notop K RUN | worse A B | text STR",
@@ -395,7 +408,30 @@ const action ui_actions[] = {
     {"clear-filter", "F", {'F', 0}, LIST, act_clear_filter, "", "show all queries"},
     {"delta", "", {0}, VIEWS_ALL, act_delta, "RUN_A RUN_B", "compare RUN_A with RUN_B in the delta column"},
     {"goto", "", {0}, VIEWS_ALL, act_goto, "QID", "open query QID side by side"},
-    {"metrics", "m", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel"},
+    {"tag-key", "1-9", {DIGITS, 0}, LIST | ITEM, act_tag_key, "",
+     "tag (or untag) the focused passage with the category on that key; in the query list, the query"},
+    {"query-tag", "t", {'t', 0}, ITEM, act_query_tag, "", "tag the query itself: t then a category key"},
+    {"tag", "", {0}, VIEWS_ALL, act_tag, "QID PID|- CATEGORY", "tag a pair (- : the query) with a category (id, name or number)"},
+    {"untag", "", {0}, VIEWS_ALL, act_untag, "QID PID|- CATEGORY", "remove a category from a pair or query"},
+    {"note", "N", {'N', 0}, LIST | ITEM, act_note, "QID PID|- TEXT", "write a note on a pair or query (empty removes it)"},
+    {"relevant", "+", {'+', 0}, ITEM, act_relevant, "", "relabel the focused passage relevant"},
+    {"not-relevant", "-", {'-', 0}, ITEM, act_not_relevant, "", "relabel the focused passage not relevant (grade 0)"},
+    {"grade", "r", {'r', 0}, ITEM, act_grade, "", "relabel with a grade: r then 0-1 (0-3 when graded), = for the base"},
+    {"base-label", "=", {'=', 0}, ITEM, act_base_label, "", "drop the relabel: back to the base judgment"},
+    {"label", "", {0}, VIEWS_ALL, act_label, "QID PID GRADE|base", "relabel a passage of a query"},
+    {"undo", "u", {'u', 0}, VIEWS_ALL, act_undo, "", "undo the last change (appends the inverse operation)"},
+    {"redo", "Ctrl-R, U", {CTRL('r'), 'U', 0}, VIEWS_ALL, act_redo, "", "redo the last undone change"},
+    {"next-todo", "x", {'x', 0}, LIST | ITEM, act_next_todo, "",
+     "next failing passage without a tag (top k of the focused run); in judging, the next unjudged"},
+    {"judge", "J", {'J', 0}, LIST | CMP | PAS, act_judge, "[DEPTH]",
+     "judging mode: the query's pool of every run's top DEPTH (default 10) in fusion order"},
+    {"breakdown", "b", {'b', 0}, VIEWS_ALL, act_breakdown, "[K]", "the category breakdown (runs count their top K, default 5)"},
+    {"sample", "", {0}, VIEWS_ALL, act_sample, "N SEED CONDITION",
+     "save a reproducible random query set (all | tagged | untagged | notop K RUN | worse A B) and show it"},
+    {"set", "", {0}, VIEWS_ALL, act_set, "NAME|none", "limit the list, metrics and breakdown to a query set"},
+    {"export", "", {0}, VIEWS_ALL, act_export, "WHAT [FORMAT] PATH",
+     "write qrels, qrels-diff, tags, breakdown, metrics or per-query (tsv, csv, json, md, latex, trec)"},
+    {"metrics", "m", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel: base, current, delta"},
     {"report", "L", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)"},
     {"help", "?", {'?', 0}, VIEWS_ALL, act_help, "", "show this help"},
     {"command", ":", {':', 0}, VIEWS_ALL, act_cmdline, "", "type a command"},
@@ -414,7 +450,8 @@ int actions_key(app *a, int key)
         if (!(x->views & VIEW_BIT(a->view)))
             continue;
         for (int k = 0; k < 4 && x->key[k]; k++)
-            if (x->key[k] == key) {
+            if (x->key[k] == key || (x->key[k] == DIGITS && key >= '0' && key <= '9')) {
+                a->key = key;
                 x->fn(a, NULL);
                 return 1;
             }

@@ -10,14 +10,114 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "app.h"
 #include "draw.h"
+#include "judge.h"
 #include "rt_mem.h"
 
 #define MIN_COLS 40
 #define MIN_ROWS 8
 
 uint32_t app_qid(const app *a) { return a->ws->qlist[a->cur]; }
+
+int app_grade(const app *a, uint32_t qid, uint32_t pid, int32_t *grade)
+{
+    return rt_session_grade(a->s, qid, pid, grade, NULL);
+}
+
+/* Judged passages, rank of the first relevant passage and RR@10 per run, for list row qi. */
+static void query_stats(app *a, size_t qi)
+{
+    rt_workspace *ws = a->ws;
+    uint32_t q = ws->qlist[qi];
+    uint32_t bi = rt_qrels_index(ws->qrels, q);
+    size_t nj = 0, nl;
+    if (bi != RT_NO_ID)
+        rt_qrels_judgments(ws->qrels, bi, &nj);
+    const rt_label *l = rt_annot_labels(a->s->annot, q, &nl);
+    for (size_t k = 0; k < nl; k++)
+        nj += !rt_workspace_grade(ws, q, l[k].pid, &(int32_t){0});
+    a->judged[qi] = (uint32_t)nj;
+    for (size_t r = 0; r < ws->nruns; r++) {
+        size_t fr = rt_session_first_rel(a->s, r, q);
+        a->stats[qi * ws->nruns + r] = (qstat){(uint32_t)fr, fr && fr <= 10 ? 1.0 / (double)fr : 0.0};
+    }
+}
+
+void app_compute_stats(app *a)
+{
+    rt_workspace *ws = a->ws;
+    a->stats = rt_calloc(ws->nq * ws->nruns + 1, sizeof *a->stats);
+    a->judged = rt_calloc(ws->nq + 1, sizeof *a->judged);
+    for (size_t i = 0; i < ws->nq; i++)
+        query_stats(a, i);
+}
+
+void app_query_changed(app *a, uint32_t qid)
+{
+    for (size_t i = 0; i < a->ws->nq; i++)
+        if (a->ws->qlist[i] == qid) {
+            query_stats(a, i);
+            judge_forget(a, i);
+        }
+}
+
+static char badge_char(int judged, int32_t g, int32_t level)
+{
+    return !judged ? '?' : g >= level ? '+' : '-';
+}
+
+int app_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int focused)
+{
+    int32_t g, bg;
+    const rt_label *l;
+    int judged = rt_session_grade(a->s, qid, pid, &g, &l);
+    int bjudged = rt_workspace_grade(a->ws, qid, pid, &bg);
+    int rel = judged && g >= a->ws->level;
+    char b[64];
+    size_t n = 0;
+    char now = badge_char(judged, g, a->ws->level), was = badge_char(bjudged, bg, a->ws->level);
+    if (l && (!bjudged || bg != g)) {
+        b[n++] = was;
+        b[n++] = '>';
+    }
+    b[n++] = now;
+    term_role role = focused ? ROLE_SELECTED : rel ? ROLE_REL : judged ? ROLE_NONREL : ROLE_UNJUDGED;
+    int used = draw_text(y, x, w, b, n, role, NULL);
+    const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
+    n = 0;
+    if (t && (t->cats || t->note)) {
+        const rt_taxonomy *tax = a->ws->taxonomy;
+        b[n++] = '[';
+        for (size_t c = 0; c < tax->ncats && n + 4 < sizeof b; c++)
+            if (t->cats >> c & 1)
+                n += (size_t)snprintf(b + n, sizeof b - n, "%c", tax->cats[c].key ? tax->cats[c].key : '*');
+        if (t->note)
+            b[n++] = '"';
+        b[n++] = ']';
+    }
+    b[n++] = ' ';
+    return used + draw_text(y, x + used, w - used, b, n, focused ? ROLE_SELECTED : ROLE_HEADER, NULL);
+}
+
+void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role role)
+{
+    const char *text;
+    size_t tl;
+    if (w <= 0)
+        return;
+    if (rt_workspace_passage(a->ws, pid, &text, &tl)) {
+        /* Only the beginning shows: no glyph is narrower than a column per 4 bytes (escapes are
+         * wider still), so 4 bytes a column suffice. */
+        size_t want = (size_t)w * 4 + 8;
+        draw_text(y, x, w, text, tl < want ? tl : want, role, a->ov);
+    } else {
+        char miss[160];
+        int ml = snprintf(miss, sizeof miss, "[%s]", rt_strtab_str(a->ws->pids, pid));
+        draw_text(y, x, w, miss, (size_t)ml, role == ROLE_SELECTED ? role : ROLE_DIM, NULL);
+    }
+}
 
 void app_set_query(app *a, size_t index)
 {
@@ -77,9 +177,19 @@ static int contains_ci(const char *hay, const char *needle)
     return n == 0;
 }
 
+static int in_set(const rt_qset *set, uint32_t q)
+{
+    for (size_t i = 0; set && i < set->n; i++)
+        if (set->qids[i] == q)
+            return 1;
+    return 0;
+}
+
 static int visible(const app *a, size_t qi)
 {
     uint32_t q = a->ws->qlist[qi];
+    if (a->set[0] && !in_set(rt_annot_set(a->s->annot, a->set), q))
+        return 0;
     if (a->text_filter[0]) {
         const char *t = rt_workspace_query_text(a->ws, q);
         if (!contains_ci(rt_strtab_str(a->ws->qids, q), a->text_filter) && !(t && contains_ci(t, a->text_filter)))
@@ -89,7 +199,7 @@ static int visible(const app *a, size_t qi)
         const qstat *s = stat_of(a, qi, a->filter_a);
         if (s->first_rel && s->first_rel <= a->filter_k)
             return 0;
-        if (rt_qrels_index(a->ws->qrels, q) == RT_NO_ID)
+        if (!rt_live_is_judged(a->s->live, q))
             return 0;   /* unjudged queries cannot fail */
     } else if (a->filter == FILTER_WORSE) {
         if (!(stat_of(a, qi, a->filter_a)->rr10 < stat_of(a, qi, a->filter_b)->rr10))
@@ -137,6 +247,12 @@ static int row_cmp(const void *x, const void *y, void *ctx)
     case SORT_JUDGED:
         c = a->judged[i] < a->judged[j] ? -1 : a->judged[i] > a->judged[j];
         break;
+    case SORT_TAGS: {
+        size_t ti = rt_annot_tag_count(a->s->annot, a->ws->qlist[i]);
+        size_t tj = rt_annot_tag_count(a->s->annot, a->ws->qlist[j]);
+        c = ti < tj ? -1 : ti > tj;
+        break;
+    }
     }
     if (a->sort_desc)
         c = -c;
@@ -179,17 +295,11 @@ int app_body_height(const app *a)
 static void draw_title(app *a)
 {
     char buf[512];
-    const char *where = "";
-    switch (a->view) {
-    case VIEW_LIST: where = "queries"; break;
-    case VIEW_COMPARE: where = "side by side"; break;
-    case VIEW_PASSAGE: where = "passage"; break;
-    case VIEW_METRICS: where = "metrics"; break;
-    case VIEW_HELP: where = "help"; break;
-    case VIEW_REPORT: where = "load report"; break;
-    default: break;
-    }
-    snprintf(buf, sizeof buf, " retriage — %s — %s", a->ws->name, where);
+    const char *ro = rt_session_readonly(a->s);
+    snprintf(buf, sizeof buf, " retriage — %s — %s — %s%s%s", a->ws->name, actions_view_name(a->view),
+             a->s->annotator, ro ? " (read-only)" : "", a->set[0] ? " — set " : "");
+    if (a->set[0])
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", a->set);
     draw_text(0, 0, a->cols, buf, strlen(buf), ROLE_TITLE, NULL);
 }
 
@@ -211,7 +321,7 @@ static void draw_status(app *a)
     char buf[512];
     if (a->view == VIEW_COMPARE) {
         /* the legend of the focused column's cells */
-        size_t o = (size_t)snprintf(buf, sizeof buf, " + relevant  - judged non-relevant  ? unjudged  ranks in ");
+        size_t o = (size_t)snprintf(buf, sizeof buf, " +/-/? judged  [keys] tags  1-8 tag  +/- relabel  u undo  ranks in ");
         for (size_t r = 0, k = 0; r < a->ws->nruns && o < sizeof buf - 64; r++)
             if (r != a->col)
                 o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
@@ -249,6 +359,8 @@ void app_draw(app *a)
     case VIEW_METRICS: view_metrics_draw(a, 1, h); break;
     case VIEW_HELP: view_help_draw(a, 1, h); break;
     case VIEW_REPORT: view_report_draw(a, 1, h); break;
+    case VIEW_BREAKDOWN: view_breakdown_draw(a, 1, h); break;
+    case VIEW_JUDGE: view_judge_draw(a, 1, h); break;
     default: break;
     }
     draw_status(a);

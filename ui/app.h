@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "rt_overlap.h"
+#include "rt_session.h"
 #include "rt_workspace.h"
+#include "term.h"
 
 typedef enum view_id {
     VIEW_LIST = 0,
@@ -16,6 +18,8 @@ typedef enum view_id {
     VIEW_METRICS,
     VIEW_HELP,
     VIEW_REPORT,
+    VIEW_BREAKDOWN,
+    VIEW_JUDGE,
     VIEW_COUNT
 } view_id;
 
@@ -29,6 +33,7 @@ typedef enum sort_key {
     SORT_RUN,         /* RR@10 of run sort_run, then first relevant rank */
     SORT_DELTA,
     SORT_JUDGED,
+    SORT_TAGS,
 } sort_key;
 
 typedef enum filter_kind {
@@ -43,7 +48,16 @@ typedef struct qstat {
     double rr10;
 } qstat;
 
+/* A key that waits for a second one. */
+typedef enum pending_kind {
+    PEND_NONE = 0,
+    PEND_QUERY_TAG,   /* t: the next digit tags the query itself */
+    PEND_GRADE,       /* r: the next digit is a grade, = the base judgment */
+    PEND_FN,          /* a false-negative tag: y relabels the passage as relevant */
+} pending_kind;
+
 typedef struct app {
+    rt_session *s;
     rt_workspace *ws;
     int rows, cols;
     view_id view;
@@ -82,11 +96,35 @@ typedef struct app {
     /* help, report, metrics */
     size_t scroll;
 
+    /* annotation */
+    pending_kind pending;
+    uint32_t pend_qid, pend_pid;
+    int key;                    /* the key that started the running action */
+    size_t bk;                  /* top k for the breakdown and for "next failing" (default 5) */
+    char set[128];              /* the query set the list and breakdown are limited to, or "" */
+
+    /* judging: the pool of the current query in fusion order */
+    size_t pool_depth;
+    struct rt_pool_entry *pool;
+    size_t npool, pool_cap, jsel, jtop;
+    uint32_t pool_qid;          /* whose pool is in pool (RT_NO_ID: none yet) */
+    uint32_t *jcount;           /* per query index: judged, pool size (UINT32_MAX: stale) */
+    size_t jcount_depth;
+
     /* command line */
     int prompt;                 /* 0, ':' or '/' */
     char line[512];
     size_t line_len;
 } app;
+
+/* The current grade of (qid, pid) (base ⊕ relabels); 0 when unjudged. */
+int app_grade(const app *a, uint32_t qid, uint32_t pid, int32_t *grade);
+
+/* Recomputes what the list shows for query qid after its judgments or tags changed. */
+void app_query_changed(app *a, uint32_t qid);
+
+/* Fills the per-query statistics of every row (once, at start). */
+void app_compute_stats(app *a);
 
 /* The current query's qid id. */
 uint32_t app_qid(const app *a);
@@ -114,6 +152,16 @@ void view_passage_draw(app *a, int top, int height);
 void view_metrics_draw(app *a, int top, int height);
 void view_help_draw(app *a, int top, int height);
 void view_report_draw(app *a, int top, int height);
+void view_breakdown_draw(app *a, int top, int height);
+void view_judge_draw(app *a, int top, int height);
+
+/* Draws the judgment badge of (qid, pid) at (y, x) — + relevant, - not, ? unjudged; "base>now"
+ * when a relabel changed it — then the keys of its tag categories. Returns the columns used. */
+int app_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int focused);
+
+/* Draws the beginning of passage pid (overlap highlighted), or [pid] when it is not in the
+ * collection, in w columns. */
+void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role role);
 
 /* Draws the current query (id, then its text with overlap highlighted) on row y. */
 void app_draw_query_line(app *a, int y);

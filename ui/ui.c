@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "actions.h"
+#include "annotate.h"
 #include "app.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
@@ -39,26 +40,6 @@ void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
     else
         fprintf(stderr, "\rretriage: loading %s…     ", phase);
     fflush(stderr);
-}
-
-static void compute_stats(app *a)
-{
-    rt_workspace *ws = a->ws;
-    a->stats = rt_calloc(ws->nq * ws->nruns + 1, sizeof *a->stats);
-    a->judged = rt_calloc(ws->nq + 1, sizeof *a->judged);
-    for (size_t i = 0; i < ws->nq; i++) {
-        uint32_t q = ws->qlist[i];
-        uint32_t qi = rt_qrels_index(ws->qrels, q);
-        if (qi != RT_NO_ID) {
-            size_t nj;
-            rt_qrels_judgments(ws->qrels, qi, &nj);
-            a->judged[i] = (uint32_t)nj;
-        }
-        for (size_t r = 0; r < ws->nruns; r++) {
-            size_t fr = rt_workspace_first_rel(ws, r, q);
-            a->stats[i * ws->nruns + r] = (qstat){(uint32_t)fr, fr && fr <= 10 ? 1.0 / (double)fr : 0.0};
-        }
-    }
 }
 
 /* ---- the command line -------------------------------------------------------------------- */
@@ -115,6 +96,8 @@ static int handle(app *a, int is_key, wint_t ch)
         return 0;
     }
     int key = (int)ch;
+    if (a->pending && annotate_pending_key(a, key))
+        return 0;
     if (!actions_key(a, key))
         app_message(a, 0, "no action on this key here (? lists the keys)");
     return 0;
@@ -230,6 +213,10 @@ static int run_script(app *a, const ui_opts *o)
         } else if (script_keys(a, line, times, err, sizeof err) != 0) {
             rc = 2;
         }
+        if (o->echo && a->msg[0] && !rc) {
+            puts(a->msg);
+            fflush(stdout);
+        }
         if (rc) {
             size_t no = rt_reader_lineno(r);
             term_end();
@@ -269,10 +256,12 @@ static void run_tty(app *a)
     }
 }
 
-int ui_run(rt_workspace *ws, const ui_opts *o)
+int ui_run(rt_session *s, const ui_opts *o)
 {
-    app a = {.ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0};
-    compute_stats(&a);
+    rt_workspace *ws = s->ws;
+    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5, .pool_depth = 10,
+             .pool_qid = RT_NO_ID};
+    app_compute_stats(&a);
     a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);
     if (ws->nq)
@@ -284,7 +273,9 @@ int ui_run(rt_workspace *ws, const ui_opts *o)
         fprintf(stderr, "retriage: cannot start the terminal screen\n");
         return 2;
     }
-    if (rt_report_warnings(ws->report))
+    if (rt_session_readonly(s))
+        app_message(&a, 1, "read-only: %s", rt_session_readonly(s));
+    else if (rt_report_warnings(ws->report))
         app_message(&a, 0, "%zu load warnings: press L to read them", rt_report_warnings(ws->report));
     int rc = 0;
     if (headless)
@@ -297,5 +288,7 @@ int ui_run(rt_workspace *ws, const ui_opts *o)
     free(a.stats);
     free(a.judged);
     free(a.rows_idx);
+    free(a.pool);
+    free(a.jcount);
     return rc;
 }

@@ -3,17 +3,18 @@
 #ifndef RT_UI_H
 #define RT_UI_H
 
-#include "rt_workspace.h"
+#include "rt_session.h"
 
 typedef struct ui_opts {
     const char *script;      /* headless: replay this script instead of reading a terminal */
     int cols, rows;          /* headless screen size */
     const char *key_times;   /* headless: write each key's handling time (µs) to this file */
+    int echo;                /* headless: print each status message on standard output */
 } ui_opts;
 
-/* Runs the workbench on ws until the user quits. Returns 0, or 2 after a script error (the
+/* Runs the workbench on the session's workspace until the user quits. Returns 0, or 2 after a script error (the
  * message, with the script's line number, has been printed to stderr). */
-int ui_run(rt_workspace *ws, const ui_opts *opts);
+int ui_run(rt_session *s, const ui_opts *opts);
 
 /* Opens the terminal early, shows loading progress while the workspace loads, then hands it
  * over to ui_run. Returns a progress callback for rt_workspace_open and its context. NULL opts

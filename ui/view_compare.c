@@ -1,7 +1,8 @@
 /* view_compare — the rankings of 2–N runs side by side: one column per run, one row per rank.
- * A cell shows the rank, a relevance badge (+ relevant, - judged non-relevant, ? unjudged), the
- * passage's rank in each other run (- when absent) and the start of the passage with query
- * overlap highlighted; the first relevant passage of each run stands out. */
+ * A cell shows the rank, the current relevance badge (+ relevant, - judged non-relevant,
+ * ? unjudged; "->+" when a relabel changed the base), the keys of its tags, the passage's rank
+ * in each other run (- when absent) and the start of the passage with query overlap
+ * highlighted; the first relevant passage of each run stands out. */
 #include "config.h"
 
 #include <stdio.h>
@@ -34,16 +35,13 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
     }
     uint32_t pid = p[rank];
     int32_t g;
-    int judged = rt_workspace_grade(ws, q, pid, &g);
-    int rel = judged && g >= ws->level;
-    int first = rel && rt_workspace_first_rel(ws, r, q) == rank + 1;
+    int rel = app_grade(a, q, pid, &g) && g >= ws->level;
+    int first = rel && rt_session_first_rel(a->s, r, q) == rank + 1;
     term_role base = focused ? ROLE_SELECTED : first ? ROLE_FIRST_REL : ROLE_NORMAL;
     char head[96];
     int hl = snprintf(head, sizeof head, "%3zu ", rank + 1);
     int used = draw_text(y, x, w, head, (size_t)hl, base, NULL);
-    const char *badge = rel ? "+" : judged ? "-" : "?";
-    term_role brole = focused ? ROLE_SELECTED : rel ? ROLE_REL : judged ? ROLE_NONREL : ROLE_UNJUDGED;
-    used += draw_text(y, x + used, w - used, badge, 1, brole, NULL);
+    used += app_draw_badge(a, y, x + used, w - used, q, pid, focused);
     /* ranks in the other runs */
     char others[64];
     size_t o = 0;
@@ -51,25 +49,13 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
         if (k == r)
             continue;
         size_t rk = rt_workspace_rank_of(ws, k, q, pid);
-        o += (size_t)(rk ? snprintf(others + o, sizeof others - o, "%s%zu", o ? "/" : " ", rk)
-                         : snprintf(others + o, sizeof others - o, "%s-", o ? "/" : " "));
+        o += (size_t)(rk ? snprintf(others + o, sizeof others - o, "%s%zu", o ? "/" : "", rk)
+                         : snprintf(others + o, sizeof others - o, "%s-", o ? "/" : ""));
     }
     if (o < sizeof others - 1)
         others[o++] = ' ';
     used += draw_text(y, x + used, w - used, others, o, focused ? ROLE_SELECTED : ROLE_DIM, NULL);
-    const char *text;
-    size_t tl;
-    if (rt_workspace_passage(ws, pid, &text, &tl)) {
-        /* A cell shows the beginning only: no glyph is narrower than a column per 4 bytes
-         * (escapes are wider still), so 4 bytes a column suffice. */
-        size_t want = (size_t)(w - used) * 4 + 8;
-        size_t cap = tl < want ? tl : want;
-        draw_text(y, x + used, w - used, text, cap, base, a->ov);
-    } else {
-        char miss[160];
-        int ml = snprintf(miss, sizeof miss, "[%s]", rt_strtab_str(ws->pids, pid));
-        draw_text(y, x + used, w - used, miss, (size_t)ml, focused ? ROLE_SELECTED : ROLE_DIM, NULL);
-    }
+    app_draw_passage_start(a, y, x + used, w - used, pid, base);
 }
 
 void view_compare_draw(app *a, int top, int height)
@@ -89,7 +75,7 @@ void view_compare_draw(app *a, int top, int height)
     for (size_t c = 0; c < ncol; c++) {
         size_t r = a->col_off + c;
         int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
-        size_t fr = rt_workspace_first_rel(ws, r, q);
+        size_t fr = rt_session_first_rel(a->s, r, q);
         char h[160];
         int n = fr ? snprintf(h, sizeof h, "%s%s first@%zu RR@10 %.2f", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run), fr, fr <= 10 ? 1.0 / (double)fr : 0.0)

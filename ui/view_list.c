@@ -82,7 +82,7 @@ void view_list_draw(app *a, int top, int height)
         const char *t = rt_workspace_query_text(a->ws, q);
         draw_text(y, x, textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
         x += textw;
-        int judged = rt_qrels_index(a->ws->qrels, q) != RT_NO_ID;
+        int judged = rt_live_is_judged(a->s->live, q);
         for (size_t r = 0; r < nr; r++) {
             const qstat *s = &a->stats[qi * a->ws->nruns + r];
             char cell[32];
@@ -106,6 +106,7 @@ void view_list_draw(app *a, int top, int height)
         snprintf(cell, sizeof cell, "%u", a->judged[qi]);
         draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
         x += COUNT_W;
-        draw_text(y, x, a->cols - x, "0", 1, role, NULL);
+        snprintf(cell, sizeof cell, "%zu", rt_annot_tag_count(a->s->annot, q));
+        draw_text(y, x, a->cols - x, cell, strlen(cell), role, NULL);
     }
 }

@@ -1,58 +1,102 @@
-/* view_metrics — the workspace's measures per run, computed by the core against the qrels. */
+/* view_metrics — per run and measure: the value against the base qrels, against the current
+ * qrels (base ⊕ relabels, kept current by rt_live), and the difference: the paper's "before vs
+ * after false-negative reduction" table. With a query set active, the values are over its
+ * queries. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "draw.h"
+#include "rt_mem.h"
 
-void view_metrics_draw(app *a, int top, int height)
+#define SUB_W 8     /* base, current */
+#define DELTA_W 9
+
+static int fmt(char *buf, size_t n, const rt_measure *m, double v, int delta)
 {
-    rt_workspace *ws = a->ws;
+    if (rt_measure_is_sum(m))
+        return snprintf(buf, n, delta ? "%+.0f" : "%.0f", v);
+    return snprintf(buf, n, delta ? "%+.4f" : "%.4f", v);
+}
+
+static int name_width(const app *a)
+{
     int namew = 8;
-    for (size_t r = 0; r < ws->nruns; r++) {
-        int w = (int)rt_text_width(rt_run_name(ws->runs[r].run), strlen(rt_run_name(ws->runs[r].run)));
+    for (size_t r = 0; r < a->ws->nruns; r++) {
+        const char *n = rt_run_name(a->ws->runs[r].run);
+        int w = (int)rt_text_width(n, strlen(n));
         if (w + 2 > namew)
             namew = w + 2;
     }
-    if (namew > 30)
-        namew = 30;
-    int colw = 13;
-    size_t maxscroll = ws->nruns > (size_t)(height - 2) ? ws->nruns - (size_t)(height - 2) : 0;
-    if (a->scroll > maxscroll)
-        a->scroll = maxscroll;
-    char buf[256];
-    int n = snprintf(buf, sizeof buf, "Measures over the %u judged queries (relevance level %d)",
-                     rt_qrels_nqueries(ws->qrels), (int)ws->level);
-    draw_text(top, 0, a->cols, buf, (size_t)n, ROLE_NORMAL, NULL);
-    draw_text(top + 1, 0, namew, "run", 3, ROLE_HEADER, NULL);
+    return namew > 24 ? 24 : namew;
+}
+
+static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm)
+{
+    rt_workspace *ws = a->ws;
+    int colw = 2 * SUB_W + DELTA_W + 2;
+    const char *name = rt_run_name(ws->runs[r].run);
+    draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
     for (size_t m = 0; m < ws->nm; m++) {
         int x = namew + (int)m * colw;
         if (x + colw > a->cols)
             break;
-        draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
+        char b[32];
+        int n = fmt(b, sizeof b, &ws->ms[m], bm[m], 0);
+        draw_text(y, x, SUB_W, b, (size_t)n, ROLE_DIM, NULL);
+        n = fmt(b, sizeof b, &ws->ms[m], cm[m], 0);
+        draw_text(y, x + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
+        double d = cm[m] - bm[m];
+        n = fmt(b, sizeof b, &ws->ms[m], d, 1);
+        int zero = d > -5e-5 && d < 5e-5;
+        draw_text(y, x + 2 * SUB_W, DELTA_W + 2, b, (size_t)n, zero ? ROLE_DIM : d > 0 ? ROLE_GOOD : ROLE_BAD, NULL);
     }
-    for (size_t r = 0; r < ws->nruns; r++) {
-        int y = top + 2 + (int)r - (int)a->scroll;
-        if (y < top + 2)
-            continue;
-        if (y >= top + height)
+}
+
+void view_metrics_draw(app *a, int top, int height)
+{
+    rt_workspace *ws = a->ws;
+    int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
+    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
+    size_t nl = rt_annot_nlabels(a->s->annot);
+    if (set)
+        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Query set %s (%zu queries) · %zu relabels · level %d",
+                 a->set, set->n, nl, (int)ws->level);
+    else
+        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Base: %u judged queries · current: %zu · %zu relabels · level %d",
+                 rt_qrels_nqueries(ws->qrels), rt_live_nqueries(a->s->live), nl, (int)ws->level);
+    draw_text(top + 1, 0, namew, "run", 3, ROLE_HEADER, NULL);
+    draw_fill(top + 2, 0, a->cols, ROLE_NORMAL);
+    for (size_t m = 0; m < ws->nm; m++) {
+        int x = namew + (int)m * colw;
+        if (x + colw > a->cols) {
+            draw_text(top + 1, x, a->cols - x, "…", 3, ROLE_DIM, NULL);
             break;
-        const char *name = rt_run_name(ws->runs[r].run);
-        draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-        const rt_eval_result *res = ws->runs[r].base;
-        for (size_t m = 0; m < ws->nm; m++) {
-            int x = namew + (int)m * colw;
-            if (x + colw > a->cols)
-                break;
-            if (rt_measure_is_partial(&ws->ms[m]))
-                n = snprintf(buf, sizeof buf, "%.2f (n=%zu)", res->mean[m], res->n_defined[m]);
-            else if (rt_measure_is_sum(&ws->ms[m]))
-                n = snprintf(buf, sizeof buf, "%.0f", res->mean[m]);
-            else
-                n = snprintf(buf, sizeof buf, "%.4f", res->mean[m]);
-            draw_text(y, x, colw, buf, (size_t)n, ROLE_NORMAL, NULL);
         }
+        draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
+        draw_text(top + 2, x, colw, "base    current  delta", 22, ROLE_DIM, NULL);
     }
+    size_t rows = height > 3 ? (size_t)(height - 3) : 0;
+    size_t maxscroll = ws->nruns > rows ? ws->nruns - rows : 0;
+    if (a->scroll > maxscroll)
+        a->scroll = maxscroll;
+    double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
+    size_t *nd = rt_calloc(ws->nm + 1, sizeof *nd);
+    for (size_t k = 0; k < rows && a->scroll + k < ws->nruns; k++) {
+        size_t r = a->scroll + k;
+        if (set) {
+            rt_live_mean_over(a->s->live, r, set->qids, set->n, 0, bm, nd);
+            rt_live_mean_over(a->s->live, r, set->qids, set->n, 1, cm, nd);
+        } else {
+            memcpy(bm, ws->runs[r].base->mean, ws->nm * sizeof *bm);
+            memcpy(cm, rt_live_mean(a->s->live, r), ws->nm * sizeof *cm);
+        }
+        draw_row(a, top + 3 + (int)k, namew, r, bm, cm);
+    }
+    free(bm);
+    free(cm);
+    free(nd);
 }

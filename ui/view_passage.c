@@ -1,5 +1,6 @@
-/* view_passage — one passage in full: the query above it, its judgment, its rank in every run,
- * and the text wrapped to the width with query overlap highlighted. */
+/* view_passage — one passage in full: the query above it, its judgment (current, and the base
+ * with who relabelled it), its rank in every run, its tags and note, and the text wrapped to the
+ * width with query overlap highlighted. */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,6 +11,32 @@
 #include "draw.h"
 #include "rt_mem.h"
 
+/* The categories and note of (qid, pid), and of the query itself. */
+static void draw_tags(app *a, int y, int x, int w, uint32_t q, uint32_t pid)
+{
+    const rt_taxonomy *tax = a->ws->taxonomy;
+    char buf[600];
+    size_t n = 0;
+    for (int level = 0; level < 2; level++) {
+        const rt_tag *t = rt_annot_tag(a->s->annot, q, level ? RT_NO_ID : pid);
+        if (!t)
+            continue;
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", n ? "  " : "");
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", level ? "query: " : "tags: ");
+        int first = 1;
+        for (size_t c = 0; c < tax->ncats && n < sizeof buf - 80; c++)
+            if (t->cats >> c & 1) {
+                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", first ? "" : ", ", tax->cats[c].name);
+                first = 0;
+            }
+        if (t->note && n < sizeof buf - 40)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%snote \"%.200s\"", first ? "" : "; ", t->note);
+        if (n >= sizeof buf)
+            n = sizeof buf - 1;
+    }
+    draw_text(y, x, w, buf, n, ROLE_HEADER, NULL);
+}
+
 void view_passage_draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
@@ -18,11 +45,25 @@ void view_passage_draw(app *a, int top, int height)
     int n;
     app_draw_query_line(a, top);
 
-    int32_t g;
-    int judged = rt_workspace_grade(ws, q, a->pid, &g);
+    int32_t g, bg;
+    const rt_label *rl;
+    int judged = rt_session_grade(a->s, q, a->pid, &g, &rl);
+    int bjudged = rt_workspace_grade(ws, q, a->pid, &bg);
     n = judged ? snprintf(buf, sizeof buf, "passage %s  judged %s (grade %d)", rt_strtab_str(ws->pids, a->pid),
                           g >= ws->level ? "relevant" : "non-relevant", (int)g)
                : snprintf(buf, sizeof buf, "passage %s  unjudged", rt_strtab_str(ws->pids, a->pid));
+    if (rl) {
+        char when[32];
+        rt_journal_format_time(rl->prov.time_ms, when, sizeof when);
+        when[16] = 0;   /* to the minute */
+        when[10] = ' ';
+        if (bjudged)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "  relabelled from %d by %s %s", (int)bg, rl->prov.author, when);
+        else
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "  relabelled (unjudged in the base) by %s %s", rl->prov.author, when);
+    }
+    if ((size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
     draw_text(top + 1, 0, a->cols, buf, (size_t)n, judged && g >= ws->level ? ROLE_REL : judged ? ROLE_NONREL : ROLE_UNJUDGED, NULL);
     size_t o = 0;
     char ranks[512];
@@ -31,7 +72,8 @@ void view_passage_draw(app *a, int top, int height)
         o += (size_t)(rk ? snprintf(ranks + o, sizeof ranks - o, "%s: %zu   ", rt_run_name(ws->runs[r].run), rk)
                          : snprintf(ranks + o, sizeof ranks - o, "%s: -   ", rt_run_name(ws->runs[r].run)));
     }
-    draw_text(top + 2, 0, a->cols, ranks, o, ROLE_DIM, NULL);
+    int used = draw_text(top + 2, 0, a->cols, ranks, o, ROLE_DIM, NULL);
+    draw_tags(a, top + 2, used, a->cols - used, q, a->pid);
     draw_fill(top + 3, 0, a->cols, ROLE_NORMAL);
 
     const char *text;

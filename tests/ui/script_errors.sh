@@ -7,7 +7,7 @@ export RETRIAGE_DEMO="$SRCDIR/data/demo/workspace.json" XDG_CACHE_HOME="$TMPD/ca
 
 check() {  # check NAME SCRIPT-TEXT EXPECTED-STDERR-PATTERN
     printf '%s\n' "$2" > "$TMPD/s"
-    "$RETRIAGE" --demo --script "$TMPD/s" --size 80x24 > /dev/null 2> "$TMPD/err"
+    "$RETRIAGE" --demo --journal-dir "$TMPD/j" --script "$TMPD/s" --size 80x24 > /dev/null 2> "$TMPD/err"
     rc=$?
     [ $rc -eq 2 ]; ok $? "$1: exit status 2 (got $rc)"
     grep -q "$3" "$TMPD/err"; ok $? "$1: message names the line"
@@ -18,12 +18,12 @@ check "unknown key name" "$(printf '# comment\n\nj <Nope>\n')" "s:3: unknown key
 check "unclosed key name" "<Enter" "s:1: unclosed"
 check "failing command" ":goto no-such-query" "s:1: no query with id"
 check "bad resize" ":resize 0 x" "s:1: usage: :resize"
-"$RETRIAGE" --demo --script "$TMPD/missing-script" > /dev/null 2> "$TMPD/err"
+"$RETRIAGE" --demo --journal-dir "$TMPD/j" --script "$TMPD/missing-script" > /dev/null 2> "$TMPD/err"
 [ $? -eq 2 ]; ok $? "missing script file: exit status 2"
 
 # The load report view lists what was loaded (paths vary with the checkout, so grep).
 printf 'L\n:snapshot %s\n' "$TMPD/report.txt" > "$TMPD/s"
-"$RETRIAGE" --demo --script "$TMPD/s" --size 200x20 > /dev/null 2>&1; ok $? "load report view opens"
+"$RETRIAGE" --demo --journal-dir "$TMPD/j" --script "$TMPD/s" --size 200x20 > /dev/null 2>&1; ok $? "load report view opens"
 grep -q 'queries.tsv: 34 queries' "$TMPD/report.txt"; ok $? "load report: queries counted"
 grep -q 'qrels.trec: 138 judgments for 34 queries' "$TMPD/report.txt"; ok $? "load report: judgments counted"
 grep -q 'run rerank, 1700 passages for 34 queries' "$TMPD/report.txt"; ok $? "load report: runs counted"

@@ -18,7 +18,9 @@ for script in "$SRCDIR"/tests/ui/cases/*.script; do
     size=$(sed -n 's/^# size: *//p' "$script" | head -n1)
     env=$(sed -n 's/^# env: *//p' "$script" | head -n1)
     sed "s|\$OUT|$out|g" "$script" > "$TMPD/$name.script"
+    # each script annotates into a journal of its own, as a fixed annotator
     if env $env "$RETRIAGE" --demo --script "$TMPD/$name.script" --size "${size:-80x24}" \
+            --journal-dir "$TMPD/journal-$name" --annotator tester \
             > "$TMPD/$name.stdout" 2> "$TMPD/$name.stderr"; then
         ok 0 "$name: script runs"
     else

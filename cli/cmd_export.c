@@ -1,0 +1,124 @@
+/* cmd_export — `retriage export`: writes the current qrels, the relabels, the tags, the
+ * category breakdown, the base / current metric table or per-query metrics of a workspace and
+ * its annotator's journal, without a screen. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rt_export.h"
+#include "ws_args.h"
+
+static const char export_usage[] =
+    "Usage: retriage export [WORKSPACE OPTIONS] --what WHAT [--format F] [-o FILE]\n"
+    "\n"
+    "Writes what the annotations make of a workspace. WHAT is one of:\n"
+    "  qrels       the current qrels (base with relabels applied), TREC format\n"
+    "  qrels-diff  only the relabels that change the base (trec, or a table with base,\n"
+    "              current, author and time)\n"
+    "  tags        one row per tagged pair (or query, pid -) and category, with notes\n"
+    "  breakdown   tagged items per category and group, overall and per run's top k\n"
+    "  metrics     per run and measure: base, current and delta\n"
+    "  per-query   per run and judged query: the current value of each measure\n"
+    "\n"
+    "Options:\n"
+    "  -w, --what WHAT         what to write (required)\n"
+    "  -f, --format F          trec (qrels), tsv (default for tables), csv, json, md, latex\n"
+    "  -o, --output FILE       write to FILE atomically (temporary file + rename); default stdout\n"
+    "  -k, --top K             breakdown: count pairs in each run's top K (default 5)\n"
+    "      --set NAME          breakdown, metrics, per-query: only the queries of set NAME\n"
+    "  -h, --help              show this help\n"
+    "\n";
+
+static const struct option own_options[] = {
+    {"what", required_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
+    {"output", required_argument, 0, 'o'}, {"top", required_argument, 0, 'k'},
+    {"set", required_argument, 0, 'T'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+};
+
+typedef struct export_args {
+    const char *what, *format, *out, *set;
+    long k;
+} export_args;
+
+static int parse(int argc, char **argv, ws_args *w, export_args *e)
+{
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "w:f:o:k:m:l:h", w->longopts, NULL)) != -1) {
+        int h = ws_args_handle(w, "export", c, optarg);
+        if (h == 1)
+            continue;
+        if (h != 0)
+            return h;
+        switch (c) {
+        case 'w': e->what = optarg; break;
+        case 'f': e->format = optarg; break;
+        case 'o': e->out = optarg; break;
+        case 'T': e->set = optarg; break;
+        case 'k': {
+            char *end;
+            e->k = strtol(optarg, &end, 10);
+            if (*end || e->k < 1)
+                return cli_usage("export", "--top expects a positive integer");
+            break;
+        }
+        case 'h':
+            fputs(export_usage, stdout);
+            fputs(ws_args_help, stdout);
+            return -1;
+        default: return cli_usage("export", "unknown option");
+        }
+    }
+    if (!e->what)
+        return cli_usage("export", "--what is required (qrels, qrels-diff, tags, breakdown, metrics, per-query)");
+    return ws_args_finish(w, "export", argc, argv);
+}
+
+int cmd_export(int argc, char **argv)
+{
+    ws_args w;
+    export_args e = {.k = 5};
+    ws_args_init(&w, own_options);
+    int rc = parse(argc, argv, &w, &e);
+    rt_export_opts o = {.k = (size_t)e.k};
+    rt_err err;
+    if (rc == CLI_OK && !rt_export_what_parse(e.what, &o.what))
+        rc = cli_usage("export", "unknown --what \"%s\"", e.what);
+    if (rc == CLI_OK && rt_export_format(o.what, e.format, &o.format, &err) != RT_OK)
+        rc = cli_usage("export", "%s", err.msg);
+    if (rc != CLI_OK) {
+        ws_args_free(&w);
+        return rc < 0 ? CLI_OK : rc;
+    }
+    rt_workspace *ws;
+    rt_session *sess;
+    rc = ws_args_open(&w, 0, 1, &ws, &sess);
+    if (rc == CLI_OK) {
+        const rt_qset *set = e.set ? rt_annot_set(sess->annot, e.set) : NULL;
+        if (e.set && !set) {
+            fprintf(stderr, "retriage: no query set named \"%s\" in %s\n", e.set,
+                    rt_journal_path(sess->journal));
+            rc = CLI_INPUT;
+        } else {
+            if (set) {
+                o.qids = set->qids;
+                o.nqids = set->n;
+            }
+            for (size_t i = 0; i < rt_report_count(ws->report); i++) {
+                rt_report_kind kind;
+                const char *line = rt_report_line(ws->report, i, &kind);
+                if (kind == RT_REPORT_WARNING)
+                    fprintf(stderr, "retriage: warning: %s\n", line);
+            }
+            if (rt_export_file(sess, &o, e.out, &err) != RT_OK)
+                rc = cli_fail(&err);
+        }
+        rt_session_close(&sess);
+        rt_workspace_free(&ws);
+    }
+    ws_args_free(&w);
+    return rc;
+}

@@ -1,0 +1,44 @@
+/* ws_args — the options that name a workspace (a JSON file, the demo, or inputs given as flags)
+ * and the annotator's journal, shared by the workbench and by the commands that read
+ * annotations (export). */
+#ifndef RT_WS_ARGS_H
+#define RT_WS_ARGS_H
+
+#include <getopt.h>
+
+#include "rt_session.h"
+#include "rt_workspace.h"
+
+typedef struct ws_args {
+    rt_ws_spec spec;
+    const char **paths, **names;
+    char **owned;
+    size_t n;
+    int demo;
+    const char *workspace;     /* the positional WORKSPACE.json */
+    const char *annotator;
+    const char *journal_dir;
+    struct option *longopts;   /* the command's options followed by these */
+} ws_args;
+
+/* The help lines for these options. */
+extern const char ws_args_help[];
+
+/* Prepares w and the option array: own (terminated by a zero entry) followed by the workspace
+ * options. Option codes used here: D Q C R U m l O S A J. */
+void ws_args_init(ws_args *w, const struct option *own);
+void ws_args_free(ws_args *w);
+
+/* Handles option c of getopt_long; returns 1 when it was a workspace option, 0 when not, and
+ * CLI_USAGE (after printing why) when its value is wrong. */
+int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg);
+
+/* Takes the positional WORKSPACE argument and checks that a workspace was named; returns
+ * CLI_OK or CLI_USAGE. */
+int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv);
+
+/* Opens the workspace and its session (readonly: for export) and reports errors on stderr;
+ * returns CLI_OK or the exit status. progress: show loading progress on a terminal. */
+int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_session **sess);
+
+#endif

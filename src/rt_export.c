@@ -1,0 +1,273 @@
+/* rt_export — writing qrels, tags, breakdowns and metric tables from a session. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_breakdown.h"
+#include "rt_export.h"
+#include "rt_mem.h"
+#include "rt_outfile.h"
+
+static const char *const what_names[] = {"qrels", "qrels-diff", "tags", "breakdown", "metrics", "per-query"};
+
+int rt_export_what_parse(const char *name, rt_export_what *w)
+{
+    for (size_t i = 0; i < sizeof what_names / sizeof what_names[0]; i++)
+        if (strcmp(name, what_names[i]) == 0) {
+            *w = (rt_export_what)i;
+            return 1;
+        }
+    return 0;
+}
+
+rt_status rt_export_format(rt_export_what what, const char *name, rt_table_format *fmt, rt_err *err)
+{
+    int qrels = what == RT_EXPORT_QRELS || what == RT_EXPORT_QRELS_DIFF;
+    if (!name) {
+        *fmt = qrels ? RT_EXPORT_TREC : RT_TABLE_TSV;
+        return RT_OK;
+    }
+    if (strcmp(name, "trec") == 0) {
+        if (!qrels)
+            return rt_err_set(err, RT_EUSAGE, "--format trec is for qrels and qrels-diff");
+        *fmt = RT_EXPORT_TREC;
+        return RT_OK;
+    }
+    if (!rt_table_format_parse(name, fmt))
+        return rt_err_set(err, RT_EUSAGE, "unknown format \"%s\" (trec, tsv, csv, json, md, latex)", name);
+    if (what == RT_EXPORT_QRELS)
+        return rt_err_set(err, RT_EUSAGE, "qrels are written in TREC format (use qrels-diff for a table of changes)");
+    if (what == RT_EXPORT_TAGS && *fmt != RT_TABLE_TSV && *fmt != RT_TABLE_JSON && *fmt != RT_TABLE_CSV)
+        return rt_err_set(err, RT_EUSAGE, "tags are written as tsv, csv or json");
+    return RT_OK;
+}
+
+/* ---- qrels ------------------------------------------------------------------------------- */
+
+static int write_judgment(FILE *f, const rt_workspace *ws, uint32_t qid, uint32_t pid, int32_t g)
+{
+    return fprintf(f, "%s 0 %s %d\n", rt_strtab_str(ws->qids, qid), rt_strtab_str(ws->pids, pid), (int)g);
+}
+
+/* The current qrels: each base query's judgments with relabels applied and added, then queries
+ * judged only by relabels (in id order). */
+static void write_qrels(const rt_session *s, FILE *f)
+{
+    const rt_workspace *ws = s->ws;
+    uint32_t nb = rt_qrels_nqueries(ws->qrels);
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t qid = rt_qrels_qid(ws->qrels, i);
+        size_t nj, nl;
+        const rt_judgment *j = rt_qrels_judgments(ws->qrels, i, &nj);
+        for (size_t k = 0; k < nj; k++) {
+            const rt_label *l = rt_annot_label(s->annot, qid, j[k].pid);
+            write_judgment(f, ws, qid, j[k].pid, l ? l->grade : j[k].grade);
+        }
+        const rt_label *l = rt_annot_labels(s->annot, qid, &nl);
+        for (size_t k = 0; k < nl; k++)
+            if (!rt_qrels_lookup(ws->qrels, i, l[k].pid, &(int32_t){0}))
+                write_judgment(f, ws, qid, l[k].pid, l[k].grade);
+    }
+    for (uint32_t qid = 0; qid < rt_strtab_count(ws->qids); qid++) {
+        size_t nl;
+        const rt_label *l = rt_annot_labels(s->annot, qid, &nl);
+        if (nl && rt_qrels_index(ws->qrels, qid) == RT_NO_ID)
+            for (size_t k = 0; k < nl; k++)
+                write_judgment(f, ws, qid, l[k].pid, l[k].grade);
+    }
+}
+
+static void diff_rows(const rt_session *s, FILE *f, rt_table *t)
+{
+    const rt_workspace *ws = s->ws;
+    for (uint32_t qid = 0; qid < rt_strtab_count(ws->qids); qid++) {
+        size_t nl;
+        const rt_label *l = rt_annot_labels(s->annot, qid, &nl);
+        for (size_t k = 0; k < nl; k++) {
+            int32_t base;
+            int judged = rt_workspace_grade(ws, qid, l[k].pid, &base);
+            if (judged && base == l[k].grade)
+                continue;
+            if (f) {
+                write_judgment(f, ws, qid, l[k].pid, l[k].grade);
+                continue;
+            }
+            char b[16], c[16], when[32];
+            snprintf(b, sizeof b, "%d", (int)base);
+            snprintf(c, sizeof c, "%d", (int)l[k].grade);
+            rt_journal_format_time(l[k].prov.time_ms, when, sizeof when);
+            const char *row[] = {rt_strtab_str(ws->qids, qid), rt_strtab_str(ws->pids, l[k].pid),
+                                 judged ? b : "", c, l[k].prov.author, when};
+            rt_table_add(t, row);
+        }
+    }
+}
+
+/* ---- tags -------------------------------------------------------------------------------- */
+
+static rt_table *tags_table(const rt_session *s)
+{
+    const rt_workspace *ws = s->ws;
+    const rt_taxonomy *tax = ws->taxonomy;
+    const char *h[] = {"qid", "pid", "group", "category", "note", "author", "time"};
+    rt_table *t = rt_table_new(7, h);
+    for (uint32_t qid = 0; qid < rt_strtab_count(ws->qids); qid++) {
+        size_t n;
+        const rt_tag *tg = rt_annot_tags(s->annot, qid, &n);
+        for (size_t i = 0; i < n; i++) {
+            char when[32];
+            rt_journal_format_time(tg[i].prov.time_ms, when, sizeof when);
+            const char *pid = tg[i].pid == RT_NO_ID ? "-" : rt_strtab_str(ws->pids, tg[i].pid);
+            const char *note = tg[i].note ? tg[i].note : "";
+            const char *row[] = {rt_strtab_str(ws->qids, qid), pid, "", "", note, tg[i].prov.author, when};
+            if (!tg[i].cats)
+                rt_table_add(t, row);
+            for (size_t c = 0; c < tax->ncats; c++)
+                if (tg[i].cats >> c & 1) {
+                    row[2] = tax->groups[tax->cats[c].group];
+                    row[3] = tax->cats[c].id;
+                    rt_table_add(t, row);
+                }
+        }
+    }
+    return t;
+}
+
+/* ---- metrics ----------------------------------------------------------------------------- */
+
+static void fmt_value(char *buf, size_t n, const rt_measure *m, double v)
+{
+    if (rt_measure_is_sum(m))
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.4f", v);
+}
+
+static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
+{
+    const rt_workspace *ws = s->ws;
+    const char *h[] = {"run", "measure", "base", "current", "delta", "queries"};
+    rt_table *t = rt_table_new(6, h);
+    double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
+    size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
+    for (size_t r = 0; r < ws->nruns; r++) {
+        if (o->qids) {
+            rt_live_mean_over(s->live, r, o->qids, o->nqids, 0, bm, bn);
+            rt_live_mean_over(s->live, r, o->qids, o->nqids, 1, cm, cn);
+        } else {
+            memcpy(bm, ws->runs[r].base->mean, ws->nm * sizeof *bm);
+            memcpy(cm, rt_live_mean(s->live, r), ws->nm * sizeof *cm);
+            memcpy(cn, rt_live_n_defined(s->live, r), ws->nm * sizeof *cn);
+        }
+        for (size_t m = 0; m < ws->nm; m++) {
+            char b[32], c[32], d[32], n[32];
+            fmt_value(b, sizeof b, &ws->ms[m], bm[m]);
+            fmt_value(c, sizeof c, &ws->ms[m], cm[m]);
+            snprintf(d, sizeof d, rt_measure_is_sum(&ws->ms[m]) ? "%+.0f" : "%+.4f", cm[m] - bm[m]);
+            snprintf(n, sizeof n, "%zu", cn[m]);
+            const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, b, c, d, n};
+            rt_table_add(t, row);
+        }
+    }
+    free(bm);
+    free(cm);
+    free(bn);
+    free(cn);
+    return t;
+}
+
+static rt_table *per_query_table(const rt_session *s, const rt_export_opts *o)
+{
+    const rt_workspace *ws = s->ws;
+    size_t nc = 2 + ws->nm;
+    const char **h = rt_calloc(nc, sizeof *h);
+    h[0] = "run";
+    h[1] = "qid";
+    for (size_t m = 0; m < ws->nm; m++)
+        h[2 + m] = ws->ms[m].name;
+    rt_table *t = rt_table_new(nc, h);
+    size_t nq;
+    const uint32_t *q = o->qids ? o->qids : rt_live_sorted(s->live, &nq);
+    if (o->qids)
+        nq = o->nqids;
+    char (*cells)[32] = rt_calloc(ws->nm + 1, sizeof *cells);
+    const char **row = rt_calloc(nc, sizeof *row);
+    for (size_t r = 0; r < ws->nruns; r++)
+        for (size_t i = 0; i < nq; i++) {
+            double v;
+            if (!rt_live_is_judged(s->live, q[i]))
+                continue;   /* a query of the scope that nothing judges is not evaluated */
+            row[0] = rt_run_name(ws->runs[r].run);
+            row[1] = rt_strtab_str(ws->qids, q[i]);
+            for (size_t m = 0; m < ws->nm; m++) {
+                if (rt_live_value(s->live, r, q[i], m, &v))
+                    fmt_value(cells[m], sizeof cells[m], &ws->ms[m], v);
+                else
+                    cells[m][0] = 0;
+                row[2 + m] = cells[m];
+            }
+            rt_table_add(t, row);
+        }
+    free(cells);
+    free(row);
+    free(h);
+    return t;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *out, rt_err *err)
+{
+    rt_table *t = NULL;
+    switch (o->what) {
+    case RT_EXPORT_QRELS:
+        write_qrels(s, out);
+        break;
+    case RT_EXPORT_QRELS_DIFF:
+        if (o->format == RT_EXPORT_TREC) {
+            diff_rows(s, out, NULL);
+            break;
+        }
+        {
+            const char *h[] = {"qid", "pid", "base", "current", "author", "time"};
+            t = rt_table_new(6, h);
+            diff_rows(s, NULL, t);
+        }
+        break;
+    case RT_EXPORT_TAGS: t = tags_table(s); break;
+    case RT_EXPORT_BREAKDOWN: {
+        rt_breakdown *b = rt_breakdown_compute(s, o->k ? o->k : 5, o->qids, o->nqids);
+        t = rt_breakdown_table(b, s);
+        rt_breakdown_free(&b);
+        break;
+    }
+    case RT_EXPORT_METRICS: t = metrics_table(s, o); break;
+    case RT_EXPORT_PER_QUERY: t = per_query_table(s, o); break;
+    }
+    rt_status st = RT_OK;
+    if (t) {
+        st = rt_table_write(t, o->format, out, err);
+        rt_table_free(&t);
+    }
+    if (st == RT_OK && (fflush(out) != 0 || ferror(out)))
+        st = rt_err_set(err, RT_EIO, "write error: %s", strerror(errno));
+    return st;
+}
+
+rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path, rt_err *err)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return rt_export_write(s, o, stdout, err);
+    rt_outfile *f;
+    rt_status st = rt_outfile_open(&f, path, err);
+    if (st != RT_OK)
+        return st;
+    st = rt_export_write(s, o, rt_outfile_stream(f), err);
+    if (st != RT_OK) {
+        rt_outfile_discard(&f);
+        return st;
+    }
+    return rt_outfile_commit(&f, err);
+}

@@ -1,0 +1,48 @@
+/* rt_export — what a session can write out: the current qrels (whole, or only the relabels),
+ * the tags, the category breakdown, the base / current metric table and per-query metrics. Files
+ * are written atomically: to a temporary file beside the target, fsync'd, then renamed. */
+#ifndef RT_EXPORT_H
+#define RT_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rt_err.h"
+#include "rt_session.h"
+#include "rt_table.h"
+
+typedef enum rt_export_what {
+    RT_EXPORT_QRELS = 0,   /* current qrels, TREC: qid 0 pid grade */
+    RT_EXPORT_QRELS_DIFF,  /* relabels that differ from the base (TREC, or a table) */
+    RT_EXPORT_TAGS,        /* one row per tagged item and category, with notes (TSV or JSON) */
+    RT_EXPORT_BREAKDOWN,   /* rt_breakdown_table */
+    RT_EXPORT_METRICS,     /* run, measure, base, current, delta */
+    RT_EXPORT_PER_QUERY,   /* run, qid, then each measure (current) */
+} rt_export_what;
+
+/* "trec" besides the table formats. */
+#define RT_EXPORT_TREC ((rt_table_format)100)
+
+typedef struct rt_export_opts {
+    rt_export_what what;
+    rt_table_format format;
+    size_t k;                 /* breakdown: top k of each run (default 5) */
+    const uint32_t *qids;     /* scope of breakdown / metrics / per-query (NULL: all) */
+    size_t nqids;
+} rt_export_opts;
+
+int rt_export_what_parse(const char *name, rt_export_what *w);
+
+/* Parses a format name ("trec" or a table format) and checks that it suits what; returns
+ * RT_EUSAGE with a message otherwise. A NULL name picks the default: trec for qrels, tsv
+ * otherwise. */
+rt_status rt_export_format(rt_export_what what, const char *name, rt_table_format *fmt, rt_err *err);
+
+/* Writes the export to out. */
+rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *out, rt_err *err);
+
+/* Writes it to path atomically with rt_outfile (NULL or "-": standard output). */
+rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path, rt_err *err);
+
+#endif

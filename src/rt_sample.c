@@ -1,0 +1,111 @@
+/* rt_sample — query conditions and reproducible samples. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_mem.h"
+#include "rt_sample.h"
+
+size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
+{
+    for (size_t r = 0; r < ws->nruns; r++)
+        if (strcmp(rt_run_name(ws->runs[r].run), name) == 0)
+            return r;
+    char *end;
+    unsigned long n = strtoul(name, &end, 10);
+    if (*name && !*end && n >= 1 && n <= ws->nruns)
+        return n - 1;
+    return (size_t)-1;
+}
+
+rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
+{
+    char kind[32] = "", x[128] = "", y[128] = "", extra[8] = "";
+    int n = sscanf(text, "%31s %127s %127s %7s", kind, x, y, extra);
+    memset(c, 0, sizeof *c);
+    if (n == 1 && strcmp(kind, "all") == 0)
+        return RT_OK;
+    if (n == 1 && (strcmp(kind, "tagged") == 0 || strcmp(kind, "untagged") == 0)) {
+        c->kind = kind[0] == 't' ? RT_COND_TAGGED : RT_COND_UNTAGGED;
+        return RT_OK;
+    }
+    if (n == 3 && strcmp(kind, "notop") == 0) {
+        char *end;
+        unsigned long k = strtoul(x, &end, 10);
+        c->kind = RT_COND_NOTOP;
+        c->k = k;
+        c->a = rt_workspace_find_run(ws, y);
+        if (!*end && k > 0 && c->a != (size_t)-1)
+            return RT_OK;
+    }
+    if (n == 3 && strcmp(kind, "worse") == 0) {
+        c->kind = RT_COND_WORSE;
+        c->a = rt_workspace_find_run(ws, x);
+        c->b = rt_workspace_find_run(ws, y);
+        if (c->a != (size_t)-1 && c->b != (size_t)-1)
+            return RT_OK;
+    }
+    return rt_err_set(err, RT_EUSAGE, "condition \"%s\": use all | tagged | untagged | notop K RUN | "
+                      "worse RUN_A RUN_B (runs by name or number)", text);
+}
+
+static double rr10(const rt_session *s, size_t r, uint32_t qid)
+{
+    size_t f = rt_session_first_rel(s, r, qid);
+    return f && f <= 10 ? 1.0 / (double)f : 0.0;
+}
+
+int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
+{
+    switch (c->kind) {
+    case RT_COND_ALL: return 1;
+    case RT_COND_NOTOP: {
+        size_t f = rt_session_first_rel(s, c->a, qid);
+        return f == 0 || f > c->k;
+    }
+    case RT_COND_WORSE: return rr10(s, c->a, qid) < rr10(s, c->b, qid);
+    case RT_COND_TAGGED: return rt_annot_tag_count(s->annot, qid) > 0;
+    case RT_COND_UNTAGGED: return rt_annot_tag_count(s->annot, qid) == 0;
+    }
+    return 0;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int by_pos(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+void rt_sample_pick(const rt_session *s, size_t n, uint64_t seed, const rt_condition *c,
+                    uint32_t **out, size_t *nout)
+{
+    const rt_workspace *ws = s->ws;
+    size_t *cand = rt_calloc(ws->nq + 1, sizeof *cand), nc = 0;
+    for (size_t i = 0; i < ws->nq; i++)
+        if (rt_live_is_judged(s->live, ws->qlist[i]) && rt_condition_holds(s, c, ws->qlist[i]))
+            cand[nc++] = i;
+    size_t take = n < nc ? n : nc;
+    uint64_t st = seed;
+    for (size_t i = 0; i < take; i++) {
+        size_t j = i + (size_t)(splitmix64(&st) % (uint64_t)(nc - i));
+        size_t t = cand[i];
+        cand[i] = cand[j];
+        cand[j] = t;
+    }
+    qsort(cand, take, sizeof *cand, by_pos);
+    *out = rt_calloc(take + 1, sizeof **out);
+    for (size_t i = 0; i < take; i++)
+        (*out)[i] = ws->qlist[cand[i]];
+    *nout = take;
+    free(cand);
+}

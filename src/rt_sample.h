@@ -1,0 +1,40 @@
+/* rt_sample — conditions on queries ("no relevant passage in the top 5 of run X") and
+ * reproducible random samples of the queries that meet one: the paper's "100 random dev queries
+ * whose top-5 hold no positive". The same N, seed and condition give the same sample on every
+ * machine (splitmix64 and a partial Fisher–Yates shuffle over the judged queries in workspace
+ * order). Relevance is judged against the current qrels (base ⊕ relabels). */
+#ifndef RT_SAMPLE_H
+#define RT_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_session.h"
+
+typedef enum rt_cond_kind {
+    RT_COND_ALL = 0,   /* "all": every judged query */
+    RT_COND_NOTOP,     /* "notop K RUN": no relevant passage in the top K of RUN */
+    RT_COND_WORSE,     /* "worse A B": RR@10 of A below that of B */
+    RT_COND_TAGGED,    /* "tagged": at least one tag */
+    RT_COND_UNTAGGED,  /* "untagged" */
+} rt_cond_kind;
+
+typedef struct rt_condition {
+    rt_cond_kind kind;
+    size_t k, a, b;    /* a, b: run indices */
+} rt_condition;
+
+/* Parses a condition; runs are named or numbered from 1. */
+rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err);
+
+int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid);
+
+/* Picks min(n, available) of the judged queries meeting c; *out (caller frees) in workspace
+ * order. */
+void rt_sample_pick(const rt_session *s, size_t n, uint64_t seed, const rt_condition *c,
+                    uint32_t **out, size_t *nout);
+
+/* Finds a run by name or 1-based number; (size_t)-1 when none. */
+size_t rt_workspace_find_run(const rt_workspace *ws, const char *name);
+
+#endif

@@ -1,0 +1,463 @@
+/* annotate — tagging, relabelling and the other annotation actions of the workbench. */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "judge.h"
+#include "rt_export.h"
+#include "rt_mem.h"
+#include "rt_sample.h"
+
+/* The pair the current view is on: the focused passage (side by side, passage, judging), or the
+ * query alone (*pid = RT_NO_ID) in the query list. Returns 0 when there is none. */
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    *pid = RT_NO_ID;
+    if (a->view == VIEW_LIST) {
+        if (!a->nrows)
+            return 0;
+        *qid = a->ws->qlist[a->rows_idx[a->sel]];
+        return 1;
+    }
+    if (!a->ws->nq)
+        return 0;
+    *qid = app_qid(a);
+    if (a->view == VIEW_PASSAGE) {
+        *pid = a->pid;
+    } else if (a->view == VIEW_COMPARE) {
+        size_t n;
+        const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, *qid, &n, NULL);
+        if (a->rank >= n)
+            return 0;
+        *pid = p[a->rank];
+    } else if (a->view == VIEW_JUDGE) {
+        return judge_focus(a, pid);
+    }
+    return 1;
+}
+
+static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->ws->qids, qid); }
+static const char *pstr(const app *a, uint32_t pid) { return pid == RT_NO_ID ? NULL : rt_strtab_str(a->ws->pids, pid); }
+
+/* Reports the outcome of a session call: the change done, or why not. */
+static int outcome(app *a, rt_status st, const rt_op *done, const rt_err *err)
+{
+    if (st != RT_OK) {
+        app_message(a, 1, "%s", err->msg);
+        return -1;
+    }
+    char buf[400];
+    rt_session_describe(a->s, done, buf, sizeof buf);
+    app_message(a, 0, "%s", buf);
+    if (done->qid) {
+        uint32_t q = rt_strtab_find(a->ws->qids, done->qid, strlen(done->qid));
+        if (q != RT_NO_ID)
+            app_query_changed(a, q);
+    }
+    return 0;
+}
+
+/* Does op (owned; cleared here) and reports it. */
+static int do_op(app *a, rt_op *op)
+{
+    rt_err err;
+    rt_status st = rt_session_do(a->s, op, &err);
+    int rc = outcome(a, st, op, &err);
+    rt_op_clear(op);
+    return rc;
+}
+
+static int label(app *a, uint32_t qid, uint32_t pid, int has_grade, int32_t grade)
+{
+    rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(qstr(a, qid)), .pid = rt_strdup(pstr(a, pid)),
+                .has_grade = has_grade, .grade = grade};
+    return do_op(a, &op);
+}
+
+/* Toggles category c on (qid, pid). */
+static int toggle(app *a, uint32_t qid, uint32_t pid, size_t c)
+{
+    const rt_category *cat = &a->ws->taxonomy->cats[c];
+    const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
+    int has = t && (t->cats >> c & 1);
+    rt_op op = {.kind = has ? RT_OP_UNTAG : RT_OP_TAG, .qid = rt_strdup(qstr(a, qid)),
+                .pid = pid == RT_NO_ID ? NULL : rt_strdup(pstr(a, pid)), .cat = rt_strdup(cat->id)};
+    if (do_op(a, &op) != 0)
+        return -1;
+    int32_t g;
+    int rel = app_grade(a, qid, pid, &g) && g >= a->ws->level;
+    if (!has && cat->relabel && pid != RT_NO_ID && !rel) {
+        a->pending = PEND_FN;
+        a->pend_qid = qid;
+        a->pend_pid = pid;
+        size_t n = strlen(a->msg);
+        snprintf(a->msg + n, sizeof a->msg - n, " — y: relabel %s as relevant", pstr(a, pid));
+    }
+    return 0;
+}
+
+int act_tag_key(app *a, const char *arg)
+{
+    (void)arg;
+    size_t c = rt_taxonomy_by_key(a->ws->taxonomy, a->key);
+    uint32_t qid, pid;
+    if (c == (size_t)-1) {
+        app_message(a, 1, "no category on key %c (? lists them)", a->key);
+        return -1;
+    }
+    if (!focus(a, &qid, &pid)) {
+        app_message(a, 1, "no passage here to tag");
+        return -1;
+    }
+    return toggle(a, qid, pid, c);
+}
+
+int act_query_tag(app *a, const char *arg)
+{
+    (void)arg;
+    uint32_t qid, pid;
+    if (!focus(a, &qid, &pid))
+        return 0;
+    a->pending = PEND_QUERY_TAG;
+    a->pend_qid = qid;
+    app_message(a, 0, "tag the query %s itself: press a category key (1-%zu)", qstr(a, qid),
+                a->ws->taxonomy->ncats < 9 ? a->ws->taxonomy->ncats : 9);
+    return 0;
+}
+
+int act_grade(app *a, const char *arg)
+{
+    (void)arg;
+    uint32_t qid, pid;
+    if (!focus(a, &qid, &pid) || pid == RT_NO_ID) {
+        app_message(a, 1, "no passage here to relabel");
+        return -1;
+    }
+    a->pending = PEND_GRADE;
+    a->pend_qid = qid;
+    a->pend_pid = pid;
+    app_message(a, 0, "grade for %s: %s, or = for the base judgment", pstr(a, pid),
+                a->ws->graded ? "0-3" : "0 or 1");
+    return 0;
+}
+
+int annotate_pending_key(app *a, int key)
+{
+    pending_kind p = a->pending;
+    a->pending = PEND_NONE;
+    if (p == PEND_FN) {
+        int32_t rel = a->ws->level > 1 ? a->ws->level : 1;
+        if (key == 'y')
+            return label(a, a->pend_qid, a->pend_pid, 1, rel) == 0 || 1;
+        app_message(a, 0, "not relabelled");
+        return key == 'n' || key == 27;
+    }
+    if (p == PEND_QUERY_TAG) {
+        size_t c = rt_taxonomy_by_key(a->ws->taxonomy, key);
+        if (c == (size_t)-1) {
+            app_message(a, 0, "no category on that key; nothing tagged");
+            return 1;
+        }
+        toggle(a, a->pend_qid, RT_NO_ID, c);
+        return 1;
+    }
+    if (p == PEND_GRADE) {
+        int max = a->ws->graded ? 3 : 1;
+        if (key == '=')
+            label(a, a->pend_qid, a->pend_pid, 0, 0);
+        else if (key >= '0' && key <= '0' + max)
+            label(a, a->pend_qid, a->pend_pid, 1, key - '0');
+        else
+            app_message(a, 0, "not relabelled");
+        return 1;
+    }
+    return 0;
+}
+
+static int label_focus(app *a, int has_grade, int32_t grade)
+{
+    uint32_t qid, pid;
+    if (!focus(a, &qid, &pid) || pid == RT_NO_ID) {
+        app_message(a, 1, "no passage here to relabel");
+        return -1;
+    }
+    return label(a, qid, pid, has_grade, grade);
+}
+
+int act_relevant(app *a, const char *arg) { (void)arg; return label_focus(a, 1, a->ws->level > 1 ? a->ws->level : 1); }
+int act_not_relevant(app *a, const char *arg) { (void)arg; return label_focus(a, 1, 0); }
+int act_base_label(app *a, const char *arg) { (void)arg; return label_focus(a, 0, 0); }
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+/* Splits "QID PID REST": the first two words into q and p (p "-" means none), rest after. */
+static int two_words(const char *arg, char *q, size_t qn, char *p, size_t pn, const char **rest)
+{
+    if (!arg)
+        return 0;
+    int n1 = 0, n2 = 0;
+    while (*arg == ' ')
+        arg++;
+    n1 = (int)strcspn(arg, " ");
+    const char *b = arg + n1;
+    while (*b == ' ')
+        b++;
+    n2 = (int)strcspn(b, " ");
+    if (!n1 || !n2 || (size_t)n1 >= qn || (size_t)n2 >= pn)
+        return 0;
+    snprintf(q, qn, "%.*s", n1, arg);
+    snprintf(p, pn, "%.*s", n2, b);
+    *rest = b + n2;
+    while (**rest == ' ')
+        (*rest)++;
+    return 1;
+}
+
+static int tag_cmd(app *a, const char *arg, rt_op_kind kind)
+{
+    char q[256], p[256];
+    const char *cat;
+    if (!two_words(arg, q, sizeof q, p, sizeof p, &cat) || !*cat) {
+        app_message(a, 1, "usage: :%s QID PID|- CATEGORY", kind == RT_OP_TAG ? "tag" : "untag");
+        return -1;
+    }
+    size_t c = rt_taxonomy_find(a->ws->taxonomy, cat);
+    rt_op op = {.kind = kind, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
+                .cat = rt_strdup(c != (size_t)-1 ? a->ws->taxonomy->cats[c].id : cat)};
+    return do_op(a, &op);
+}
+
+int act_tag(app *a, const char *arg) { return tag_cmd(a, arg, RT_OP_TAG); }
+int act_untag(app *a, const char *arg) { return tag_cmd(a, arg, RT_OP_UNTAG); }
+
+int act_note(app *a, const char *arg)
+{
+    char q[256], p[256];
+    const char *text;
+    if (!arg) {
+        uint32_t qid, pid;
+        if (!focus(a, &qid, &pid))
+            return 0;
+        const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
+        a->prompt = ':';
+        a->line_len = (size_t)snprintf(a->line, sizeof a->line, "note %s %s %s", qstr(a, qid),
+                                       pid == RT_NO_ID ? "-" : pstr(a, pid), t && t->note ? t->note : "");
+        if (a->line_len >= sizeof a->line)
+            a->line_len = sizeof a->line - 1;
+        return 0;
+    }
+    if (!two_words(arg, q, sizeof q, p, sizeof p, &text)) {
+        app_message(a, 1, "usage: :note QID PID|- TEXT (empty TEXT removes the note)");
+        return -1;
+    }
+    rt_op op = {.kind = RT_OP_NOTE, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
+                .text = rt_strdup(text)};
+    return do_op(a, &op);
+}
+
+int act_label(app *a, const char *arg)
+{
+    char q[256], p[256];
+    const char *g;
+    if (!two_words(arg, q, sizeof q, p, sizeof p, &g) || !*g) {
+        app_message(a, 1, "usage: :label QID PID GRADE|base");
+        return -1;
+    }
+    char *end;
+    long v = strtol(g, &end, 10);
+    int base = strcmp(g, "base") == 0;
+    if (!base && (*end || end == g)) {
+        app_message(a, 1, "grade \"%s\": an integer, or base", g);
+        return -1;
+    }
+    rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(q), .pid = rt_strdup(p), .has_grade = !base,
+                .grade = base ? 0 : (int32_t)v};
+    return do_op(a, &op);
+}
+
+static int history(app *a, int redo)
+{
+    rt_op done;
+    rt_err err;
+    rt_status st = (redo ? rt_session_redo : rt_session_undo)(a->s, &done, &err);
+    int rc = outcome(a, st, &done, &err);
+    rt_op_clear(&done);
+    return rc;
+}
+
+int act_undo(app *a, const char *arg) { (void)arg; return history(a, 0); }
+int act_redo(app *a, const char *arg) { (void)arg; return history(a, 1); }
+
+/* ---- next thing to do -------------------------------------------------------------------- */
+
+/* The first rank ≥ from (0-based) in the top k of run r for qid that is not relevant and has no
+ * tag; (size_t)-1 when none. */
+static size_t failing_from(app *a, size_t r, uint32_t qid, size_t from)
+{
+    size_t n;
+    const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, qid, &n, NULL);
+    for (size_t i = from; i < n && i < a->bk; i++) {
+        int32_t g;
+        if (app_grade(a, qid, p[i], &g) && g >= a->ws->level)
+            continue;
+        const rt_tag *t = rt_annot_tag(a->s->annot, qid, p[i]);
+        if (!t || !t->cats)
+            return i;
+    }
+    return (size_t)-1;
+}
+
+static int next_failing(app *a)
+{
+    size_t r = a->view == VIEW_COMPARE || a->view == VIEW_PASSAGE ? a->col : a->delta_a;
+    if (!a->nrows) {
+        app_message(a, 1, "no query in the list");
+        return -1;
+    }
+    size_t pos = 0;
+    int here = a->view != VIEW_LIST;
+    for (size_t i = 0; i < a->nrows; i++)
+        if (a->rows_idx[i] == (here ? a->cur : a->rows_idx[a->sel]))
+            pos = i;
+    for (size_t step = 0; step <= a->nrows; step++) {
+        size_t k = (pos + step) % a->nrows, qi = a->rows_idx[k];
+        uint32_t qid = a->ws->qlist[qi];
+        if (!rt_live_is_judged(a->s->live, qid))
+            continue;
+        size_t from = step == 0 && here ? a->rank + 1 : 0;
+        size_t rank = failing_from(a, r, qid, from);
+        if (rank == (size_t)-1)
+            continue;
+        if (qi != a->cur || a->view == VIEW_LIST)
+            app_set_query(a, qi);
+        a->sel = k;
+        a->depth = 0;
+        a->view = VIEW_LIST;
+        app_push(a, VIEW_COMPARE);
+        a->rank = rank;
+        app_message(a, 0, "%s: untagged failing passage at rank %zu of %s", qstr(a, qid), rank + 1,
+                    rt_run_name(a->ws->runs[r].run));
+        return 0;
+    }
+    app_message(a, 0, "every non-relevant passage in the top %zu of %s is tagged", a->bk,
+                rt_run_name(a->ws->runs[r].run));
+    return 0;
+}
+
+int act_next_todo(app *a, const char *arg)
+{
+    (void)arg;
+    return a->view == VIEW_JUDGE ? judge_next_unjudged(a) : next_failing(a);
+}
+
+/* ---- breakdown, sets, exports ------------------------------------------------------------ */
+
+int act_breakdown(app *a, const char *arg)
+{
+    if (arg) {
+        char *end;
+        long k = strtol(arg, &end, 10);
+        if (*end || k < 1) {
+            app_message(a, 1, "usage: :breakdown [K] (K: top passages of each run, default 5)");
+            return -1;
+        }
+        a->bk = (size_t)k;
+    }
+    a->scroll = 0;
+    app_push(a, VIEW_BREAKDOWN);
+    return 0;
+}
+
+int act_set(app *a, const char *arg)
+{
+    if (!arg || strcmp(arg, "none") == 0) {
+        a->set[0] = 0;
+        app_refresh_rows(a);
+        app_message(a, 0, "all queries (%zu shown)", a->nrows);
+        return 0;
+    }
+    if (!rt_annot_set(a->s->annot, arg)) {
+        size_t n;
+        const rt_qset *s = rt_annot_sets(a->s->annot, &n);
+        app_message(a, 1, "no query set \"%s\"%s%s", arg, n ? "; there is " : "", n ? s[n - 1].name : "");
+        return -1;
+    }
+    snprintf(a->set, sizeof a->set, "%s", arg);
+    app_refresh_rows(a);
+    app_message(a, 0, "query set %s: %zu queries shown", a->set, a->nrows);
+    return 0;
+}
+
+int act_sample(app *a, const char *arg)
+{
+    unsigned long n;
+    uint64_t seed;
+    int used = 0;
+    if (!arg || sscanf(arg, "%lu %" SCNu64 " %n", &n, &seed, &used) != 2 || !used || n == 0) {
+        app_message(a, 1, "usage: :sample N SEED CONDITION (all | tagged | untagged | notop K RUN | worse A B)");
+        return -1;
+    }
+    rt_condition c;
+    rt_err err;
+    if (rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
+        return -1;
+    }
+    uint32_t *q;
+    size_t nq;
+    rt_sample_pick(a->s, n, seed, &c, &q, &nq);
+    char name[128];
+    int k = snprintf(name, sizeof name, "n%lu-seed%" PRIu64 "-", n, seed);
+    for (const char *s = arg + used; *s && k < (int)sizeof name - 2; s++)
+        name[k++] = *s == ' ' ? '-' : *s, name[k] = 0;
+    rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = nq,
+                .qids = rt_calloc(nq + 1, sizeof(char *))};
+    char how[300];
+    snprintf(how, sizeof how, "sample %s", arg);
+    op.text = rt_strdup(how);
+    for (size_t i = 0; i < nq; i++)
+        op.qids[i] = rt_strdup(qstr(a, q[i]));
+    free(q);
+    if (do_op(a, &op) != 0)
+        return -1;
+    act_set(a, name);
+    if (nq < n)
+        app_message(a, 0, "query set %s: only %zu queries meet the condition", name, nq);
+    return 0;
+}
+
+int act_export(app *a, const char *arg)
+{
+    char what[32], fmt[16], path[1024];
+    int n = arg ? sscanf(arg, "%31s %15s %1023s", what, fmt, path) : 0;
+    if (n == 2) {
+        snprintf(path, sizeof path, "%s", fmt);
+        fmt[0] = 0;
+    }
+    rt_export_opts o = {.k = a->bk};
+    rt_err err;
+    if (n < 2 || !rt_export_what_parse(what, &o.what)) {
+        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query [FORMAT] PATH");
+        return -1;
+    }
+    if (rt_export_format(o.what, fmt[0] ? fmt : NULL, &o.format, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
+        return -1;
+    }
+    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
+    if (set) {
+        o.qids = set->qids;
+        o.nqids = set->n;
+    }
+    if (rt_export_file(a->s, &o, path, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
+        return -1;
+    }
+    app_message(a, 0, "wrote %s (%s%s%s)", path, what, set ? ", set " : "", set ? a->set : "");
+    return 0;
+}

@@ -1,0 +1,88 @@
+/* view_breakdown — the category breakdown (rt_breakdown): per group and category, the tagged
+ * items overall with a bar of their share, and per run those among its top k. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "rt_breakdown.h"
+
+#define NAME_W 36
+#define ALL_W 14
+#define RUN_W 13
+
+static void bar(int y, int x, int w, double share)
+{
+    int n = (int)(share * w + 0.5);
+    char b[256];
+    if (w > (int)sizeof b - 1)
+        w = (int)sizeof b - 1;
+    for (int i = 0; i < w; i++)
+        b[i] = i < n ? '#' : ' ';
+    draw_text(y, x, w, b, (size_t)w, ROLE_GOOD, NULL);
+}
+
+static void row(app *a, const rt_breakdown *b, int y, const char *label, int group, size_t i, int barw)
+{
+    draw_text(y, 0, NAME_W, label, strlen(label), group ? ROLE_HEADER : ROLE_NORMAL, NULL);
+    int x = NAME_W;
+    for (size_t c = 0; c <= b->nruns; c++) {
+        double sh;
+        size_t n = group == 2 ? b->total[c] : group ? rt_breakdown_group(b, c, i, &sh) : rt_breakdown_cat(b, c, i, &sh);
+        if (group == 2)
+            sh = n ? 1.0 : 0.0;
+        int w = c ? RUN_W : ALL_W;
+        if (x + w > a->cols)
+            break;
+        draw_fmt(y, x, w, group ? ROLE_HEADER : ROLE_NORMAL, "%5zu %5.1f%%", n, 100.0 * sh);
+        x += w;
+        if (c == 0 && barw > 0) {
+            bar(y, x, barw, sh);
+            x += barw + 1;
+        }
+    }
+}
+
+void view_breakdown_draw(app *a, int top, int height)
+{
+    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
+    rt_breakdown *b = rt_breakdown_compute(a->s, a->bk, set ? set->qids : NULL, set ? set->n : 0);
+    const rt_taxonomy *tax = a->ws->taxonomy;
+    draw_fmt(top, 0, a->cols, ROLE_NORMAL, "%zu tagged items over %zu queries%s%s · runs count their top %zu (:breakdown K)",
+             b->total[0], b->nqueries, set ? " of set " : "", set ? a->set : "", a->bk);
+    int barw = a->cols - NAME_W - ALL_W - (int)b->nruns * RUN_W - 1;
+    if (barw > 30)
+        barw = 30;
+    if (barw < 5)
+        barw = 0;
+    draw_text(top + 1, 0, NAME_W, "category", 8, ROLE_HEADER, NULL);
+    int x = NAME_W;
+    draw_text(top + 1, x, ALL_W + (barw ? barw + 1 : 0), "    n  share (all)", 18, ROLE_HEADER, NULL);
+    x += ALL_W + (barw ? barw + 1 : 0);
+    for (size_t r = 0; r < b->nruns && x + RUN_W <= a->cols; r++, x += RUN_W)
+        draw_fmt(top + 1, x, RUN_W, ROLE_HEADER, " %s@%zu", rt_run_name(a->ws->runs[r].run), a->bk);
+    size_t nrows = tax->ngroups + tax->ncats + 1, rows = height > 2 ? (size_t)(height - 2) : 0;
+    size_t maxscroll = nrows > rows ? nrows - rows : 0;
+    if (a->scroll > maxscroll)
+        a->scroll = maxscroll;
+    size_t k = 0;
+    int y = top + 2;
+    for (size_t g = 0; g < tax->ngroups; g++) {
+        if (k++ >= a->scroll && y < top + height)
+            row(a, b, y++, tax->groups[g], 1, g, barw);
+        for (size_t i = 0; i < tax->ncats; i++) {
+            if (tax->cats[i].group != g)
+                continue;
+            char label[160];
+            snprintf(label, sizeof label, "  %c %s", tax->cats[i].key ? tax->cats[i].key : ' ', tax->cats[i].name);
+            if (k++ >= a->scroll && y < top + height)
+                row(a, b, y++, label, 0, i, barw);
+        }
+    }
+    if (k >= a->scroll && y < top + height)
+        row(a, b, y, "tagged items", 2, 0, barw);
+    rt_breakdown_free(&b);
+}
