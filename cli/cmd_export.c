@@ -9,6 +9,8 @@
 
 #include "cli.h"
 #include "rt_export.h"
+#include "rt_leakage.h"
+#include "rt_mem.h"
 #include "ws_args.h"
 
 static const char export_usage[] =
@@ -22,6 +24,7 @@ static const char export_usage[] =
     "  breakdown   tagged items per category and group, overall and per run's top k\n"
     "  metrics     per run and measure: base, current and delta\n"
     "  per-query   per run and judged query: the current value of each measure\n"
+    "  leakage     per run and measure: the leaked (\"Duplicated\") test queries vs the others\n"
     "\n"
     "Options:\n"
     "  -w, --what WHAT         what to write (required)\n"
@@ -29,17 +32,20 @@ static const char export_usage[] =
     "  -o, --output FILE       write to FILE atomically (temporary file + rename); default stdout\n"
     "  -k, --top K             breakdown: count pairs in each run's top K (default 5)\n"
     "      --set NAME          breakdown, metrics, per-query: only the queries of set NAME\n"
+    "      --leaked HOW        leakage: 'reviewed' (default: pairs a reviewer typed as a leak)\n"
+    "                          or 'candidates' (every candidate above the threshold)\n"
     "  -h, --help              show this help\n"
     "\n";
 
 static const struct option own_options[] = {
     {"what", required_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
     {"output", required_argument, 0, 'o'}, {"top", required_argument, 0, 'k'},
-    {"set", required_argument, 0, 'T'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"set", required_argument, 0, 'T'}, {"leaked", required_argument, 0, 'L'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
 typedef struct export_args {
-    const char *what, *format, *out, *set;
+    const char *what, *format, *out, *set, *leaked;
     long k;
 } export_args;
 
@@ -58,6 +64,11 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         case 'f': e->format = optarg; break;
         case 'o': e->out = optarg; break;
         case 'T': e->set = optarg; break;
+        case 'L':
+            if (strcmp(optarg, "reviewed") && strcmp(optarg, "candidates"))
+                return cli_usage("export", "--leaked is 'reviewed' or 'candidates'");
+            e->leaked = optarg;
+            break;
         case 'k': {
             char *end;
             e->k = strtol(optarg, &end, 10);
@@ -75,6 +86,20 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
     if (!e->what)
         return cli_usage("export", "--what is required (qrels, qrels-diff, tags, breakdown, metrics, per-query)");
     return ws_args_finish(w, "export", argc, argv);
+}
+
+/* The leaked test queries: typed as leaks by the reviewer, and with candidates every query
+ * that has a candidate (which runs the search). */
+static int leaked_mask(const rt_session *s, int candidates, unsigned char **mask)
+{
+    rt_err err;
+    rt_leakage *l = NULL;
+    if (candidates && rt_leakage_find(&l, s->ws, &err) != RT_OK)
+        return cli_fail(&err);
+    *mask = rt_calloc(rt_strtab_count(s->ws->qids) + 1, 1);
+    rt_leakage_mark(s, l, candidates, *mask);
+    rt_leakage_free(&l);
+    return CLI_OK;
 }
 
 int cmd_export(int argc, char **argv)
@@ -113,8 +138,13 @@ int cmd_export(int argc, char **argv)
                 if (kind == RT_REPORT_WARNING)
                     fprintf(stderr, "retriage: warning: %s\n", line);
             }
-            if (rt_export_file(sess, &o, e.out, &err) != RT_OK)
+            unsigned char *mask = NULL;
+            if (o.what == RT_EXPORT_LEAKAGE)
+                rc = leaked_mask(sess, e.leaked && strcmp(e.leaked, "candidates") == 0, &mask);
+            o.leaked = mask;
+            if (rc == CLI_OK && rt_export_file(sess, &o, e.out, &err) != RT_OK)
                 rc = cli_fail(&err);
+            free(mask);
         }
         rt_session_close(&sess);
         rt_workspace_free(&ws);

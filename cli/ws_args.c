@@ -25,7 +25,11 @@ const char ws_args_help[] =
     "Annotations:\n"
     "      --annotator NAME    whose journal to use (default: the workspace's, else the login)\n"
     "      --journal-dir DIR   where journals live (default: the workspace's journal_dir, else\n"
-    "                          annotations/ beside the workspace file, else ./annotations)\n";
+    "                          annotations/ beside the workspace file, else ./annotations)\n"
+    "Leakage (the workbench's leakage view; see 'retriage leak --help'):\n"
+    "      --train-queries F   training queries to check the queries against\n"
+    "      --train-emb F, --test-emb F\n"
+    "                          their embeddings (.npy, .fvecs, TSV); default: built-in lexical\n";
 
 static const struct option ws_options[] = {
     {"demo", no_argument, 0, 'D'},          {"queries", required_argument, 0, 'Q'},
@@ -33,7 +37,9 @@ static const struct option ws_options[] = {
     {"run", required_argument, 0, 'U'},     {"measures", required_argument, 0, 'm'},
     {"level", required_argument, 0, 'l'},   {"order", required_argument, 0, 'O'},
     {"strict", no_argument, 0, 'S'},        {"annotator", required_argument, 0, 'A'},
-    {"journal-dir", required_argument, 0, 'J'}, {0, 0, 0, 0},
+    {"journal-dir", required_argument, 0, 'J'}, {"train-queries", required_argument, 0, 0x101},
+    {"train-emb", required_argument, 0, 0x102}, {"test-emb", required_argument, 0, 0x103},
+    {0, 0, 0, 0},
 };
 
 void ws_args_init(ws_args *w, const struct option *own)
@@ -89,6 +95,9 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case 'S': w->spec.strict = 1; return 1;
     case 'A': w->annotator = arg; return 1;
     case 'J': w->journal_dir = arg; return 1;
+    case 0x101: w->spec.train_queries = arg; return 1;
+    case 0x102: w->spec.train_emb = arg; return 1;
+    case 0x103: w->spec.test_emb = arg; return 1;
     case 'O':
         if (strcmp(arg, "score") && strcmp(arg, "file"))
             return cli_usage(cmd, "--order is 'score' or 'file'");

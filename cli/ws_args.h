@@ -25,7 +25,7 @@ typedef struct ws_args {
 extern const char ws_args_help[];
 
 /* Prepares w and the option array: own (terminated by a zero entry) followed by the workspace
- * options. Option codes used here: D Q C R U m l O S A J. */
+ * options. Option codes used here: D Q C R U m l O S A J and 0x101-0x103. */
 void ws_args_init(ws_args *w, const struct option *own);
 void ws_args_free(ws_args *w);
 

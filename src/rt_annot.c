@@ -382,6 +382,17 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
         const rt_leak_label *l = find_leak(q, op->train);
         return strcmp(l ? l->type : "", op->text) == 0;
     }
+    case RT_OP_SET: {
+        const rt_qset *set = find_set(a, op->name);
+        if (!set || !op->has_list)
+            return !set && !op->has_list;
+        if (set->n != op->nqids)
+            return 0;
+        for (size_t i = 0; i < set->n; i++)
+            if (strcmp(rt_strtab_str(a->qids, set->qids[i]), op->qids[i]) != 0)
+                return 0;
+        return 1;
+    }
     default:
         return 0;
     }

@@ -10,7 +10,8 @@
 #include "rt_mem.h"
 #include "rt_outfile.h"
 
-static const char *const what_names[] = {"qrels", "qrels-diff", "tags", "breakdown", "metrics", "per-query"};
+static const char *const what_names[] = {"qrels", "qrels-diff", "tags", "breakdown", "metrics",
+                                         "per-query", "leakage"};
 
 int rt_export_what_parse(const char *name, rt_export_what *w)
 {
@@ -216,6 +217,30 @@ static rt_table *per_query_table(const rt_session *s, const rt_export_opts *o)
     return t;
 }
 
+static rt_table *leakage_table(const rt_session *s, const rt_export_opts *o)
+{
+    const rt_workspace *ws = s->ws;
+    const char *h[] = {"run", "measure", "duplicated", "others", "duplicated_queries", "other_queries"};
+    rt_table *t = rt_table_new(6, h);
+    double *in = rt_calloc(ws->nm + 1, sizeof *in), *out = rt_calloc(ws->nm + 1, sizeof *out);
+    for (size_t r = 0; r < ws->nruns; r++) {
+        size_t ni, no;
+        rt_live_split(s->live, r, o->leaked, in, out, &ni, &no);
+        for (size_t m = 0; m < ws->nm; m++) {
+            char a[32], b[32], c[32], d[32];
+            fmt_value(a, sizeof a, &ws->ms[m], in[m]);
+            fmt_value(b, sizeof b, &ws->ms[m], out[m]);
+            snprintf(c, sizeof c, "%zu", ni);
+            snprintf(d, sizeof d, "%zu", no);
+            const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, a, b, c, d};
+            rt_table_add(t, row);
+        }
+    }
+    free(in);
+    free(out);
+    return t;
+}
+
 /* ---- writing ----------------------------------------------------------------------------- */
 
 rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *out, rt_err *err)
@@ -245,6 +270,11 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
     }
     case RT_EXPORT_METRICS: t = metrics_table(s, o); break;
     case RT_EXPORT_PER_QUERY: t = per_query_table(s, o); break;
+    case RT_EXPORT_LEAKAGE:
+        if (!o->leaked)
+            return rt_err_set(err, RT_EUSAGE, "the leakage split needs the leaked queries");
+        t = leakage_table(s, o);
+        break;
     }
     rt_status st = RT_OK;
     if (t) {

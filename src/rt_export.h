@@ -19,6 +19,7 @@ typedef enum rt_export_what {
     RT_EXPORT_BREAKDOWN,   /* rt_breakdown_table */
     RT_EXPORT_METRICS,     /* run, measure, base, current, delta */
     RT_EXPORT_PER_QUERY,   /* run, qid, then each measure (current) */
+    RT_EXPORT_LEAKAGE,     /* run, measure, leaked ("Duplicated") and others, with query counts */
 } rt_export_what;
 
 /* "trec" besides the table formats. */
@@ -30,6 +31,7 @@ typedef struct rt_export_opts {
     size_t k;                 /* breakdown: top k of each run (default 5) */
     const uint32_t *qids;     /* scope of breakdown / metrics / per-query (NULL: all) */
     size_t nqids;
+    const unsigned char *leaked;  /* leakage: leaked[qid] marks the leaked test queries */
 } rt_export_opts;
 
 int rt_export_what_parse(const char *name, rt_export_what *w);

@@ -388,9 +388,13 @@ static void set_aside(rt_journal *j, const char *buf, size_t from, size_t len, s
                       j->path, line, aside);
         j->size = (off_t)from;
     } else {
-        rt_report_add(report, RT_REPORT_WARNING,
-                      "%s:%zu: an incomplete last line could not be set aside (%s); it is ignored",
-                      j->path, line, strerror(errno));
+        /* Appending after bytes that are not a whole line would glue the next operation to
+         * them, and the next open would set both aside: refuse changes instead. */
+        char why[300];
+        snprintf(why, sizeof why, "an incomplete last line could not be set aside (%s)", strerror(errno));
+        rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: %s; the journal is read-only", j->path, line, why);
+        free(j->readonly);
+        j->readonly = rt_strdup(why);
     }
     free(aside);
 }

@@ -309,3 +309,25 @@ void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t 
         mean[m] = rt_measure_is_sum(&l->ws->ms[m]) ? sum : nd ? sum / (double)nd : 0.0;
     }
 }
+
+void rt_live_split(const rt_live *l, size_t r, const unsigned char *mask, double *in, double *out,
+                   size_t *nq_in, size_t *nq_out)
+{
+    uint32_t *a = rt_calloc(l->nsorted + 1, sizeof *a), *b = rt_calloc(l->nsorted + 1, sizeof *b);
+    size_t na = 0, nb = 0;
+    for (size_t k = 0; k < l->nsorted; k++) {
+        uint32_t q = l->sorted_qids[k];
+        if (mask[q])
+            a[na++] = q;
+        else
+            b[nb++] = q;
+    }
+    size_t *nd = rt_calloc(l->nm + 1, sizeof *nd);
+    rt_live_mean_over(l, r, a, na, 1, in, nd);
+    rt_live_mean_over(l, r, b, nb, 1, out, nd);
+    *nq_in = na;
+    *nq_out = nb;
+    free(nd);
+    free(a);
+    free(b);
+}

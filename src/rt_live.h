@@ -46,4 +46,10 @@ const uint32_t *rt_live_sorted(const rt_live *l, size_t *n);
 void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t n, int current,
                        double *mean, size_t *n_defined);
 
+/* The current means of run r over the judged queries with mask[qid] set (in) and the others
+ * (out): DuReader-retrieval's "Duplicated" vs "Others". nq_in / nq_out receive the number of
+ * judged queries on each side. */
+void rt_live_split(const rt_live *l, size_t r, const unsigned char *mask, double *in, double *out,
+                   size_t *nq_in, size_t *nq_out);
+
 #endif

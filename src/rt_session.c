@@ -158,6 +158,9 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
     case RT_OP_SET:
         if (!op->name || !op->name[0])
             return rt_err_set(err, RT_EUSAGE, "a query set needs a name");
+        for (size_t i = 0; i < op->nqids; i++)
+            if (rt_strtab_find(s->ws->qids, op->qids[i], strlen(op->qids[i])) == RT_NO_ID)
+                return rt_err_set(err, RT_EUSAGE, "query set %s: unknown query \"%s\"", op->name, op->qids[i]);
         break;
     default:
         break;

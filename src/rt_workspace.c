@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,14 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
     ws->pids = rt_strtab_new();
     ws->report = rt_report_new();
     ws->taxonomy = rt_taxonomy_default();
+    ws->leak.train_queries = s->train_queries ? rt_strdup(s->train_queries) : NULL;
+    ws->leak.train_emb = s->train_emb ? rt_strdup(s->train_emb) : NULL;
+    ws->leak.test_emb = s->test_emb ? rt_strdup(s->test_emb) : NULL;
+    ws->leak.queries_path = s->queries ? rt_strdup(s->queries) : NULL;
+    ws->leak.index = s->leak_index ? rt_strdup(s->leak_index) : NULL;
+    ws->leak.threshold = s->leak_threshold_set ? s->leak_threshold : NAN;
+    ws->leak.k = s->leak_k;
+    ws->leak.dim = s->leak_dim;
     ws->level = s->level;
     ws->graded = s->graded;
     ws->journal_dir = s->journal_dir ? rt_strdup(s->journal_dir) : NULL;
@@ -267,6 +276,25 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
     for (size_t i = 0; i < 4; i++)
         if (json_str(o, keys[i]))
             resolved[i] = rt_path_join(dir, json_str(o, keys[i]));
+    const cJSON *lk = cJSON_GetObjectItemCaseSensitive(o, "leakage");
+    const char *lkeys[] = {"train_queries", "train_embeddings", "test_embeddings"};
+    char *lres[3] = {0};
+    if (lk && !cJSON_IsObject(lk))
+        st = bad_key(err, path, "leakage", "an object");
+    for (size_t i = 0; i < 3 && lk && st == RT_OK; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(lk, lkeys[i]);
+        if (v && !cJSON_IsString(v))
+            st = bad_key(err, path, lkeys[i], "a path");
+        else if (v)
+            lres[i] = rt_path_join(dir, v->valuestring);
+    }
+    const cJSON *lt = lk ? cJSON_GetObjectItemCaseSensitive(lk, "threshold") : NULL;
+    const cJSON *lkk = lk ? cJSON_GetObjectItemCaseSensitive(lk, "k") : NULL;
+    const cJSON *ld = lk ? cJSON_GetObjectItemCaseSensitive(lk, "dim") : NULL;
+    const cJSON *li = lk ? cJSON_GetObjectItemCaseSensitive(lk, "index") : NULL;
+    if (st == RT_OK && ((lt && !cJSON_IsNumber(lt)) || (lkk && (!cJSON_IsNumber(lkk) || lkk->valuedouble < 1)) ||
+                        (ld && (!cJSON_IsNumber(ld) || ld->valuedouble < 1)) || (li && !cJSON_IsString(li))))
+        st = bad_key(err, path, "leakage", "{\"threshold\": number, \"k\": n >= 1, \"dim\": n >= 1, \"index\": string}");
     const cJSON *lv = cJSON_GetObjectItemCaseSensitive(o, "level");
     const cJSON *graded = cJSON_GetObjectItemCaseSensitive(o, "graded");
     const cJSON *strict = cJSON_GetObjectItemCaseSensitive(o, "strict");
@@ -277,6 +305,11 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         .measures = json_str(o, "measures"), .level = lv ? (int32_t)lv->valuedouble : 1,
         .graded = cJSON_IsTrue(graded), .order = order && strcmp(order, "file") == 0 ? RT_ORDER_FILE : RT_ORDER_SCORE,
         .strict = cJSON_IsTrue(strict), .journal_dir = resolved[3], .annotator = json_str(o, "annotator"),
+        .train_queries = lres[0], .train_emb = lres[1], .test_emb = lres[2],
+        .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
+        .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
+        .leak_k = cJSON_IsNumber(lkk) ? (size_t)lkk->valuedouble : 0,
+        .leak_dim = cJSON_IsNumber(ld) ? (size_t)ld->valuedouble : 0,
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -293,6 +326,8 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         free(owned[i]);
     for (size_t i = 0; i < 4; i++)
         free(resolved[i]);
+    for (size_t i = 0; i < 3; i++)
+        free(lres[i]);
     free(owned);
     free(paths);
     free(names);
@@ -319,6 +354,11 @@ void rt_workspace_free(rt_workspace **wp)
     rt_strtab_free(&ws->pids);
     rt_report_free(&ws->report);
     rt_taxonomy_free(&ws->taxonomy);
+    free(ws->leak.train_queries);
+    free(ws->leak.train_emb);
+    free(ws->leak.test_emb);
+    free(ws->leak.queries_path);
+    free(ws->leak.index);
     free(ws->ms);
     free(ws->qlist);
     free(ws->path);

@@ -18,6 +18,16 @@
 #include "rt_strtab.h"
 #include "rt_taxonomy.h"
 
+/* Where the leakage check finds its training queries and vectors (see rt_leakage). */
+typedef struct rt_ws_leak {
+    char *train_queries;       /* NULL: no leakage check configured */
+    char *train_emb, *test_emb;/* both or neither; neither: the built-in lexical embedder */
+    char *queries_path;        /* the workspace's queries file, for messages */
+    char *index;               /* a Faiss factory string, NULL: exact search */
+    double threshold;          /* NAN: the embedder's default */
+    size_t k, dim;             /* 0: defaults */
+} rt_ws_leak;
+
 /* What to load. Paths are used as given (the JSON loader resolves them against the file). */
 typedef struct rt_ws_spec {
     const char *name;
@@ -34,6 +44,12 @@ typedef struct rt_ws_spec {
     int strict;
     const char *journal_dir;   /* NULL: the caller decides (see DESIGN.md §6) */
     const char *annotator;
+    const char *train_queries; /* leakage: training queries, and optional embeddings */
+    const char *train_emb, *test_emb;
+    const char *leak_index;
+    double leak_threshold;     /* NAN or 0 with leak_threshold_set 0: default */
+    int leak_threshold_set;
+    size_t leak_k, leak_dim;
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -58,6 +74,7 @@ typedef struct rt_workspace {
     char *journal_dir;         /* may be NULL */
     char *annotator;           /* may be NULL */
     rt_taxonomy *taxonomy;     /* the error categories (DESIGN.md §7 unless replaced) */
+    rt_ws_leak leak;
     rt_report *report;         /* what loading found */
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
@@ -71,8 +88,9 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
 
 /* Reads a workspace JSON file and opens it. Keys: name, queries, collection, qrels, runs (array
  * of paths or of {"name", "path"}), measures, level, graded, order ("score"|"file"), strict,
- * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json). Paths are relative to the file's
- * folder. */
+ * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json), leakage ({"train_queries",
+ * "train_embeddings", "test_embeddings", "threshold", "k", "index", "dim"}). Paths are relative
+ * to the file's folder. */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 

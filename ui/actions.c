@@ -26,7 +26,7 @@
 const char *actions_view_name(view_id v)
 {
     static const char *names[] = {"query list", "side by side", "passage", "metrics", "help",
-                                  "load report", "breakdown", "judging"};
+                                  "load report", "breakdown", "judging", "leakage"};
     return v < VIEW_COUNT ? names[v] : "?";
 }
 
@@ -52,6 +52,7 @@ static void move_by(app *a, long d)
     case VIEW_COMPARE: pos = &a->rank; n = ranking_len(a); break;
     case VIEW_PASSAGE: pos = &a->pscroll; n = (size_t)-1 / 2; break;
     case VIEW_JUDGE: judge_refresh(a); pos = &a->jsel; n = a->npool; break;
+    case VIEW_LEAK: pos = &a->lsel; n = leak_npairs(a); break;
     default: pos = &a->scroll; n = (size_t)-1 / 2; break;
     }
     if (n == 0) {
@@ -421,16 +422,22 @@ const action ui_actions[] = {
     {"label", "", {0}, VIEWS_ALL, act_label, "QID PID GRADE|base", "relabel a passage of a query"},
     {"undo", "u", {'u', 0}, VIEWS_ALL, act_undo, "", "undo the last change (appends the inverse operation)"},
     {"redo", "Ctrl-R, U", {CTRL('r'), 'U', 0}, VIEWS_ALL, act_redo, "", "redo the last undone change"},
-    {"next-todo", "x", {'x', 0}, LIST | ITEM, act_next_todo, "",
-     "next failing passage without a tag (top k of the focused run); in judging, the next unjudged"},
+    {"next-todo", "x", {'x', 0}, LIST | ITEM | VIEW_BIT(VIEW_LEAK), act_next_todo, "",
+     "next failing passage without a tag (top k of the focused run); judging: next unjudged; leakage: next unreviewed"},
     {"judge", "J", {'J', 0}, LIST | CMP | PAS, act_judge, "[DEPTH]",
      "judging mode: the query's pool of every run's top DEPTH (default 10) in fusion order"},
+    {"leakage", "D", {'D', 0}, LIST | CMP | PAS, act_leakage, "",
+     "review train-test leakage: test queries with near-duplicate training queries (workspace \"leakage\")"},
+    {"leak-type", "0-6", {DIGITS, 0}, VIEW_BIT(VIEW_LEAK), act_leak_type, "",
+     "type the pair: 1 identical 2 generalization 3 specialization 4 reformulation 5 different topic 6 not a leak, 0 clears"},
+    {"leaked", "", {0}, VIEWS_ALL, act_leaked, "reviewed|candidates",
+     "split metrics by confirmed leaks (default) or by every candidate above the threshold"},
     {"breakdown", "b", {'b', 0}, VIEWS_ALL, act_breakdown, "[K]", "the category breakdown (runs count their top K, default 5)"},
     {"sample", "", {0}, VIEWS_ALL, act_sample, "N SEED CONDITION",
      "save a reproducible random query set (all | tagged | untagged | notop K RUN | worse A B) and show it"},
     {"set", "", {0}, VIEWS_ALL, act_set, "NAME|none", "limit the list, metrics and breakdown to a query set"},
     {"export", "", {0}, VIEWS_ALL, act_export, "WHAT [FORMAT] PATH",
-     "write qrels, qrels-diff, tags, breakdown, metrics or per-query (tsv, csv, json, md, latex, trec)"},
+     "write qrels, qrels-diff, tags, breakdown, metrics, per-query or leakage (tsv, csv, json, md, latex, trec)"},
     {"metrics", "m", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel: base, current, delta"},
     {"report", "L", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)"},
     {"help", "?", {'?', 0}, VIEWS_ALL, act_help, "", "show this help"},

@@ -10,6 +10,7 @@
 #include "annotate.h"
 #include "judge.h"
 #include "rt_export.h"
+#include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_sample.h"
 
@@ -62,8 +63,7 @@ static int outcome(app *a, rt_status st, const rt_op *done, const rt_err *err)
     return 0;
 }
 
-/* Does op (owned; cleared here) and reports it. */
-static int do_op(app *a, rt_op *op)
+int annotate_do(app *a, rt_op *op)
 {
     rt_err err;
     rt_status st = rt_session_do(a->s, op, &err);
@@ -76,7 +76,7 @@ static int label(app *a, uint32_t qid, uint32_t pid, int has_grade, int32_t grad
 {
     rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(qstr(a, qid)), .pid = rt_strdup(pstr(a, pid)),
                 .has_grade = has_grade, .grade = grade};
-    return do_op(a, &op);
+    return annotate_do(a, &op);
 }
 
 /* Toggles category c on (qid, pid). */
@@ -87,7 +87,7 @@ static int toggle(app *a, uint32_t qid, uint32_t pid, size_t c)
     int has = t && (t->cats >> c & 1);
     rt_op op = {.kind = has ? RT_OP_UNTAG : RT_OP_TAG, .qid = rt_strdup(qstr(a, qid)),
                 .pid = pid == RT_NO_ID ? NULL : rt_strdup(pstr(a, pid)), .cat = rt_strdup(cat->id)};
-    if (do_op(a, &op) != 0)
+    if (annotate_do(a, &op) != 0)
         return -1;
     int32_t g;
     int rel = app_grade(a, qid, pid, &g) && g >= a->ws->level;
@@ -229,7 +229,7 @@ static int tag_cmd(app *a, const char *arg, rt_op_kind kind)
     size_t c = rt_taxonomy_find(a->ws->taxonomy, cat);
     rt_op op = {.kind = kind, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
                 .cat = rt_strdup(c != (size_t)-1 ? a->ws->taxonomy->cats[c].id : cat)};
-    return do_op(a, &op);
+    return annotate_do(a, &op);
 }
 
 int act_tag(app *a, const char *arg) { return tag_cmd(a, arg, RT_OP_TAG); }
@@ -257,7 +257,7 @@ int act_note(app *a, const char *arg)
     }
     rt_op op = {.kind = RT_OP_NOTE, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
                 .text = rt_strdup(text)};
-    return do_op(a, &op);
+    return annotate_do(a, &op);
 }
 
 int act_label(app *a, const char *arg)
@@ -277,7 +277,7 @@ int act_label(app *a, const char *arg)
     }
     rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(q), .pid = rt_strdup(p), .has_grade = !base,
                 .grade = base ? 0 : (int32_t)v};
-    return do_op(a, &op);
+    return annotate_do(a, &op);
 }
 
 static int history(app *a, int redo)
@@ -352,6 +352,8 @@ static int next_failing(app *a)
 int act_next_todo(app *a, const char *arg)
 {
     (void)arg;
+    if (a->view == VIEW_LEAK)
+        return leak_next_unreviewed(a);
     return a->view == VIEW_JUDGE ? judge_next_unjudged(a) : next_failing(a);
 }
 
@@ -423,7 +425,7 @@ int act_sample(app *a, const char *arg)
     for (size_t i = 0; i < nq; i++)
         op.qids[i] = rt_strdup(qstr(a, q[i]));
     free(q);
-    if (do_op(a, &op) != 0)
+    if (annotate_do(a, &op) != 0)
         return -1;
     act_set(a, name);
     if (nq < n)
@@ -442,7 +444,7 @@ int act_export(app *a, const char *arg)
     rt_export_opts o = {.k = a->bk};
     rt_err err;
     if (n < 2 || !rt_export_what_parse(what, &o.what)) {
-        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query [FORMAT] PATH");
+        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query|leakage [FORMAT] PATH");
         return -1;
     }
     if (rt_export_format(o.what, fmt[0] ? fmt : NULL, &o.format, &err) != RT_OK) {
@@ -454,7 +456,15 @@ int act_export(app *a, const char *arg)
         o.qids = set->qids;
         o.nqids = set->n;
     }
-    if (rt_export_file(a->s, &o, path, &err) != RT_OK) {
+    unsigned char *mask = NULL;
+    if (o.what == RT_EXPORT_LEAKAGE) {
+        mask = rt_calloc(rt_strtab_count(a->ws->qids) + 1, 1);
+        rt_leakage_mark(a->s, a->leak, a->leak_candidates, mask);
+        o.leaked = mask;
+    }
+    rt_status st = rt_export_file(a->s, &o, path, &err);
+    free(mask);
+    if (st != RT_OK) {
         app_message(a, 1, "%s", err.msg);
         return -1;
     }

@@ -6,6 +6,10 @@
 
 #include "app.h"
 
+/* Does op (owned; cleared here) through the session and reports it on the status line; returns
+ * 0, or -1 with the reason shown. */
+int annotate_do(app *a, rt_op *op);
+
 /* Handles a key while a two-key action waits; returns 1 when the key was used. */
 int annotate_pending_key(app *a, int key);
 
@@ -26,5 +30,12 @@ int act_breakdown(app *a, const char *arg);
 int act_export(app *a, const char *arg);
 int act_sample(app *a, const char *arg);
 int act_set(app *a, const char *arg);
+
+/* The leakage view (view_leak.c). */
+int act_leakage(app *a, const char *arg);
+int act_leak_type(app *a, const char *arg);
+int act_leaked(app *a, const char *arg);
+int leak_next_unreviewed(app *a);
+size_t leak_npairs(const app *a);
 
 #endif

@@ -361,6 +361,7 @@ void app_draw(app *a)
     case VIEW_REPORT: view_report_draw(a, 1, h); break;
     case VIEW_BREAKDOWN: view_breakdown_draw(a, 1, h); break;
     case VIEW_JUDGE: view_judge_draw(a, 1, h); break;
+    case VIEW_LEAK: view_leak_draw(a, 1, h); break;
     default: break;
     }
     draw_status(a);

@@ -20,6 +20,7 @@ typedef enum view_id {
     VIEW_REPORT,
     VIEW_BREAKDOWN,
     VIEW_JUDGE,
+    VIEW_LEAK,
     VIEW_COUNT
 } view_id;
 
@@ -111,6 +112,11 @@ typedef struct app {
     uint32_t *jcount;           /* per query index: judged, pool size (UINT32_MAX: stale) */
     size_t jcount_depth;
 
+    /* leakage review */
+    struct rt_leakage *leak;    /* found on first use of the view */
+    size_t lsel, ltop;
+    int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
+
     /* command line */
     int prompt;                 /* 0, ':' or '/' */
     char line[512];
@@ -154,6 +160,7 @@ void view_help_draw(app *a, int top, int height);
 void view_report_draw(app *a, int top, int height);
 void view_breakdown_draw(app *a, int top, int height);
 void view_judge_draw(app *a, int top, int height);
+void view_leak_draw(app *a, int top, int height);
 
 /* Draws the judgment badge of (qid, pid) at (y, x) — + relevant, - not, ? unjudged; "base>now"
  * when a relabel changed it — then the keys of its tag categories. Returns the columns used. */

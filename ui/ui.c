@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "app.h"
+#include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 #include "term.h"
@@ -289,6 +290,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     free(a.judged);
     free(a.rows_idx);
     free(a.pool);
+    rt_leakage_free(&a.leak);
     free(a.jcount);
     return rc;
 }

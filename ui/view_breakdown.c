@@ -51,7 +51,7 @@ void view_breakdown_draw(app *a, int top, int height)
     const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
     rt_breakdown *b = rt_breakdown_compute(a->s, a->bk, set ? set->qids : NULL, set ? set->n : 0);
     const rt_taxonomy *tax = a->ws->taxonomy;
-    draw_fmt(top, 0, a->cols, ROLE_NORMAL, "%zu tagged items over %zu queries%s%s · runs count their top %zu (:breakdown K)",
+    draw_fmt(top, 0, a->cols, ROLE_NORMAL, "%zu tagged items over %zu queries%s%s | runs count their top %zu (:breakdown K)",
              b->total[0], b->nqueries, set ? " of set " : "", set ? a->set : "", a->bk);
     int barw = a->cols - NAME_W - ALL_W - (int)b->nruns * RUN_W - 1;
     if (barw > 30)

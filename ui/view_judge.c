@@ -151,13 +151,14 @@ void view_judge_draw(app *a, int top, int height)
         jq += !unjudged(a, q, a->pool[i].pid);
     overall(a, &oj, &on);
     draw_fmt(top + 1, 0, a->cols, ROLE_HEADER,
-             "pool depth %zu of %zu runs, fusion order · this query %zu/%zu judged · listed queries %zu/%zu (%.0f%%)",
+             "pool depth %zu of %zu runs, fusion order | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
              a->pool_depth, a->ws->nruns, jq, a->npool, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
     int rows = height - 2;
     if (rows < 1)
         return;
     if (!a->npool) {
-        draw_text(top + 2, 0, a->cols, "No run ranks a passage for this query.", 38, ROLE_DIM, NULL);
+        static const char none[] = "No run ranks a passage for this query.";
+        draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
         return;
     }
     if (a->jsel >= a->npool)

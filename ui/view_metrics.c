@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "draw.h"
+#include "rt_leakage.h"
 #include "rt_mem.h"
 
 #define SUB_W 8     /* base, current */
@@ -56,6 +57,46 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
     }
 }
 
+/* DuReader-retrieval's Table 6 layout: each run's current values on the leaked ("Duplicated")
+ * test queries and on the others, when a leakage check ran or a leak was typed. */
+static void draw_split(app *a, int y, int bottom, int namew)
+{
+    rt_workspace *ws = a->ws;
+    size_t nq = rt_strtab_count(ws->qids);
+    unsigned char *mask = rt_calloc(nq + 1, 1);
+    size_t marked = rt_leakage_mark(a->s, a->leak, a->leak_candidates, mask);
+    if (!a->leak && !marked) {
+        free(mask);
+        return;
+    }
+    double *in = rt_calloc(ws->nm + 1, sizeof *in), *out = rt_calloc(ws->nm + 1, sizeof *out);
+    size_t ni = 0, no = 0;
+    int colw = 2 * SUB_W + DELTA_W + 2;
+    for (size_t r = 0; r < ws->nruns && y + 3 < bottom; r++) {
+        rt_live_split(a->s->live, r, mask, in, out, &ni, &no);
+        if (r == 0) {
+            draw_fmt(y++, 0, a->cols, ROLE_NORMAL, "Leakage (%s): duplicated %zu queries, others %zu (:leaked reviewed|candidates)",
+                     a->leak_candidates ? "every candidate" : "reviewed leaks", ni, no);
+            for (size_t m = 0; m < ws->nm && namew + (int)(m + 1) * colw <= a->cols; m++)
+                draw_text(y, namew + (int)m * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
+            y++;
+        }
+        const char *name = rt_run_name(ws->runs[r].run);
+        draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
+        for (size_t m = 0; m < ws->nm && namew + (int)(m + 1) * colw <= a->cols; m++) {
+            char b[32];
+            int n = fmt(b, sizeof b, &ws->ms[m], in[m], 0);
+            draw_text(y, namew + (int)m * colw, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
+            n = fmt(b, sizeof b, &ws->ms[m], out[m], 0);
+            draw_text(y, namew + (int)m * colw + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
+        }
+        y++;
+    }
+    free(in);
+    free(out);
+    free(mask);
+}
+
 void view_metrics_draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
@@ -63,10 +104,10 @@ void view_metrics_draw(app *a, int top, int height)
     const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
     if (set)
-        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Query set %s (%zu queries) · %zu relabels · level %d",
+        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Query set %s (%zu queries) | %zu relabels | level %d",
                  a->set, set->n, nl, (int)ws->level);
     else
-        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Base: %u judged queries · current: %zu · %zu relabels · level %d",
+        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Base: %u judged queries | current: %zu | %zu relabels | level %d",
                  rt_qrels_nqueries(ws->qrels), rt_live_nqueries(a->s->live), nl, (int)ws->level);
     draw_text(top + 1, 0, namew, "run", 3, ROLE_HEADER, NULL);
     draw_fill(top + 2, 0, a->cols, ROLE_NORMAL);
@@ -96,6 +137,8 @@ void view_metrics_draw(app *a, int top, int height)
         }
         draw_row(a, top + 3 + (int)k, namew, r, bm, cm);
     }
+    if (a->scroll == 0 && ws->nruns + 4 < rows)
+        draw_split(a, top + 4 + (int)ws->nruns, top + height, namew);
     free(bm);
     free(cm);
     free(nd);

@@ -122,14 +122,6 @@ static int has_line(const rt_report *r, rt_report_kind kind, const char *a, cons
     return 0;
 }
 
-/* A TAP TODO test, for a known bug in the core: it does not fail the suite while the bug is
- * there, and shows as XPASS (which does) once it is fixed; then make it an ok(). */
-static void todo_ok(int cond, const char *name, const char *why)
-{
-    printf("%s %d - %s # TODO %s\n", cond ? "ok" : "not ok", ++tap_n, name, why);
-    fflush(stdout);
-}
-
 /* ---- 1. the operation line format ------------------------------------------------------- */
 
 static const int64_t T0 = 1795000000123;   /* 2026-11-18T11:06:40.123Z */
@@ -697,8 +689,7 @@ static void test_journal_lock(void)
 
 /* When the torn tail cannot be set aside (here: every name it could take for the next seconds
  * is taken; for a real annotator: a journal folder they cannot create files in), the journal
- * must not take appends that the next open would lose. Today it opens writable and the next
- * append is glued onto the torn line: acknowledged, then set aside with it at the next open. */
+ * must not take appends that the next open would lose: it opens read-only. */
 static void test_journal_aside_fails(void)
 {
     const char *dir = P("aside"), *path = P("aside/gus.jsonl");
@@ -726,8 +717,8 @@ static void test_journal_aside_fails(void)
     jo r;
     if (ok(jo_open(&r, dir, "gus", 1) == RT_OK, "it reopens (read-only, to change nothing)")) {
         int kept = st != RT_OK || (r.nops == 2 && streq(r.ops[1].qid, "q9"));
-        todo_ok(kept, "an append acknowledged after a failed set-aside is not lost at the next open",
-                "core bug: set_aside() failing leaves the journal writable with the torn bytes at its end");
+        ok(kept, "an append acknowledged after a failed set-aside is not lost at the next open");
+        ok(st == RT_ELOCKED, "the journal refuses changes when its torn tail could not be set aside");
         jo_close(&r);
     }
 out:

@@ -1,0 +1,154 @@
+/* view_leak — reviewing train–test leakage candidates: each test query with the training
+ * queries rt_leak found near it, the cosine, both texts with their overlap highlighted, and the
+ * reviewer's type for the pair (journal operations, so undoable and kept). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "draw.h"
+#include "rt_leakage.h"
+#include "rt_mem.h"
+
+/* The keys 1-6 name these types; 0 removes the label. */
+static const char *const type_of_key[] = {"identical", "generalization", "specialization",
+                                          "reformulation", "different-topic", "not-leak"};
+
+static int ensure(app *a)
+{
+    if (a->leak)
+        return 0;
+    rt_err err;
+    if (rt_leakage_find(&a->leak, a->ws, &err) != RT_OK) {
+        app_message(a, 1, "leakage: %s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+int act_leakage(app *a, const char *arg)
+{
+    (void)arg;
+    if (ensure(a) != 0)
+        return -1;
+    a->scroll = 0;
+    app_push(a, VIEW_LEAK);
+    app_message(a, 0, "%zu candidate pairs at cosine >= %.2f%s", a->leak->npairs, a->leak->threshold,
+                a->leak->builtin ? " (built-in embedder: lexical near-duplicates, not paraphrases)" : "");
+    return 0;
+}
+
+static const char *label_of(app *a, const rt_leak_pair *p)
+{
+    const rt_leak_label *l = rt_annot_leak(a->s->annot, a->leak->test_qid[p->test], rt_leakage_train_qid(a->leak, p));
+    return l ? l->type : NULL;
+}
+
+int act_leak_type(app *a, const char *arg)
+{
+    (void)arg;
+    if (!a->leak || a->lsel >= a->leak->npairs)
+        return 0;
+    int k = a->key - '0';
+    if (k < 0 || k > 6) {
+        app_message(a, 1, "1 identical, 2 generalization, 3 specialization, 4 reformulation, 5 different topic, 6 not a leak, 0 clears");
+        return -1;
+    }
+    const rt_leak_pair *p = &a->leak->pairs[a->lsel];
+    rt_op op = {.kind = RT_OP_LEAK, .qid = rt_strdup(rt_strtab_str(a->ws->qids, a->leak->test_qid[p->test])),
+                .train = rt_strdup(rt_leakage_train_qid(a->leak, p)), .text = rt_strdup(k ? type_of_key[k - 1] : "")};
+    int rc = annotate_do(a, &op);
+    if (rc == 0 && a->lsel + 1 < a->leak->npairs)
+        a->lsel++;
+    return rc;
+}
+
+size_t leak_npairs(const app *a) { return a->leak ? a->leak->npairs : 0; }
+
+int act_leaked(app *a, const char *arg)
+{
+    if (!arg || (strcmp(arg, "reviewed") && strcmp(arg, "candidates"))) {
+        app_message(a, 1, "usage: :leaked reviewed|candidates");
+        return -1;
+    }
+    a->leak_candidates = strcmp(arg, "candidates") == 0;
+    if (a->leak_candidates && ensure(a) != 0)
+        return -1;
+    app_message(a, 0, "metrics split by %s", a->leak_candidates ? "every candidate above the threshold" : "reviewed leaks");
+    return 0;
+}
+
+int leak_next_unreviewed(app *a)
+{
+    if (!a->leak || !a->leak->npairs)
+        return 0;
+    for (size_t step = 1; step <= a->leak->npairs; step++) {
+        size_t i = (a->lsel + step) % a->leak->npairs;
+        if (!label_of(a, &a->leak->pairs[i])) {
+            a->lsel = i;
+            return 0;
+        }
+    }
+    app_message(a, 0, "every candidate pair is reviewed");
+    return 0;
+}
+
+static void draw_pair(app *a, int y, int h, size_t i)
+{
+    const rt_leak_pair *p = &a->leak->pairs[i];
+    uint32_t q = a->leak->test_qid[p->test];
+    int focused = i == a->lsel;
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    const char *tt = rt_workspace_query_text(a->ws, q), *rt = rt_leakage_train_text(a->leak, p);
+    const char *type = label_of(a, p);
+    rt_overlap *ov_test = rt_overlap_new(rt ? rt : "", rt ? strlen(rt) : 0);
+    rt_overlap *ov_train = rt_overlap_new(tt ? tt : "", tt ? strlen(tt) : 0);
+    int x = draw_fmt(y, 0, a->cols, role, "%5.3f %-16s ", p->score, type ? type : "-");
+    x += draw_fmt(y, x, a->cols - x, role, "%s  ", rt_strtab_str(a->ws->qids, q));
+    draw_text(y, x, a->cols - x, tt ? tt : "", tt ? strlen(tt) : 0, role, ov_test);
+    if (h > 1) {
+        x = draw_fmt(y + 1, 0, a->cols, ROLE_DIM, "%23s", "train ");
+        x += draw_fmt(y + 1, x, a->cols - x, ROLE_DIM, "%s  ", rt_leakage_train_qid(a->leak, p));
+        draw_text(y + 1, x, a->cols - x, rt ? rt : "", rt ? strlen(rt) : 0, ROLE_NORMAL, ov_train);
+    }
+    rt_overlap_free(&ov_test);
+    rt_overlap_free(&ov_train);
+}
+
+void view_leak_draw(app *a, int top, int height)
+{
+    if (!a->leak)
+        return;
+    size_t reviewed = 0;
+    for (size_t i = 0; i < a->leak->npairs; i++)
+        reviewed += label_of(a, &a->leak->pairs[i]) != NULL;
+    size_t nq = rt_strtab_count(a->ws->qids);
+    unsigned char *leaked = rt_calloc(nq + 1, 1);
+    size_t nleaked = rt_leakage_mark(a->s, a->leak, 0, leaked);
+    free(leaked);
+    draw_fmt(top, 0, a->cols, ROLE_HEADER,
+             "%zu candidates (cosine >= %.2f, %s) | reviewed %zu/%zu | %zu test queries confirmed leaked",
+             a->leak->npairs, a->leak->threshold, a->leak->builtin ? "built-in lexical embedder" : "given embeddings",
+             reviewed, a->leak->npairs, nleaked);
+    static const char keys[] = "1 identical 2 generalization 3 specialization 4 reformulation "
+                               "5 different topic 6 not a leak 0 clear  x next unreviewed";
+    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
+    if (!a->leak->npairs) {
+        static const char none[] = "No training query is that close to a test query.";
+        draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
+        return;
+    }
+    size_t per = 2, rows = height > 2 ? (size_t)(height - 2) / per : 0;
+    if (rows == 0)
+        return;
+    if (a->lsel >= a->leak->npairs)
+        a->lsel = a->leak->npairs - 1;
+    if (a->lsel < a->ltop)
+        a->ltop = a->lsel;
+    if (a->lsel >= a->ltop + rows)
+        a->ltop = a->lsel - rows + 1;
+    for (size_t r = 0; r < rows && a->ltop + r < a->leak->npairs; r++)
+        draw_pair(a, top + 2 + (int)(r * per), (int)per, a->ltop + r);
+}
