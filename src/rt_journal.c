@@ -331,10 +331,10 @@ static void take_lock(rt_journal *j)
         ssize_t n = pread(j->lock_fd, pid, sizeof pid - 1, 0);
         pid[n > 0 ? n : 0] = 0;
         pid[strcspn(pid, "\n")] = 0;
-        snprintf(why, sizeof why, "another retriage%s%s is annotating with this journal",
-                 pid[0] ? " (process " : "", pid[0] ? pid : "");
         if (pid[0])
-            strcat(why, ")");
+            snprintf(why, sizeof why, "another retriage (process %s) is annotating with this journal", pid);
+        else
+            snprintf(why, sizeof why, "another retriage is annotating with this journal");
         j->readonly = rt_strdup(why);
     } else {
         char pid[32];

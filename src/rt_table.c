@@ -61,10 +61,37 @@ int rt_table_format_parse(const char *name, rt_table_format *fmt)
     return 0;
 }
 
-static int is_number(const char *s)
+/* Where the JSON number in s starts (after a leading '+', which JSON does not allow), or NULL
+ * when s is not a number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+ * Stricter than rt_parse_double on purpose: "inf", "0x1p3" or "007" must stay strings. */
+static const char *json_number(const char *s)
 {
-    double d;
-    return *s && rt_parse_double(s, strlen(s), &d) == RT_NUM_OK;
+    const char *start = *s == '+' ? s + 1 : s, *p = start;
+    if (*p == '-' && start == s)
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return NULL;
+    if (*p == '.') {
+        if (!(*++p >= '0' && *p <= '9'))
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p ? NULL : start;
 }
 
 static int numeric_column(const rt_table *t, size_t c)
@@ -72,7 +99,7 @@ static int numeric_column(const rt_table *t, size_t c)
     if (!t->nrows)
         return 0;
     for (size_t r = 0; r < t->nrows; r++)
-        if (!is_number(t->cells[r * t->ncols + c]))
+        if (!json_number(t->cells[r * t->ncols + c]))
             return 0;
     return 1;
 }
@@ -172,7 +199,7 @@ rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err
                 rt_json_put_string(t->head[c], f);
                 fputs(": ", f);
                 if (num[c])
-                    fputs(t->cells[r * nc + c], f);
+                    fputs(json_number(t->cells[r * nc + c]), f);
                 else
                     rt_json_put_string(t->cells[r * nc + c], f);
             }

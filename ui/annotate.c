@@ -433,17 +433,38 @@ int act_sample(app *a, const char *arg)
     return 0;
 }
 
+/* The word at *p (copied into buf of n bytes, "" when too long), then *p moves past it and the
+ * blanks after it. */
+static void next_word(const char **p, char *buf, size_t n)
+{
+    size_t len = strcspn(*p, " ");
+    snprintf(buf, n, "%.*s", len < n ? (int)len : 0, *p);
+    *p += len;
+    *p += strspn(*p, " ");
+}
+
+static int is_format(const char *w)
+{
+    rt_table_format f;
+    return strcmp(w, "trec") == 0 || rt_table_format_parse(w, &f);
+}
+
 int act_export(app *a, const char *arg)
 {
-    char what[32], fmt[16], path[1024];
-    int n = arg ? sscanf(arg, "%31s %15s %1023s", what, fmt, path) : 0;
-    if (n == 2) {
-        snprintf(path, sizeof path, "%s", fmt);
+    /* WHAT [FORMAT] PATH: the second word is a format when it names one and a path follows */
+    char what[32], fmt[32] = "", path[1024];
+    const char *p = arg ? arg : "";
+    next_word(&p, what, sizeof what);
+    const char *rest = p;
+    next_word(&p, fmt, sizeof fmt);
+    if (!is_format(fmt) || !*p) {
         fmt[0] = 0;
+        p = rest;
     }
+    snprintf(path, sizeof path, "%s", p);
     rt_export_opts o = {.k = a->bk};
     rt_err err;
-    if (n < 2 || !rt_export_what_parse(what, &o.what)) {
+    if (!path[0] || !rt_export_what_parse(what, &o.what)) {
         app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query|leakage [FORMAT] PATH");
         return -1;
     }
