@@ -1,0 +1,291 @@
+/* cmd_pool — `retriage pool`: TREC depth-k pooling of runs, printed per query in
+ * reciprocal-rank-fusion order as a TREC run (which loads back as a run) or as TSV, optionally
+ * checked against qrels to list what is left to judge. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "rt_mem.h"
+#include "rt_outfile.h"
+#include "rt_parse.h"
+#include "rt_pool.h"
+
+static const char pool_help[] =
+    "Usage: retriage pool --depth K [OPTIONS] [NAME=]RUN...\n"
+    "\n"
+    "Pools the top K passages of each RUN per query (TREC depth-K pooling) and prints each\n"
+    "query's pool in reciprocal-rank-fusion order: a passage scores the sum, over the runs that\n"
+    "rank it within their top K, of 1/(60 + rank); ties go to the better best rank, then to the\n"
+    "passage id in byte order. Queries come in order of first appearance in the runs.\n"
+    "\n"
+    "Options:\n"
+    "  -k, --depth K         pool depth, K >= 1 (required)\n"
+    "      --format FMT      trec (default): qid Q0 pid rank rrf retriage-pool-dK, a TREC run\n"
+    "                        tsv: qid pid rrf_rank rrf best_rank nruns [grade], with a header\n"
+    "      --qrels F         count the pooled passages F judges; TSV gets a grade column (empty\n"
+    "                        when unjudged)\n"
+    "      --unjudged        with --qrels: print only the passages F does not judge (ranks stay\n"
+    "                        those of the whole pool)\n"
+    "      --qrels-queries   with --qrels: pool only the queries F judges\n"
+    "      --rrf-k N         the RRF constant (default 60)\n"
+    "  -o, --output F        write to F atomically (temporary file, fsync, rename), not stdout\n"
+    "      --order ORDER     how runs with scores are ranked: score (default; ties by pid\n"
+    "                        descending, as trec_eval) or file\n"
+    "      --strict          a duplicate passage in a query or judgment is an error\n"
+    "      --qrels-format F  auto (default), trec, tsv, dureader\n"
+    "      --run-format F    auto (default), trec, tsv, dureader\n"
+    "  -Q, --quiet           no load warnings and no summary on stderr\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "A run is named by NAME=, else by its TREC tag, else by its file's stem. The summary on\n"
+    "stderr gives the queries, the pool size (total and mean per query) and, with --qrels, how\n"
+    "many pooled passages are judged. Reloading the TREC output by score reorders passages of\n"
+    "equal rrf (trec_eval breaks ties by pid descending); 'retriage eval --order file' keeps the\n"
+    "pool order.\n"
+    "Exit status: 0 ok, 1 usage error, 2 input or output error.\n";
+
+typedef enum pool_format { POOL_TREC, POOL_TSV } pool_format;
+
+typedef struct pool_args {
+    rt_pool_opts po;
+    pool_format format;
+    const char *qrels_path, *output;
+    int unjudged, qrels_queries, quiet;
+    rt_qrels_format qfmt;
+    rt_run_opts ropts;
+    int first_run;
+} pool_args;
+
+typedef struct pool_totals {
+    size_t queries, pooled, judged;
+} pool_totals;
+
+static int parse_count(const char *opt, const char *arg, int32_t min, int32_t *out)
+{
+    if (rt_parse_int32(arg, strlen(arg), out) != RT_NUM_OK || *out < min)
+        return cli_usage("pool", "%s expects an integer >= %d, not '%s'", opt, (int)min, arg);
+    return CLI_OK;
+}
+
+static int parse_args(int argc, char **argv, pool_args *a)
+{
+    static const struct option opts[] = {
+        {"depth", required_argument, 0, 'k'},     {"format", required_argument, 0, 'F'},
+        {"qrels", required_argument, 0, 'R'},     {"unjudged", no_argument, 0, 'u'},
+        {"qrels-queries", no_argument, 0, 'J'},   {"rrf-k", required_argument, 0, 'K'},
+        {"output", required_argument, 0, 'o'},    {"order", required_argument, 0, 'O'},
+        {"strict", no_argument, 0, 'S'},          {"qrels-format", required_argument, 0, 'f'},
+        {"run-format", required_argument, 0, 'U'}, {"quiet", no_argument, 0, 'Q'},
+        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
+    };
+    int c, have_depth = 0;
+    int32_t v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "k:o:Qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'k':
+            if (parse_count("--depth", optarg, 1, &v) != CLI_OK)
+                return CLI_USAGE;
+            a->po.depth = (size_t)v;
+            have_depth = 1;
+            break;
+        case 'K':
+            if (parse_count("--rrf-k", optarg, 0, &v) != CLI_OK)
+                return CLI_USAGE;
+            a->po.rrf_k = (unsigned)v;
+            break;
+        case 'F':
+            if (strcmp(optarg, "trec") == 0)
+                a->format = POOL_TREC;
+            else if (strcmp(optarg, "tsv") == 0)
+                a->format = POOL_TSV;
+            else
+                return cli_usage("pool", "unknown format '%s' (trec, tsv)", optarg);
+            break;
+        case 'R': a->qrels_path = optarg; break;
+        case 'u': a->unjudged = 1; break;
+        case 'J': a->qrels_queries = 1; break;
+        case 'o': a->output = optarg; break;
+        case 'S': a->ropts.strict = 1; break;
+        case 'Q': a->quiet = 1; break;
+        case 'O':
+            if (strcmp(optarg, "score") == 0)
+                a->ropts.order = RT_ORDER_SCORE;
+            else if (strcmp(optarg, "file") == 0)
+                a->ropts.order = RT_ORDER_FILE;
+            else
+                return cli_usage("pool", "--order is 'score' or 'file', not '%s'", optarg);
+            break;
+        case 'f':
+            if (!rt_qrels_format_parse(optarg, &a->qfmt))
+                return cli_usage("pool", "unknown qrels format '%s' (auto, trec, tsv, dureader)", optarg);
+            break;
+        case 'U':
+            if (!rt_run_format_parse(optarg, &a->ropts.format))
+                return cli_usage("pool", "unknown run format '%s' (auto, trec, tsv, dureader)", optarg);
+            break;
+        case 'h':
+            fputs(pool_help, stdout);
+            return -1;
+        default:
+            return cli_usage("pool", "unknown option");
+        }
+    }
+    if (!have_depth)
+        return cli_usage("pool", "--depth K is required");
+    if ((a->unjudged || a->qrels_queries) && !a->qrels_path)
+        return cli_usage("pool", "%s needs --qrels", a->unjudged ? "--unjudged" : "--qrels-queries");
+    if (optind >= argc)
+        return cli_usage("pool", "expected at least one RUN");
+    a->first_run = optind;
+    return CLI_OK;
+}
+
+/* Loads [NAME=]PATH; NAME= is taken as a name only when the whole argument is not a file. */
+static rt_status load_run(const char *arg, const pool_args *a, rt_strtab *qids, rt_strtab *pids,
+                          rt_report *rep, rt_run **out, rt_err *err)
+{
+    const char *eq = strchr(arg, '=');
+    rt_run_opts o = a->ropts;
+    char *name = NULL;
+    if (eq && eq != arg && access(arg, F_OK) != 0) {
+        name = rt_strndup(arg, (size_t)(eq - arg));
+        o.name = name;
+        arg = eq + 1;
+    }
+    rt_status st = rt_run_load(out, arg, &o, qids, pids, rep, err);
+    free(name);
+    return st;
+}
+
+/* The shortest decimal that reads back as the same double, so that equal and unequal scores
+ * stay so in the output. */
+static const char *exact(double v, char *buf, size_t n)
+{
+    for (int prec = 15; prec < 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return buf;
+    }
+    snprintf(buf, n, "%.17g", v);
+    return buf;
+}
+
+static void write_pool(FILE *out, const pool_args *a, const rt_run *const *runs, size_t nruns,
+                       const rt_qrels *qrels, const rt_strtab *qids, const rt_strtab *pids,
+                       pool_totals *t)
+{
+    uint32_t *queries = NULL;
+    size_t nq = rt_pool_queries(runs, nruns, qids, a->qrels_queries ? qrels : NULL, &queries);
+    rt_pool_entry *e = NULL;
+    size_t cap = 0;
+    char num[40];
+    if (a->format == POOL_TSV)
+        fprintf(out, "qid\tpid\trrf_rank\trrf\tbest_rank\tnruns%s\n", qrels ? "\tgrade" : "");
+    for (size_t i = 0; i < nq; i++) {
+        const char *qid = rt_strtab_str(qids, queries[i]);
+        uint32_t qi = qrels ? rt_qrels_index(qrels, queries[i]) : RT_NO_ID;
+        size_t n = rt_pool_query_opts(runs, nruns, queries[i], &a->po, pids, &e, &cap);
+        t->pooled += n;
+        for (size_t r = 0; r < n; r++) {
+            int32_t grade = 0;
+            int judged = qi != RT_NO_ID && rt_qrels_lookup(qrels, qi, e[r].pid, &grade);
+            t->judged += judged != 0;
+            if (a->unjudged && judged)
+                continue;
+            const char *pid = rt_strtab_str(pids, e[r].pid);
+            exact(e[r].rrf, num, sizeof num);
+            if (a->format == POOL_TREC) {
+                fprintf(out, "%s Q0 %s %zu %s retriage-pool-d%zu\n", qid, pid, r + 1, num, a->po.depth);
+                continue;
+            }
+            fprintf(out, "%s\t%s\t%zu\t%s\t%u\t%u", qid, pid, r + 1, num, e[r].best_rank, e[r].nruns);
+            if (qrels && judged)
+                fprintf(out, "\t%d\n", (int)grade);
+            else
+                fputs(qrels ? "\t\n" : "\n", out);
+        }
+    }
+    t->queries = nq;
+    free(e);
+    free(queries);
+}
+
+static void print_summary(const pool_args *a, const rt_run *const *runs, size_t nruns,
+                          const pool_totals *t, int with_qrels)
+{
+    fprintf(stderr, "retriage pool: depth %zu, %zu run%s (", a->po.depth, nruns, nruns == 1 ? "" : "s");
+    for (size_t r = 0; r < nruns; r++)
+        fprintf(stderr, "%s%s", r ? ", " : "", rt_run_name(runs[r]));
+    fprintf(stderr, "): %zu queries, %zu pooled passages (%.2f per query)", t->queries, t->pooled,
+            t->queries ? (double)t->pooled / (double)t->queries : 0.0);
+    if (with_qrels)
+        fprintf(stderr, ", %zu judged, %zu unjudged", t->judged, t->pooled - t->judged);
+    fputc('\n', stderr);
+}
+
+static void print_warnings(const rt_report *rep)
+{
+    for (size_t i = 0; i < rt_report_count(rep); i++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(rep, i, &k);
+        if (k == RT_REPORT_WARNING)
+            fprintf(stderr, "retriage: warning: %s\n", line);
+    }
+}
+
+int cmd_pool(int argc, char **argv)
+{
+    pool_args a = {.po = {.rrf_k = RT_POOL_RRF_K}};
+    int rc = parse_args(argc, argv, &a);
+    if (rc != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    rt_err err;
+    rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
+    rt_report *rep = rt_report_new();
+    rt_qrels *qrels = NULL;
+    rt_outfile *of = NULL;
+    size_t nruns = (size_t)(argc - a.first_run);
+    rt_run **runs = rt_calloc(nruns, sizeof *runs);
+    rt_load_opts lo = {.strict = a.ropts.strict};
+    rt_status st = RT_OK;
+    for (size_t r = 0; st == RT_OK && r < nruns; r++)
+        st = load_run(argv[a.first_run + (int)r], &a, qids, pids, rep, &runs[r], &err);
+    if (st == RT_OK && a.qrels_path)
+        st = rt_qrels_load(&qrels, a.qrels_path, a.qfmt, qids, pids, &lo, rep, &err);
+    if (st == RT_OK && a.output)
+        st = rt_outfile_open(&of, a.output, &err);
+    if (st != RT_OK) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (!a.quiet)
+        print_warnings(rep);
+    pool_totals t = {0};
+    FILE *out = of ? rt_outfile_stream(of) : stdout;
+    write_pool(out, &a, (const rt_run *const *)runs, nruns, qrels, qids, pids, &t);
+    if (of) {
+        if (rt_outfile_commit(&of, &err) != RT_OK)
+            rc = cli_fail(&err);
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "retriage: error writing the output\n");
+        rc = CLI_INPUT;
+    }
+    if (rc == CLI_OK && !a.quiet)
+        print_summary(&a, (const rt_run *const *)runs, nruns, &t, qrels != NULL);
+out:
+    rt_outfile_discard(&of);
+    for (size_t r = 0; r < nruns; r++)
+        rt_run_free(&runs[r]);
+    free(runs);
+    rt_qrels_free(&qrels);
+    rt_report_free(&rep);
+    rt_strtab_free(&qids);
+    rt_strtab_free(&pids);
+    return rc;
+}
