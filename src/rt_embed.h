@@ -26,7 +26,8 @@ typedef enum rt_embed_format {
 } rt_embed_format;
 
 typedef enum rt_embed_idcol {
-    RT_EMBED_IDS_AUTO = 0, /* TSV: the first column is an id when, on the first line, it is not a number */
+    RT_EMBED_IDS_AUTO = 0, /* TSV: the first column is an id when it is not a number on the
+                              first line */
     RT_EMBED_IDS_YES,      /* TSV: the first column is always an id (for numeric qids) */
     RT_EMBED_IDS_NO,       /* TSV: every column is a component */
 } rt_embed_idcol;

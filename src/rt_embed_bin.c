@@ -95,7 +95,8 @@ static rt_status check_npy_header(const rt_npy_header *h, const char *path, rt_e
                            : strcmp(h->descr, "<f2") == 0 ? " (float16: save x.astype(numpy.float32))"
                            : strcmp(h->descr, ">f4") == 0 ? " (big-endian float32: save x.astype('<f4'))"
                                                           : "";
-        return rt_err_at(err, RT_EINPUT, path, 0, "dtype '%s'%s: only little-endian float32 ('<f4') is read",
+        return rt_err_at(err, RT_EINPUT, path, 0,
+                         "dtype '%s'%s: only little-endian float32 ('<f4') is read",
                          h->descr, hint);
     }
     if (h->fortran_order)
@@ -213,7 +214,8 @@ rt_status rt_embed_load_fvecs(rt_embed **out, const char *path, rt_err *err)
         st = read_dim(f, 0, path, &d, err);
     if (st == RT_OK && (d < 1 || (uint32_t)d > RT_EMBED_MAX_DIM))
         st = rt_err_at(err, RT_EINPUT, path, 0,
-                       "vector 0 has dimension %d: not an .fvecs file (int32 d, then d float32)", (int)d);
+                       "vector 0 has dimension %d: not an .fvecs file (int32 d, then d float32)",
+                       (int)d);
     rt_embed *e = NULL;
     if (st == RT_OK) {
         /* A partial last record counts as a vector, so that reading it reports the truncation. */

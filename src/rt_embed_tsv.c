@@ -26,7 +26,8 @@ typedef struct tsv_state {
 static size_t split(tsv_state *s, const char *line, size_t len)
 {
     for (;;) {
-        size_t nf = s->tabs ? rt_split_tab(line, len, s->f, s->fcap) : rt_split_ws(line, len, s->f, s->fcap);
+        size_t nf = s->tabs ? rt_split_tab(line, len, s->f, s->fcap)
+                            : rt_split_ws(line, len, s->f, s->fcap);
         if (nf <= s->fcap)
             return nf;
         s->fcap = nf;
@@ -44,10 +45,12 @@ static rt_status first_line(tsv_state *s, rt_embed_idcol ids, const char *line, 
     s->has_id = ids == RT_EMBED_IDS_YES ||
                 (ids == RT_EMBED_IDS_AUTO && rt_parse_double(s->f[0].s, s->f[0].len, &v) == RT_NUM_BAD);
     if (nf <= (size_t)s->has_id)
-        return rt_err_at(err, RT_EINPUT, s->path, no, "expected %snumbers", s->has_id ? "an id, then " : "");
+        return rt_err_at(err, RT_EINPUT, s->path, no, "expected %snumbers",
+                         s->has_id ? "an id, then " : "");
     s->e->d = nf - (size_t)s->has_id;
     if (s->e->d > RT_EMBED_MAX_DIM)
-        return rt_err_at(err, RT_EINPUT, s->path, no, "%zu numbers on a line is implausible (at most %u)",
+        return rt_err_at(err, RT_EINPUT, s->path, no,
+                         "%zu numbers on a line is implausible (at most %u)",
                          s->e->d, RT_EMBED_MAX_DIM);
     s->first_line = no;
     if (s->has_id)
@@ -75,7 +78,8 @@ static rt_status parse_row(tsv_state *s, const char *line, size_t len, size_t no
     rt_embed *e = s->e;
     size_t nf = split(s, line, len);
     if (nf != e->d + (size_t)s->has_id)
-        return rt_err_at(err, RT_EINPUT, s->path, no, "expected %s%zu numbers (as on line %zu), found %zu",
+        return rt_err_at(err, RT_EINPUT, s->path, no,
+                         "expected %s%zu numbers (as on line %zu), found %zu",
                          s->has_id ? "an id and " : "", e->d, s->first_line, nf - (size_t)s->has_id);
     if (s->has_id) {
         rt_status st = add_id(s, &s->f[0], no, err);

@@ -121,7 +121,8 @@ static rt_status parse_dict(cur *c, const char *path, rt_npy_header *h, rt_err *
         else
             return rt_err_at(err, RT_EINPUT, path, 0, "bad .npy header: unknown key '%s'", key);
         if (!okv)
-            return rt_err_at(err, RT_EINPUT, path, 0, "bad .npy header: cannot read the value of '%s'", key);
+            return rt_err_at(err, RT_EINPUT, path, 0,
+                             "bad .npy header: cannot read the value of '%s'", key);
         if (!eat(c, ',')) {
             if (!eat(c, '}'))
                 return rt_err_at(err, RT_EINPUT, path, 0, "bad .npy header: expected ',' or '}'");
@@ -179,8 +180,8 @@ rt_status rt_npy_parse(const unsigned char *buf, size_t len, const char *path, r
 size_t rt_npy_write_f32_header(char *buf, size_t cap, size_t n, size_t d)
 {
     char dict[96];
-    int dl = snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                      n, d);
+    int dl = snprintf(dict, sizeof dict,
+                      "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }", n, d);
     if (dl < 0 || (size_t)dl >= sizeof dict)
         return 0;
     /* magic (6) + version (2) + length (2) + dictionary + padding + '\n' ≡ 0 (mod 64) */
