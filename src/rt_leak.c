@@ -1,0 +1,340 @@
+/* rt_leak — nearest training queries of each test query, through the Faiss C API.
+ *
+ * Faiss searches normalised float32 copies (made a batch at a time, so the caller's matrices
+ * stay untouched and memory stays bounded); its candidates are then rescored in double from the
+ * caller's vectors, so that reported scores do not depend on BLAS rounding and identical vectors
+ * tie exactly, and ordered by (score descending, training row ascending). */
+#include "config.h"
+
+#include <faiss/c_api/AutoTune_c.h>
+#include <faiss/c_api/IndexFlat_c.h>
+#include <faiss/c_api/Index_c.h>
+#include <faiss/c_api/error_c.h>
+#include <faiss/c_api/index_factory_c.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_leak.h"
+#include "rt_mem.h"
+#include "rt_ngram.h"
+
+/* Candidates beyond k fetched from Faiss, so that a tie at the k-th place is usually seen whole
+ * without searching again. */
+#define TIE_MARGIN 16
+/* Float32 inner products of unit vectors are off by far less than this (d × 2^-24 at worst). */
+#define SLACK 1e-4
+/* Training rows added to the index per call (each call copies them normalised). */
+#define ADD_BATCH 65536
+
+typedef struct cand {
+    double score;
+    uint32_t train;
+} cand;
+
+typedef struct search {
+    const rt_embed *test, *train;
+    double *inv_test, *inv_train;   /* 1 / L2 norm of each row; 0 for a zero row */
+    FaissIndex *ix;
+    size_t k;
+    double threshold;
+    rt_leak_pair *out;
+    size_t n, cap;
+    cand *c;                        /* one test row's candidates */
+    size_t ccap;
+} search;
+
+void rt_leak_opts_default(rt_leak_opts *o)
+{
+    *o = (rt_leak_opts){.threshold = NAN, .k = RT_LEAK_K, .dim = RT_NGRAM_DIM, .batch = RT_LEAK_BATCH};
+}
+
+double rt_leak_threshold(const rt_leak_opts *o, int builtin)
+{
+    if (o && !isnan(o->threshold))
+        return o->threshold;
+    return builtin ? RT_NGRAM_THRESHOLD : RT_LEAK_THRESHOLD_EMB;
+}
+
+/* Faiss's last error as an rt_err: its message without the C++ location prefix ("Error in
+ * FUNCTION at FILE:LINE: "), on one line. */
+static rt_status faiss_fail(rt_err *err, rt_status st, const char *what)
+{
+    const char *m = faiss_get_last_error();
+    if (!m || !*m)
+        m = "unknown error";
+    const char *at = strstr(m, " at ");
+    const char *colon = at ? strstr(at, ": ") : NULL;
+    if (strncmp(m, "Error in ", 9) == 0 && colon)
+        m = colon + 2;
+    char buf[600];
+    size_t n = 0;
+    for (; *m && n + 1 < sizeof buf; m++)
+        buf[n++] = (*m == '\n' || *m == '\r' || *m == '\t') ? ' ' : *m;
+    while (n && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    return rt_err_set(err, st, "Faiss: %s: %s", what, buf);
+}
+
+static double *inverse_norms(const rt_embed *e)
+{
+    double *inv = rt_reallocarray(NULL, e->n ? e->n : 1, sizeof *inv);
+    for (size_t i = 0; i < e->n; i++) {
+        const float *v = e->x + i * e->d;
+        double ss = 0;
+        for (size_t j = 0; j < e->d; j++)
+            ss += (double)v[j] * v[j];
+        inv[i] = ss > 0 ? 1.0 / sqrt(ss) : 0.0;
+    }
+    return inv;
+}
+
+/* Rows [first, first + n) of e scaled to unit norm, into buf (n × d floats). */
+static void unit_rows(const rt_embed *e, const double *inv, size_t first, size_t n, float *buf)
+{
+    for (size_t i = 0; i < n; i++) {
+        const float *v = e->x + (first + i) * e->d;
+        float *w = buf + i * e->d;
+        for (size_t j = 0; j < e->d; j++)
+            w[j] = (float)(v[j] * inv[first + i]);
+    }
+}
+
+static int is_flat(const char *spec)
+{
+    return !spec || !*spec || strcmp(spec, "Flat") == 0;
+}
+
+static rt_status make_index(size_t d, const rt_leak_opts *o, FaissIndex **ix, rt_err *err)
+{
+    *ix = NULL;
+    if (is_flat(o->index_spec)) {
+        FaissIndexFlatIP *flat = NULL;
+        if (faiss_IndexFlatIP_new_with(&flat, (idx_t)d) != 0)
+            return faiss_fail(err, RT_EINPUT, "creating the exact index");
+        *ix = (FaissIndex *)flat;
+    } else if (faiss_index_factory(ix, (int)d, o->index_spec, METRIC_INNER_PRODUCT) != 0) {
+        char what[300];
+        snprintf(what, sizeof what, "index '%s'", o->index_spec);
+        return faiss_fail(err, RT_EUSAGE, what);
+    }
+    if (o->index_params && *o->index_params) {
+        FaissParameterSpace *ps = NULL;
+        int rc = faiss_ParameterSpace_new(&ps);
+        if (rc == 0)
+            rc = faiss_ParameterSpace_set_index_parameters(ps, *ix, o->index_params);
+        faiss_ParameterSpace_free(ps);
+        if (rc != 0) {
+            char what[300];
+            snprintf(what, sizeof what, "index parameters '%s'", o->index_params);
+            return faiss_fail(err, RT_EUSAGE, what);
+        }
+    }
+    return RT_OK;
+}
+
+/* Trains the index when it needs it (IVF, PQ: on all training rows) and adds them. */
+static rt_status fill_index(FaissIndex *ix, const rt_embed *train, const double *inv, rt_err *err)
+{
+    if (!faiss_Index_is_trained(ix)) {
+        float *all = rt_reallocarray(NULL, train->n * train->d, sizeof *all);
+        unit_rows(train, inv, 0, train->n, all);
+        int rc = faiss_Index_train(ix, (idx_t)train->n, all);
+        free(all);
+        if (rc != 0)
+            return faiss_fail(err, RT_EINPUT, "training the index");
+    }
+    size_t step = train->n < ADD_BATCH ? train->n : ADD_BATCH;
+    float *buf = rt_reallocarray(NULL, step * train->d, sizeof *buf);
+    rt_status st = RT_OK;
+    for (size_t first = 0; first < train->n && st == RT_OK; first += step) {
+        size_t n = train->n - first < step ? train->n - first : step;
+        unit_rows(train, inv, first, n, buf);
+        if (faiss_Index_add(ix, (idx_t)n, buf) != 0)
+            st = faiss_fail(err, RT_EINPUT, "adding the training vectors");
+    }
+    free(buf);
+    return st;
+}
+
+/* ---- searching -------------------------------------------------------------------------------- */
+
+static double cosine(const search *s, size_t t, uint32_t r)
+{
+    size_t d = s->test->d;
+    const float *a = s->test->x + t * d, *b = s->train->x + (size_t)r * d;
+    double dot = 0;
+    for (size_t j = 0; j < d; j++)
+        dot += (double)a[j] * b[j];
+    return dot * s->inv_test[t] * s->inv_train[r];
+}
+
+static int cmp_cand(const void *pa, const void *pb)
+{
+    const cand *a = pa, *b = pb;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    return a->train < b->train ? -1 : a->train > b->train;
+}
+
+/* Rescores test row t's kq Faiss candidates that may reach the threshold (zero training rows
+ * never match) into s->c, sorted best first; returns how many there are. */
+static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, size_t kq)
+{
+    RT_GROW(s->c, s->ccap, kq);
+    size_t nc = 0;
+    for (size_t j = 0; j < kq; j++) {
+        if (lab[j] < 0 || dis[j] + SLACK < s->threshold || s->inv_train[lab[j]] == 0)
+            continue;
+        s->c[nc].train = (uint32_t)lab[j];
+        s->c[nc++].score = cosine(s, t, (uint32_t)lab[j]);
+    }
+    qsort(s->c, nc, sizeof *s->c, cmp_cand);
+    return nc;
+}
+
+/* Whether training rows beyond the kq fetched could still be reported: the last one Faiss
+ * returned (the lowest score, an upper bound on the rest) reaches the threshold and ties with
+ * or beats the k-th candidate, or there are fewer than k candidates. */
+static int needs_more(const search *s, size_t nc, const idx_t *lab, const float *dis, size_t kq)
+{
+    if (kq >= s->train->n || lab[kq - 1] < 0)
+        return 0;
+    double last = (double)dis[kq - 1] + SLACK;
+    if (last < s->threshold)
+        return 0;
+    return nc < s->k || last >= s->c[s->k - 1].score;
+}
+
+static void emit(search *s, size_t t, size_t nc)
+{
+    for (size_t i = 0; i < nc && i < s->k && s->c[i].score >= s->threshold; i++) {
+        RT_GROW(s->out, s->cap, s->n + 1);
+        s->out[s->n++] = (rt_leak_pair){(uint32_t)t, s->c[i].train, (float)s->c[i].score};
+    }
+}
+
+/* Searches test rows [first, first + n) with kq candidates each and appends their pairs; a row
+ * whose tie at the k-th place may go on past kq is searched again alone with four times more. */
+static rt_status search_rows(search *s, size_t first, size_t n, size_t kq, rt_err *err)
+{
+    size_t d = s->test->d;
+    float *x = rt_reallocarray(NULL, n * d, sizeof *x);
+    float *dis = rt_reallocarray(NULL, n * kq, sizeof *dis);
+    idx_t *lab = rt_reallocarray(NULL, n * kq, sizeof *lab);
+    unit_rows(s->test, s->inv_test, first, n, x);
+    rt_status st = RT_OK;
+    if (faiss_Index_search(s->ix, (idx_t)n, x, (idx_t)kq, dis, lab) != 0)
+        st = faiss_fail(err, RT_EINPUT, "searching");
+    for (size_t i = 0; i < n && st == RT_OK; i++) {
+        size_t t = first + i;
+        if (s->inv_test[t] == 0)
+            continue;   /* a zero vector has no neighbours */
+        size_t nc = gather(s, t, lab + i * kq, dis + i * kq, kq);
+        if (needs_more(s, nc, lab + i * kq, dis + i * kq, kq))
+            st = search_rows(s, t, 1, 4 * kq < s->train->n ? 4 * kq : s->train->n, err);
+        else
+            emit(s, t, nc);
+    }
+    free(x);
+    free(dis);
+    free(lab);
+    return st;
+}
+
+static rt_status check_shapes(const rt_embed *test, const rt_embed *train, const rt_leak_opts *o,
+                              rt_err *err)
+{
+    if (test->d != train->d)
+        return rt_err_set(err, RT_EINPUT,
+                          "the test vectors have dimension %zu, the training vectors %zu", test->d,
+                          train->d);
+    if (test->d == 0 || test->d > (1u << 20))
+        return rt_err_set(err, RT_EINPUT, "vector dimension %zu is not usable", test->d);
+    if (test->n >= UINT32_MAX || train->n >= UINT32_MAX)
+        return rt_err_set(err, RT_EINPUT, "more than 2^32 - 1 vectors");
+    if (o->k == 0)
+        return rt_err_set(err, RT_EUSAGE, "k must be at least 1");
+    return RT_OK;
+}
+
+rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_leak_opts *o,
+                         double threshold, rt_leak_pair **out, size_t *npairs, rt_err *err)
+{
+    *out = NULL;
+    *npairs = 0;
+    rt_leak_opts def;
+    if (!o) {
+        rt_leak_opts_default(&def);
+        o = &def;
+    }
+    rt_status st = check_shapes(test, train, o, err);
+    if (st != RT_OK || test->n == 0 || train->n == 0)
+        return st;
+    search s = {.test = test, .train = train, .k = o->k, .threshold = threshold};
+    s.inv_test = inverse_norms(test);
+    s.inv_train = inverse_norms(train);
+    st = make_index(test->d, o, &s.ix, err);
+    if (st == RT_OK)
+        st = fill_index(s.ix, train, s.inv_train, err);
+    size_t batch = o->batch ? o->batch : RT_LEAK_BATCH;
+    size_t kq = o->k + TIE_MARGIN < train->n ? o->k + TIE_MARGIN : train->n;
+    for (size_t first = 0; first < test->n && st == RT_OK; first += batch)
+        st = search_rows(&s, first, test->n - first < batch ? test->n - first : batch, kq, err);
+    faiss_Index_free(s.ix);
+    free(s.inv_test);
+    free(s.inv_train);
+    free(s.c);
+    if (st != RT_OK) {
+        free(s.out);
+        return st;
+    }
+    *out = s.out;
+    *npairs = s.n;
+    return RT_OK;
+}
+
+/* The built-in embedder's vectors for both sides, idf counted over both. */
+static void embed_builtin(const char *const *test_texts, size_t ntest, const char *const *train_texts,
+                          size_t ntrain, size_t dim, rt_embed **test, rt_embed **train)
+{
+    rt_ngram *m = rt_ngram_new(dim);
+    rt_ngram_count(m, test_texts, ntest);
+    rt_ngram_count(m, train_texts, ntrain);
+    *test = rt_ngram_embed(m, test_texts, ntest, NULL);
+    *train = rt_ngram_embed(m, train_texts, ntrain, NULL);
+    rt_ngram_free(&m);
+}
+
+rt_status rt_leak_find(const char *const *test_texts, size_t ntest,
+                       const char *const *train_texts, size_t ntrain,
+                       const rt_embed *test_emb, const rt_embed *train_emb,
+                       const rt_leak_opts *o, rt_leak_pair **out, size_t *npairs, rt_err *err)
+{
+    *out = NULL;
+    *npairs = 0;
+    rt_leak_opts def;
+    if (!o) {
+        rt_leak_opts_default(&def);
+        o = &def;
+    }
+    if (!test_emb != !train_emb)
+        return rt_err_set(err, RT_EUSAGE,
+                          "give embeddings for both the test and the training queries, or for neither");
+    if (test_emb) {
+        if (test_emb->n != ntest || train_emb->n != ntrain)
+            return rt_err_set(err, RT_EINPUT,
+                              "%zu test vectors for %zu test queries, %zu training vectors for %zu "
+                              "training queries: they must be equal",
+                              test_emb->n, ntest, train_emb->n, ntrain);
+        return rt_leak_search(test_emb, train_emb, o, rt_leak_threshold(o, 0), out, npairs, err);
+    }
+    rt_embed *te, *tr;
+    embed_builtin(test_texts, ntest, train_texts, ntrain, o->dim, &te, &tr);
+    rt_status st = rt_leak_search(te, tr, o, rt_leak_threshold(o, 1), out, npairs, err);
+    rt_embed_free(&te);
+    rt_embed_free(&tr);
+    return st;
+}
