@@ -19,6 +19,7 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  eval      evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)\n"
+    "  leak      find training queries that near-duplicate test queries (train–test leakage)\n"
     "\n"
     "Options:\n"
     "  -h, --help       show this help\n"
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "eval") == 0)
         return cmd_eval(argc - 1, argv + 1);
+    if (strcmp(cmd, "leak") == 0)
+        return cmd_leak(argc - 1, argv + 1);
     if (cmd[0] == '-' || strchr(cmd, '.') || strchr(cmd, '/'))
         return cmd_open(argc, argv);
     fprintf(stderr, "retriage: unknown command '%s'\n", cmd);

@@ -171,11 +171,14 @@ static double cosine(const search *s, size_t t, uint32_t r)
     return dot * s->inv_test[t] * s->inv_train[r];
 }
 
+/* Best first by the score as reported (float32), then by training row: cosines that differ only
+ * in double-precision rounding (a vector and a scaled copy of it) tie as they print. */
 static int cmp_cand(const void *pa, const void *pb)
 {
     const cand *a = pa, *b = pb;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
+    float x = (float)a->score, y = (float)b->score;
+    if (x != y)
+        return x > y ? -1 : 1;
     return a->train < b->train ? -1 : a->train > b->train;
 }
 
@@ -197,7 +200,8 @@ static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, si
 
 /* Whether training rows beyond the kq fetched could still be reported: the last one Faiss
  * returned (the lowest score, an upper bound on the rest) reaches the threshold and ties with
- * or beats the k-th candidate, or there are fewer than k candidates. */
+ * or beats the k-th candidate, or there are fewer than k candidates. SLACK covers float32
+ * rounding in Faiss's scores, so near-ties count as ties here. */
 static int needs_more(const search *s, size_t nc, const idx_t *lab, const float *dis, size_t kq)
 {
     if (kq >= s->train->n || lab[kq - 1] < 0)

@@ -53,12 +53,13 @@ double rt_leak_threshold(const rt_leak_opts *o, int builtin);
  * computed; a zero row matches nothing), and the texts are not read (they may be NULL).
  *
  * Result: *out (the caller frees it with free(); NULL when there are none) holds *npairs pairs,
- * grouped by test row in increasing order, within a test row best first; equal scores are
- * ordered by training row. Scores are recomputed in double precision from the given vectors for
- * the candidates Faiss returns, so the exact index reports exactly the pairs a brute-force
- * cosine would, and identical vectors tie exactly; when a tie at the k-th place extends past the
- * candidates fetched, the row is searched again with more. With an approximate index, pairs
- * the index does not return are missed.
+ * grouped by test row in increasing order, within a test row best first by score (as float),
+ * equal scores by training row. Scores are recomputed in double precision from the given vectors
+ * for the candidates Faiss returns, compared with the threshold in double, and rounded to float:
+ * so the exact index reports exactly the pairs a brute-force cosine would, and identical or
+ * scaled copies of a vector tie; when a tie at the k-th place extends past the candidates
+ * fetched, the row is searched again with more. An approximate index misses the pairs it does
+ * not return.
  *
  * Errors: RT_EUSAGE for options Faiss rejects (a bad factory string or parameter), RT_EINPUT for
  * mismatched dimensions or row counts and for Faiss failures on the data (e.g. fewer training

@@ -36,11 +36,12 @@ typedef struct ref_pair {
     uint32_t train;
 } ref_pair;
 
+/* The documented order: the score as reported (float), then the training row. */
 static int cmp_ref(const void *pa, const void *pb)
 {
     const ref_pair *a = pa, *b = pb;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
+    if ((float)a->score != (float)b->score)
+        return (float)a->score > (float)b->score ? -1 : 1;
     return a->train < b->train ? -1 : a->train > b->train;
 }
 
