@@ -8,6 +8,7 @@
 enum { CLI_OK = 0, CLI_USAGE = 1, CLI_INPUT = 2 };
 
 int cmd_eval(int argc, char **argv);
+int cmd_leak(int argc, char **argv);
 int cmd_open(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_pool(int argc, char **argv);

@@ -20,6 +20,7 @@ static const char usage_text[] =
     "Commands:\n"
     "  eval      evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)\n"
     "  export    write current qrels, relabels, tags, breakdowns, metric tables\n"
+    "  leak      find training queries that near-duplicate test queries (train–test leakage)\n"
     "  pool      depth-k pool of runs per query, in reciprocal-rank-fusion order\n"
     "\n"
     "Options:\n"
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
         return cmd_export(argc - 1, argv + 1);
     if (strcmp(cmd, "pool") == 0)
         return cmd_pool(argc - 1, argv + 1);
+    if (strcmp(cmd, "leak") == 0)
+        return cmd_leak(argc - 1, argv + 1);
     if (cmd[0] == '-' || strchr(cmd, '.') || strchr(cmd, '/'))
         return cmd_open(argc, argv);
     fprintf(stderr, "retriage: unknown command '%s'\n", cmd);
