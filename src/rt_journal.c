@@ -435,8 +435,9 @@ static void read_ops(rt_journal *j, const char *buf, size_t len, rt_op **ops, si
         } else {
             RT_GROW(bad, badcap, nbad + 1);
             bad[nbad].line = line;
-            strncpy(bad[nbad].why, e.msg, sizeof bad->why - 1);
-            bad[nbad++].why[sizeof bad->why - 1] = 0;
+            size_t n = strnlen(e.msg, sizeof bad->why - 1);
+            memcpy(bad[nbad].why, e.msg, n);   /* a long reason is cut, which is fine here */
+            bad[nbad++].why[n] = 0;
         }
         pos = nl ? end + 1 : len;
     }
