@@ -223,7 +223,7 @@ static void write_pairs(FILE *f, const side *test, const side *train, const rt_l
 
 typedef struct output {
     FILE *f;
-    char *tmp;          /* the temporary file beside the destination, or NULL for stdout */
+    char *tmp;          /* the temporary file beside the destination, or NULL (stdout, device) */
     const char *dest;
 } output;
 
@@ -232,6 +232,14 @@ static rt_status output_open(output *o, const char *dest, rt_err *err)
     *o = (output){.f = stdout, .dest = dest};
     if (!dest)
         return RT_OK;
+    /* A device or a pipe (-o /dev/null, -o /dev/stdout) is written to, not replaced. */
+    struct stat sb;
+    if (stat(dest, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        o->f = fopen(dest, "w");
+        if (!o->f)
+            return rt_err_at(err, RT_EIO, dest, 0, "cannot write: %s", strerror(errno));
+        return RT_OK;
+    }
     size_t len = strlen(dest);
     o->tmp = rt_malloc(len + 8);
     memcpy(o->tmp, dest, len);
@@ -265,7 +273,10 @@ static rt_status output_open(output *o, const char *dest, rt_err *err)
 static rt_status output_close(output *o, int ok, rt_err *err)
 {
     if (!o->tmp) {
-        if (fflush(stdout) != 0 || ferror(stdout))
+        int bad = fflush(o->f) != 0 || ferror(o->f);
+        if (o->f != stdout)
+            bad |= fclose(o->f) != 0;
+        if (bad)
             return rt_err_set(err, RT_EIO, "error writing the output: %s", strerror(errno));
         return RT_OK;
     }

@@ -88,6 +88,13 @@ echo old >"$D/result.tsv"
 run --train "$D/train.tsv" --test "$D/missing.tsv" -o "$D/result.tsv"
 [ "$rc" -eq 2 ] && [ "$(cat "$D/result.tsv")" = old ]
 report $? "-o: a failed run leaves the old file as it was"
+mkfifo "$D/fifo" 2>/dev/null && {
+    timeout 30 cat "$D/fifo" >"$D/from_fifo" &   # (a bounded wait: a wrong rename never opens it)
+    run --train "$D/train.tsv" --test "$D/test.tsv" -Q -o "$D/fifo"
+    wait
+    [ "$rc" -eq 0 ] && [ -p "$D/fifo" ] && cmp -s "$D/from_fifo" "$D/builtin.tsv"
+    report $? "-o to a named pipe writes into it instead of replacing it"
+}
 fails 2 "$D/no/such/dir/r.tsv: cannot create a file beside it" "-o into a missing folder: exit 2" \
     --train "$D/train.tsv" --test "$D/test.tsv" -o "$D/no/such/dir/r.tsv"
 
