@@ -19,6 +19,7 @@
 #include "rt_ngram.h"
 #include "rt_parse.h"
 #include "rt_queries.h"
+#include "rt_report.h"
 
 static const char leak_help[] =
     "Usage: retriage leak --train FILE --test FILE [--train-emb FILE --test-emb FILE] [OPTIONS]\n"
@@ -162,10 +163,26 @@ static int parse_args(int argc, char **argv, leak_args *a)
     return CLI_OK;
 }
 
+/* Load warnings (a repeated qid keeps its first text) matter here: with embeddings in file
+ * order, a dropped line would shift every row after it. */
+static void print_warnings(const rt_report *rep)
+{
+    for (size_t i = 0; i < rt_report_count(rep); i++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(rep, i, &k);
+        if (k == RT_REPORT_WARNING)
+            fprintf(stderr, "retriage: warning: %s\n", line);
+    }
+}
+
 static rt_status load_side(side *s, const char *path, const char *emb, const leak_args *a, rt_err *err)
 {
     s->qids = rt_strtab_new();
-    rt_status st = rt_queries_load(&s->q, path, a->qfmt, s->qids, NULL, NULL, err);
+    rt_report *rep = rt_report_new();
+    rt_status st = rt_queries_load(&s->q, path, a->qfmt, s->qids, NULL, rep, err);
+    if (!a->quiet)
+        print_warnings(rep);
+    rt_report_free(&rep);
     if (st != RT_OK)
         return st;
     s->n = rt_queries_count(s->q);

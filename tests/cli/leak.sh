@@ -183,6 +183,12 @@ printf '1\t0\t0\n0\t0\t0\n0\t0\t2\n0\t1\t0\n' >"$D/zero.tsv"
 fails 2 "$D/zero.tsv: line 2 is a zero vector" "a zero vector" \
     --train "$D/train.tsv" --test "$D/test.tsv" --train-emb "$D/train.emb.txt" --test-emb "$D/zero.tsv"
 
+printf 't1\t北京\nt2\t上海\nt1\t广州\nt4\t深圳\n' >"$D/dupq.tsv"
+fails 2 "$D/test.emb.tsv: 4 vectors for the 3 queries of $D/dupq.tsv" "a repeated qid, then a count mismatch" \
+    --train "$D/train.tsv" --test "$D/dupq.tsv" --train-emb "$D/train.emb.txt" --test-emb "$D/test.emb.tsv"
+grep -q "warning: $D/dupq.tsv:3: 1 repeated query ids ignored" "$D/err"
+report $? "the repeated qid is reported as a warning before the error"
+
 # ---- help ----------------------------------------------------------------------------------------
 "$RETRIAGE" leak --help >"$D/help" 2>&1
 rc=$?
