@@ -19,6 +19,7 @@
 #include "rt_ngram.h"
 #include "rt_parse.h"
 #include "rt_queries.h"
+#include "rt_report.h"
 
 static const char leak_help[] =
     "Usage: retriage leak --train FILE --test FILE [--train-emb FILE --test-emb FILE] [OPTIONS]\n"
@@ -162,10 +163,26 @@ static int parse_args(int argc, char **argv, leak_args *a)
     return CLI_OK;
 }
 
+/* Load warnings (a repeated qid keeps its first text) matter here: with embeddings in file
+ * order, a dropped line would shift every row after it. */
+static void print_warnings(const rt_report *rep)
+{
+    for (size_t i = 0; i < rt_report_count(rep); i++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(rep, i, &k);
+        if (k == RT_REPORT_WARNING)
+            fprintf(stderr, "retriage: warning: %s\n", line);
+    }
+}
+
 static rt_status load_side(side *s, const char *path, const char *emb, const leak_args *a, rt_err *err)
 {
     s->qids = rt_strtab_new();
-    rt_status st = rt_queries_load(&s->q, path, a->qfmt, s->qids, NULL, NULL, err);
+    rt_report *rep = rt_report_new();
+    rt_status st = rt_queries_load(&s->q, path, a->qfmt, s->qids, NULL, rep, err);
+    if (!a->quiet)
+        print_warnings(rep);
+    rt_report_free(&rep);
     if (st != RT_OK)
         return st;
     s->n = rt_queries_count(s->q);
@@ -223,7 +240,7 @@ static void write_pairs(FILE *f, const side *test, const side *train, const rt_l
 
 typedef struct output {
     FILE *f;
-    char *tmp;          /* the temporary file beside the destination, or NULL for stdout */
+    char *tmp;          /* the temporary file beside the destination, or NULL (stdout, device) */
     const char *dest;
 } output;
 
@@ -232,6 +249,14 @@ static rt_status output_open(output *o, const char *dest, rt_err *err)
     *o = (output){.f = stdout, .dest = dest};
     if (!dest)
         return RT_OK;
+    /* A device or a pipe (-o /dev/null, -o /dev/stdout) is written to, not replaced. */
+    struct stat sb;
+    if (stat(dest, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        o->f = fopen(dest, "w");
+        if (!o->f)
+            return rt_err_at(err, RT_EIO, dest, 0, "cannot write: %s", strerror(errno));
+        return RT_OK;
+    }
     size_t len = strlen(dest);
     o->tmp = rt_malloc(len + 8);
     memcpy(o->tmp, dest, len);
@@ -265,7 +290,10 @@ static rt_status output_open(output *o, const char *dest, rt_err *err)
 static rt_status output_close(output *o, int ok, rt_err *err)
 {
     if (!o->tmp) {
-        if (fflush(stdout) != 0 || ferror(stdout))
+        int bad = fflush(o->f) != 0 || ferror(o->f);
+        if (o->f != stdout)
+            bad |= fclose(o->f) != 0;
+        if (bad)
             return rt_err_set(err, RT_EIO, "error writing the output: %s", strerror(errno));
         return RT_OK;
     }

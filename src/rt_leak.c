@@ -25,8 +25,9 @@
 #define TIE_MARGIN 16
 /* Float32 inner products of unit vectors are off by far less than this (d × 2^-24 at worst). */
 #define SLACK 1e-4
-/* Training rows added to the index per call (each call copies them normalised). */
-#define ADD_BATCH 65536
+/* Bytes of training rows normalised and added to the index per call, when they are not unit
+ * vectors already (those are added in one call, without a copy). */
+#define ADD_BYTES (32u << 20)
 
 typedef struct cand {
     double score;
@@ -135,18 +136,44 @@ static rt_status make_index(size_t d, const rt_leak_opts *o, FaissIndex **ix, rt
     return RT_OK;
 }
 
-/* Trains the index when it needs it (IVF, PQ: on all training rows) and adds them. */
+static int all_unit(const rt_embed *e, const double *inv)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (fabs(inv[i] - 1.0) > 1e-6)
+            return 0;
+    return 1;
+}
+
+/* Trains the index when it needs it (IVF, PQ: on all training rows) and adds the rows. Unit rows
+ * (from rt_embed_normalize or the built-in embedder) go in as they are, in one call: the index
+ * then grows once, to its final size, and holds the only copy. Others are normalised in slices;
+ * the index's storage then grows step by step. */
+static rt_status train_index(FaissIndex *ix, const rt_embed *train, const double *inv, int unit,
+                             rt_err *err)
+{
+    float *all = unit ? train->x : rt_reallocarray(NULL, train->n * train->d, sizeof *all);
+    if (!unit)
+        unit_rows(train, inv, 0, train->n, all);
+    int rc = faiss_Index_train(ix, (idx_t)train->n, all);
+    if (!unit)
+        free(all);
+    return rc == 0 ? RT_OK : faiss_fail(err, RT_EINPUT, "training the index");
+}
+
 static rt_status fill_index(FaissIndex *ix, const rt_embed *train, const double *inv, rt_err *err)
 {
+    int unit = all_unit(train, inv);
     if (!faiss_Index_is_trained(ix)) {
-        float *all = rt_reallocarray(NULL, train->n * train->d, sizeof *all);
-        unit_rows(train, inv, 0, train->n, all);
-        int rc = faiss_Index_train(ix, (idx_t)train->n, all);
-        free(all);
-        if (rc != 0)
-            return faiss_fail(err, RT_EINPUT, "training the index");
+        rt_status st = train_index(ix, train, inv, unit, err);
+        if (st != RT_OK)
+            return st;
     }
-    size_t step = train->n < ADD_BATCH ? train->n : ADD_BATCH;
+    if (unit)
+        return faiss_Index_add(ix, (idx_t)train->n, train->x) == 0
+                   ? RT_OK : faiss_fail(err, RT_EINPUT, "adding the training vectors");
+    size_t step = ADD_BYTES / (train->d * sizeof *train->x) + 1;
+    if (step > train->n)
+        step = train->n;
     float *buf = rt_reallocarray(NULL, step * train->d, sizeof *buf);
     rt_status st = RT_OK;
     for (size_t first = 0; first < train->n && st == RT_OK; first += step) {

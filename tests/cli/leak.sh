@@ -88,6 +88,13 @@ echo old >"$D/result.tsv"
 run --train "$D/train.tsv" --test "$D/missing.tsv" -o "$D/result.tsv"
 [ "$rc" -eq 2 ] && [ "$(cat "$D/result.tsv")" = old ]
 report $? "-o: a failed run leaves the old file as it was"
+mkfifo "$D/fifo" 2>/dev/null && {
+    timeout 30 cat "$D/fifo" >"$D/from_fifo" &   # (a bounded wait: a wrong rename never opens it)
+    run --train "$D/train.tsv" --test "$D/test.tsv" -Q -o "$D/fifo"
+    wait
+    [ "$rc" -eq 0 ] && [ -p "$D/fifo" ] && cmp -s "$D/from_fifo" "$D/builtin.tsv"
+    report $? "-o to a named pipe writes into it instead of replacing it"
+}
 fails 2 "$D/no/such/dir/r.tsv: cannot create a file beside it" "-o into a missing folder: exit 2" \
     --train "$D/train.tsv" --test "$D/test.tsv" -o "$D/no/such/dir/r.tsv"
 
@@ -175,6 +182,12 @@ fails 2 "dtype '<f8' (float64: save x.astype(numpy.float32))" "a float64 .npy" \
 printf '1\t0\t0\n0\t0\t0\n0\t0\t2\n0\t1\t0\n' >"$D/zero.tsv"
 fails 2 "$D/zero.tsv: line 2 is a zero vector" "a zero vector" \
     --train "$D/train.tsv" --test "$D/test.tsv" --train-emb "$D/train.emb.txt" --test-emb "$D/zero.tsv"
+
+printf 't1\t北京\nt2\t上海\nt1\t广州\nt4\t深圳\n' >"$D/dupq.tsv"
+fails 2 "$D/test.emb.tsv: 4 vectors for the 3 queries of $D/dupq.tsv" "a repeated qid, then a count mismatch" \
+    --train "$D/train.tsv" --test "$D/dupq.tsv" --train-emb "$D/train.emb.txt" --test-emb "$D/test.emb.tsv"
+grep -q "warning: $D/dupq.tsv:3: 1 repeated query ids ignored" "$D/err"
+report $? "the repeated qid is reported as a warning before the error"
 
 # ---- help ----------------------------------------------------------------------------------------
 "$RETRIAGE" leak --help >"$D/help" 2>&1

@@ -131,6 +131,16 @@ static void test_flat_equals_brute_force(void)
     check_flat(te, tr, 5, 0.9, 0, "random, k 5, threshold 0.9");
     check_flat(te, tr, 20, -1, 64, "random, k 20, no threshold, batches of 64");
     check_flat(te, tr, 1, 0.5, 7, "random, k 1, batches of 7");
+    /* Unit rows take another path into the index (added as they are, in one call). */
+    rt_embed *tru = rt_embed_new(tr->n, tr->d), *teu = rt_embed_new(te->n, te->d);
+    memcpy(tru->x, tr->x, tr->n * tr->d * sizeof *tr->x);
+    memcpy(teu->x, te->x, te->n * te->d * sizeof *te->x);
+    rt_err err = {0};
+    ok(rt_embed_normalize(tru, "train", &err) == RT_OK && rt_embed_normalize(teu, "test", &err) == RT_OK,
+       "normalised copies");
+    check_flat(teu, tru, 10, 0.3, 0, "unit rows, k 10, threshold 0.3");
+    rt_embed_free(&tru);
+    rt_embed_free(&teu);
 
     /* Ties: 40 copies of one training row (scaled: cosine ignores length) and a test row equal
      * to it. The tie group outgrows the k + margin candidates: the row is searched again. */

@@ -1,0 +1,69 @@
+#!/bin/sh
+# bench_leak — times `retriage leak` with exact search on a query-log-sized check: 100,000
+# training × 6,000 test queries (tests/bench/gen_leakset: half the test queries one edit away
+# from a training query), with the built-in embedder (d = 256) and with given random embeddings
+# (d = 768, .npy); beside each, the floor: the bare matrix product of the same shapes through
+# the BLAS Faiss links (tests/bench/bench_gemm). Prints wall time and peak RSS, and how many of
+# the planted edits the built-in run found. Not part of make check (minutes with reference BLAS).
+#
+# Environment: RETRIAGE (the binary), BENCH_BIN (where gen_leakset, bench_gemm and rusage are
+# built), BENCH_OUT (the set's folder, default $BENCH_BIN/out/leak), BENCH_TRAIN (100000),
+# BENCH_TEST (6000), BENCH_DIM (768), BENCH_TIMER (gnu-time or rusage; default: GNU time when
+# it is installed).
+set -eu
+: "${RETRIAGE:?set RETRIAGE to the retriage binary (make bench-leak does)}"
+: "${BENCH_BIN:?set BENCH_BIN to the folder of gen_leakset, bench_gemm and rusage (make bench-leak does)}"
+OUT=${BENCH_OUT:-$BENCH_BIN/out/leak}
+NTRAIN=${BENCH_TRAIN:-100000}
+NTEST=${BENCH_TEST:-6000}
+DIM=${BENCH_DIM:-768}
+
+STAMP=$OUT/params
+if [ ! -s "$OUT/train.npy" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$NTRAIN $NTEST $DIM" ]; then
+    mkdir -p "$OUT"
+    echo "generating $NTRAIN training × $NTEST test queries and $DIM-d embeddings in $OUT …"
+    "$BENCH_BIN/gen_leakset" "$OUT" "$NTRAIN" "$NTEST" "$DIM"
+    echo "$NTRAIN $NTEST $DIM" >"$STAMP"
+fi
+if [ -z "${BENCH_TIMER:-}" ]; then
+    if /usr/bin/time -f '%e' true >/dev/null 2>&1; then BENCH_TIMER=gnu-time; else BENCH_TIMER=rusage; fi
+fi
+T=$(mktemp)
+trap 'rm -f "$T" "$T.out"' EXIT
+
+# measure NAME COMMAND... — one run; prints "NAME: S s, M MiB peak RSS" (stdout kept in $T.out)
+measure() {
+    name=$1
+    shift
+    if [ "$BENCH_TIMER" = gnu-time ]; then
+        /usr/bin/time -o "$T" -f '%e %M %U %S' "$@" >"$T.out"
+    else
+        "$BENCH_BIN/rusage" -o "$T" "$@" >"$T.out"
+        awk '{ print $1, $3, $6, $9 }' "$T" >"$T.x" && mv "$T.x" "$T"
+    fi
+    awk -v n="$name" '{ printf "  %-58s %8.1f s  %7.1f MiB  (user %.1f s, sys %.1f s)\n", n, $1, $2 / 1024, $3, $4 }' "$T"
+}
+
+blas=$(readlink -f "$(ldconfig -p | awk '/libblas\.so\.3 .*x86-64/ { print $NF; exit }')" 2>/dev/null || echo "libblas.so.3")
+cat "$OUT"/*.tsv "$OUT"/*.npy >/dev/null   # warm the page cache
+echo "set: $NTRAIN training, $NTEST test queries; embeddings $DIM-d ($(du -m "$OUT/train.npy" | cut -f1) MB)"
+echo "BLAS: $blas; $(nproc) CPUs; timer: $BENCH_TIMER"
+
+echo "built-in embedder (d = 256), exact search:"
+measure "floor: sgemm $NTEST × $NTRAIN × 256" "$BENCH_BIN/bench_gemm" "$NTEST" "$NTRAIN" 256
+sed 's/^/    /' "$T.out"
+measure "retriage leak --train --test" "$RETRIAGE" leak -Q --train "$OUT/train.tsv" --test "$OUT/test.tsv"
+pairs=$(($(wc -l <"$T.out") - 1))
+found=$(awk -F '\t' 'NR == FNR { want[$1 "\t" $2] = $3; n[$3]++; next }
+    FNR > 1 && ($1 "\t" $2) in want && !seen[$1 "\t" $2]++ { f[want[$1 "\t" $2]]++; all++ }
+    END { printf "%d of %d", all, FNR ? length(want) : 0; for (e in n) printf "; %s %d/%d", e, f[e], n[e] }' \
+    "$OUT/planted.tsv" "$T.out")
+fresh=$(awk -F '\t' 'NR > 1 { split($1, a, "te"); if ((a[2] + 0) % 2 == 1) m[$1] = 1 } END { print length(m) }' "$T.out")
+echo "    $pairs pairs; planted edits found: $found; fresh test queries with a match: $fresh of $((NTEST / 2))"
+
+echo "given embeddings (d = $DIM, random), exact search:"
+measure "floor: sgemm $NTEST × $NTRAIN × $DIM" "$BENCH_BIN/bench_gemm" "$NTEST" "$NTRAIN" "$DIM"
+sed 's/^/    /' "$T.out"
+measure "retriage leak --train-emb .npy --test-emb .npy" "$RETRIAGE" leak -Q --train "$OUT/train.tsv" \
+    --test "$OUT/test.tsv" --train-emb "$OUT/train.npy" --test-emb "$OUT/test.npy"
+echo "    $(($(wc -l <"$T.out") - 1)) pairs (random vectors: none reach 0.91)"
