@@ -8,8 +8,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 say() { printf 'setup: %s\n' "$*"; }
 
+# libopenblas0-pthread becomes the system libblas.so.3 (Debian alternatives): Faiss's exact
+# search is a matrix product, about 9x faster than with the reference BLAS.
 packages=(build-essential autoconf automake libtool pkg-config dpkg-dev
-          libncurses-dev libutf8proc-dev libcjson-dev libfaiss-dev libblas-dev liblapack-dev)
+          libncurses-dev libutf8proc-dev libcjson-dev libfaiss-dev libblas-dev liblapack-dev
+          libopenblas0-pthread)
 
 missing=()
 for p in "${packages[@]}"; do
