@@ -21,6 +21,10 @@
 #include "rt_queries.h"
 #include "rt_report.h"
 
+/* The defaults appear in the help as the macros spell them, so the two cannot drift apart. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const char leak_help[] =
     "Usage: retriage leak --train FILE --test FILE [--train-emb FILE --test-emb FILE] [OPTIONS]\n"
     "\n"
@@ -39,18 +43,20 @@ static const char leak_help[] =
     "      --emb-format F      auto (default: by extension, then content), npy, fvecs, tsv\n"
     "      --emb-ids WHEN      TSV id column: auto (default: when the first field on the first\n"
     "                          line is not a number), yes (needed for numeric qids), no\n"
-    "  -t, --threshold T       report pairs with cosine >= T, -1 <= T <= 1 (default 0.91 with\n"
-    "                          embeddings, as Fröbe et al. 2022 for Sentence-BERT; 0.65 with\n"
+    "  -t, --threshold T       report pairs with cosine >= T, -1 <= T <= 1 (default "
+    STR(RT_LEAK_THRESHOLD_EMB) " with\n"
+    "                          embeddings, as Fröbe et al. 2022 for Sentence-BERT; "
+    STR(RT_NGRAM_THRESHOLD) " with\n"
     "                          the built-in embedder)\n"
-    "  -k, --neighbours N      at most N training queries per test query (default 100)\n"
+    "  -k, --neighbours N      at most N training queries per test query (default " STR(RT_LEAK_K) ")\n"
     "      --index SPEC        a Faiss index_factory string for large training sets, e.g.\n"
     "                          IVF1024,Flat or HNSW32 (default Flat: exact); approximate\n"
     "                          indexes can miss pairs\n"
     "      --index-params P    Faiss search parameters for it, e.g. nprobe=32, efSearch=128\n"
-    "      --dim N             the built-in embedder's dimension (default 256)\n"
+    "      --dim N             the built-in embedder's dimension (default " STR(RT_NGRAM_DIM) ")\n"
     "      --queries-format F  auto (default), tsv, dureader\n"
     "  -o, --output FILE       write to FILE (through a temporary file renamed at the end)\n"
-    "  -Q, --quiet             no notice and no summary on stderr\n"
+    "  -Q, --quiet             no notice, summary or load warnings on stderr\n"
     "  -h, --help              show this help\n"
     "\n"
     "Without embeddings, the built-in embedder compares TF-IDF vectors of characters and\n"
