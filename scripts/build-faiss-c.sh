@@ -9,7 +9,9 @@ say() { printf 'build-faiss-c: %s\n' "$*" >&2; }
 
 ver=$(dpkg-query -W -f='${Version}' libfaiss-dev 2>/dev/null) || {
     say "libfaiss-dev is not installed (run scripts/setup.sh)"; exit 1; }
-prefix=${1:-${RETRIAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retriage}/faiss-c/$ver}
+# "-ndebug": built with NDEBUG, so the C API does not print each exception to stderr (which
+# would land on the workbench's screen); the suffix keeps older caches from being reused.
+prefix=${1:-${RETRIAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retriage}/faiss-c/$ver-ndebug}
 
 if [ -f "$prefix/lib/libfaiss_c.a" ]; then
     say "using cached $prefix/lib/libfaiss_c.a"
@@ -39,7 +41,7 @@ for f in "$work"/src/c_api/*.cpp "$work"/src/c_api/impl/*.cpp "$work"/src/c_api/
     # GPU sources need CUDA; skip them.
     case "$f" in *gpu*) continue ;; esac
     n=$((n + 1))
-    g++ -std=c++17 -O2 -fPIC -w -I"$work/src" -c "$f" -o "$work/obj/$n.o" &
+    g++ -std=c++17 -O2 -DNDEBUG -fPIC -w -I"$work/src" -c "$f" -o "$work/obj/$n.o" &
     [ $((n % $(nproc))) -eq 0 ] && wait
 done
 wait
