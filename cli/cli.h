@@ -4,6 +4,8 @@
 #define RT_CLI_H
 
 #include "rt_err.h"
+#include "rt_report.h"
+#include "rt_run.h"
 
 enum { CLI_OK = 0, CLI_USAGE = 1, CLI_INPUT = 2 };
 
@@ -18,5 +20,16 @@ int cli_fail(const rt_err *err);
 
 /* Prints a usage error and a pointer to --help; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints the warnings of a load report to stderr, one "retriage: warning: …" line each. */
+void cli_print_warnings(const rt_report *rep);
+
+/* Splits a run argument [NAME=]PATH: returns the path and sets *name to a new copy of NAME
+ * (caller frees), or to NULL when there is none. NAME= counts only when the whole argument is
+ * not an existing file (paths may contain '='). */
+const char *cli_split_run(const char *arg, char **name);
+
+/* Parses --order's "score" or "file"; returns CLI_OK, or CLI_USAGE after saying why. */
+int cli_parse_order(const char *cmd, const char *arg, rt_order *order);
 
 #endif

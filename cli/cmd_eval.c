@@ -209,12 +209,8 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
         case 'Q': a->quiet = 1; break;
         case 'S': a->ropts.strict = 1; break;
         case 'O':
-            if (strcmp(optarg, "score") == 0)
-                a->ropts.order = RT_ORDER_SCORE;
-            else if (strcmp(optarg, "file") == 0)
-                a->ropts.order = RT_ORDER_FILE;
-            else
-                return cli_usage("eval", "--order is 'score' or 'file', not '%s'", optarg);
+            if (cli_parse_order("eval", optarg, &a->ropts.order) != CLI_OK)
+                return CLI_USAGE;
             break;
         case 'F':
             if (!rt_table_format_parse(optarg, &a->format))
@@ -272,12 +268,8 @@ int cmd_eval(int argc, char **argv)
         goto out;
     }
     judged = dbqa ? rt_dbqa_qrels(dbqa) : qrels;
-    for (size_t i = 0; !a.quiet && i < rt_report_count(rep); i++) {
-        rt_report_kind k;
-        const char *line = rt_report_line(rep, i, &k);
-        if (k == RT_REPORT_WARNING)
-            fprintf(stderr, "retriage: warning: %s\n", line);
-    }
+    if (!a.quiet)
+        cli_print_warnings(rep);
     ev = rt_eval_new(judged, qids, pids, a.ms, a.nm, a.level);
     for (size_t r = 0; r < nr; r++) {
         const char *path = argv[run0 + (int)r];

@@ -132,12 +132,7 @@ int cmd_export(int argc, char **argv)
                 o.qids = set->qids;
                 o.nqids = set->n;
             }
-            for (size_t i = 0; i < rt_report_count(ws->report); i++) {
-                rt_report_kind kind;
-                const char *line = rt_report_line(ws->report, i, &kind);
-                if (kind == RT_REPORT_WARNING)
-                    fprintf(stderr, "retriage: warning: %s\n", line);
-            }
+            cli_print_warnings(ws->report);
             unsigned char *mask = NULL;
             if (o.what == RT_EXPORT_LEAKAGE)
                 rc = leaked_mask(sess, e.leaked && strcmp(e.leaked, "candidates") == 0, &mask);

@@ -169,25 +169,13 @@ static int parse_args(int argc, char **argv, leak_args *a)
     return CLI_OK;
 }
 
-/* Load warnings (a repeated qid keeps its first text) matter here: with embeddings in file
- * order, a dropped line would shift every row after it. */
-static void print_warnings(const rt_report *rep)
-{
-    for (size_t i = 0; i < rt_report_count(rep); i++) {
-        rt_report_kind k;
-        const char *line = rt_report_line(rep, i, &k);
-        if (k == RT_REPORT_WARNING)
-            fprintf(stderr, "retriage: warning: %s\n", line);
-    }
-}
-
 static rt_status load_side(side *s, const char *path, const char *emb, const leak_args *a, rt_err *err)
 {
     s->qids = rt_strtab_new();
     rt_report *rep = rt_report_new();
     rt_status st = rt_queries_load(&s->q, path, a->qfmt, s->qids, NULL, rep, err);
-    if (!a->quiet)
-        print_warnings(rep);
+    if (!a->quiet)   /* with embeddings in file order, a dropped repeated qid would shift rows */
+        cli_print_warnings(rep);
     rt_report_free(&rep);
     if (st != RT_OK)
         return st;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "rt_mem.h"
@@ -114,12 +113,8 @@ static int parse_args(int argc, char **argv, pool_args *a)
         case 'S': a->ropts.strict = 1; break;
         case 'Q': a->quiet = 1; break;
         case 'O':
-            if (strcmp(optarg, "score") == 0)
-                a->ropts.order = RT_ORDER_SCORE;
-            else if (strcmp(optarg, "file") == 0)
-                a->ropts.order = RT_ORDER_FILE;
-            else
-                return cli_usage("pool", "--order is 'score' or 'file', not '%s'", optarg);
+            if (cli_parse_order("pool", optarg, &a->ropts.order) != CLI_OK)
+                return CLI_USAGE;
             break;
         case 'f':
             if (!rt_qrels_format_parse(optarg, &a->qfmt))
@@ -146,19 +141,15 @@ static int parse_args(int argc, char **argv, pool_args *a)
     return CLI_OK;
 }
 
-/* Loads [NAME=]PATH; NAME= is taken as a name only when the whole argument is not a file. */
+/* Loads [NAME=]PATH (see cli_split_run). */
 static rt_status load_run(const char *arg, const pool_args *a, rt_strtab *qids, rt_strtab *pids,
                           rt_report *rep, rt_run **out, rt_err *err)
 {
-    const char *eq = strchr(arg, '=');
     rt_run_opts o = a->ropts;
-    char *name = NULL;
-    if (eq && eq != arg && access(arg, F_OK) != 0) {
-        name = rt_strndup(arg, (size_t)(eq - arg));
-        o.name = name;
-        arg = eq + 1;
-    }
-    rt_status st = rt_run_load(out, arg, &o, qids, pids, rep, err);
+    char *name;
+    const char *path = cli_split_run(arg, &name);
+    o.name = name;
+    rt_status st = rt_run_load(out, path, &o, qids, pids, rep, err);
     free(name);
     return st;
 }
@@ -229,16 +220,6 @@ static void print_summary(const pool_args *a, const rt_run *const *runs, size_t 
     fputc('\n', stderr);
 }
 
-static void print_warnings(const rt_report *rep)
-{
-    for (size_t i = 0; i < rt_report_count(rep); i++) {
-        rt_report_kind k;
-        const char *line = rt_report_line(rep, i, &k);
-        if (k == RT_REPORT_WARNING)
-            fprintf(stderr, "retriage: warning: %s\n", line);
-    }
-}
-
 int cmd_pool(int argc, char **argv)
 {
     pool_args a = {.po = {.rrf_k = RT_POOL_RRF_K}};
@@ -265,7 +246,7 @@ int cmd_pool(int argc, char **argv)
         goto out;
     }
     if (!a.quiet)
-        print_warnings(rep);
+        cli_print_warnings(rep);
     pool_totals t = {0};
     FILE *out = of ? rt_outfile_stream(of) : stdout;
     write_pool(out, &a, (const rt_run *const *)runs, nruns, qrels, qids, pids, &t);

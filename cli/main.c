@@ -3,7 +3,6 @@
 
 #include <langinfo.h>
 #include <locale.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,23 +29,6 @@ static const char usage_text[] =
     "      --help-keys  the workbench's keys and commands\n"
     "\n"
     "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n";
-
-int cli_fail(const rt_err *err)
-{
-    fprintf(stderr, "retriage: %s\n", err->msg);
-    return err->status == RT_EUSAGE ? CLI_USAGE : CLI_INPUT;
-}
-
-int cli_usage(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "retriage %s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nTry 'retriage %s --help'.\n", cmd);
-    return CLI_USAGE;
-}
 
 int main(int argc, char **argv)
 {

@@ -66,19 +66,11 @@ void ws_args_free(ws_args *w)
 
 static void add_run(ws_args *w, const char *arg)
 {
-    const char *eq = strchr(arg, '=');
     w->paths = rt_reallocarray(w->paths, w->n + 1, sizeof *w->paths);
     w->names = rt_reallocarray(w->names, w->n + 1, sizeof *w->names);
     w->owned = rt_reallocarray(w->owned, w->n + 1, sizeof *w->owned);
-    if (eq && eq != arg && access(arg, F_OK) != 0) {
-        w->owned[w->n] = rt_strndup(arg, (size_t)(eq - arg));
-        w->names[w->n] = w->owned[w->n];
-        w->paths[w->n] = eq + 1;
-    } else {
-        w->owned[w->n] = NULL;
-        w->names[w->n] = NULL;
-        w->paths[w->n] = arg;
-    }
+    w->paths[w->n] = cli_split_run(arg, &w->owned[w->n]);
+    w->names[w->n] = w->owned[w->n];
     w->n++;
 }
 
@@ -99,10 +91,7 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case 0x102: w->spec.train_emb = arg; return 1;
     case 0x103: w->spec.test_emb = arg; return 1;
     case 'O':
-        if (strcmp(arg, "score") && strcmp(arg, "file"))
-            return cli_usage(cmd, "--order is 'score' or 'file'");
-        w->spec.order = strcmp(arg, "file") == 0 ? RT_ORDER_FILE : RT_ORDER_SCORE;
-        return 1;
+        return cli_parse_order(cmd, arg, &w->spec.order) == CLI_OK ? 1 : CLI_USAGE;
     default:
         return 0;
     }
