@@ -147,10 +147,8 @@ static int print_table(rt_eval_result *const *res, size_t nr, const eval_args *a
             double v = res[r]->mean[m];
             if (rt_measure_is_partial(&a->ms[m]))
                 snprintf(cells[m + 1], sizeof cells[0], "%.2f (n=%zu)", v, res[r]->n_defined[m]);
-            else if (rt_measure_is_sum(&a->ms[m]))
-                snprintf(cells[m + 1], sizeof cells[0], "%.0f", v);
             else
-                snprintf(cells[m + 1], sizeof cells[0], "%.4f", v);
+                rt_measure_format(&a->ms[m], v, 0, cells[m + 1], sizeof cells[0]);
             row[m + 1] = cells[m + 1];
         }
         rt_table_add(t, row);

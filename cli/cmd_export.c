@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "rt_export.h"
 #include "rt_leakage.h"
-#include "rt_mem.h"
 #include "ws_args.h"
 
 static const char export_usage[] =
@@ -96,8 +95,7 @@ static int leaked_mask(const rt_session *s, int candidates, unsigned char **mask
     rt_leakage *l = NULL;
     if (candidates && rt_leakage_find(&l, s->ws, &err) != RT_OK)
         return cli_fail(&err);
-    *mask = rt_calloc(rt_strtab_count(s->ws->qids) + 1, 1);
-    rt_leakage_mark(s, l, candidates, *mask);
+    *mask = rt_leakage_mask(s, l, candidates, NULL);
     rt_leakage_free(&l);
     return CLI_OK;
 }

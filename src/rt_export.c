@@ -138,14 +138,6 @@ static rt_table *tags_table(const rt_session *s)
 
 /* ---- metrics ----------------------------------------------------------------------------- */
 
-static void fmt_value(char *buf, size_t n, const rt_measure *m, double v)
-{
-    if (rt_measure_is_sum(m))
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%.4f", v);
-}
-
 static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
 {
     const rt_workspace *ws = s->ws;
@@ -164,9 +156,9 @@ static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
         }
         for (size_t m = 0; m < ws->nm; m++) {
             char b[32], c[32], d[32], n[32];
-            fmt_value(b, sizeof b, &ws->ms[m], bm[m]);
-            fmt_value(c, sizeof c, &ws->ms[m], cm[m]);
-            snprintf(d, sizeof d, rt_measure_is_sum(&ws->ms[m]) ? "%+.0f" : "%+.4f", cm[m] - bm[m]);
+            rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);
+            rt_measure_format(&ws->ms[m], cm[m], 0, c, sizeof c);
+            rt_measure_format(&ws->ms[m], cm[m] - bm[m], 1, d, sizeof d);
             snprintf(n, sizeof n, "%zu", cn[m]);
             const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, b, c, d, n};
             rt_table_add(t, row);
@@ -204,7 +196,7 @@ static rt_table *per_query_table(const rt_session *s, const rt_export_opts *o)
             row[1] = rt_strtab_str(ws->qids, q[i]);
             for (size_t m = 0; m < ws->nm; m++) {
                 if (rt_live_value(s->live, r, q[i], m, &v))
-                    fmt_value(cells[m], sizeof cells[m], &ws->ms[m], v);
+                    rt_measure_format(&ws->ms[m], v, 0, cells[m], sizeof cells[m]);
                 else
                     cells[m][0] = 0;
                 row[2 + m] = cells[m];
@@ -228,8 +220,8 @@ static rt_table *leakage_table(const rt_session *s, const rt_export_opts *o)
         rt_live_split(s->live, r, o->leaked, in, out, &ni, &no);
         for (size_t m = 0; m < ws->nm; m++) {
             char a[32], b[32], c[32], d[32];
-            fmt_value(a, sizeof a, &ws->ms[m], in[m]);
-            fmt_value(b, sizeof b, &ws->ms[m], out[m]);
+            rt_measure_format(&ws->ms[m], in[m], 0, a, sizeof a);
+            rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
             snprintf(c, sizeof c, "%zu", ni);
             snprintf(d, sizeof d, "%zu", no);
             const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, a, b, c, d};

@@ -122,9 +122,10 @@ int rt_leak_type_is_leak(const char *type)
     return 0;
 }
 
-size_t rt_leakage_mark(const rt_session *s, const rt_leakage *l, int candidates, unsigned char *leaked)
+unsigned char *rt_leakage_mask(const rt_session *s, const rt_leakage *l, int candidates, size_t *count)
 {
     size_t n = 0, nq = rt_strtab_count(s->ws->qids);
+    unsigned char *leaked = rt_calloc(nq + 1, 1);
     for (uint32_t q = 0; q < nq; q++) {
         size_t nl;
         const rt_leak_label *lb = rt_annot_leaks(s->annot, q, &nl);
@@ -139,5 +140,7 @@ size_t rt_leakage_mark(const rt_session *s, const rt_leakage *l, int candidates,
             leaked[l->test_qid[i]] = 1;
             n++;
         }
-    return n;
+    if (count)
+        *count = n;
+    return leaked;
 }

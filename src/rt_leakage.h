@@ -40,9 +40,9 @@ const char *rt_leakage_train_text(const rt_leakage *l, const rt_leak_pair *p);
  * reformulation), as opposed to different-topic or not-leak. */
 int rt_leak_type_is_leak(const char *type);
 
-/* Marks leaked[qid] (an array of rt_strtab_count(ws->qids) bytes, zeroed by the caller) for the
- * test queries a review label types as a leak, and, when candidates is set and l is not NULL,
- * for every test query with a candidate. Returns how many were marked. */
-size_t rt_leakage_mark(const rt_session *s, const rt_leakage *l, int candidates, unsigned char *leaked);
+/* The leaked test queries: a new array (caller frees) with a nonzero byte at each qid id that a
+ * review label types as a leak, and, when candidates is set and l is not NULL, at every test
+ * query with a candidate. *n (may be NULL) receives how many are marked. */
+unsigned char *rt_leakage_mask(const rt_session *s, const rt_leakage *l, int candidates, size_t *n);
 
 #endif

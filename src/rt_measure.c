@@ -250,3 +250,10 @@ double rt_measure_compute(const rt_measure *m, const int32_t *g, size_t n, const
     }
     return 0.0;
 }
+
+int rt_measure_format(const rt_measure *m, double v, int signed_, char *buf, size_t n)
+{
+    if (rt_measure_is_sum(m))
+        return snprintf(buf, n, signed_ ? "%+.0f" : "%.0f", v);
+    return snprintf(buf, n, signed_ ? "%+.4f" : "%.4f", v);
+}

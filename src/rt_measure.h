@@ -66,6 +66,10 @@ int rt_measure_is_sum(const rt_measure *m);
 /* True when the measure is averaged only over queries where it is defined (MFR). */
 int rt_measure_is_partial(const rt_measure *m);
 
+/* Formats a value of m as tables show it: sums (NumRet, …) as integers, others with 4
+ * decimals; signed adds the sign (for differences). Returns snprintf's count. */
+int rt_measure_format(const rt_measure *m, double v, int signed_, char *buf, size_t n);
+
 /* How deep a ranking must be read to compute all of ms; 0 means the whole ranking. */
 size_t rt_measure_depth(const rt_measure *ms, size_t n);
 

@@ -8,18 +8,6 @@
 #include "rt_mem.h"
 #include "rt_sample.h"
 
-size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
-{
-    for (size_t r = 0; r < ws->nruns; r++)
-        if (strcmp(rt_run_name(ws->runs[r].run), name) == 0)
-            return r;
-    char *end;
-    unsigned long n = strtoul(name, &end, 10);
-    if (*name && !*end && n >= 1 && n <= ws->nruns)
-        return n - 1;
-    return (size_t)-1;
-}
-
 rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
 {
     char kind[32] = "", x[128] = "", y[128] = "", extra[8] = "";

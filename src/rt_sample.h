@@ -34,7 +34,4 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
 void rt_sample_pick(const rt_session *s, size_t n, uint64_t seed, const rt_condition *c,
                     uint32_t **out, size_t *nout);
 
-/* Finds a run by name or 1-based number; (size_t)-1 when none. */
-size_t rt_workspace_find_run(const rt_workspace *ws, const char *name);
-
 #endif

@@ -186,6 +186,11 @@ static rt_status commit(rt_session *s, rt_op *op, rt_err *err)
 
 rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err)
 {
+    size_t c = op->cat ? rt_taxonomy_find(s->ws->taxonomy, op->cat) : (size_t)-1;
+    if (c != (size_t)-1 && strcmp(op->cat, s->ws->taxonomy->cats[c].id) != 0) {
+        free(op->cat);   /* the journal holds the stable id, whatever name or number was typed */
+        op->cat = rt_strdup(s->ws->taxonomy->cats[c].id);
+    }
     rt_status st = rt_session_check(s, op, err);
     return st == RT_OK ? commit(s, op, err) : st;
 }
@@ -224,11 +229,6 @@ rt_status rt_session_tag(rt_session *s, rt_op_kind kind, const char *qid, const 
 {
     rt_op op = {.kind = kind, .qid = rt_strdup(qid), .pid = pid ? rt_strdup(pid) : NULL,
                 .cat = rt_strdup(cat)};
-    size_t c = rt_taxonomy_find(s->ws->taxonomy, cat);
-    if (c != (size_t)-1) {   /* the journal holds the stable id, whatever the user typed */
-        free(op.cat);
-        op.cat = rt_strdup(s->ws->taxonomy->cats[c].id);
-    }
     return do_owned(s, &op, err);
 }
 
@@ -243,14 +243,9 @@ rt_status rt_session_note(rt_session *s, const char *qid, const char *pid, const
 int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *grade,
                      const rt_label **relabel)
 {
-    const rt_label *l = rt_annot_label(s->annot, qid, pid);
     if (relabel)
-        *relabel = l;
-    if (l) {
-        *grade = l->grade;
-        return 1;
-    }
-    return rt_workspace_grade(s->ws, qid, pid, grade);
+        *relabel = rt_annot_label(s->annot, qid, pid);
+    return rt_live_grade(s->live, qid, pid, grade);
 }
 
 void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len)

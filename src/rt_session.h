@@ -50,7 +50,8 @@ const char *rt_session_readonly(const rt_session *s);
 rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err);
 
 /* Checks op, appends it to the journal (returning only once it is on disk), then applies it to
- * the state and the metrics. op's author, seq and time are filled in. */
+ * the state and the metrics. op's author, seq and time are filled in, and a category given by
+ * name or number is replaced by its id. */
 rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err);
 
 /* Undoes the last change (redo: re-does the last undone one) by appending the inverse

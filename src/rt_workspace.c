@@ -398,14 +398,14 @@ size_t rt_workspace_rank_of(const rt_workspace *ws, size_t r, uint32_t qid, uint
     return 0;
 }
 
-size_t rt_workspace_first_rel(const rt_workspace *ws, size_t r, uint32_t qid)
+size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
 {
-    size_t n;
-    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n, NULL);
-    for (size_t i = 0; i < n; i++) {
-        int32_t g;
-        if (rt_workspace_grade(ws, qid, p[i], &g) && g >= ws->level)
-            return i + 1;
-    }
-    return 0;
+    for (size_t r = 0; r < ws->nruns; r++)
+        if (strcmp(rt_run_name(ws->runs[r].run), name) == 0)
+            return r;
+    char *end;
+    unsigned long n = strtoul(name, &end, 10);
+    if (*name && !*end && n >= 1 && n <= ws->nruns)
+        return n - 1;
+    return (size_t)-1;
 }

@@ -108,7 +108,7 @@ int rt_workspace_grade(const rt_workspace *ws, uint32_t qid, uint32_t pid, int32
 /* 1-based rank of pid in run r's ranking of qid, or 0 when absent. */
 size_t rt_workspace_rank_of(const rt_workspace *ws, size_t r, uint32_t qid, uint32_t pid);
 
-/* 1-based rank of the first relevant passage of run r for qid, or 0 when there is none. */
-size_t rt_workspace_first_rel(const rt_workspace *ws, size_t r, uint32_t qid);
+/* Finds a run by name or 1-based number; (size_t)-1 when none. */
+size_t rt_workspace_find_run(const rt_workspace *ws, const char *name);
 
 #endif

@@ -13,6 +13,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "judge.h"
+#include "rt_sample.h"
 #include "term.h"
 
 #define CTRL(c) ((c) & 0x1f)
@@ -198,7 +199,7 @@ static int set_sort(app *a, const char *key)
             a->sort = keys[i].k;
             return 0;
         }
-    size_t r = app_find_run(a, key);
+    size_t r = rt_workspace_find_run(a->ws, key);
     if (r == (size_t)-1) {
         app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags or a run name, not \"%s\"", key);
         return -1;
@@ -252,38 +253,20 @@ static int act_reverse(app *a, const char *arg)
 
 static int act_filter(app *a, const char *arg)
 {
-    char kind[32] = "", x[128] = "", y[128] = "";
-    int n = arg ? sscanf(arg, "%31s %127s %127s", kind, x, y) : 0;
-    if (n < 1 || strcmp(kind, "none") == 0) {
-        a->filter = FILTER_NONE;
+    char kind[32] = "";
+    rt_err err;
+    if (!arg || sscanf(arg, "%31s", kind) < 1 || strcmp(kind, "none") == 0) {
+        a->filtering = 0;
         a->text_filter[0] = '\0';
-    } else if (strcmp(kind, "notop") == 0 && n == 3) {
-        char *end;
-        unsigned long k = strtoul(x, &end, 10);
-        size_t r = app_find_run(a, y);
-        if (*end || k == 0 || r == (size_t)-1) {
-            app_message(a, 1, "usage: :filter notop K RUN (K > 0, RUN a run name)");
-            return -1;
-        }
-        a->filter = FILTER_NOTOP;
-        a->filter_k = k;
-        a->filter_a = r;
-    } else if (strcmp(kind, "worse") == 0 && n == 3) {
-        size_t r1 = app_find_run(a, x), r2 = app_find_run(a, y);
-        if (r1 == (size_t)-1 || r2 == (size_t)-1) {
-            app_message(a, 1, "usage: :filter worse RUN_A RUN_B (runs by name)");
-            return -1;
-        }
-        a->filter = FILTER_WORSE;
-        a->filter_a = r1;
-        a->filter_b = r2;
     } else if (strcmp(kind, "text") == 0) {
         const char *t = strstr(arg, "text") + 4;
         while (*t == ' ')
             t++;
         snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
+    } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK) {
+        a->filtering = 1;
     } else {
-        app_message(a, 1, "usage: :filter none | notop K RUN | worse RUN_A RUN_B | text STRING");
+        app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B | tagged | untagged");
         return -1;
     }
     if (a->view != VIEW_LIST) {
@@ -334,7 +317,7 @@ static int act_delta(app *a, const char *arg)
         app_message(a, 1, "usage: :delta RUN_A RUN_B");
         return -1;
     }
-    size_t r1 = app_find_run(a, x), r2 = app_find_run(a, y);
+    size_t r1 = rt_workspace_find_run(a->ws, x), r2 = rt_workspace_find_run(a->ws, y);
     if (r1 == (size_t)-1 || r2 == (size_t)-1) {
         app_message(a, 1, "unknown run in \"%s\"", arg);
         return -1;
@@ -402,7 +385,7 @@ const action ui_actions[] = {
     {"sort", "s", {'s', 0}, LIST, act_sort, "[order|qid|text|delta|judged|tags|RUN] [asc|desc]",
      "sort the query list (s cycles through the columns)"},
     {"reverse", "S", {'S', 0}, LIST, act_reverse, "", "reverse the sort order"},
-    {"filter", "", {0}, VIEWS_ALL, act_filter, "none | notop K RUN | worse A B | text STR",
+    {"filter", "", {0}, VIEWS_ALL, act_filter, "none | text STR | notop K RUN | worse A B | tagged | untagged",
      "filter the query list"},
     {"failing", "f", {'f', 0}, LIST | CMP, act_failing, "",
      "show queries with no relevant passage in the top 5 of the focused run"},

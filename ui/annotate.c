@@ -195,27 +195,26 @@ int act_base_label(app *a, const char *arg) { (void)arg; return label_focus(a, 0
 
 /* ---- commands ---------------------------------------------------------------------------- */
 
+/* The word at *p (copied into buf of n bytes, "" when too long), then *p moves past it and the
+ * blanks after it. */
+static void next_word(const char **p, char *buf, size_t n)
+{
+    size_t len = strcspn(*p, " ");
+    snprintf(buf, n, "%.*s", len < n ? (int)len : 0, *p);
+    *p += len;
+    *p += strspn(*p, " ");
+}
+
 /* Splits "QID PID REST": the first two words into q and p (p "-" means none), rest after. */
 static int two_words(const char *arg, char *q, size_t qn, char *p, size_t pn, const char **rest)
 {
     if (!arg)
         return 0;
-    int n1 = 0, n2 = 0;
-    while (*arg == ' ')
-        arg++;
-    n1 = (int)strcspn(arg, " ");
-    const char *b = arg + n1;
-    while (*b == ' ')
-        b++;
-    n2 = (int)strcspn(b, " ");
-    if (!n1 || !n2 || (size_t)n1 >= qn || (size_t)n2 >= pn)
-        return 0;
-    snprintf(q, qn, "%.*s", n1, arg);
-    snprintf(p, pn, "%.*s", n2, b);
-    *rest = b + n2;
-    while (**rest == ' ')
-        (*rest)++;
-    return 1;
+    arg += strspn(arg, " ");
+    next_word(&arg, q, qn);
+    next_word(&arg, p, pn);
+    *rest = arg;
+    return q[0] && p[0];
 }
 
 static int tag_cmd(app *a, const char *arg, rt_op_kind kind)
@@ -226,9 +225,8 @@ static int tag_cmd(app *a, const char *arg, rt_op_kind kind)
         app_message(a, 1, "usage: :%s QID PID|- CATEGORY", kind == RT_OP_TAG ? "tag" : "untag");
         return -1;
     }
-    size_t c = rt_taxonomy_find(a->ws->taxonomy, cat);
     rt_op op = {.kind = kind, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
-                .cat = rt_strdup(c != (size_t)-1 ? a->ws->taxonomy->cats[c].id : cat)};
+                .cat = rt_strdup(cat)};
     return annotate_do(a, &op);
 }
 
@@ -433,16 +431,6 @@ int act_sample(app *a, const char *arg)
     return 0;
 }
 
-/* The word at *p (copied into buf of n bytes, "" when too long), then *p moves past it and the
- * blanks after it. */
-static void next_word(const char **p, char *buf, size_t n)
-{
-    size_t len = strcspn(*p, " ");
-    snprintf(buf, n, "%.*s", len < n ? (int)len : 0, *p);
-    *p += len;
-    *p += strspn(*p, " ");
-}
-
 static int is_format(const char *w)
 {
     rt_table_format f;
@@ -478,11 +466,8 @@ int act_export(app *a, const char *arg)
         o.nqids = set->n;
     }
     unsigned char *mask = NULL;
-    if (o.what == RT_EXPORT_LEAKAGE) {
-        mask = rt_calloc(rt_strtab_count(a->ws->qids) + 1, 1);
-        rt_leakage_mark(a->s, a->leak, a->leak_candidates, mask);
-        o.leaked = mask;
-    }
+    if (o.what == RT_EXPORT_LEAKAGE)
+        o.leaked = mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, NULL);
     rt_status st = rt_export_file(a->s, &o, path, &err);
     free(mask);
     if (st != RT_OK) {

@@ -128,18 +128,6 @@ void app_set_query(app *a, size_t index)
     a->ov = rt_overlap_new(t ? t : "", t ? strlen(t) : 0);
 }
 
-size_t app_find_run(const app *a, const char *name)
-{
-    for (size_t r = 0; r < a->ws->nruns; r++)
-        if (strcmp(rt_run_name(a->ws->runs[r].run), name) == 0)
-            return r;
-    char *end;
-    unsigned long k = strtoul(name, &end, 10);
-    if (!*end && k >= 1 && k <= a->ws->nruns)
-        return k - 1;
-    return (size_t)-1;
-}
-
 void app_push(app *a, view_id v)
 {
     if (a->view == v)
@@ -195,17 +183,8 @@ static int visible(const app *a, size_t qi)
         if (!contains_ci(rt_strtab_str(a->ws->qids, q), a->text_filter) && !(t && contains_ci(t, a->text_filter)))
             return 0;
     }
-    if (a->filter == FILTER_NOTOP) {
-        const qstat *s = stat_of(a, qi, a->filter_a);
-        if (s->first_rel && s->first_rel <= a->filter_k)
-            return 0;
-        if (!rt_live_is_judged(a->s->live, q))
-            return 0;   /* unjudged queries cannot fail */
-    } else if (a->filter == FILTER_WORSE) {
-        if (!(stat_of(a, qi, a->filter_a)->rr10 < stat_of(a, qi, a->filter_b)->rr10))
-            return 0;
-    }
-    return 1;
+    /* the same conditions as :sample, over the judged queries (unjudged ones cannot fail) */
+    return !a->filtering || (rt_live_is_judged(a->s->live, q) && rt_condition_holds(a->s, &a->cond, q));
 }
 
 static double delta_of(const app *a, size_t qi)

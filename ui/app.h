@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "rt_overlap.h"
+#include "rt_sample.h"
 #include "rt_session.h"
 #include "rt_workspace.h"
 #include "term.h"
@@ -36,12 +37,6 @@ typedef enum sort_key {
     SORT_JUDGED,
     SORT_TAGS,
 } sort_key;
-
-typedef enum filter_kind {
-    FILTER_NONE = 0,
-    FILTER_NOTOP,     /* no relevant passage in the top k of run a */
-    FILTER_WORSE,     /* RR@10 of run a below that of run b */
-} filter_kind;
 
 /* Per query and run, computed once: rank of the first relevant passage (0: none) and RR@10. */
 typedef struct qstat {
@@ -80,8 +75,8 @@ typedef struct app {
     size_t sort_run;
     int sort_desc;
     char text_filter[256];
-    filter_kind filter;
-    size_t filter_k, filter_a, filter_b;
+    int filtering;              /* only the queries that meet cond */
+    rt_condition cond;
     size_t delta_a, delta_b;    /* runs compared in the delta column */
 
     /* side by side */
@@ -141,8 +136,6 @@ void app_set_query(app *a, size_t index);
 /* Rebuilds the visible query rows from the filters and the sort order. */
 void app_refresh_rows(app *a);
 
-/* Finds a run by name (or 1-based number); returns its index or (size_t)-1. */
-size_t app_find_run(const app *a, const char *name);
 
 void app_push(app *a, view_id v);
 void app_pop(app *a);

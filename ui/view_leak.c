@@ -124,10 +124,8 @@ void view_leak_draw(app *a, int top, int height)
     size_t reviewed = 0;
     for (size_t i = 0; i < a->leak->npairs; i++)
         reviewed += label_of(a, &a->leak->pairs[i]) != NULL;
-    size_t nq = rt_strtab_count(a->ws->qids);
-    unsigned char *leaked = rt_calloc(nq + 1, 1);
-    size_t nleaked = rt_leakage_mark(a->s, a->leak, 0, leaked);
-    free(leaked);
+    size_t nleaked;
+    free(rt_leakage_mask(a->s, a->leak, 0, &nleaked));
     draw_fmt(top, 0, a->cols, ROLE_HEADER,
              "%zu candidates (cosine >= %.2f, %s) | reviewed %zu/%zu | %zu test queries confirmed leaked",
              a->leak->npairs, a->leak->threshold, a->leak->builtin ? "built-in lexical embedder" : "given embeddings",

@@ -16,13 +16,6 @@
 #define SUB_W 8     /* base, current */
 #define DELTA_W 9
 
-static int fmt(char *buf, size_t n, const rt_measure *m, double v, int delta)
-{
-    if (rt_measure_is_sum(m))
-        return snprintf(buf, n, delta ? "%+.0f" : "%.0f", v);
-    return snprintf(buf, n, delta ? "%+.4f" : "%.4f", v);
-}
-
 static int name_width(const app *a)
 {
     int namew = 8;
@@ -46,12 +39,12 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
         if (x + colw > a->cols)
             break;
         char b[32];
-        int n = fmt(b, sizeof b, &ws->ms[m], bm[m], 0);
+        int n = rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);
         draw_text(y, x, SUB_W, b, (size_t)n, ROLE_DIM, NULL);
-        n = fmt(b, sizeof b, &ws->ms[m], cm[m], 0);
+        n = rt_measure_format(&ws->ms[m], cm[m], 0, b, sizeof b);
         draw_text(y, x + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
         double d = cm[m] - bm[m];
-        n = fmt(b, sizeof b, &ws->ms[m], d, 1);
+        n = rt_measure_format(&ws->ms[m], d, 1, b, sizeof b);
         int zero = d > -5e-5 && d < 5e-5;
         draw_text(y, x + 2 * SUB_W, DELTA_W + 2, b, (size_t)n, zero ? ROLE_DIM : d > 0 ? ROLE_GOOD : ROLE_BAD, NULL);
     }
@@ -62,9 +55,8 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
 static void draw_split(app *a, int y, int bottom, int namew)
 {
     rt_workspace *ws = a->ws;
-    size_t nq = rt_strtab_count(ws->qids);
-    unsigned char *mask = rt_calloc(nq + 1, 1);
-    size_t marked = rt_leakage_mark(a->s, a->leak, a->leak_candidates, mask);
+    size_t marked;
+    unsigned char *mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, &marked);
     if (!a->leak && !marked) {
         free(mask);
         return;
@@ -85,9 +77,9 @@ static void draw_split(app *a, int y, int bottom, int namew)
         draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
         for (size_t m = 0; m < ws->nm && namew + (int)(m + 1) * colw <= a->cols; m++) {
             char b[32];
-            int n = fmt(b, sizeof b, &ws->ms[m], in[m], 0);
+            int n = rt_measure_format(&ws->ms[m], in[m], 0, b, sizeof b);
             draw_text(y, namew + (int)m * colw, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
-            n = fmt(b, sizeof b, &ws->ms[m], out[m], 0);
+            n = rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
             draw_text(y, namew + (int)m * colw + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
         }
         y++;
