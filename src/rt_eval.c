@@ -34,12 +34,6 @@ struct rt_eval {
  * larger ones through the pid table and a binary search. */
 #define SMALL_JUDGED 24
 
-static int desc_int(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return x > y ? -1 : x < y;
-}
-
 static int qid_cmp(const void *a, const void *b, void *arg)
 {
     const rt_eval *ev = arg;
@@ -74,9 +68,7 @@ rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strt
             if (j[k].grade > 0)
                 ideal[ni++] = j[k].grade;
         }
-        qsort(ideal, ni, sizeof *ideal, desc_int);
-        ev->qi[i].ideal = ideal;
-        ev->qi[i].n_ideal = ni;
+        rt_qinfo_set(&ev->qi[i], ev->qi[i].num_rel, ideal, ni);
         used += ni;
     }
     size_t nj_all = rt_qrels_njudgments(qrels), dummy;

@@ -40,12 +40,6 @@ struct rt_live {
     size_t gcap;
 };
 
-static int desc_int(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return x > y ? -1 : x < y;
-}
-
 int rt_live_grade(const rt_live *l, uint32_t qid, uint32_t pid, int32_t *grade)
 {
     const rt_label *lb = rt_annot_label(l->an, qid, pid);
@@ -79,10 +73,7 @@ static void query_info(rt_live *l, lq *x)
         if (lb[k].grade > 0)
             x->ideal[ni++] = lb[k].grade;
     }
-    qsort(x->ideal, ni, sizeof *x->ideal, desc_int);
-    x->info.num_rel = (uint32_t)nrel;
-    x->info.ideal = x->ideal;
-    x->info.n_ideal = ni;
+    rt_qinfo_set(&x->info, (uint32_t)nrel, x->ideal, ni);
     x->active = nj + nl > 0;
 }
 
@@ -105,6 +96,17 @@ static void query_values(rt_live *l, size_t li)
                                         l->ws->level, &d);
             def[m] = (unsigned char)d;
         }
+    }
+}
+
+/* A base query without relabels has the values the workspace computed when it opened. */
+static void copy_base(rt_live *l, size_t li)
+{
+    size_t from = (size_t)l->q[li].base_i * l->nm, to = li * l->nm;
+    for (size_t r = 0; r < l->ws->nruns; r++) {
+        const rt_eval_result *b = l->ws->runs[r].base;
+        memcpy(l->runs[r].value + to, b->value + from, l->nm * sizeof *b->value);
+        memcpy(l->runs[r].defined + to, b->defined + from, l->nm);
     }
 }
 
@@ -205,8 +207,13 @@ rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
             add_query(l, qid, RT_NO_ID);
     }
     for (size_t i = 0; i < l->nq; i++) {
+        size_t n;
         query_info(l, &l->q[i]);
-        query_values(l, i);
+        rt_annot_labels(an, l->q[i].qid, &n);
+        if (n || l->q[i].base_i == RT_NO_ID)
+            query_values(l, i);
+        else
+            copy_base(l, i);
     }
     sort_active(l);
     for (size_t r = 0; r < ws->nruns; r++)

@@ -257,3 +257,17 @@ int rt_measure_format(const rt_measure *m, double v, int signed_, char *buf, siz
         return snprintf(buf, n, signed_ ? "%+.0f" : "%.0f", v);
     return snprintf(buf, n, signed_ ? "%+.4f" : "%.4f", v);
 }
+
+static int desc_int(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+void rt_qinfo_set(rt_qinfo *qi, uint32_t num_rel, int32_t *gains, size_t n)
+{
+    qsort(gains, n, sizeof *gains, desc_int);
+    qi->num_rel = num_rel;
+    qi->ideal = gains;
+    qi->n_ideal = n;
+}

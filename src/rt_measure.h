@@ -39,6 +39,10 @@ typedef struct rt_qinfo {
     size_t n_ideal;
 } rt_qinfo;
 
+/* Fills qi from a query's relevant count and its positive grades (gains[0..n), sorted here in
+ * descending order and borrowed by qi). */
+void rt_qinfo_set(rt_qinfo *qi, uint32_t num_rel, int32_t *gains, size_t n);
+
 /* Parses one measure name: ir_measures style (RR@10, nDCG@10, P@5, R@50, Success@1, AP, AP_min,
  * MFR, Rprec, NumRet, …, case-insensitive), DuReader/NLPCC aliases (MRR@10, MRR, MAP, ACC@1) and
  * trec_eval names (recip_rank, map, P_10, recall_50, success_1, ndcg_cut_10, num_ret, …). */
