@@ -7,30 +7,6 @@
 D=$TMPD
 M=RR@10,AP,nDCG@10,P@2,R@1
 
-run() {  # run ARGS... — sets rc; stdout in $D/out, stderr in $D/err
-    "$RETRIAGE" "$@" >"$D/out" 2>"$D/err"
-    rc=$?
-}
-crashed() { [ "$rc" -ge 128 ] || grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$D/err"; }
-show() { { echo "exit $rc; stderr:"; head -c 2000 "$D/err"; echo; } | diag; }
-report() {  # report STATUS NAME — one TAP line, with the evidence when it fails
-    ok "$1" "$2"
-    [ "$1" -eq 0 ] || show
-}
-
-# fails CODE TEXT NAME ARGS... — exit CODE, TEXT (e.g. "file:3: ") on stderr, nothing on stdout
-fails() {
-    code=$1 text=$2 name=$3
-    shift 3
-    run "$@"
-    st=0
-    [ "$rc" -eq "$code" ] || st=1
-    crashed && st=1
-    grep -Fq -- "$text" "$D/err" || st=1
-    [ -s "$D/out" ] && st=1
-    report $st "$name"
-}
-
 # loads NAME WANT WARN ARGS... — exit 0 and the per-query values of file WANT (run name cut off);
 # stderr empty when WARN is "", else containing WARN
 loads() {

@@ -5,29 +5,7 @@
 . "$SRCDIR/tests/lib.sh"
 
 D=$TMPD
-
-run() {  # run ARGS... — sets rc; stdout in $D/out, stderr in $D/err
-    "$RETRIAGE" leak "$@" >"$D/out" 2>"$D/err"
-    rc=$?
-}
-crashed() { [ "$rc" -ge 128 ] || grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$D/err"; }
-show() { { echo "exit $rc; stdout:"; head -c 1500 "$D/out"; echo "stderr:"; head -c 1500 "$D/err"; } | diag; }
-report() {  # report STATUS NAME
-    ok "$1" "$2"
-    [ "$1" -eq 0 ] || show
-}
-# fails CODE TEXT NAME ARGS... — exit CODE, TEXT on stderr, nothing on stdout
-fails() {
-    code=$1 text=$2 name=$3
-    shift 3
-    run "$@"
-    st=0
-    [ "$rc" -eq "$code" ] || st=1
-    crashed && st=1
-    grep -Fq -- "$text" "$D/err" || st=1
-    [ -s "$D/out" ] && st=1
-    report $st "$name"
-}
+CLI_CMD=leak   # run and fails check `retriage leak …`
 
 # ---- queries: near-duplicates of the test queries among the training queries -----------------
 printf 'tr1\t北京今天天气怎么样\ntr2\t如何办理护照\ntr3\t苹果手机多少钱\ntr4\t北京今天天气怎么样？\ntr5\t香蕉的营养价值有哪些\ntr6\t护照\t办理\n' >"$D/train.tsv"

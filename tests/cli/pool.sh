@@ -7,17 +7,6 @@
 export LC_ALL=C
 D=$TMPD
 
-run() {  # run ARGS... — sets rc; stdout in $D/out, stderr in $D/err
-    "$RETRIAGE" "$@" >"$D/out" 2>"$D/err"
-    rc=$?
-}
-show() { { echo "exit $rc; stdout:"; head -c 1500 "$D/out"; echo "stderr:"; head -c 1500 "$D/err"; } | diag; }
-report() {  # report STATUS NAME
-    ok "$1" "$2"
-    [ "$1" -eq 0 ] || show
-}
-crashed() { [ "$rc" -ge 128 ] || grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$D/err"; }
-
 # ---- three runs, one per format -----------------------------------------------------------------
 # By score A ranks q1: a b c d and q2: x y (lines shuffled); B ranks q3: w, q2: y z, q1: c a e
 # (rank column, file order); C (DuReader JSON) ranks q1: f.

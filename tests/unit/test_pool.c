@@ -12,23 +12,6 @@
 #include "rt_pool.h"
 #include "tap.h"
 
-static char *paths[64];
-static size_t npaths;
-
-static const char *tmp_file(const char *text)
-{
-    char path[] = "/tmp/rt_test_pool_XXXXXX";
-    int fd = mkstemp(path);
-    size_t n = strlen(text);
-    if (fd < 0 || write(fd, text, n) != (ssize_t)n || npaths == sizeof paths / sizeof paths[0]) {
-        perror("mkstemp/write");
-        exit(2);
-    }
-    close(fd);
-    paths[npaths++] = strdup(path);
-    return paths[npaths - 1];
-}
-
 static rt_strtab *qids, *pids;
 
 /* Loads a run written as TSV qid<TAB>pid<TAB>rank lines (ranked in file order). */
@@ -350,9 +333,5 @@ int main(void)
     rt_run_free(&C);
     rt_strtab_free(&qids);
     rt_strtab_free(&pids);
-    for (size_t i = 0; i < npaths; i++) {
-        unlink(paths[i]);
-        free(paths[i]);
-    }
     return tap_done();
 }

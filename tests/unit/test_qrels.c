@@ -10,23 +10,6 @@
 #include "rt_qrels.h"
 #include "tap.h"
 
-static char *paths[64];
-static size_t npaths;
-
-static const char *tmp_file(const char *text)
-{
-    char path[] = "/tmp/rt_test_qrels_XXXXXX";
-    int fd = mkstemp(path);
-    size_t n = strlen(text);
-    if (fd < 0 || write(fd, text, n) != (ssize_t)n || npaths == sizeof paths / sizeof paths[0]) {
-        perror("mkstemp/write");
-        exit(2);
-    }
-    close(fd);
-    paths[npaths++] = strdup(path);
-    return paths[npaths - 1];
-}
-
 typedef struct loaded {
     rt_strtab *qids, *pids;
     rt_report *rep;
@@ -288,9 +271,5 @@ int main(void)
     test_duplicates();
     test_line_ends();
     test_errors();
-    for (size_t i = 0; i < npaths; i++) {
-        unlink(paths[i]);
-        free(paths[i]);
-    }
     return tap_done();
 }

@@ -11,28 +11,6 @@
 #include "rt_run.h"
 #include "tap.h"
 
-static char *paths[128];
-static size_t npaths;
-
-static const char *tmp_bytes(const char *text, size_t n)
-{
-    char path[] = "/tmp/rt_test_run_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0 || write(fd, text, n) != (ssize_t)n) {
-        perror("mkstemp/write");
-        exit(2);
-    }
-    close(fd);
-    if (npaths == sizeof paths / sizeof paths[0]) {
-        fprintf(stderr, "too many temporary files\n");
-        exit(2);
-    }
-    paths[npaths++] = strdup(path);
-    return paths[npaths - 1];
-}
-
-static const char *tmp_file(const char *text) { return tmp_bytes(text, strlen(text)); }
-
 /* A scan callback that writes "qid:pid,pid;qid:…" (what it was handed, in order). */
 typedef struct collect {
     char buf[4096];
@@ -347,9 +325,5 @@ int main(void)
     test_formats();
     test_line_ends();
     test_errors();
-    for (size_t i = 0; i < npaths; i++) {
-        unlink(paths[i]);
-        free(paths[i]);
-    }
     return tap_done();
 }
