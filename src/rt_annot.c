@@ -88,14 +88,7 @@ void rt_annot_free(rt_annot **ap)
 
 static qstate *qs(rt_annot *a, uint32_t qid)
 {
-    if (qid >= a->nq) {
-        size_t n = a->nq ? a->nq : 64;
-        while (n <= qid)
-            n *= 2;
-        a->q = rt_reallocarray(a->q, n, sizeof *a->q);
-        memset(a->q + a->nq, 0, (n - a->nq) * sizeof *a->q);
-        a->nq = n;
-    }
+    a->q = rt_grow_index(a->q, &a->nq, qid, sizeof *a->q, 0);
     return &a->q[qid];
 }
 

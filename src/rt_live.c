@@ -130,15 +130,7 @@ static void aggregate(rt_live *l, size_t r)
 
 static void set_slot(rt_live *l, uint32_t qid, uint32_t li)
 {
-    if (qid >= l->nslot) {
-        size_t n = l->nslot ? l->nslot : 64;
-        while (n <= qid)
-            n *= 2;
-        l->slot = rt_reallocarray(l->slot, n, sizeof *l->slot);
-        for (size_t i = l->nslot; i < n; i++)
-            l->slot[i] = RT_NO_ID;
-        l->nslot = n;
-    }
+    l->slot = rt_grow_index(l->slot, &l->nslot, qid, sizeof *l->slot, 0xff);
     l->slot[qid] = li;
 }
 

@@ -43,3 +43,16 @@ char *rt_strndup(const char *s, size_t n)
 }
 
 char *rt_strdup(const char *s) { return rt_strndup(s, strlen(s)); }
+
+void *rt_grow_index(void *p, size_t *len, size_t index, size_t size, int fill)
+{
+    if (index < *len)
+        return p;
+    size_t n = *len ? *len : 64;
+    while (n <= index)
+        n *= 2;
+    p = rt_reallocarray(p, n, size);
+    memset((char *)p + *len * size, fill, (n - *len) * size);
+    *len = n;
+    return p;
+}

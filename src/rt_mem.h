@@ -18,4 +18,9 @@ char *rt_strdup(const char *s);
     do { if ((need) > (cap)) { size_t nc_ = (cap) ? (cap) : 16; while (nc_ < (need)) nc_ *= 2; \
          (p) = rt_reallocarray((p), nc_, sizeof *(p)); (cap) = nc_; } } while (0)
 
+/* Makes the array p of *len elements of size bytes, indexed by a dense id, long enough to hold
+ * element index: it grows to a power of two (at least 64) and the new elements' bytes are set to
+ * fill (0, or 0xff for RT_NO_ID in uint32_t slots). Returns the array; *len is updated. */
+void *rt_grow_index(void *p, size_t *len, size_t index, size_t size, int fill);
+
 #endif

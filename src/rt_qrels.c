@@ -25,7 +25,7 @@ struct rt_qrels {
     uint32_t *qids;          /* judged query i → qid id */
     uint32_t nq, qcap;
     uint32_t *index;         /* qid id → judged index, or RT_NO_ID; sized idx_len */
-    uint32_t idx_len;
+    size_t idx_len;
     uint32_t *start;         /* judgments of query i are j[start[i] .. start[i+1]) */
     rt_judgment *j;
     size_t nj;
@@ -67,15 +67,7 @@ const char *rt_qrels_format_name(rt_qrels_format fmt)
 static uint32_t query_index(loader *L, uint32_t qid)
 {
     rt_qrels *q = L->q;
-    if (qid >= q->idx_len) {
-        uint32_t n = q->idx_len ? q->idx_len : 64;
-        while (n <= qid)
-            n *= 2;
-        q->index = rt_reallocarray(q->index, n, sizeof *q->index);
-        for (uint32_t i = q->idx_len; i < n; i++)
-            q->index[i] = RT_NO_ID;
-        q->idx_len = n;
-    }
+    q->index = rt_grow_index(q->index, &q->idx_len, qid, sizeof *q->index, 0xff);
     if (q->index[qid] == RT_NO_ID) {
         RT_GROW(q->qids, q->qcap, (size_t)q->nq + 1);
         q->qids[q->nq] = qid;

@@ -16,7 +16,7 @@ struct rt_queries {
     uint32_t *order;     /* qids in file order */
     uint32_t n, cap;
     char **text;         /* by qid id; sized text_len */
-    uint32_t text_len;
+    size_t text_len;
 };
 
 rt_queries *rt_queries_new(rt_strtab *qids)
@@ -31,7 +31,7 @@ void rt_queries_free(rt_queries **qp)
     if (!qp || !*qp)
         return;
     rt_queries *q = *qp;
-    for (uint32_t i = 0; i < q->text_len; i++)
+    for (size_t i = 0; i < q->text_len; i++)
         free(q->text[i]);
     free(q->text);
     free(q->order);
@@ -59,14 +59,7 @@ uint32_t rt_queries_add(rt_queries *q, const char *qid, size_t ql, const char *t
     uint32_t id = rt_strtab_intern(q->qids, qid, ql);
     if (has(q, id))
         return id;
-    if (id >= q->text_len) {
-        uint32_t n = q->text_len ? q->text_len : 64;
-        while (n <= id)
-            n *= 2;
-        q->text = rt_reallocarray(q->text, n, sizeof *q->text);
-        memset(q->text + q->text_len, 0, (n - q->text_len) * sizeof *q->text);
-        q->text_len = n;
-    }
+    q->text = rt_grow_index(q->text, &q->text_len, id, sizeof *q->text, 0);
     q->text[id] = rt_strndup(text, tl);
     RT_GROW(q->order, q->cap, (size_t)q->n + 1);
     q->order[q->n++] = id;

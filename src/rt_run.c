@@ -611,7 +611,7 @@ struct rt_run {
     uint32_t *qlist;          /* queries in order of first appearance */
     uint32_t nq, qcap;
     uint32_t *slot;           /* qid id → index in qlist, or RT_NO_ID; sized slot_len */
-    uint32_t slot_len;
+    size_t slot_len;
     size_t *start;            /* hits of query i are [start[i], start[i] + count[i]) */
     uint32_t *count;
     uint32_t *pid;
@@ -625,15 +625,7 @@ static rt_status load_query(void *ctx, const char *qid, size_t ql, const rt_hit 
     (void)err;
     rt_run *run = ctx;
     uint32_t q = rt_strtab_intern(run->qids, qid, ql);
-    if (q >= run->slot_len) {
-        uint32_t len = run->slot_len ? run->slot_len : 64;
-        while (len <= q)
-            len *= 2;
-        run->slot = rt_reallocarray(run->slot, len, sizeof *run->slot);
-        for (uint32_t i = run->slot_len; i < len; i++)
-            run->slot[i] = RT_NO_ID;
-        run->slot_len = len;
-    }
+    run->slot = rt_grow_index(run->slot, &run->slot_len, q, sizeof *run->slot, 0xff);
     size_t cap = run->qcap;
     RT_GROW(run->qlist, run->qcap, (size_t)run->nq + 1);
     if (run->qcap != cap) {

@@ -31,14 +31,7 @@ static void phase(rt_ws_progress_fn fn, void *ctx, const char *what)
 
 static void add_query(rt_workspace *ws, unsigned char **seen, size_t *seen_len, uint32_t qid)
 {
-    if (qid >= *seen_len) {
-        size_t n = *seen_len ? *seen_len : 64;
-        while (n <= qid)
-            n *= 2;
-        *seen = rt_realloc(*seen, n);
-        memset(*seen + *seen_len, 0, n - *seen_len);
-        *seen_len = n;
-    }
+    *seen = rt_grow_index(*seen, seen_len, qid, 1, 0);
     if ((*seen)[qid])
         return;
     (*seen)[qid] = 1;
