@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "rt_export.h"
 #include "rt_leakage.h"
+#include "rt_parse.h"
 #include "ws_args.h"
 
 static const char export_usage[] =
@@ -56,8 +57,8 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         int h = ws_args_handle(w, "export", c, optarg);
         if (h == 1)
             continue;
-        if (h != 0)
-            return h;
+        if (h == WS_ARGS_BAD)
+            return CLI_USAGE;
         switch (c) {
         case 'w': e->what = optarg; break;
         case 'f': e->format = optarg; break;
@@ -69,10 +70,11 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
             e->leaked = optarg;
             break;
         case 'k': {
-            char *end;
-            e->k = strtol(optarg, &end, 10);
-            if (*end || e->k < 1)
-                return cli_usage("export", "--top expects a positive integer");
+            int64_t k;
+            if (!rt_parse_int_in(optarg, 1, INT32_MAX, &k))
+                return cli_usage("export", "--top expects a whole number from 1 to %d, not '%s'",
+                                 INT32_MAX, optarg);
+            e->k = (long)k;
             break;
         }
         case 'h':

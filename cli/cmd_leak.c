@@ -114,8 +114,8 @@ static int parse_option(int c, leak_args *a)
     case 'Q': a->quiet = 1; return CLI_OK;
     case 'I': a->lo.index_spec = optarg; return CLI_OK;
     case 'P': a->lo.index_params = optarg; return CLI_OK;
-    case 'k': return parse_count("-k", optarg, 1 << 20, &a->lo.k);
-    case 'd': return parse_count("--dim", optarg, 1 << 16, &a->lo.dim);
+    case 'k': return parse_count("-k", optarg, RT_LEAK_MAX_K, &a->lo.k);
+    case 'd': return parse_count("--dim", optarg, RT_LEAK_MAX_DIM, &a->lo.dim);
     case 't':
         if (parse_number("--threshold", optarg, -1, 1, &t) != CLI_OK)
             return CLI_USAGE;

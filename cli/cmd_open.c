@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_parse.h"
 #include "ui.h"
 #include "ws_args.h"
 
@@ -39,6 +40,24 @@ static const struct option own_options[] = {
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
+/* "COLSxROWS", each from 1 to 1000. */
+static int parse_size(const char *s, int *cols, int *rows)
+{
+    char c[32], r[32];
+    const char *x = strchr(s, 'x');
+    if (!x || (size_t)(x - s) >= sizeof c || strlen(x + 1) >= sizeof r)
+        return -1;
+    memcpy(c, s, (size_t)(x - s));
+    c[x - s] = 0;
+    strcpy(r, x + 1);
+    int64_t cv, rv;
+    if (!rt_parse_int_in(c, 1, 1000, &cv) || !rt_parse_int_in(r, 1, 1000, &rv))
+        return -1;
+    *cols = (int)cv;
+    *rows = (int)rv;
+    return 0;
+}
+
 static int parse(int argc, char **argv, ws_args *w, ui_opts *ui)
 {
     int c;
@@ -47,16 +66,15 @@ static int parse(int argc, char **argv, ws_args *w, ui_opts *ui)
         int h = ws_args_handle(w, "open", c, optarg);
         if (h == 1)
             continue;
-        if (h != 0)
-            return h;
+        if (h == WS_ARGS_BAD)
+            return CLI_USAGE;
         switch (c) {
         case 's': ui->script = optarg; break;
         case 'k': ui->key_times = optarg; break;
         case 'E': ui->echo = 1; break;
         case 'z':
-            if (sscanf(optarg, "%dx%d", &ui->cols, &ui->rows) != 2 || ui->cols < 1 ||
-                ui->rows < 1 || ui->cols > 1000 || ui->rows > 1000)
-                return cli_usage("open", "--size expects COLSxROWS, e.g. 120x40");
+            if (parse_size(optarg, &ui->cols, &ui->rows) != 0)
+                return cli_usage("open", "--size expects COLSxROWS (1 to 1000 each), e.g. 120x40");
             break;
         case 'h':
             fputs(open_usage, stdout);

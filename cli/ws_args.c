@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "ui.h"
 #include "ws_args.h"
 
@@ -83,7 +84,13 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case 'R': w->spec.qrels = arg; return 1;
     case 'U': add_run(w, arg); return 1;
     case 'm': w->spec.measures = arg; return 1;
-    case 'l': w->spec.level = atoi(arg); return 1;
+    case 'l': {
+        int64_t v;
+        if (!rt_parse_int_in(arg, INT32_MIN, INT32_MAX, &v))
+            return cli_usage(cmd, "--level expects a whole number, not '%s'", arg), WS_ARGS_BAD;
+        w->spec.level = (int32_t)v;
+        return 1;
+    }
     case 'S': w->spec.strict = 1; return 1;
     case 'A': w->annotator = arg; return 1;
     case 'J': w->journal_dir = arg; return 1;
@@ -91,7 +98,7 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case 0x102: w->spec.train_emb = arg; return 1;
     case 0x103: w->spec.test_emb = arg; return 1;
     case 'O':
-        return cli_parse_order(cmd, arg, &w->spec.order) == CLI_OK ? 1 : CLI_USAGE;
+        return cli_parse_order(cmd, arg, &w->spec.order) == CLI_OK ? 1 : WS_ARGS_BAD;
     default:
         return 0;
     }

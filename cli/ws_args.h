@@ -30,7 +30,8 @@ void ws_args_init(ws_args *w, const struct option *own);
 void ws_args_free(ws_args *w);
 
 /* Handles option c of getopt_long; returns 1 when it was a workspace option, 0 when not, and
- * CLI_USAGE (after printing why) when its value is wrong. */
+ * WS_ARGS_BAD (after printing why) when its value is wrong. */
+#define WS_ARGS_BAD (-2)
 int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg);
 
 /* Takes the positional WORKSPACE argument and checks that a workspace was named; returns

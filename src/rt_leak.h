@@ -19,6 +19,9 @@
 #define RT_LEAK_K 100
 /* Test rows per Faiss search call: bounds the candidate buffers and the normalised copy. */
 #define RT_LEAK_BATCH 4096
+/* The largest k and built-in embedder dimension accepted from a flag or a workspace. */
+#define RT_LEAK_MAX_K (1 << 20)
+#define RT_LEAK_MAX_DIM (1 << 16)
 
 typedef struct rt_leak_opts {
     double threshold;          /* report pairs with cosine ≥ threshold; NAN (the default): the

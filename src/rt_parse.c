@@ -249,3 +249,40 @@ int rt_line_skippable(const char *line, size_t len)
     char c = rt_line_first(line, len);
     return c == 0 || c == '#';
 }
+
+int rt_parse_int_in(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    size_t i = 0, len = strlen(s);
+    int neg = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i == len)
+        return 0;
+    uint64_t v = 0;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (v > ((uint64_t)INT64_MAX - d) / 10)
+            return 0;   /* checked before the step, so the accumulator never wraps */
+        v = v * 10 + d;
+    }
+    int64_t x = neg ? -(int64_t)v : (int64_t)v;
+    if (x < min || x > max)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+int rt_int_value_in(double d, int64_t min, int64_t max, int64_t *out)
+{
+    /* Bounded as a double first (2^53: every integer below is exact): converting an
+     * out-of-range double to an integer is undefined. */
+    if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0) || floor(d) != d)
+        return 0;
+    int64_t v = (int64_t)d;
+    if (v < min || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}

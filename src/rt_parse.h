@@ -53,4 +53,13 @@ const char *rt_id_problem(const char *s, size_t len);
  * written to buf of size n; returns buf. */
 char *rt_id_show(const char *s, size_t len, char *buf, size_t n);
 
+/* Parses the whole NUL-terminated string s as a decimal integer (optional sign, digits only) in
+ * [min, max]: 1 and *out set, or 0 for anything else (empty, junk, overflow, out of range). Every
+ * count, depth, level or grade typed by a user or read from a workspace goes through it. */
+int rt_parse_int_in(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* True (and *out set) when the double d is an integer in [min, max] — for numbers from JSON,
+ * where 2.7 or 1e10 must be refused rather than cast. */
+int rt_int_value_in(double d, int64_t min, int64_t max, int64_t *out);
+
 #endif

@@ -1,11 +1,13 @@
 /* rt_sample — query conditions and reproducible samples. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_sample.h"
 
 rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
@@ -20,12 +22,12 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
         return RT_OK;
     }
     if (n == 3 && strcmp(kind, "notop") == 0) {
-        char *end;
-        unsigned long k = strtoul(x, &end, 10);
+        int64_t k = 0;
+        int ok = rt_parse_int_in(x, 1, INT32_MAX, &k);
         c->kind = RT_COND_NOTOP;
-        c->k = k;
+        c->k = (size_t)k;
         c->a = rt_workspace_find_run(ws, y);
-        if (!*end && k > 0 && c->a != (size_t)-1)
+        if (ok && c->a != (size_t)-1)
             return RT_OK;
     }
     if (n == 3 && strcmp(kind, "worse") == 0) {

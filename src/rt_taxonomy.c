@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_taxonomy.h"
 
 static size_t add_group(rt_taxonomy *t, const char *name)
@@ -127,9 +128,8 @@ size_t rt_taxonomy_find(const rt_taxonomy *t, const char *id)
     for (size_t i = 0; i < t->ncats; i++)
         if (strcmp(t->cats[i].name, id) == 0)
             return i;
-    char *end;
-    long n = strtol(id, &end, 10);
-    if (*id && !*end && n >= 1 && (size_t)n <= t->ncats)
+    int64_t n;
+    if (rt_parse_int_in(id, 1, (int64_t)t->ncats, &n))
         return (size_t)n - 1;
     return (size_t)-1;
 }

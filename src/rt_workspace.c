@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_leak.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_reader.h"
 #include "rt_workspace.h"
 
@@ -198,6 +200,21 @@ static rt_status bad_key(rt_err *err, const char *path, const char *key, const c
     return rt_err_at(err, RT_EINPUT, path, 0, "\"%s\" must be %s", key, want);
 }
 
+/* An optional integer member of o in [min, max]: *v is left alone when the member is absent;
+ * 2.7, 1e10 or a string is an error naming the key and the range (as the flags' are). */
+static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t max, int64_t *v,
+                          const char *path, rt_err *err)
+{
+    const char *dot = strchr(key, '.');   /* "leakage.k": shown whole, looked up as "k" */
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, dot ? dot + 1 : key);
+    if (!x)
+        return RT_OK;
+    if (cJSON_IsNumber(x) && rt_int_value_in(x->valuedouble, min, max, v))
+        return RT_OK;
+    return rt_err_at(err, RT_EINPUT, path, 0, "\"%s\" must be a whole number from %lld to %lld",
+                     key, (long long)min, (long long)max);
+}
+
 static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
 {
     static const char *strings[] = {"name", "queries", "collection", "qrels", "measures",
@@ -207,10 +224,7 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
         if (v && !cJSON_IsString(v) && !cJSON_IsNull(v))
             return bad_key(err, path, strings[i], "a string");
     }
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "level");
-    if (v && !cJSON_IsNumber(v))
-        return bad_key(err, path, "level", "an integer");
-    v = cJSON_GetObjectItemCaseSensitive(o, "runs");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "runs");
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
         return bad_key(err, path, "runs", "a non-empty array of paths or {\"name\", \"path\"} objects");
     if (!json_str(o, "qrels"))
@@ -282,27 +296,31 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
             lres[i] = rt_path_join(dir, v->valuestring);
     }
     const cJSON *lt = lk ? cJSON_GetObjectItemCaseSensitive(lk, "threshold") : NULL;
-    const cJSON *lkk = lk ? cJSON_GetObjectItemCaseSensitive(lk, "k") : NULL;
-    const cJSON *ld = lk ? cJSON_GetObjectItemCaseSensitive(lk, "dim") : NULL;
     const cJSON *li = lk ? cJSON_GetObjectItemCaseSensitive(lk, "index") : NULL;
-    if (st == RT_OK && ((lt && !cJSON_IsNumber(lt)) || (lkk && (!cJSON_IsNumber(lkk) || lkk->valuedouble < 1)) ||
-                        (ld && (!cJSON_IsNumber(ld) || ld->valuedouble < 1)) || (li && !cJSON_IsString(li))))
-        st = bad_key(err, path, "leakage", "{\"threshold\": number, \"k\": n >= 1, \"dim\": n >= 1, \"index\": string}");
-    const cJSON *lv = cJSON_GetObjectItemCaseSensitive(o, "level");
+    if (st == RT_OK && li && !cJSON_IsString(li))
+        st = bad_key(err, path, "leakage.index", "a Faiss index factory string");
+    if (st == RT_OK && lt && (!cJSON_IsNumber(lt) || !(lt->valuedouble >= -1 && lt->valuedouble <= 1)))
+        st = bad_key(err, path, "leakage.threshold", "a cosine from -1 to 1");
+    int64_t level = 1, leak_k = 0, leak_dim = 0;
+    if (st == RT_OK)
+        st = json_int(o, "level", INT32_MIN, INT32_MAX, &level, path, err);
+    if (st == RT_OK && lk)
+        st = json_int(lk, "leakage.k", 1, RT_LEAK_MAX_K, &leak_k, path, err);
+    if (st == RT_OK && lk)
+        st = json_int(lk, "leakage.dim", 1, RT_LEAK_MAX_DIM, &leak_dim, path, err);
     const cJSON *graded = cJSON_GetObjectItemCaseSensitive(o, "graded");
     const cJSON *strict = cJSON_GetObjectItemCaseSensitive(o, "strict");
     const char *order = json_str(o, "order");
     rt_ws_spec s = {
         .name = json_str(o, "name"), .queries = resolved[0], .collection = resolved[1],
         .qrels = resolved[2], .run_paths = paths, .run_names = names, .nruns = nr,
-        .measures = json_str(o, "measures"), .level = lv ? (int32_t)lv->valuedouble : 1,
+        .measures = json_str(o, "measures"), .level = (int32_t)level,
         .graded = cJSON_IsTrue(graded), .order = order && strcmp(order, "file") == 0 ? RT_ORDER_FILE : RT_ORDER_SCORE,
         .strict = cJSON_IsTrue(strict), .journal_dir = resolved[3], .annotator = json_str(o, "annotator"),
         .train_queries = lres[0], .train_emb = lres[1], .test_emb = lres[2],
         .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
         .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
-        .leak_k = cJSON_IsNumber(lkk) ? (size_t)lkk->valuedouble : 0,
-        .leak_dim = cJSON_IsNumber(ld) ? (size_t)ld->valuedouble : 0,
+        .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim,
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -396,9 +414,8 @@ size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
     for (size_t r = 0; r < ws->nruns; r++)
         if (strcmp(rt_run_name(ws->runs[r].run), name) == 0)
             return r;
-    char *end;
-    unsigned long n = strtoul(name, &end, 10);
-    if (*name && !*end && n >= 1 && n <= ws->nruns)
-        return n - 1;
+    int64_t n;
+    if (rt_parse_int_in(name, 1, (int64_t)ws->nruns, &n))
+        return (size_t)n - 1;
     return (size_t)-1;
 }

@@ -13,6 +13,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "judge.h"
+#include "rt_parse.h"
 #include "rt_sample.h"
 #include "term.h"
 
@@ -353,8 +354,10 @@ static int act_snapshot(app *a, const char *arg)
 
 static int act_resize(app *a, const char *arg)
 {
-    int c, r;
-    if (!arg || sscanf(arg, "%d %d", &c, &r) != 2 || c < 1 || r < 1 || c > 1000 || r > 1000) {
+    char cs[32], rs[32];
+    int64_t c, r;
+    if (!arg || sscanf(arg, "%31s %31s", cs, rs) != 2 || !rt_parse_int_in(cs, 1, 1000, &c) ||
+        !rt_parse_int_in(rs, 1, 1000, &r)) {
         app_message(a, 1, "usage: :resize COLS ROWS");
         return -1;
     }
@@ -362,7 +365,7 @@ static int act_resize(app *a, const char *arg)
         app_message(a, 1, ":resize only works in script mode; resize the terminal instead");
         return -1;
     }
-    term_resize(c, r);
+    term_resize((int)c, (int)r);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "rt_export.h"
 #include "rt_leakage.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_sample.h"
 
 /* The pair the current view is on: the focused passage (side by side, passage, judging), or the
@@ -266,11 +267,10 @@ int act_label(app *a, const char *arg)
         app_message(a, 1, "usage: :label QID PID GRADE|base");
         return -1;
     }
-    char *end;
-    long v = strtol(g, &end, 10);
+    int64_t v = 0;
     int base = strcmp(g, "base") == 0;
-    if (!base && (*end || end == g)) {
-        app_message(a, 1, "grade \"%s\": an integer, or base", g);
+    if (!base && !rt_parse_int_in(g, INT32_MIN, INT32_MAX, &v)) {
+        app_message(a, 1, "grade \"%s\": a whole number (of the workspace's scale), or base", g);
         return -1;
     }
     rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(q), .pid = rt_strdup(p), .has_grade = !base,
@@ -360,9 +360,8 @@ int act_next_todo(app *a, const char *arg)
 int act_breakdown(app *a, const char *arg)
 {
     if (arg) {
-        char *end;
-        long k = strtol(arg, &end, 10);
-        if (*end || k < 1) {
+        int64_t k;
+        if (!rt_parse_int_in(arg, 1, INT32_MAX, &k)) {
             app_message(a, 1, "usage: :breakdown [K] (K: top passages of each run, default 5)");
             return -1;
         }
@@ -395,10 +394,11 @@ int act_set(app *a, const char *arg)
 
 int act_sample(app *a, const char *arg)
 {
-    unsigned long n;
-    uint64_t seed;
+    char ns[32], ss[32];
+    int64_t n, seed;
     int used = 0;
-    if (!arg || sscanf(arg, "%lu %" SCNu64 " %n", &n, &seed, &used) != 2 || !used || n == 0) {
+    if (!arg || sscanf(arg, "%31s %31s %n", ns, ss, &used) != 2 || !used ||
+        !rt_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_parse_int_in(ss, 0, INT64_MAX, &seed)) {
         app_message(a, 1, "usage: :sample N SEED CONDITION (all | tagged | untagged | notop K RUN | worse A B)");
         return -1;
     }
@@ -410,9 +410,9 @@ int act_sample(app *a, const char *arg)
     }
     uint32_t *q;
     size_t nq;
-    rt_sample_pick(a->s, n, seed, &c, &q, &nq);
+    rt_sample_pick(a->s, (size_t)n, (uint64_t)seed, &c, &q, &nq);
     char name[128];
-    int k = snprintf(name, sizeof name, "n%lu-seed%" PRIu64 "-", n, seed);
+    int k = snprintf(name, sizeof name, "n%" PRId64 "-seed%" PRId64 "-", n, seed);
     for (const char *s = arg + used; *s && k < (int)sizeof name - 2; s++)
         name[k++] = *s == ' ' ? '-' : *s, name[k] = 0;
     rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = nq,
@@ -426,7 +426,7 @@ int act_sample(app *a, const char *arg)
     if (annotate_do(a, &op) != 0)
         return -1;
     act_set(a, name);
-    if (nq < n)
+    if (nq < (size_t)n)
         app_message(a, 0, "query set %s: only %zu queries meet the condition", name, nq);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "draw.h"
 #include "judge.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_pool.h"
 
 static size_t build(app *a, uint32_t qid, rt_pool_entry **out, size_t *cap)
@@ -90,9 +91,8 @@ int judge_next_unjudged(app *a)
 int act_judge(app *a, const char *arg)
 {
     if (arg) {
-        char *end;
-        long d = strtol(arg, &end, 10);
-        if (*end || d < 1 || d > 100000) {
+        int64_t d;
+        if (!rt_parse_int_in(arg, 1, 100000, &d)) {
             app_message(a, 1, "usage: :judge [DEPTH] (the pool depth, default 10)");
             return -1;
         }
