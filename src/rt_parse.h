@@ -62,4 +62,8 @@ int rt_parse_int_in(const char *s, int64_t min, int64_t max, int64_t *out);
  * where 2.7 or 1e10 must be refused rather than cast. */
 int rt_int_value_in(double d, int64_t min, int64_t max, int64_t *out);
 
+/* The largest integer below which every JSON number (a double) is exactly the digits written:
+ * numeric ids beyond it are refused (9007199254740993 would read as …992). */
+#define RT_JSON_INT_MAX 9007199254740991LL
+
 #endif

@@ -153,9 +153,10 @@ static int json_id(const cJSON *v, char *buf, size_t n, const char **s)
         *s = v->valuestring;
         return (int)strlen(v->valuestring);
     }
-    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
+    int64_t x;
+    if (cJSON_IsNumber(v) && rt_int_value_in(v->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &x)) {
         *s = buf;
-        return snprintf(buf, n, "%lld", (long long)v->valuedouble);
+        return snprintf(buf, n, "%lld", (long long)x);
     }
     return -1;
 }

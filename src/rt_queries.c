@@ -98,6 +98,7 @@ static rt_status parse_json(rt_queries *q, const char *path, size_t no, const ch
     const cJSON *tx = cJSON_GetObjectItemCaseSensitive(o, "question");
     rt_status st;
     char nb[32];
+    int64_t num;
     if (!cJSON_IsObject(o))
         st = rt_err_at(err, RT_EINPUT, path, no, "expected a JSON object per line");
     else if (!cJSON_IsString(tx))
@@ -105,8 +106,8 @@ static rt_status parse_json(rt_queries *q, const char *path, size_t no, const ch
     else if (cJSON_IsString(id))
         st = add_checked(q, path, no, id->valuestring, strlen(id->valuestring), tx->valuestring,
                          strlen(tx->valuestring), opts, dups, fd, err);
-    else if (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble) {
-        int n = snprintf(nb, sizeof nb, "%lld", (long long)id->valuedouble);
+    else if (cJSON_IsNumber(id) && rt_int_value_in(id->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
+        int n = snprintf(nb, sizeof nb, "%lld", (long long)num);
         st = add_checked(q, path, no, nb, (size_t)n, tx->valuestring, strlen(tx->valuestring), opts,
                          dups, fd, err);
     } else

@@ -422,6 +422,7 @@ static rt_status scan_json(scan *s, rt_err *err)
         size_t rank = 0;
         cJSON_ArrayForEach(p, q) {
             char nb[32];
+            int64_t num;
             const char *pid = nb;
             size_t pl;
             size_t pline = loc.line;
@@ -429,8 +430,9 @@ static rt_status scan_json(scan *s, rt_err *err)
                 pid = p->valuestring;
                 pl = strlen(pid);
                 pline = locate(&loc, 0);
-            } else if (cJSON_IsNumber(p) && p->valuedouble == (double)(long long)p->valuedouble) {
-                pl = (size_t)snprintf(nb, sizeof nb, "%lld", (long long)p->valuedouble);
+            } else if (cJSON_IsNumber(p) &&
+                       rt_int_value_in(p->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
+                pl = (size_t)snprintf(nb, sizeof nb, "%lld", (long long)num);
             } else {
                 st = rt_err_at(err, RT_EINPUT, s->path, pline,
                                "query \"%s\", rank %zu: expected a passage id string", q->string, rank + 1);

@@ -67,4 +67,17 @@ typed 'usage: :resize' ":resize 4294967376 30 is refused" ':resize 4294967376 30
 typed 'condition' ":sample … notop 18446744073709551617 RUN is refused" ':sample 3 1 notop 18446744073709551617 bm25'
 [ ! -s "$D/ann/t.jsonl" ]; ok $? "the journal holds no operation"
 
+# ---- numbers as ids in JSON inputs: only those a double holds exactly ------------------------
+CLI_CMD=eval
+printf '{"question_id": 9007199254740993, "answer_paragraphs": [{"paragraph_id": "p1"}]}\n' >"$D/big.jsonl"
+printf '{"9007199254740992": ["p1"]}' >"$D/big.json"
+fails 2 'question_id' "a numeric qid beyond 2^53 is refused (it would read as another id)" "$D/big.jsonl" "$D/big.json"
+printf '{"question_id": "q", "answer_paragraphs": [{"paragraph_id": 1e300}]}\n' >"$D/huge.jsonl"
+printf '{"q": [1e300]}' >"$D/huge.json"
+fails 2 'huge.jsonl:1:' "a numeric pid of 1e300 is refused" "$D/huge.jsonl" "$D/huge.json"
+printf '{"question_id": 12, "answer_paragraphs": [{"paragraph_id": 34}]}\n' >"$D/num.jsonl"
+printf '{"12": [34]}' >"$D/num.json"
+run -m RR@10 "$D/num.jsonl" "$D/num.json"
+[ "$rc" -eq 0 ] && grep -q 'RR@10.all.1$' "$D/out"; report $? "small numeric ids still work (RR@10 1)"
+
 done_testing
