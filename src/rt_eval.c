@@ -354,22 +354,9 @@ rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
 
 void rt_eval_aggregate(const rt_eval *ev, rt_eval_result *r)
 {
-    for (size_t m = 0; m < r->nm; m++) {
-        double sum = 0;
-        size_t nd = 0;
-        for (size_t k = 0; k < r->nq; k++) {
-            size_t i = ev->sorted[k];   /* trec_eval's summation order */
-            if (!r->defined[i * r->nm + m])
-                continue;
-            sum += r->value[i * r->nm + m];
-            nd++;
-        }
-        r->n_defined[m] = nd;
-        if (rt_measure_is_sum(&ev->ms[m]))
-            r->mean[m] = sum;
-        else
-            r->mean[m] = nd ? sum / (double)nd : 0.0;
-    }
+    for (size_t m = 0; m < r->nm; m++)   /* over ev->sorted: trec_eval's summation order */
+        r->mean[m] = rt_measure_aggregate(&ev->ms[m], r->value, r->defined, r->nm, m, ev->sorted,
+                                          r->nq, &r->n_defined[m]);
 }
 
 const uint32_t *rt_eval_sorted_queries(const rt_eval *ev) { return ev->sorted; }

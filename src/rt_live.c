@@ -113,19 +113,9 @@ static void copy_base(rt_live *l, size_t li)
 static void aggregate(rt_live *l, size_t r)
 {
     lrun *lr = &l->runs[r];
-    for (size_t m = 0; m < l->nm; m++) {
-        double sum = 0;
-        size_t nd = 0;
-        for (size_t k = 0; k < l->nsorted; k++) {
-            size_t at = (size_t)l->sorted[k] * l->nm + m;
-            if (!lr->defined[at])
-                continue;
-            sum += lr->value[at];
-            nd++;
-        }
-        lr->nd[m] = nd;
-        lr->mean[m] = rt_measure_is_sum(&l->ws->ms[m]) ? sum : nd ? sum / (double)nd : 0.0;
-    }
+    for (size_t m = 0; m < l->nm; m++)
+        lr->mean[m] = rt_measure_aggregate(&l->ws->ms[m], lr->value, lr->defined, l->nm, m,
+                                           l->sorted, l->nsorted, &lr->nd[m]);
 }
 
 static void set_slot(rt_live *l, uint32_t qid, uint32_t li)
@@ -280,33 +270,21 @@ int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v)
 void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t n, int current,
                        double *mean, size_t *n_defined)
 {
+    /* The rows of the judged queries among qids, in the order given: live slots for current
+     * values, qrels indices for the base evaluation's. */
     const rt_eval_result *b = l->ws->runs[r].base;
-    for (size_t m = 0; m < l->nm; m++) {
-        double sum = 0;
-        size_t nd = 0;
-        for (size_t k = 0; k < n; k++) {
-            double v;
-            int def;
-            if (current) {
-                uint32_t li = slot_of(l, qids[k]);
-                if (li == RT_NO_ID || !l->q[li].active)
-                    continue;
-                def = rt_live_value(l, r, qids[k], m, &v);
-            } else {
-                uint32_t i = rt_qrels_index(l->ws->qrels, qids[k]);
-                if (i == RT_NO_ID)
-                    continue;
-                def = b->defined[(size_t)i * l->nm + m];
-                v = b->value[(size_t)i * l->nm + m];
-            }
-            if (!def)
-                continue;
-            sum += v;
-            nd++;
-        }
-        n_defined[m] = nd;
-        mean[m] = rt_measure_is_sum(&l->ws->ms[m]) ? sum : nd ? sum / (double)nd : 0.0;
+    uint32_t *rows = rt_calloc(n + 1, sizeof *rows);
+    size_t nrows = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t row = current ? slot_of(l, qids[k]) : rt_qrels_index(l->ws->qrels, qids[k]);
+        if (row != RT_NO_ID && (!current || l->q[row].active))
+            rows[nrows++] = row;
     }
+    for (size_t m = 0; m < l->nm; m++)
+        mean[m] = rt_measure_aggregate(&l->ws->ms[m], current ? l->runs[r].value : b->value,
+                                       current ? l->runs[r].defined : b->defined, l->nm, m, rows,
+                                       nrows, &n_defined[m]);
+    free(rows);
 }
 
 void rt_live_split(const rt_live *l, size_t r, const unsigned char *mask, double *in, double *out,

@@ -271,3 +271,20 @@ void rt_qinfo_set(rt_qinfo *qi, uint32_t num_rel, int32_t *gains, size_t n)
     qi->ideal = gains;
     qi->n_ideal = n;
 }
+
+double rt_measure_aggregate(const rt_measure *m, const double *value, const unsigned char *defined,
+                            size_t nm, size_t col, const uint32_t *rows, size_t nrows,
+                            size_t *n_defined)
+{
+    double sum = 0;
+    size_t nd = 0;
+    for (size_t k = 0; k < nrows; k++) {
+        size_t at = (size_t)rows[k] * nm + col;
+        if (!defined[at])
+            continue;
+        sum += value[at];
+        nd++;
+    }
+    *n_defined = nd;
+    return rt_measure_is_sum(m) ? sum : nd ? sum / (double)nd : 0.0;
+}

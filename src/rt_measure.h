@@ -67,6 +67,15 @@ double rt_measure_compute(const rt_measure *m, const int32_t *grades, size_t n,
 /* True when the measure is summed over queries rather than averaged. */
 int rt_measure_is_sum(const rt_measure *m);
 
+/* The aggregate of measure m over queries: column col of the row-major table value (nm columns),
+ * taking rows[0..nrows) in that order (trec_eval sums in qid byte order: the order changes the
+ * last bits) and skipping rows whose defined flag is 0. A sum for the counting measures, else the
+ * mean over the defined rows (0 when none). *n_defined receives how many rows counted. The one
+ * place a mean of per-query values is computed: eval, live metrics and query subsets use it. */
+double rt_measure_aggregate(const rt_measure *m, const double *value, const unsigned char *defined,
+                            size_t nm, size_t col, const uint32_t *rows, size_t nrows,
+                            size_t *n_defined);
+
 /* True when the measure is averaged only over queries where it is defined (MFR). */
 int rt_measure_is_partial(const rt_measure *m);
 
