@@ -22,6 +22,7 @@ typedef struct lrun {
     unsigned char *defined;
     double *mean;
     size_t *nd;
+    uint32_t *first_rel;   /* [live index]: rank of the first current relevant passage, 0: none */
 } lrun;
 
 struct rt_live {
@@ -75,6 +76,22 @@ static void query_info(rt_live *l, lq *x)
     }
     rt_qinfo_set(&x->info, (uint32_t)nrel, x->ideal, ni);
     x->active = nj + nl > 0;
+}
+
+/* The rank of the first currently relevant passage of each run for live query li (the whole
+ * ranking, not only the measures' depth: the list shows it for any rank). */
+static void query_first_rel(rt_live *l, size_t li)
+{
+    uint32_t qid = l->q[li].qid;
+    for (size_t r = 0; r < l->ws->nruns; r++) {
+        size_t n, k;
+        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, qid, &n, NULL);
+        int32_t g;
+        for (k = 0; k < n; k++)
+            if (rt_live_grade(l, qid, p[k], &g) && g >= l->ws->level)
+                break;
+        l->runs[r].first_rel[li] = k < n ? (uint32_t)(k + 1) : 0;
+    }
 }
 
 static void query_values(rt_live *l, size_t li)
@@ -138,6 +155,7 @@ static size_t add_query(rt_live *l, uint32_t qid, uint32_t base_i)
         for (size_t r = 0; r < l->ws->nruns; r++) {
             l->runs[r].value = rt_reallocarray(l->runs[r].value, l->qcap * l->nm + 1, sizeof(double));
             l->runs[r].defined = rt_realloc(l->runs[r].defined, l->qcap * l->nm + 1);
+            l->runs[r].first_rel = rt_reallocarray(l->runs[r].first_rel, l->qcap + 1, sizeof(uint32_t));
         }
     lq *x = &l->q[l->nq];
     memset(x, 0, sizeof *x);
@@ -196,6 +214,7 @@ rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
             query_values(l, i);
         else
             copy_base(l, i);
+        query_first_rel(l, i);
     }
     sort_active(l);
     for (size_t r = 0; r < ws->nruns; r++)
@@ -216,6 +235,7 @@ void rt_live_free(rt_live **lp)
         free(l->runs[r].defined);
         free(l->runs[r].mean);
         free(l->runs[r].nd);
+        free(l->runs[r].first_rel);
     }
     free(l->runs);
     free(l->slot);
@@ -235,6 +255,7 @@ void rt_live_update(rt_live *l, uint32_t qid)
     int was = x->active;
     query_info(l, x);
     query_values(l, li);
+    query_first_rel(l, li);
     if (was != x->active)
         sort_active(l);
     for (size_t r = 0; r < l->ws->nruns; r++)
@@ -255,6 +276,18 @@ const uint32_t *rt_live_sorted(const rt_live *l, size_t *n)
 {
     *n = l->nsorted;
     return l->sorted_qids;
+}
+
+size_t rt_live_first_rel(const rt_live *l, size_t r, uint32_t qid)
+{
+    uint32_t li = slot_of(l, qid);
+    return li != RT_NO_ID && l->q[li].active ? l->runs[r].first_rel[li] : 0;
+}
+
+double rt_live_rr(const rt_live *l, size_t r, uint32_t qid, size_t k)
+{
+    size_t f = rt_live_first_rel(l, r, qid);
+    return f && (k == 0 || f <= k) ? 1.0 / (double)f : 0.0;
 }
 
 int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v)

@@ -28,6 +28,14 @@ int rt_live_grade(const rt_live *l, uint32_t qid, uint32_t pid, int32_t *grade);
 const double *rt_live_mean(const rt_live *l, size_t r);
 const size_t *rt_live_n_defined(const rt_live *l, size_t r);
 
+/* Rank (1-based) of the first currently relevant passage of run r for qid, over the whole
+ * ranking; 0 when none (or qid has no judgment). Kept current by updates: O(1). */
+size_t rt_live_first_rel(const rt_live *l, size_t r, uint32_t qid);
+
+/* Reciprocal rank of that passage within the top k (k 0: any rank), 0 when none: RR@k from the
+ * current judgments, for the query list whatever the workspace's measures are. */
+double rt_live_rr(const rt_live *l, size_t r, uint32_t qid, size_t k);
+
 /* Current value of measure m for run r on qid; returns 0 when qid is not judged or the value is
  * undefined. */
 int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v);

@@ -41,12 +41,6 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
                       "worse RUN_A RUN_B (runs by name or number)", text);
 }
 
-static double rr10(const rt_session *s, size_t r, uint32_t qid)
-{
-    size_t f = rt_session_first_rel(s, r, qid);
-    return f && f <= 10 ? 1.0 / (double)f : 0.0;
-}
-
 int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
 {
     switch (c->kind) {
@@ -55,7 +49,7 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
         size_t f = rt_session_first_rel(s, c->a, qid);
         return f == 0 || f > c->k;
     }
-    case RT_COND_WORSE: return rr10(s, c->a, qid) < rr10(s, c->b, qid);
+    case RT_COND_WORSE: return rt_session_rr10(s, c->a, qid) < rt_session_rr10(s, c->b, qid);
     case RT_COND_TAGGED: return rt_annot_tag_count(s->annot, qid) > 0;
     case RT_COND_UNTAGGED: return rt_annot_tag_count(s->annot, qid) == 0;
     }

@@ -290,12 +290,10 @@ void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t
 
 size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid)
 {
-    size_t n;
-    const uint32_t *p = rt_run_ranking(s->ws->runs[r].run, qid, &n, NULL);
-    for (size_t i = 0; i < n; i++) {
-        int32_t g;
-        if (rt_session_grade(s, qid, p[i], &g, NULL) && g >= s->ws->level)
-            return i + 1;
-    }
-    return 0;
+    return rt_live_first_rel(s->live, r, qid);
+}
+
+double rt_session_rr10(const rt_session *s, size_t r, uint32_t qid)
+{
+    return rt_live_rr(s->live, r, qid, 10);
 }

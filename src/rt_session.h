@@ -76,6 +76,9 @@ int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *g
 /* Rank (1-based) of the first currently relevant passage of run r for qid, 0 when none. */
 size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid);
 
+/* RR@10 of run r on qid from the current judgments (what the query list shows and sorts by). */
+double rt_session_rr10(const rt_session *s, size_t r, uint32_t qid);
+
 /* One line describing op for the status line ("labelled q01 p0023 relevant (1)"). */
 void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len);
 

@@ -26,7 +26,7 @@ int app_grade(const app *a, uint32_t qid, uint32_t pid, int32_t *grade)
     return rt_session_grade(a->s, qid, pid, grade, NULL);
 }
 
-/* Judged passages, rank of the first relevant passage and RR@10 per run, for list row qi. */
+/* Judged passages of list row qi (the per-run figures come from the session). */
 static void query_stats(app *a, size_t qi)
 {
     rt_workspace *ws = a->ws;
@@ -39,16 +39,11 @@ static void query_stats(app *a, size_t qi)
     for (size_t k = 0; k < nl; k++)
         nj += !rt_workspace_grade(ws, q, l[k].pid, &(int32_t){0});
     a->judged[qi] = (uint32_t)nj;
-    for (size_t r = 0; r < ws->nruns; r++) {
-        size_t fr = rt_session_first_rel(a->s, r, q);
-        a->stats[qi * ws->nruns + r] = (qstat){(uint32_t)fr, fr && fr <= 10 ? 1.0 / (double)fr : 0.0};
-    }
 }
 
 void app_compute_stats(app *a)
 {
     rt_workspace *ws = a->ws;
-    a->stats = rt_calloc(ws->nq * ws->nruns + 1, sizeof *a->stats);
     a->judged = rt_calloc(ws->nq + 1, sizeof *a->judged);
     for (size_t i = 0; i < ws->nq; i++)
         query_stats(a, i);
@@ -154,7 +149,7 @@ void app_message(app *a, int error, const char *fmt, ...)
 
 /* ---- the query rows ---------------------------------------------------------------------- */
 
-static const qstat *stat_of(const app *a, size_t qi, size_t r) { return &a->stats[qi * a->ws->nruns + r]; }
+static double rr10_of(const app *a, size_t qi, size_t r) { return rt_session_rr10(a->s, r, a->ws->qlist[qi]); }
 
 static int contains_ci(const char *hay, const char *needle)
 {
@@ -189,7 +184,7 @@ static int visible(const app *a, size_t qi)
 
 static double delta_of(const app *a, size_t qi)
 {
-    return stat_of(a, qi, a->delta_a)->rr10 - stat_of(a, qi, a->delta_b)->rr10;
+    return rr10_of(a, qi, a->delta_a) - rr10_of(a, qi, a->delta_b);
 }
 
 static int row_cmp(const void *x, const void *y, void *ctx)
@@ -210,10 +205,13 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_RUN: {
-        const qstat *s = stat_of(a, i, a->sort_run), *t = stat_of(a, j, a->sort_run);
-        c = s->rr10 < t->rr10 ? -1 : s->rr10 > t->rr10;
+        double s = rr10_of(a, i, a->sort_run), t = rr10_of(a, j, a->sort_run);
+        c = s < t ? -1 : s > t;
         if (!c) {
-            size_t fs = s->first_rel ? s->first_rel : (size_t)-1, ft = t->first_rel ? t->first_rel : (size_t)-1;
+            size_t fs = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[i]);
+            size_t ft = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[j]);
+            fs = fs ? fs : (size_t)-1;
+            ft = ft ? ft : (size_t)-1;
             c = fs > ft ? -1 : fs < ft;   /* worse (later or no) first relevant first */
         }
         break;

@@ -38,12 +38,6 @@ typedef enum sort_key {
     SORT_TAGS,
 } sort_key;
 
-/* Per query and run, computed once: rank of the first relevant passage (0: none) and RR@10. */
-typedef struct qstat {
-    uint32_t first_rel;
-    double rr10;
-} qstat;
-
 /* A key that waits for a second one. */
 typedef enum pending_kind {
     PEND_NONE = 0,
@@ -63,7 +57,6 @@ typedef struct app {
     char msg[512];
     int msg_error;
 
-    qstat *stats;               /* [query index in ws->qlist][run] */
     uint32_t *judged;           /* judged passages per query index */
     int qid_w;                  /* display width of the qid column (0: not yet computed) */
 

@@ -286,7 +286,6 @@ int ui_run(rt_session *s, const ui_opts *o)
     if (rc == 0)
         term_end();
     rt_overlap_free(&a.ov);
-    free(a.stats);
     free(a.judged);
     free(a.rows_idx);
     free(a.pool);

@@ -78,7 +78,7 @@ void view_compare_draw(app *a, int top, int height)
         size_t fr = rt_session_first_rel(a->s, r, q);
         char h[160];
         int n = fr ? snprintf(h, sizeof h, "%s%s first@%zu RR@10 %.2f", r == a->col ? ">" : " ",
-                              rt_run_name(ws->runs[r].run), fr, fr <= 10 ? 1.0 / (double)fr : 0.0)
+                              rt_run_name(ws->runs[r].run), fr, rt_session_rr10(a->s, r, q))
                    : snprintf(h, sizeof h, "%s%s no relevant", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run));
         draw_text(top + 1, x, w, h, (size_t)n, ROLE_HEADER, NULL);

@@ -84,20 +84,19 @@ void view_list_draw(app *a, int top, int height)
         x += textw;
         int judged = rt_live_is_judged(a->s->live, q);
         for (size_t r = 0; r < nr; r++) {
-            const qstat *s = &a->stats[qi * a->ws->nruns + r];
+            size_t fr = rt_session_first_rel(a->s, r, q);
+            double rr = rt_session_rr10(a->s, r, q);
             char cell[32];
             if (!judged)
                 snprintf(cell, sizeof cell, "   -   -");
-            else if (s->first_rel)
-                snprintf(cell, sizeof cell, "%4u %.2f", s->first_rel, s->rr10);
+            else if (fr)
+                snprintf(cell, sizeof cell, "%4zu %.2f", fr, rr);
             else
-                snprintf(cell, sizeof cell, "   - %.2f", s->rr10);
+                snprintf(cell, sizeof cell, "   - %.2f", rr);
             draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
             x += RUN_W;
         }
-        const qstat *sa = &a->stats[qi * a->ws->nruns + a->delta_a];
-        const qstat *sb = &a->stats[qi * a->ws->nruns + a->delta_b];
-        double d = sa->rr10 - sb->rr10;
+        double d = rt_session_rr10(a->s, a->delta_a, q) - rt_session_rr10(a->s, a->delta_b, q);
         char cell[32];
         snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
         term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
