@@ -16,6 +16,7 @@
 #include "rt_parse.h"
 #include "rt_sample.h"
 #include "term.h"
+#include "view.h"
 
 #define CTRL(c) ((c) & 0x1f)
 #define LIST VIEW_BIT(VIEW_LIST)
@@ -25,100 +26,31 @@
 #define ITEM (CMP | PAS | JUD)   /* views with a focused passage */
 #define DIGITS (-2)              /* in a key list: any digit; the handler reads a->key */
 
-const char *actions_view_name(view_id v)
-{
-    static const char *names[] = {"query list", "side by side", "passage", "metrics", "help",
-                                  "load report", "breakdown", "judging", "leakage"};
-    return v < VIEW_COUNT ? names[v] : "?";
-}
-
 /* ---- movement ---------------------------------------------------------------------------- */
 
-static size_t ranking_len(const app *a)
-{
-    size_t best = 0;
-    for (size_t r = 0; r < a->ws->nruns; r++) {
-        size_t n;
-        rt_run_ranking(a->ws->runs[r].run, app_qid(a), &n, NULL);
-        if (n > best)
-            best = n;
-    }
-    return best;
-}
+static int act_down(app *a, const char *arg) { (void)arg; view_move(a, 1); return 0; }
+static int act_up(app *a, const char *arg) { (void)arg; view_move(a, -1); return 0; }
+static int act_page_down(app *a, const char *arg) { (void)arg; view_move(a, app_body_height(a) - 1); return 0; }
+static int act_page_up(app *a, const char *arg) { (void)arg; view_move(a, -(app_body_height(a) - 1)); return 0; }
+static int act_top(app *a, const char *arg) { (void)arg; view_move(a, -(long)((size_t)-1 / 4)); return 0; }
+static int act_bottom(app *a, const char *arg) { (void)arg; view_move(a, (long)((size_t)-1 / 4)); return 0; }
 
-static void move_by(app *a, long d)
+static int act_side(app *a, int d)
 {
-    size_t *pos, n;
-    switch (a->view) {
-    case VIEW_LIST: pos = &a->sel; n = a->nrows; break;
-    case VIEW_COMPARE: pos = &a->rank; n = ranking_len(a); break;
-    case VIEW_PASSAGE: pos = &a->pscroll; n = (size_t)-1 / 2; break;
-    case VIEW_JUDGE: judge_refresh(a); pos = &a->jsel; n = a->npool; break;
-    case VIEW_LEAK: pos = &a->lsel; n = leak_npairs(a); break;
-    default: pos = &a->scroll; n = (size_t)-1 / 2; break;
-    }
-    if (n == 0) {
-        *pos = 0;
-        return;
-    }
-    long v = (long)*pos + d;
-    if (v < 0)
-        v = 0;
-    if ((size_t)v >= n)
-        v = (long)n - 1;
-    *pos = (size_t)v;
-}
-
-static int act_down(app *a, const char *arg) { (void)arg; move_by(a, 1); return 0; }
-static int act_up(app *a, const char *arg) { (void)arg; move_by(a, -1); return 0; }
-static int act_page_down(app *a, const char *arg) { (void)arg; move_by(a, app_body_height(a) - 1); return 0; }
-static int act_page_up(app *a, const char *arg) { (void)arg; move_by(a, -(app_body_height(a) - 1)); return 0; }
-static int act_top(app *a, const char *arg) { (void)arg; move_by(a, -(long)((size_t)-1 / 4)); return 0; }
-static int act_bottom(app *a, const char *arg) { (void)arg; move_by(a, (long)((size_t)-1 / 4)); return 0; }
-
-static int act_left(app *a, const char *arg)
-{
-    (void)arg;
-    if (a->view == VIEW_COMPARE && a->col > 0)
-        a->col--;
+    const view_ops *v = view_current(a);
+    if (v->side)
+        v->side(a, d);
     return 0;
 }
 
-static int act_right(app *a, const char *arg)
-{
-    (void)arg;
-    if (a->view == VIEW_COMPARE && a->col + 1 < a->ws->nruns)
-        a->col++;
-    return 0;
-}
+static int act_left(app *a, const char *arg) { (void)arg; return act_side(a, -1); }
+static int act_right(app *a, const char *arg) { (void)arg; return act_side(a, 1); }
 
 static int act_open(app *a, const char *arg)
 {
     (void)arg;
-    if (a->view == VIEW_LIST) {
-        if (!a->nrows)
-            return 0;
-        app_set_query(a, a->rows_idx[a->sel]);
-        app_push(a, VIEW_COMPARE);
-    } else if (a->view == VIEW_COMPARE) {
-        size_t n;
-        const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, app_qid(a), &n, NULL);
-        if (a->rank >= n) {
-            app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->ws->runs[a->col].run), a->rank + 1);
-            return -1;
-        }
-        a->pid = p[a->rank];
-        a->pscroll = 0;
-        app_push(a, VIEW_PASSAGE);
-    } else if (a->view == VIEW_JUDGE) {
-        uint32_t pid;
-        if (!judge_focus(a, &pid))
-            return 0;
-        a->pid = pid;
-        a->pscroll = 0;
-        app_push(a, VIEW_PASSAGE);
-    }
-    return 0;
+    const view_ops *v = view_current(a);
+    return v->open ? v->open(a) : 0;
 }
 
 static int act_back(app *a, const char *arg)
@@ -152,7 +84,7 @@ static int step_query(app *a, int d)
     pos = (size_t)((long)pos + d);
     a->sel = pos;
     app_set_query(a, a->rows_idx[pos]);
-    if (a->view == VIEW_PASSAGE)
+    if (view_current(a)->flags & VIEW_OF_PASSAGE)
         app_pop(a);
     return 0;
 }
@@ -171,10 +103,7 @@ static int act_search(app *a, const char *arg)
         return 0;
     }
     snprintf(a->text_filter, sizeof a->text_filter, "%s", arg);
-    if (a->view != VIEW_LIST) {
-        a->depth = 0;
-        a->view = VIEW_LIST;
-    }
+    app_show_list(a);
     app_refresh_rows(a);
     app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", a->nrows, arg);
     return 0;
@@ -270,10 +199,7 @@ static int act_filter(app *a, const char *arg)
         app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B | tagged | untagged");
         return -1;
     }
-    if (a->view != VIEW_LIST) {
-        a->depth = 0;
-        a->view = VIEW_LIST;
-    }
+    app_show_list(a);
     app_refresh_rows(a);
     app_message(a, 0, "%zu queries shown", a->nrows);
     return 0;
@@ -283,7 +209,7 @@ static int act_failing(app *a, const char *arg)
 {
     (void)arg;
     char buf[160];
-    snprintf(buf, sizeof buf, "notop 5 %s", rt_run_name(a->ws->runs[a->view == VIEW_COMPARE ? a->col : a->delta_a].run));
+    snprintf(buf, sizeof buf, "notop 5 %s", rt_run_name(a->ws->runs[view_focused_run(a)].run));
     return act_filter(a, buf);
 }
 
@@ -302,8 +228,7 @@ static int act_goto(app *a, const char *arg)
                 if (a->rows_idx[k] == i)
                     a->sel = k;
             app_set_query(a, i);
-            a->depth = 0;
-            a->view = VIEW_LIST;
+            app_show_list(a);
             app_push(a, VIEW_COMPARE);
             return 0;
         }

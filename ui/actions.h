@@ -32,7 +32,4 @@ int actions_command(app *a, const char *line);
 /* Writes the key table as man-page text (roff) or plain text. */
 void actions_write_keys(FILE *f, int roff);
 
-/* The name of a view, for help headings. */
-const char *actions_view_name(view_id v);
-
 #endif

@@ -14,34 +14,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_sample.h"
-
-/* The pair the current view is on: the focused passage (side by side, passage, judging), or the
- * query alone (*pid = RT_NO_ID) in the query list. Returns 0 when there is none. */
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
-{
-    *pid = RT_NO_ID;
-    if (a->view == VIEW_LIST) {
-        if (!a->nrows)
-            return 0;
-        *qid = a->ws->qlist[a->rows_idx[a->sel]];
-        return 1;
-    }
-    if (!a->ws->nq)
-        return 0;
-    *qid = app_qid(a);
-    if (a->view == VIEW_PASSAGE) {
-        *pid = a->pid;
-    } else if (a->view == VIEW_COMPARE) {
-        size_t n;
-        const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, *qid, &n, NULL);
-        if (a->rank >= n)
-            return 0;
-        *pid = p[a->rank];
-    } else if (a->view == VIEW_JUDGE) {
-        return judge_focus(a, pid);
-    }
-    return 1;
-}
+#include "view.h"
 
 static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->ws->qids, qid); }
 static const char *pstr(const app *a, uint32_t pid) { return pid == RT_NO_ID ? NULL : rt_strtab_str(a->ws->pids, pid); }
@@ -111,7 +84,7 @@ int act_tag_key(app *a, const char *arg)
         app_message(a, 1, "no category on key %c (? lists them)", a->key);
         return -1;
     }
-    if (!focus(a, &qid, &pid)) {
+    if (!view_focus(a, &qid, &pid)) {
         app_message(a, 1, "no passage here to tag");
         return -1;
     }
@@ -122,7 +95,7 @@ int act_query_tag(app *a, const char *arg)
 {
     (void)arg;
     uint32_t qid, pid;
-    if (!focus(a, &qid, &pid))
+    if (!view_focus(a, &qid, &pid))
         return 0;
     a->pending = PEND_QUERY_TAG;
     a->pend_qid = qid;
@@ -135,7 +108,7 @@ int act_grade(app *a, const char *arg)
 {
     (void)arg;
     uint32_t qid, pid;
-    if (!focus(a, &qid, &pid) || pid == RT_NO_ID) {
+    if (!view_focus(a, &qid, &pid) || pid == RT_NO_ID) {
         app_message(a, 1, "no passage here to relabel");
         return -1;
     }
@@ -183,7 +156,7 @@ int annotate_pending_key(app *a, int key)
 static int label_focus(app *a, int has_grade, int32_t grade)
 {
     uint32_t qid, pid;
-    if (!focus(a, &qid, &pid) || pid == RT_NO_ID) {
+    if (!view_focus(a, &qid, &pid) || pid == RT_NO_ID) {
         app_message(a, 1, "no passage here to relabel");
         return -1;
     }
@@ -240,7 +213,7 @@ int act_note(app *a, const char *arg)
     const char *text;
     if (!arg) {
         uint32_t qid, pid;
-        if (!focus(a, &qid, &pid))
+        if (!view_focus(a, &qid, &pid))
             return 0;
         const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
         a->prompt = ':';
@@ -312,13 +285,13 @@ static size_t failing_from(app *a, size_t r, uint32_t qid, size_t from)
 
 static int next_failing(app *a)
 {
-    size_t r = a->view == VIEW_COMPARE || a->view == VIEW_PASSAGE ? a->col : a->delta_a;
+    size_t r = view_focused_run(a);
     if (!a->nrows) {
         app_message(a, 1, "no query in the list");
         return -1;
     }
     size_t pos = 0;
-    int here = a->view != VIEW_LIST;
+    int here = (view_current(a)->flags & VIEW_IN_QUERY) != 0;   /* start from the focused rank */
     for (size_t i = 0; i < a->nrows; i++)
         if (a->rows_idx[i] == (here ? a->cur : a->rows_idx[a->sel]))
             pos = i;
@@ -331,11 +304,10 @@ static int next_failing(app *a)
         size_t rank = failing_from(a, r, qid, from);
         if (rank == (size_t)-1)
             continue;
-        if (qi != a->cur || a->view == VIEW_LIST)
+        if (qi != a->cur || !here)
             app_set_query(a, qi);
         a->sel = k;
-        a->depth = 0;
-        a->view = VIEW_LIST;
+        app_show_list(a);
         app_push(a, VIEW_COMPARE);
         a->rank = rank;
         app_message(a, 0, "%s: untagged failing passage at rank %zu of %s", qstr(a, qid), rank + 1,
@@ -350,9 +322,8 @@ static int next_failing(app *a)
 int act_next_todo(app *a, const char *arg)
 {
     (void)arg;
-    if (a->view == VIEW_LEAK)
-        return leak_next_unreviewed(a);
-    return a->view == VIEW_JUDGE ? judge_next_unjudged(a) : next_failing(a);
+    const view_ops *v = view_current(a);
+    return v->next_todo ? v->next_todo(a) : next_failing(a);
 }
 
 /* ---- breakdown, sets, exports ------------------------------------------------------------ */

@@ -15,6 +15,7 @@
 #include "draw.h"
 #include "judge.h"
 #include "rt_mem.h"
+#include "view.h"
 
 #define MIN_COLS 40
 #define MIN_ROWS 8
@@ -114,6 +115,14 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
     }
 }
 
+size_t app_query_index(const app *a, uint32_t qid)
+{
+    for (size_t i = 0; i < a->ws->nq; i++)
+        if (a->ws->qlist[i] == qid)
+            return i;
+    return 0;
+}
+
 void app_set_query(app *a, size_t index)
 {
     a->cur = index;
@@ -130,6 +139,12 @@ void app_push(app *a, view_id v)
     if (a->depth < (int)(sizeof a->stack / sizeof a->stack[0]))
         a->stack[a->depth++] = a->view;
     a->view = v;
+}
+
+void app_show_list(app *a)
+{
+    a->depth = 0;
+    a->view = VIEW_LIST;
 }
 
 void app_pop(app *a)
@@ -273,7 +288,7 @@ static void draw_title(app *a)
 {
     char buf[512];
     const char *ro = rt_session_readonly(a->s);
-    snprintf(buf, sizeof buf, " retriage — %s — %s — %s%s%s", a->ws->name, actions_view_name(a->view),
+    snprintf(buf, sizeof buf, " retriage — %s — %s — %s%s%s", a->ws->name, view_current(a)->name,
              a->s->annotator, ro ? " (read-only)" : "", a->set[0] ? " — set " : "");
     if (a->set[0])
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", a->set);
@@ -296,13 +311,8 @@ static void draw_status(app *a)
         return;
     }
     char buf[512];
-    if (a->view == VIEW_COMPARE) {
-        /* the legend of the focused column's cells */
-        size_t o = (size_t)snprintf(buf, sizeof buf, " +/-/? judged  [keys] tags  1-8 tag  +/- relabel  u undo  ranks in ");
-        for (size_t r = 0, k = 0; r < a->ws->nruns && o < sizeof buf - 64; r++)
-            if (r != a->col)
-                o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
-        snprintf(buf + o, sizeof buf - o, "  Enter passage");
+    if (view_current(a)->legend) {
+        view_current(a)->legend(a, buf, sizeof buf);
         draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
         return;
     }
@@ -329,17 +339,6 @@ void app_draw(app *a)
     }
     draw_title(a);
     int h = app_body_height(a);
-    switch (a->view) {
-    case VIEW_LIST: view_list_draw(a, 1, h); break;
-    case VIEW_COMPARE: view_compare_draw(a, 1, h); break;
-    case VIEW_PASSAGE: view_passage_draw(a, 1, h); break;
-    case VIEW_METRICS: view_metrics_draw(a, 1, h); break;
-    case VIEW_HELP: view_help_draw(a, 1, h); break;
-    case VIEW_REPORT: view_report_draw(a, 1, h); break;
-    case VIEW_BREAKDOWN: view_breakdown_draw(a, 1, h); break;
-    case VIEW_JUDGE: view_judge_draw(a, 1, h); break;
-    case VIEW_LEAK: view_leak_draw(a, 1, h); break;
-    default: break;
-    }
+    view_current(a)->draw(a, 1, h);
     draw_status(a);
 }

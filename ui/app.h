@@ -123,6 +123,9 @@ void app_compute_stats(app *a);
 /* The current query's qid id. */
 uint32_t app_qid(const app *a);
 
+/* The index in ws->qlist of query qid (0 when it is not listed). */
+size_t app_query_index(const app *a, uint32_t qid);
+
 /* Makes ws->qlist[index] the current query (recomputing overlap terms). */
 void app_set_query(app *a, size_t index);
 
@@ -132,21 +135,12 @@ void app_refresh_rows(app *a);
 
 void app_push(app *a, view_id v);
 void app_pop(app *a);
+/* Back to the query list, the bottom of the view stack. */
+void app_show_list(app *a);
 void app_message(app *a, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Draws the whole screen for the current view. */
 void app_draw(app *a);
-
-/* Views: one draw function each. */
-void view_list_draw(app *a, int top, int height);
-void view_compare_draw(app *a, int top, int height);
-void view_passage_draw(app *a, int top, int height);
-void view_metrics_draw(app *a, int top, int height);
-void view_help_draw(app *a, int top, int height);
-void view_report_draw(app *a, int top, int height);
-void view_breakdown_draw(app *a, int top, int height);
-void view_judge_draw(app *a, int top, int height);
-void view_leak_draw(app *a, int top, int height);
 
 /* Draws the judgment badge of (qid, pid) at (y, x) — + relevant, - not, ? unjudged; "base>now"
  * when a relabel changed it — then the keys of its tag categories. Returns the columns used. */

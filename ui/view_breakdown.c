@@ -9,6 +9,7 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_breakdown.h"
+#include "view.h"
 
 #define NAME_W 36
 #define ALL_W 14
@@ -46,7 +47,7 @@ static void row(app *a, const rt_breakdown *b, int y, const char *label, int gro
     }
 }
 
-void view_breakdown_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
     rt_breakdown *b = rt_breakdown_compute(a->s, a->bk, set ? set->qids : NULL, set ? set->n : 0);
@@ -86,3 +87,5 @@ void view_breakdown_draw(app *a, int top, int height)
         row(a, b, y, "tagged items", 2, 0, barw);
     rt_breakdown_free(&b);
 }
+
+const view_ops view_breakdown_ops = {.name = "breakdown", .draw = draw};

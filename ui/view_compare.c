@@ -12,6 +12,7 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_mem.h"
+#include "view.h"
 
 #define MIN_COL_W 28
 
@@ -58,7 +59,7 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
     app_draw_passage_start(a, y, x + used, w - used, pid, base);
 }
 
-void view_compare_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
     uint32_t q = app_qid(a);
@@ -109,3 +110,67 @@ void view_compare_draw(app *a, int top, int height)
         draw_text(top, a->cols - n, n, more, (size_t)n, ROLE_DIM, NULL);
     }
 }
+
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    *pid = RT_NO_ID;
+    if (!a->ws->nq)
+        return 0;
+    *qid = app_qid(a);
+    size_t n;
+    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, *qid, &n, NULL);
+    if (a->rank >= n)
+        return 0;
+    *pid = p[a->rank];
+    return 1;
+}
+
+/* The longest ranking of the current query: how far the rank cursor goes. */
+static size_t *cursor(app *a, size_t *n)
+{
+    *n = 0;
+    for (size_t r = 0; r < a->ws->nruns; r++) {
+        size_t len;
+        rt_run_ranking(a->ws->runs[r].run, app_qid(a), &len, NULL);
+        if (len > *n)
+            *n = len;
+    }
+    return &a->rank;
+}
+
+static int open_passage(app *a)
+{
+    size_t n;
+    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, app_qid(a), &n, NULL);
+    if (a->rank >= n) {
+        app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->ws->runs[a->col].run), a->rank + 1);
+        return -1;
+    }
+    a->pid = p[a->rank];
+    a->pscroll = 0;
+    app_push(a, VIEW_PASSAGE);
+    return 0;
+}
+
+static void side(app *a, int d)
+{
+    if (d < 0 && a->col > 0)
+        a->col--;
+    else if (d > 0 && a->col + 1 < a->ws->nruns)
+        a->col++;
+}
+
+/* The legend of the focused column's cells. */
+static void legend(app *a, char *buf, size_t len)
+{
+    size_t o = (size_t)snprintf(buf, len, " +/-/? judged  [keys] tags  1-8 tag  +/- relabel  u undo  ranks in ");
+    for (size_t r = 0, k = 0; r < a->ws->nruns && o < len - 64; r++)
+        if (r != a->col)
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
+    snprintf(buf + o, len - o, "  Enter passage");
+}
+
+const view_ops view_compare_ops = {
+    .name = "side by side", .flags = VIEW_IN_QUERY | VIEW_RUN_FOCUS, .draw = draw, .focus = focus,
+    .cursor = cursor, .open = open_passage, .side = side, .legend = legend,
+};

@@ -6,6 +6,7 @@
 
 #include "actions.h"
 #include "draw.h"
+#include "view.h"
 
 #define KEYS_W 21
 #define CMD_W 30
@@ -41,7 +42,7 @@ static int help_line(size_t i, char *buf, size_t n, term_role *role)
     return -1;
 }
 
-void view_help_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     char buf[512];
     term_role role;
@@ -58,3 +59,5 @@ void view_help_draw(app *a, int top, int height)
         draw_text(top + row, 0, a->cols, buf, (size_t)n, role, NULL);
     }
 }
+
+const view_ops view_help_ops = {.name = "help", .draw = draw};

@@ -12,6 +12,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_pool.h"
+#include "view.h"
 
 static size_t build(app *a, uint32_t qid, rt_pool_entry **out, size_t *cap)
 {
@@ -99,8 +100,11 @@ int act_judge(app *a, const char *arg)
         a->pool_depth = (size_t)d;
         a->pool_qid = RT_NO_ID;
     }
-    if (a->view == VIEW_LIST && a->nrows)
-        app_set_query(a, a->rows_idx[a->sel]);
+    /* From a view that focuses a query of its own (the list), judge that one. */
+    uint32_t q, p;
+    const view_ops *v = view_current(a);
+    if (v->focus && !(v->flags & VIEW_IN_QUERY) && view_focus(a, &q, &p))
+        app_set_query(a, app_query_index(a, q));
     if (!a->ws->nq) {
         app_message(a, 1, "no query to judge");
         return -1;
@@ -141,7 +145,7 @@ static void overall(app *a, size_t *judged, size_t *size)
     }
 }
 
-void view_judge_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     judge_refresh(a);
     uint32_t q = app_qid(a);
@@ -186,3 +190,35 @@ void view_judge_draw(app *a, int top, int height)
         app_draw_passage_start(a, y, x, a->cols - x, pid, role);
     }
 }
+
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    *pid = RT_NO_ID;
+    if (!a->ws->nq)
+        return 0;
+    *qid = app_qid(a);
+    return judge_focus(a, pid);
+}
+
+static size_t *cursor(app *a, size_t *n)
+{
+    judge_refresh(a);
+    *n = a->npool;
+    return &a->jsel;
+}
+
+static int open_passage(app *a)
+{
+    uint32_t pid;
+    if (!judge_focus(a, &pid))
+        return 0;
+    a->pid = pid;
+    a->pscroll = 0;
+    app_push(a, VIEW_PASSAGE);
+    return 0;
+}
+
+const view_ops view_judge_ops = {
+    .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .focus = focus, .cursor = cursor,
+    .open = open_passage, .next_todo = judge_next_unjudged,
+};

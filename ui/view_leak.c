@@ -11,6 +11,7 @@
 #include "draw.h"
 #include "rt_leakage.h"
 #include "rt_mem.h"
+#include "view.h"
 
 /* The keys 1-6 name these types; 0 removes the label. */
 static const char *const type_of_key[] = {"identical", "generalization", "specialization",
@@ -117,7 +118,7 @@ static void draw_pair(app *a, int y, int h, size_t i)
     rt_overlap_free(&ov_train);
 }
 
-void view_leak_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     if (!a->leak)
         return;
@@ -150,3 +151,13 @@ void view_leak_draw(app *a, int top, int height)
     for (size_t r = 0; r < rows && a->ltop + r < a->leak->npairs; r++)
         draw_pair(a, top + 2 + (int)(r * per), (int)per, a->ltop + r);
 }
+
+static size_t *cursor(app *a, size_t *n)
+{
+    *n = leak_npairs(a);
+    return &a->lsel;
+}
+
+const view_ops view_leak_ops = {
+    .name = "leakage", .draw = draw, .cursor = cursor, .next_todo = leak_next_unreviewed,
+};

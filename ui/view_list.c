@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "draw.h"
+#include "view.h"
 
 #define RUN_W 11
 #define DELTA_W 7
@@ -35,7 +36,7 @@ static size_t runs_shown(const app *a, int qw)
     return n < a->ws->nruns ? n : a->ws->nruns;
 }
 
-void view_list_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     int qw = qid_width(a);
     size_t nr = runs_shown(a, qw);
@@ -109,3 +110,31 @@ void view_list_draw(app *a, int top, int height)
         draw_text(y, x, a->cols - x, cell, strlen(cell), role, NULL);
     }
 }
+
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    *pid = RT_NO_ID;
+    if (!a->nrows)
+        return 0;
+    *qid = a->ws->qlist[a->rows_idx[a->sel]];
+    return 1;
+}
+
+static size_t *cursor(app *a, size_t *n)
+{
+    *n = a->nrows;
+    return &a->sel;
+}
+
+static int open_query(app *a)
+{
+    if (!a->nrows)
+        return 0;
+    app_set_query(a, a->rows_idx[a->sel]);
+    app_push(a, VIEW_COMPARE);
+    return 0;
+}
+
+const view_ops view_list_ops = {
+    .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query,
+};

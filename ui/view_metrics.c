@@ -12,6 +12,7 @@
 #include "draw.h"
 #include "rt_leakage.h"
 #include "rt_mem.h"
+#include "view.h"
 
 #define SUB_W 8     /* base, current */
 #define DELTA_W 9
@@ -89,7 +90,7 @@ static void draw_split(app *a, int y, int bottom, int namew)
     free(mask);
 }
 
-void view_metrics_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
     int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
@@ -135,3 +136,5 @@ void view_metrics_draw(app *a, int top, int height)
     free(cm);
     free(nd);
 }
+
+const view_ops view_metrics_ops = {.name = "metrics", .draw = draw};

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_mem.h"
+#include "view.h"
 
 /* The categories and note of (qid, pid), and of the query itself. */
 static void draw_tags(app *a, int y, int x, int w, uint32_t q, uint32_t pid)
@@ -37,7 +38,7 @@ static void draw_tags(app *a, int y, int x, int w, uint32_t q, uint32_t pid)
     draw_text(y, x, w, buf, n, ROLE_HEADER, NULL);
 }
 
-void view_passage_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
     uint32_t q = app_qid(a);
@@ -106,3 +107,24 @@ void view_passage_draw(app *a, int top, int height)
     free(mark);
     rt_glyphs_free(&gl);
 }
+
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    *pid = RT_NO_ID;
+    if (!a->ws->nq)
+        return 0;
+    *qid = app_qid(a);
+    *pid = a->pid;
+    return 1;
+}
+
+static size_t *cursor(app *a, size_t *n)
+{
+    *n = (size_t)-1 / 2;   /* bounded by the text when it is drawn */
+    return &a->pscroll;
+}
+
+const view_ops view_passage_ops = {
+    .name = "passage", .flags = VIEW_IN_QUERY | VIEW_RUN_FOCUS | VIEW_OF_PASSAGE, .draw = draw,
+    .focus = focus, .cursor = cursor,
+};

@@ -6,8 +6,9 @@
 
 #include "app.h"
 #include "draw.h"
+#include "view.h"
 
-void view_report_draw(app *a, int top, int height)
+static void draw(app *a, int top, int height)
 {
     const rt_report *rep = a->ws->report;
     size_t n = rt_report_count(rep);
@@ -28,3 +29,5 @@ void view_report_draw(app *a, int top, int height)
         draw_text(top + row, 0, a->cols, buf, off + len, k == RT_REPORT_WARNING ? ROLE_ERROR : ROLE_NORMAL, NULL);
     }
 }
+
+const view_ops view_report_ops = {.name = "load report", .draw = draw};

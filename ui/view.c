@@ -1,0 +1,50 @@
+/* view — the table of views and what every view shares: focus, cursor movement, the run in
+ * focus. */
+#include "config.h"
+
+#include "view.h"
+
+static const view_ops *const views[VIEW_COUNT] = {
+    [VIEW_LIST] = &view_list_ops,         [VIEW_COMPARE] = &view_compare_ops,
+    [VIEW_PASSAGE] = &view_passage_ops,   [VIEW_METRICS] = &view_metrics_ops,
+    [VIEW_HELP] = &view_help_ops,         [VIEW_REPORT] = &view_report_ops,
+    [VIEW_BREAKDOWN] = &view_breakdown_ops, [VIEW_JUDGE] = &view_judge_ops,
+    [VIEW_LEAK] = &view_leak_ops,
+};
+
+const view_ops *view_get(view_id v) { return views[v < VIEW_COUNT ? v : VIEW_LIST]; }
+
+const view_ops *view_current(const app *a) { return view_get(a->view); }
+
+int view_focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    const view_ops *v = view_current(a);
+    *pid = RT_NO_ID;
+    if (v->focus)
+        return v->focus(a, qid, pid);
+    if (!a->ws->nq)
+        return 0;
+    *qid = app_qid(a);
+    return 1;
+}
+
+void view_move(app *a, long d)
+{
+    const view_ops *v = view_current(a);
+    size_t n = (size_t)-1 / 2, *pos = v->cursor ? v->cursor(a, &n) : &a->scroll;
+    if (n == 0) {
+        *pos = 0;
+        return;
+    }
+    long p = (long)*pos + d;
+    if (p < 0)
+        p = 0;
+    if ((size_t)p >= n)
+        p = (long)n - 1;
+    *pos = (size_t)p;
+}
+
+size_t view_focused_run(const app *a)
+{
+    return view_current(a)->flags & VIEW_RUN_FOCUS ? a->col : a->delta_a;
+}

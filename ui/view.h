@@ -1,0 +1,57 @@
+/* view — one record per view, the way tig's view_ops and ncdu's per-screen functions work: the
+ * view's name, how it draws, the (qid, pid) it offers to the annotation keys, its cursor, and what
+ * Enter, h/l and x do there. The action table (actions.c) names the views an action applies to
+ * and calls through these records; a view's own state and handlers live in its view_<name>.c, so
+ * a new view is its own file, an id in app.h and a line in the table (view.c). */
+#ifndef RT_VIEW_H
+#define RT_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app.h"
+
+/* What a view is about, for the actions shared by every view. */
+enum {
+    VIEW_IN_QUERY = 1,   /* it shows the current query: x starts from its focused rank */
+    VIEW_RUN_FOCUS = 2,  /* the run in focus is a->col (else the list's first delta run) */
+    VIEW_OF_PASSAGE = 4, /* it shows one passage: stepping to another query leaves it */
+};
+
+typedef struct view_ops {
+    const char *name;    /* "query list": the title, help headings, the man page */
+    unsigned flags;
+    void (*draw)(app *a, int top, int height);
+    /* The pair the view is on: its focused passage, or the query alone (*pid = RT_NO_ID).
+     * Returns 0 when there is none. NULL: the current query, when there is one. */
+    int (*focus)(app *a, uint32_t *qid, uint32_t *pid);
+    /* The position the movement keys change and how many there are (NULL: a->scroll, which
+     * the view bounds when it draws). */
+    size_t *(*cursor)(app *a, size_t *n);
+    int (*open)(app *a);             /* Enter; NULL: nothing. 0, or -1 with a message */
+    int (*next_todo)(app *a);        /* x; NULL: the next untagged failing passage */
+    void (*side)(app *a, int d);     /* h (-1) / l (+1); NULL: nothing */
+    /* The status line's legend when no message is shown, into buf; NULL: the common one. */
+    void (*legend)(app *a, char *buf, size_t n);
+} view_ops;
+
+extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,
+    view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops;
+
+/* The record of view v (never NULL for a valid id). */
+const view_ops *view_get(view_id v);
+
+/* The record of the view on screen. */
+const view_ops *view_current(const app *a);
+
+/* The pair the current view is on (see focus above); 0 when none. */
+int view_focus(app *a, uint32_t *qid, uint32_t *pid);
+
+/* Moves the current view's cursor by d positions, clamped to its range. */
+void view_move(app *a, long d);
+
+/* The run the user is looking at: the focused column where the view has one, else the first
+ * run of the list's delta column. */
+size_t view_focused_run(const app *a);
+
+#endif
