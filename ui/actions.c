@@ -12,7 +12,9 @@
 
 #include "actions.h"
 #include "annotate.h"
+#include "export.h"
 #include "judge.h"
+#include "queryset.h"
 #include "rt_parse.h"
 #include "rt_sample.h"
 #include "term.h"
@@ -92,165 +94,12 @@ static int step_query(app *a, int d)
 static int act_next_query(app *a, const char *arg) { (void)arg; return step_query(a, 1); }
 static int act_prev_query(app *a, const char *arg) { (void)arg; return step_query(a, -1); }
 
-/* ---- list: search, sort, filter, goto ---------------------------------------------------- */
-
-static int act_search(app *a, const char *arg)
-{
-    if (!arg) {
-        a->prompt = '/';
-        a->line_len = 0;
-        a->line[0] = '\0';
-        return 0;
-    }
-    snprintf(a->text_filter, sizeof a->text_filter, "%s", arg);
-    app_show_list(a);
-    app_refresh_rows(a);
-    app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", a->nrows, arg);
-    return 0;
-}
-
 static int act_cmdline(app *a, const char *arg)
 {
     (void)arg;
     a->prompt = ':';
     a->line_len = 0;
     a->line[0] = '\0';
-    return 0;
-}
-
-static int set_sort(app *a, const char *key)
-{
-    static const struct { const char *n; sort_key k; } keys[] = {
-        {"order", SORT_ORDER}, {"qid", SORT_QID}, {"text", SORT_TEXT},
-        {"delta", SORT_DELTA}, {"judged", SORT_JUDGED}, {"tags", SORT_TAGS},
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strcmp(key, keys[i].n) == 0) {
-            a->sort = keys[i].k;
-            return 0;
-        }
-    size_t r = rt_workspace_find_run(a->ws, key);
-    if (r == (size_t)-1) {
-        app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags or a run name, not \"%s\"", key);
-        return -1;
-    }
-    a->sort = SORT_RUN;
-    a->sort_run = r;
-    return 0;
-}
-
-static int act_sort(app *a, const char *arg)
-{
-    if (!arg || !*arg) {
-        /* cycle: order → qid → text → each run → delta → judged */
-        if (a->sort == SORT_RUN && a->sort_run + 1 < a->ws->nruns)
-            a->sort_run++;
-        else if (a->sort == SORT_TEXT) {
-            a->sort = SORT_RUN;
-            a->sort_run = 0;
-        } else if (a->sort == SORT_RUN)
-            a->sort = SORT_DELTA;
-        else
-            a->sort = (sort_key)((a->sort + 1) % (SORT_TAGS + 1));
-    } else {
-        char key[128], dir[16] = "";
-        if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)
-            return -1;
-        if (*dir && strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0) {
-            app_message(a, 1, "sort direction is asc or desc, not \"%s\"", dir);
-            return -1;
-        }
-        a->sort_desc = strcmp(dir, "desc") == 0;
-    }
-    app_refresh_rows(a);
-    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags"};
-    if (a->sort == SORT_RUN)
-        app_message(a, 0, "sorted by RR@10 of %s%s", rt_run_name(a->ws->runs[a->sort_run].run),
-                    a->sort_desc ? ", descending" : "");
-    else
-        app_message(a, 0, "sorted by %s%s", names[a->sort], a->sort_desc ? ", descending" : "");
-    return 0;
-}
-
-static int act_reverse(app *a, const char *arg)
-{
-    (void)arg;
-    a->sort_desc = !a->sort_desc;
-    app_refresh_rows(a);
-    app_message(a, 0, "sort %s", a->sort_desc ? "descending" : "ascending");
-    return 0;
-}
-
-static int act_filter(app *a, const char *arg)
-{
-    char kind[32] = "";
-    rt_err err;
-    if (!arg || sscanf(arg, "%31s", kind) < 1 || strcmp(kind, "none") == 0) {
-        a->filtering = 0;
-        a->text_filter[0] = '\0';
-    } else if (strcmp(kind, "text") == 0) {
-        const char *t = strstr(arg, "text") + 4;
-        while (*t == ' ')
-            t++;
-        snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
-    } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK) {
-        a->filtering = 1;
-    } else {
-        app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B | tagged | untagged");
-        return -1;
-    }
-    app_show_list(a);
-    app_refresh_rows(a);
-    app_message(a, 0, "%zu queries shown", a->nrows);
-    return 0;
-}
-
-static int act_failing(app *a, const char *arg)
-{
-    (void)arg;
-    char buf[160];
-    snprintf(buf, sizeof buf, "notop 5 %s", rt_run_name(a->ws->runs[view_focused_run(a)].run));
-    return act_filter(a, buf);
-}
-
-static int act_clear_filter(app *a, const char *arg) { (void)arg; return act_filter(a, "none"); }
-
-static int act_goto(app *a, const char *arg)
-{
-    if (!arg || !*arg) {
-        app_message(a, 1, "usage: :goto QID");
-        return -1;
-    }
-    uint32_t q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
-    for (size_t i = 0; q != RT_NO_ID && i < a->ws->nq; i++)
-        if (a->ws->qlist[i] == q) {
-            for (size_t k = 0; k < a->nrows; k++)
-                if (a->rows_idx[k] == i)
-                    a->sel = k;
-            app_set_query(a, i);
-            app_show_list(a);
-            app_push(a, VIEW_COMPARE);
-            return 0;
-        }
-    app_message(a, 1, "no query with id \"%s\"", arg);
-    return -1;
-}
-
-static int act_delta(app *a, const char *arg)
-{
-    char x[128], y[128];
-    if (!arg || sscanf(arg, "%127s %127s", x, y) != 2) {
-        app_message(a, 1, "usage: :delta RUN_A RUN_B");
-        return -1;
-    }
-    size_t r1 = rt_workspace_find_run(a->ws, x), r2 = rt_workspace_find_run(a->ws, y);
-    if (r1 == (size_t)-1 || r2 == (size_t)-1) {
-        app_message(a, 1, "unknown run in \"%s\"", arg);
-        return -1;
-    }
-    a->delta_a = r1;
-    a->delta_b = r2;
-    app_refresh_rows(a);
     return 0;
 }
 
@@ -292,6 +141,18 @@ static int act_resize(app *a, const char *arg)
     }
     term_resize((int)c, (int)r);
     return 0;
+}
+
+/* ---- command arguments ------------------------------------------------------------------- */
+
+/* The word at *p (copied into buf of n bytes, "" when too long), then *p moves past it and the
+ * blanks after it. */
+void actions_word(const char **p, char *buf, size_t n)
+{
+    size_t len = strcspn(*p, " ");
+    snprintf(buf, n, "%.*s", len < n ? (int)len : 0, *p);
+    *p += len;
+    *p += strspn(*p, " ");
 }
 
 /* ---- the table --------------------------------------------------------------------------- */

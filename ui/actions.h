@@ -26,6 +26,10 @@ extern const size_t ui_nactions;
 /* Runs the action bound to key in the current view; returns 0 when no action is bound. */
 int actions_key(app *a, int key);
 
+/* Copies the word at *p into buf (n bytes; "" when it does not fit), then moves *p past it and
+ * the blanks after it: how every command splits its arguments. */
+void actions_word(const char **p, char *buf, size_t n);
+
 /* Runs a command line (without the ':'); returns 0 or -1 (message set). */
 int actions_command(app *a, const char *line);
 

@@ -1,19 +1,14 @@
 /* annotate — tagging, relabelling and the other annotation actions of the workbench. */
 #include "config.h"
 
-#include <ctype.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "annotate.h"
-#include "judge.h"
-#include "rt_export.h"
-#include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
-#include "rt_sample.h"
 #include "view.h"
 
 static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->ws->qids, qid); }
@@ -169,24 +164,14 @@ int act_base_label(app *a, const char *arg) { (void)arg; return label_focus(a, 0
 
 /* ---- commands ---------------------------------------------------------------------------- */
 
-/* The word at *p (copied into buf of n bytes, "" when too long), then *p moves past it and the
- * blanks after it. */
-static void next_word(const char **p, char *buf, size_t n)
-{
-    size_t len = strcspn(*p, " ");
-    snprintf(buf, n, "%.*s", len < n ? (int)len : 0, *p);
-    *p += len;
-    *p += strspn(*p, " ");
-}
-
 /* Splits "QID PID REST": the first two words into q and p (p "-" means none), rest after. */
 static int two_words(const char *arg, char *q, size_t qn, char *p, size_t pn, const char **rest)
 {
     if (!arg)
         return 0;
     arg += strspn(arg, " ");
-    next_word(&arg, q, qn);
-    next_word(&arg, p, pn);
+    actions_word(&arg, q, qn);
+    actions_word(&arg, p, pn);
     *rest = arg;
     return q[0] && p[0];
 }
@@ -327,124 +312,3 @@ int act_next_todo(app *a, const char *arg)
 }
 
 /* ---- breakdown, sets, exports ------------------------------------------------------------ */
-
-int act_breakdown(app *a, const char *arg)
-{
-    if (arg) {
-        int64_t k;
-        if (!rt_parse_int_in(arg, 1, INT32_MAX, &k)) {
-            app_message(a, 1, "usage: :breakdown [K] (K: top passages of each run, default 5)");
-            return -1;
-        }
-        a->bk = (size_t)k;
-    }
-    a->scroll = 0;
-    app_push(a, VIEW_BREAKDOWN);
-    return 0;
-}
-
-int act_set(app *a, const char *arg)
-{
-    if (!arg || strcmp(arg, "none") == 0) {
-        a->set[0] = 0;
-        app_refresh_rows(a);
-        app_message(a, 0, "all queries (%zu shown)", a->nrows);
-        return 0;
-    }
-    if (!rt_annot_set(a->s->annot, arg)) {
-        size_t n;
-        const rt_qset *s = rt_annot_sets(a->s->annot, &n);
-        app_message(a, 1, "no query set \"%s\"%s%s", arg, n ? "; there is " : "", n ? s[n - 1].name : "");
-        return -1;
-    }
-    snprintf(a->set, sizeof a->set, "%s", arg);
-    app_refresh_rows(a);
-    app_message(a, 0, "query set %s: %zu queries shown", a->set, a->nrows);
-    return 0;
-}
-
-int act_sample(app *a, const char *arg)
-{
-    char ns[32], ss[32];
-    int64_t n, seed;
-    int used = 0;
-    if (!arg || sscanf(arg, "%31s %31s %n", ns, ss, &used) != 2 || !used ||
-        !rt_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_parse_int_in(ss, 0, INT64_MAX, &seed)) {
-        app_message(a, 1, "usage: :sample N SEED CONDITION (all | tagged | untagged | notop K RUN | worse A B)");
-        return -1;
-    }
-    rt_condition c;
-    rt_err err;
-    if (rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK) {
-        app_message(a, 1, "%s", err.msg);
-        return -1;
-    }
-    uint32_t *q;
-    size_t nq;
-    rt_sample_pick(a->s, (size_t)n, (uint64_t)seed, &c, &q, &nq);
-    char name[128];
-    int k = snprintf(name, sizeof name, "n%" PRId64 "-seed%" PRId64 "-", n, seed);
-    for (const char *s = arg + used; *s && k < (int)sizeof name - 2; s++)
-        name[k++] = *s == ' ' ? '-' : *s, name[k] = 0;
-    rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = nq,
-                .qids = rt_calloc(nq + 1, sizeof(char *))};
-    char how[300];
-    snprintf(how, sizeof how, "sample %s", arg);
-    op.text = rt_strdup(how);
-    for (size_t i = 0; i < nq; i++)
-        op.qids[i] = rt_strdup(qstr(a, q[i]));
-    free(q);
-    if (annotate_do(a, &op) != 0)
-        return -1;
-    act_set(a, name);
-    if (nq < (size_t)n)
-        app_message(a, 0, "query set %s: only %zu queries meet the condition", name, nq);
-    return 0;
-}
-
-static int is_format(const char *w)
-{
-    rt_table_format f;
-    return strcmp(w, "trec") == 0 || rt_table_format_parse(w, &f);
-}
-
-int act_export(app *a, const char *arg)
-{
-    /* WHAT [FORMAT] PATH: the second word is a format when it names one and a path follows */
-    char what[32], fmt[32] = "", path[1024];
-    const char *p = arg ? arg : "";
-    next_word(&p, what, sizeof what);
-    const char *rest = p;
-    next_word(&p, fmt, sizeof fmt);
-    if (!is_format(fmt) || !*p) {
-        fmt[0] = 0;
-        p = rest;
-    }
-    snprintf(path, sizeof path, "%s", p);
-    rt_export_opts o = {.k = a->bk};
-    rt_err err;
-    if (!path[0] || !rt_export_what_parse(what, &o.what)) {
-        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query|leakage [FORMAT] PATH");
-        return -1;
-    }
-    if (rt_export_format(o.what, fmt[0] ? fmt : NULL, &o.format, &err) != RT_OK) {
-        app_message(a, 1, "%s", err.msg);
-        return -1;
-    }
-    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
-    if (set) {
-        o.qids = set->qids;
-        o.nqids = set->n;
-    }
-    unsigned char *mask = NULL;
-    if (o.what == RT_EXPORT_LEAKAGE)
-        o.leaked = mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, NULL);
-    rt_status st = rt_export_file(a->s, &o, path, &err);
-    free(mask);
-    if (st != RT_OK) {
-        app_message(a, 1, "%s", err.msg);
-        return -1;
-    }
-    app_message(a, 0, "wrote %s (%s%s%s)", path, what, set ? ", set " : "", set ? a->set : "");
-    return 0;
-}

@@ -1,6 +1,6 @@
 /* annotate — the workbench's annotation actions: tagging, relabelling, notes, undo / redo,
- * jumping to the next thing to do, query sets, exports. Each change goes through rt_session, so
- * it is on disk before the status line reports it. */
+ * jumping to the next thing to do — what every view that focuses a pair shares. Each change goes
+ * through rt_session, so it is on disk before the status line reports it. */
 #ifndef RT_ANNOTATE_H
 #define RT_ANNOTATE_H
 
@@ -26,16 +26,5 @@ int act_grade(app *a, const char *arg);
 int act_undo(app *a, const char *arg);
 int act_redo(app *a, const char *arg);
 int act_next_todo(app *a, const char *arg);
-int act_breakdown(app *a, const char *arg);
-int act_export(app *a, const char *arg);
-int act_sample(app *a, const char *arg);
-int act_set(app *a, const char *arg);
-
-/* The leakage view (view_leak.c). */
-int act_leakage(app *a, const char *arg);
-int act_leak_type(app *a, const char *arg);
-int act_leaked(app *a, const char *arg);
-int leak_next_unreviewed(app *a);
-size_t leak_npairs(const app *a);
 
 #endif

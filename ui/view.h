@@ -54,4 +54,26 @@ void view_move(app *a, long d);
  * run of the list's delta column. */
 size_t view_focused_run(const app *a);
 
+/* ---- the actions each view file defines (bound in the action table) ------------------------ */
+
+/* view_list.c: which queries the list shows and in which order */
+int act_search(app *a, const char *arg);
+int act_sort(app *a, const char *arg);
+int act_reverse(app *a, const char *arg);
+int act_filter(app *a, const char *arg);
+int act_failing(app *a, const char *arg);
+int act_clear_filter(app *a, const char *arg);
+int act_goto(app *a, const char *arg);
+int act_delta(app *a, const char *arg);
+
+/* view_breakdown.c */
+int act_breakdown(app *a, const char *arg);
+
+/* view_leak.c: the leakage review */
+int act_leakage(app *a, const char *arg);
+int act_leak_type(app *a, const char *arg);
+int act_leaked(app *a, const char *arg);
+int leak_next_unreviewed(app *a);
+size_t leak_npairs(const app *a);
+
 #endif

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_breakdown.h"
+#include "rt_parse.h"
 #include "view.h"
 
 #define NAME_W 36
@@ -86,6 +87,21 @@ static void draw(app *a, int top, int height)
     if (k >= a->scroll && y < top + height)
         row(a, b, y, "tagged items", 2, 0, barw);
     rt_breakdown_free(&b);
+}
+
+int act_breakdown(app *a, const char *arg)
+{
+    if (arg) {
+        int64_t k;
+        if (!rt_parse_int_in(arg, 1, INT32_MAX, &k)) {
+            app_message(a, 1, "usage: :breakdown [K] (K: top passages of each run, default 5)");
+            return -1;
+        }
+        a->bk = (size_t)k;
+    }
+    a->scroll = 0;
+    app_push(a, VIEW_BREAKDOWN);
+    return 0;
 }
 
 const view_ops view_breakdown_ops = {.name = "breakdown", .draw = draw};

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -12,6 +13,265 @@
 #define RUN_W 11
 #define DELTA_W 7
 #define COUNT_W 7
+
+/* ---- the rows: which queries the list shows, in which order ------------------------------ */
+
+static double rr10_of(const app *a, size_t qi, size_t r) { return rt_session_rr10(a->s, r, a->ws->qlist[qi]); }
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+static int in_set(const rt_qset *set, uint32_t q)
+{
+    for (size_t i = 0; set && i < set->n; i++)
+        if (set->qids[i] == q)
+            return 1;
+    return 0;
+}
+
+static int visible(const app *a, size_t qi)
+{
+    uint32_t q = a->ws->qlist[qi];
+    if (a->set[0] && !in_set(rt_annot_set(a->s->annot, a->set), q))
+        return 0;
+    if (a->text_filter[0]) {
+        const char *t = rt_workspace_query_text(a->ws, q);
+        if (!contains_ci(rt_strtab_str(a->ws->qids, q), a->text_filter) && !(t && contains_ci(t, a->text_filter)))
+            return 0;
+    }
+    /* the same conditions as :sample, over the judged queries (unjudged ones cannot fail) */
+    return !a->filtering || (rt_live_is_judged(a->s->live, q) && rt_condition_holds(a->s, &a->cond, q));
+}
+
+static double delta_of(const app *a, size_t qi)
+{
+    return rr10_of(a, qi, a->delta_a) - rr10_of(a, qi, a->delta_b);
+}
+
+static int row_cmp(const void *x, const void *y, void *ctx)
+{
+    const app *a = ctx;
+    size_t i = *(const size_t *)x, j = *(const size_t *)y;
+    int c = 0;
+    switch (a->sort) {
+    case SORT_ORDER:
+        break;
+    case SORT_QID:
+        c = strcmp(rt_strtab_str(a->ws->qids, a->ws->qlist[i]), rt_strtab_str(a->ws->qids, a->ws->qlist[j]));
+        break;
+    case SORT_TEXT: {
+        const char *s = rt_workspace_query_text(a->ws, a->ws->qlist[i]);
+        const char *t = rt_workspace_query_text(a->ws, a->ws->qlist[j]);
+        c = strcmp(s ? s : "", t ? t : "");
+        break;
+    }
+    case SORT_RUN: {
+        double s = rr10_of(a, i, a->sort_run), t = rr10_of(a, j, a->sort_run);
+        c = s < t ? -1 : s > t;
+        if (!c) {
+            size_t fs = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[i]);
+            size_t ft = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[j]);
+            fs = fs ? fs : (size_t)-1;
+            ft = ft ? ft : (size_t)-1;
+            c = fs > ft ? -1 : fs < ft;   /* worse (later or no) first relevant first */
+        }
+        break;
+    }
+    case SORT_DELTA: {
+        double d = delta_of(a, i), e = delta_of(a, j);
+        c = d < e ? -1 : d > e;
+        break;
+    }
+    case SORT_JUDGED:
+        c = a->judged[i] < a->judged[j] ? -1 : a->judged[i] > a->judged[j];
+        break;
+    case SORT_TAGS: {
+        size_t ti = rt_annot_tag_count(a->s->annot, a->ws->qlist[i]);
+        size_t tj = rt_annot_tag_count(a->s->annot, a->ws->qlist[j]);
+        c = ti < tj ? -1 : ti > tj;
+        break;
+    }
+    }
+    if (a->sort_desc)
+        c = -c;
+    return c ? c : (i < j ? -1 : i > j);
+}
+
+void app_refresh_rows(app *a)
+{
+    size_t keep = a->nrows ? a->rows_idx[a->sel < a->nrows ? a->sel : 0] : 0;
+    a->nrows = 0;
+    for (size_t i = 0; i < a->ws->nq; i++)
+        if (visible(a, i))
+            a->rows_idx[a->nrows++] = i;
+    qsort_r(a->rows_idx, a->nrows, sizeof *a->rows_idx, row_cmp, a);
+    a->sel = 0;
+    for (size_t k = 0; k < a->nrows; k++)
+        if (a->rows_idx[k] == keep)
+            a->sel = k;
+    a->top = 0;
+}
+
+/* ---- actions on the list ------------------------------------------------------------------ */
+
+int act_search(app *a, const char *arg)
+{
+    if (!arg) {
+        a->prompt = '/';
+        a->line_len = 0;
+        a->line[0] = '\0';
+        return 0;
+    }
+    snprintf(a->text_filter, sizeof a->text_filter, "%s", arg);
+    app_show_list(a);
+    app_refresh_rows(a);
+    app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", a->nrows, arg);
+    return 0;
+}
+
+static int set_sort(app *a, const char *key)
+{
+    static const struct { const char *n; sort_key k; } keys[] = {
+        {"order", SORT_ORDER}, {"qid", SORT_QID}, {"text", SORT_TEXT},
+        {"delta", SORT_DELTA}, {"judged", SORT_JUDGED}, {"tags", SORT_TAGS},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i].n) == 0) {
+            a->sort = keys[i].k;
+            return 0;
+        }
+    size_t r = rt_workspace_find_run(a->ws, key);
+    if (r == (size_t)-1) {
+        app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags or a run name, not \"%s\"", key);
+        return -1;
+    }
+    a->sort = SORT_RUN;
+    a->sort_run = r;
+    return 0;
+}
+
+int act_sort(app *a, const char *arg)
+{
+    if (!arg || !*arg) {
+        /* cycle: order → qid → text → each run → delta → judged */
+        if (a->sort == SORT_RUN && a->sort_run + 1 < a->ws->nruns)
+            a->sort_run++;
+        else if (a->sort == SORT_TEXT) {
+            a->sort = SORT_RUN;
+            a->sort_run = 0;
+        } else if (a->sort == SORT_RUN)
+            a->sort = SORT_DELTA;
+        else
+            a->sort = (sort_key)((a->sort + 1) % (SORT_TAGS + 1));
+    } else {
+        char key[128], dir[16] = "";
+        if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)
+            return -1;
+        if (*dir && strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0) {
+            app_message(a, 1, "sort direction is asc or desc, not \"%s\"", dir);
+            return -1;
+        }
+        a->sort_desc = strcmp(dir, "desc") == 0;
+    }
+    app_refresh_rows(a);
+    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags"};
+    if (a->sort == SORT_RUN)
+        app_message(a, 0, "sorted by RR@10 of %s%s", rt_run_name(a->ws->runs[a->sort_run].run),
+                    a->sort_desc ? ", descending" : "");
+    else
+        app_message(a, 0, "sorted by %s%s", names[a->sort], a->sort_desc ? ", descending" : "");
+    return 0;
+}
+
+int act_reverse(app *a, const char *arg)
+{
+    (void)arg;
+    a->sort_desc = !a->sort_desc;
+    app_refresh_rows(a);
+    app_message(a, 0, "sort %s", a->sort_desc ? "descending" : "ascending");
+    return 0;
+}
+
+int act_filter(app *a, const char *arg)
+{
+    char kind[32] = "";
+    rt_err err;
+    if (!arg || sscanf(arg, "%31s", kind) < 1 || strcmp(kind, "none") == 0) {
+        a->filtering = 0;
+        a->text_filter[0] = '\0';
+    } else if (strcmp(kind, "text") == 0) {
+        const char *t = strstr(arg, "text") + 4;
+        while (*t == ' ')
+            t++;
+        snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
+    } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK) {
+        a->filtering = 1;
+    } else {
+        app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B | tagged | untagged");
+        return -1;
+    }
+    app_show_list(a);
+    app_refresh_rows(a);
+    app_message(a, 0, "%zu queries shown", a->nrows);
+    return 0;
+}
+
+int act_failing(app *a, const char *arg)
+{
+    (void)arg;
+    char buf[160];
+    snprintf(buf, sizeof buf, "notop 5 %s", rt_run_name(a->ws->runs[view_focused_run(a)].run));
+    return act_filter(a, buf);
+}
+
+int act_clear_filter(app *a, const char *arg) { (void)arg; return act_filter(a, "none"); }
+
+int act_goto(app *a, const char *arg)
+{
+    if (!arg || !*arg) {
+        app_message(a, 1, "usage: :goto QID");
+        return -1;
+    }
+    uint32_t q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
+    for (size_t i = 0; q != RT_NO_ID && i < a->ws->nq; i++)
+        if (a->ws->qlist[i] == q) {
+            for (size_t k = 0; k < a->nrows; k++)
+                if (a->rows_idx[k] == i)
+                    a->sel = k;
+            app_set_query(a, i);
+            app_show_list(a);
+            app_push(a, VIEW_COMPARE);
+            return 0;
+        }
+    app_message(a, 1, "no query with id \"%s\"", arg);
+    return -1;
+}
+
+int act_delta(app *a, const char *arg)
+{
+    char x[128], y[128];
+    if (!arg || sscanf(arg, "%127s %127s", x, y) != 2) {
+        app_message(a, 1, "usage: :delta RUN_A RUN_B");
+        return -1;
+    }
+    size_t r1 = rt_workspace_find_run(a->ws, x), r2 = rt_workspace_find_run(a->ws, y);
+    if (r1 == (size_t)-1 || r2 == (size_t)-1) {
+        app_message(a, 1, "unknown run in \"%s\"", arg);
+        return -1;
+    }
+    a->delta_a = r1;
+    a->delta_b = r2;
+    app_refresh_rows(a);
+    return 0;
+}
+
+/* ---- drawing ------------------------------------------------------------------------------ */
 
 static int qid_width(app *a)
 {

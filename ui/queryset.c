@@ -1,0 +1,75 @@
+/* queryset — named query sets: :sample draws a reproducible one and saves it as a journal
+ * operation, :set limits the list, the metrics and the breakdown to one. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "queryset.h"
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_sample.h"
+#include "view.h"
+
+int act_set(app *a, const char *arg)
+{
+    if (!arg || strcmp(arg, "none") == 0) {
+        a->set[0] = 0;
+        app_refresh_rows(a);
+        app_message(a, 0, "all queries (%zu shown)", a->nrows);
+        return 0;
+    }
+    if (!rt_annot_set(a->s->annot, arg)) {
+        size_t n;
+        const rt_qset *s = rt_annot_sets(a->s->annot, &n);
+        app_message(a, 1, "no query set \"%s\"%s%s", arg, n ? "; there is " : "", n ? s[n - 1].name : "");
+        return -1;
+    }
+    snprintf(a->set, sizeof a->set, "%s", arg);
+    app_refresh_rows(a);
+    app_message(a, 0, "query set %s: %zu queries shown", a->set, a->nrows);
+    return 0;
+}
+
+int act_sample(app *a, const char *arg)
+{
+    char ns[32], ss[32];
+    int64_t n, seed;
+    int used = 0;
+    if (!arg || sscanf(arg, "%31s %31s %n", ns, ss, &used) != 2 || !used ||
+        !rt_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_parse_int_in(ss, 0, INT64_MAX, &seed)) {
+        app_message(a, 1, "usage: :sample N SEED CONDITION (all | tagged | untagged | notop K RUN | worse A B)");
+        return -1;
+    }
+    rt_condition c;
+    rt_err err;
+    if (rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
+        return -1;
+    }
+    uint32_t *q;
+    size_t nq;
+    rt_sample_pick(a->s, (size_t)n, (uint64_t)seed, &c, &q, &nq);
+    char name[128];
+    int k = snprintf(name, sizeof name, "n%" PRId64 "-seed%" PRId64 "-", n, seed);
+    for (const char *s = arg + used; *s && k < (int)sizeof name - 2; s++)
+        name[k++] = *s == ' ' ? '-' : *s, name[k] = 0;
+    rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = nq,
+                .qids = rt_calloc(nq + 1, sizeof(char *))};
+    char how[300];
+    snprintf(how, sizeof how, "sample %s", arg);
+    op.text = rt_strdup(how);
+    for (size_t i = 0; i < nq; i++)
+        op.qids[i] = rt_strdup(rt_strtab_str(a->ws->qids, q[i]));
+    free(q);
+    if (annotate_do(a, &op) != 0)
+        return -1;
+    act_set(a, name);
+    if (nq < (size_t)n)
+        app_message(a, 0, "query set %s: only %zu queries meet the condition", name, nq);
+    return 0;
+}
+
