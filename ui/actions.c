@@ -14,19 +14,18 @@
 #include "annotate.h"
 #include "export.h"
 #include "judge.h"
+#include "keys.h"
 #include "queryset.h"
 #include "rt_parse.h"
 #include "rt_sample.h"
 #include "term.h"
 #include "view.h"
 
-#define CTRL(c) ((c) & 0x1f)
 #define LIST VIEW_BIT(VIEW_LIST)
 #define CMP VIEW_BIT(VIEW_COMPARE)
 #define PAS VIEW_BIT(VIEW_PASSAGE)
 #define JUD VIEW_BIT(VIEW_JUDGE)
 #define ITEM (CMP | PAS | JUD)   /* views with a focused passage */
-#define DIGITS (-2)              /* in a key list: any digit; the handler reads a->key */
 
 /* ---- movement ---------------------------------------------------------------------------- */
 
@@ -158,83 +157,95 @@ void actions_word(const char **p, char *buf, size_t n)
 /* ---- the table --------------------------------------------------------------------------- */
 
 const action ui_actions[] = {
-    {"down", "j, Down", {'j', KEY_DOWN, 0}, VIEWS_ALL, act_down, "", "move down"},
-    {"up", "k, Up", {'k', KEY_UP, 0}, VIEWS_ALL, act_up, "", "move up"},
-    {"page-down", "Ctrl-F, PgDn, Space", {CTRL('f'), KEY_NPAGE, ' ', 0}, VIEWS_ALL, act_page_down, "", "move down a page"},
-    {"page-up", "Ctrl-B, PgUp", {CTRL('b'), KEY_PPAGE, 0}, VIEWS_ALL, act_page_up, "", "move up a page"},
-    {"top", "g, Home", {'g', KEY_HOME, 0}, VIEWS_ALL, act_top, "", "go to the first row"},
-    {"bottom", "G, End", {'G', KEY_END, 0}, VIEWS_ALL, act_bottom, "", "go to the last row"},
-    {"left", "h, Left", {'h', KEY_LEFT, 0}, CMP, act_left, "", "focus the run on the left"},
-    {"right", "l, Right", {'l', KEY_RIGHT, 0}, CMP, act_right, "", "focus the run on the right"},
-    {"open", "Enter", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD, act_open, "",
-     "open: a query side by side, a passage in full"},
-    {"next-query", "n", {'n', 0}, ITEM, act_next_query, "", "next query of the list"},
-    {"prev-query", "p", {'p', 0}, ITEM, act_prev_query, "", "previous query of the list"},
-    {"search", "/", {'/', 0}, VIEWS_ALL, act_search, "TEXT", "show the queries whose id or text contains TEXT"},
-    {"sort", "s", {'s', 0}, LIST, act_sort, "[order|qid|text|delta|judged|tags|RUN] [asc|desc]",
-     "sort the query list (s cycles through the columns)"},
-    {"reverse", "S", {'S', 0}, LIST, act_reverse, "", "reverse the sort order"},
-    {"filter", "", {0}, VIEWS_ALL, act_filter, "none | text STR | notop K RUN | worse A B | tagged | untagged",
-     "filter the query list"},
-    {"failing", "f", {'f', 0}, LIST | CMP, act_failing, "",
-     "show queries with no relevant passage in the top 5 of the focused run"},
-    {"clear-filter", "F", {'F', 0}, LIST, act_clear_filter, "", "show all queries"},
-    {"delta", "", {0}, VIEWS_ALL, act_delta, "RUN_A RUN_B", "compare RUN_A with RUN_B in the delta column"},
-    {"goto", "", {0}, VIEWS_ALL, act_goto, "QID", "open query QID side by side"},
-    {"tag-key", "1-9", {DIGITS, 0}, LIST | ITEM, act_tag_key, "",
-     "tag (or untag) the focused passage with the category on that key; in the query list, the query"},
-    {"query-tag", "t", {'t', 0}, ITEM, act_query_tag, "", "tag the query itself: t then a category key"},
-    {"tag", "", {0}, VIEWS_ALL, act_tag, "QID PID|- CATEGORY", "tag a pair (- : the query) with a category (id, name or number)"},
-    {"untag", "", {0}, VIEWS_ALL, act_untag, "QID PID|- CATEGORY", "remove a category from a pair or query"},
-    {"note", "N", {'N', 0}, LIST | ITEM, act_note, "QID PID|- TEXT", "write a note on a pair or query (empty removes it)"},
-    {"relevant", "+", {'+', 0}, ITEM, act_relevant, "", "relabel the focused passage relevant"},
-    {"not-relevant", "-", {'-', 0}, ITEM, act_not_relevant, "", "relabel the focused passage not relevant (grade 0)"},
-    {"grade", "r", {'r', 0}, ITEM, act_grade, "", "relabel with a grade: r then 0-1 (0-3 when graded), = for the base"},
-    {"base-label", "=", {'=', 0}, ITEM, act_base_label, "", "drop the relabel: back to the base judgment"},
-    {"label", "", {0}, VIEWS_ALL, act_label, "QID PID GRADE|base", "relabel a passage of a query"},
-    {"undo", "u", {'u', 0}, VIEWS_ALL, act_undo, "", "undo the last change (appends the inverse operation)"},
-    {"redo", "Ctrl-R, U", {CTRL('r'), 'U', 0}, VIEWS_ALL, act_redo, "", "redo the last undone change"},
-    {"next-todo", "x", {'x', 0}, LIST | ITEM | VIEW_BIT(VIEW_LEAK), act_next_todo, "",
-     "next failing passage without a tag (top k of the focused run); judging: next unjudged; leakage: next unreviewed"},
-    {"judge", "J", {'J', 0}, LIST | CMP | PAS, act_judge, "[DEPTH]",
-     "judging mode: the query's pool of every run's top DEPTH (default 10) in fusion order"},
-    {"leakage", "D", {'D', 0}, LIST | CMP | PAS, act_leakage, "",
-     "review train-test leakage: test queries with near-duplicate training queries (workspace \"leakage\")"},
-    {"leak-type", "0-6", {DIGITS, 0}, VIEW_BIT(VIEW_LEAK), act_leak_type, "",
-     "type the pair: 1 identical 2 generalization 3 specialization 4 reformulation 5 different topic 6 not a leak, 0 clears"},
-    {"leaked", "", {0}, VIEWS_ALL, act_leaked, "reviewed|candidates",
-     "split metrics by confirmed leaks (default) or by every candidate above the threshold"},
-    {"breakdown", "b", {'b', 0}, VIEWS_ALL, act_breakdown, "[K]", "the category breakdown (runs count their top K, default 5)"},
-    {"sample", "", {0}, VIEWS_ALL, act_sample, "N SEED CONDITION",
-     "save a reproducible random query set (all | tagged | untagged | notop K RUN | worse A B) and show it"},
-    {"set", "", {0}, VIEWS_ALL, act_set, "NAME|none", "limit the list, metrics and breakdown to a query set"},
-    {"export", "", {0}, VIEWS_ALL, act_export, "WHAT [FORMAT] PATH",
-     "write qrels, qrels-diff, tags, breakdown, metrics, per-query or leakage (tsv, csv, json, md, latex, trec)"},
-    {"metrics", "m", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel: base, current, delta"},
-    {"report", "L", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)"},
-    {"help", "?", {'?', 0}, VIEWS_ALL, act_help, "", "show this help"},
-    {"command", ":", {':', 0}, VIEWS_ALL, act_cmdline, "", "type a command"},
-    {"back", "q, Esc", {'q', 27, 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list"},
-    {"quit", "", {0}, VIEWS_ALL, act_quit, "", "quit retriage"},
-    {"redraw", "Ctrl-L", {CTRL('l'), 0}, VIEWS_ALL, act_redraw, "", "redraw the screen"},
-    {"snapshot", "", {0}, VIEWS_ALL, act_snapshot, "PATH [attrs]", "write the screen as text to PATH"},
-    {"resize", "", {0}, VIEWS_ALL, act_resize, "COLS ROWS", "resize the screen (script mode)"},
+    {"down", {'j', KEY_DOWN, 0}, VIEWS_ALL, act_down, "", "move down", PEND_NONE},
+    {"up", {'k', KEY_UP, 0}, VIEWS_ALL, act_up, "", "move up", PEND_NONE},
+    {"page-down", {CTRL('f'), KEY_NPAGE, ' ', 0}, VIEWS_ALL, act_page_down, "", "move down a page", PEND_NONE},
+    {"page-up", {CTRL('b'), KEY_PPAGE, 0}, VIEWS_ALL, act_page_up, "", "move up a page", PEND_NONE},
+    {"top", {'g', KEY_HOME, 0}, VIEWS_ALL, act_top, "", "go to the first row", PEND_NONE},
+    {"bottom", {'G', KEY_END, 0}, VIEWS_ALL, act_bottom, "", "go to the last row", PEND_NONE},
+    {"left", {'h', KEY_LEFT, 0}, CMP, act_left, "", "focus the run on the left", PEND_NONE},
+    {"right", {'l', KEY_RIGHT, 0}, CMP, act_right, "", "focus the run on the right", PEND_NONE},
+    {"open", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD, act_open, "",
+     "open: a query side by side, a passage in full", PEND_NONE},
+    {"next-query", {'n', 0}, ITEM, act_next_query, "", "next query of the list", PEND_NONE},
+    {"prev-query", {'p', 0}, ITEM, act_prev_query, "", "previous query of the list", PEND_NONE},
+    {"search", {'/', 0}, VIEWS_ALL, act_search, "TEXT", "show the queries whose id or text contains TEXT", PEND_NONE},
+    {"sort", {'s', 0}, LIST, act_sort, "[order|qid|text|delta|judged|tags|RUN] [asc|desc]",
+     "sort the query list (s cycles through the columns)", PEND_NONE},
+    {"reverse", {'S', 0}, LIST, act_reverse, "", "reverse the sort order", PEND_NONE},
+    {"filter", {0}, VIEWS_ALL, act_filter, "none | text STR | notop K RUN | worse A B | tagged | untagged",
+     "filter the query list", PEND_NONE},
+    {"failing", {'f', 0}, LIST | CMP, act_failing, "",
+     "show queries with no relevant passage in the top 5 of the focused run", PEND_NONE},
+    {"clear-filter", {'F', 0}, LIST, act_clear_filter, "", "show all queries", PEND_NONE},
+    {"delta", {0}, VIEWS_ALL, act_delta, "RUN_A RUN_B", "compare RUN_A with RUN_B in the delta column", PEND_NONE},
+    {"goto", {0}, VIEWS_ALL, act_goto, "QID", "open query QID side by side", PEND_NONE},
+    {"tag-key", {KEY_RANGE('0', '9'), 0}, LIST | ITEM, act_tag_key, "",
+     "tag (or untag) the focused passage with the category on that key; in the query list, the query", PEND_NONE},
+    {"query-tag", {'t', 0}, ITEM, act_query_tag, "", "tag the query itself: t then a category key", PEND_NONE},
+    {NULL, {KEY_RANGE('0', '9'), 0}, ITEM, act_query_tag_digit, "", "tag the query with the category on that key",
+     PEND_QUERY_TAG},
+    {NULL, {'y', 0}, LIST | ITEM, act_fn_relabel, "", "after a false-negative tag: relabel the passage relevant",
+     PEND_FN},
+    {NULL, {'n', 27, 0}, LIST | ITEM, act_fn_keep, "", "after a false-negative tag: keep its judgment", PEND_FN},
+    {"tag", {0}, VIEWS_ALL, act_tag, "QID PID|- CATEGORY", "tag a pair (- : the query) with a category (id, name or number)", PEND_NONE},
+    {"untag", {0}, VIEWS_ALL, act_untag, "QID PID|- CATEGORY", "remove a category from a pair or query", PEND_NONE},
+    {"note", {'N', 0}, LIST | ITEM, act_note, "QID PID|- TEXT", "write a note on a pair or query (empty removes it)", PEND_NONE},
+    {"relevant", {'+', 0}, ITEM, act_relevant, "", "relabel the focused passage relevant", PEND_NONE},
+    {"not-relevant", {'-', 0}, ITEM, act_not_relevant, "", "relabel the focused passage not relevant (grade 0)", PEND_NONE},
+    {"grade", {'r', 0}, ITEM, act_grade, "", "relabel with a grade: r then 0-1 (0-3 when graded), = for the base", PEND_NONE},
+    {NULL, {KEY_RANGE('0', '3'), 0}, ITEM, act_grade_digit, "", "relabel with that grade (0-1, or 0-3 when graded)",
+     PEND_GRADE},
+    {NULL, {'=', 0}, ITEM, act_grade_base, "", "back to the base judgment", PEND_GRADE},
+    {"base-label", {'=', 0}, ITEM, act_base_label, "", "drop the relabel: back to the base judgment", PEND_NONE},
+    {"label", {0}, VIEWS_ALL, act_label, "QID PID GRADE|base", "relabel a passage of a query", PEND_NONE},
+    {"undo", {'u', 0}, VIEWS_ALL, act_undo, "", "undo the last change (appends the inverse operation)", PEND_NONE},
+    {"redo", {CTRL('r'), 'U', 0}, VIEWS_ALL, act_redo, "", "redo the last undone change", PEND_NONE},
+    {"next-todo", {'x', 0}, LIST | ITEM | VIEW_BIT(VIEW_LEAK), act_next_todo, "",
+     "next failing passage without a tag (top k of the focused run); judging: next unjudged; leakage: next unreviewed", PEND_NONE},
+    {"judge", {'J', 0}, LIST | CMP | PAS, act_judge, "[DEPTH]",
+     "judging mode: the query's pool of every run's top DEPTH (default 10) in fusion order", PEND_NONE},
+    {"leakage", {'D', 0}, LIST | CMP | PAS, act_leakage, "",
+     "review train-test leakage: test queries with near-duplicate training queries (workspace \"leakage\")", PEND_NONE},
+    {"leak-type", {KEY_RANGE('0', '6'), 0}, VIEW_BIT(VIEW_LEAK), act_leak_type, "",
+     "type the pair: 1 identical 2 generalization 3 specialization 4 reformulation 5 different topic 6 not a leak, 0 clears", PEND_NONE},
+    {"leaked", {0}, VIEWS_ALL, act_leaked, "reviewed|candidates",
+     "split metrics by confirmed leaks (default) or by every candidate above the threshold", PEND_NONE},
+    {"breakdown", {'b', 0}, VIEWS_ALL, act_breakdown, "[K]", "the category breakdown (runs count their top K, default 5)", PEND_NONE},
+    {"sample", {0}, VIEWS_ALL, act_sample, "N SEED CONDITION",
+     "save a reproducible random query set (all | tagged | untagged | notop K RUN | worse A B) and show it", PEND_NONE},
+    {"set", {0}, VIEWS_ALL, act_set, "NAME|none", "limit the list, metrics and breakdown to a query set", PEND_NONE},
+    {"export", {0}, VIEWS_ALL, act_export, "WHAT [FORMAT] PATH",
+     "write qrels, qrels-diff, tags, breakdown, metrics, per-query or leakage (tsv, csv, json, md, latex, trec)", PEND_NONE},
+    {"metrics", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel: base, current, delta", PEND_NONE},
+    {"report", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)", PEND_NONE},
+    {"help", {'?', 0}, VIEWS_ALL, act_help, "", "show this help", PEND_NONE},
+    {"command", {':', 0}, VIEWS_ALL, act_cmdline, "", "type a command", PEND_NONE},
+    {"back", {'q', 27, 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list", PEND_NONE},
+    {"quit", {0}, VIEWS_ALL, act_quit, "", "quit retriage", PEND_NONE},
+    {"redraw", {CTRL('l'), 0}, VIEWS_ALL, act_redraw, "", "redraw the screen", PEND_NONE},
+    {"snapshot", {0}, VIEWS_ALL, act_snapshot, "PATH [attrs]", "write the screen as text to PATH", PEND_NONE},
+    {"resize", {0}, VIEWS_ALL, act_resize, "COLS ROWS", "resize the screen (script mode)", PEND_NONE},
 };
 const size_t ui_nactions = sizeof ui_actions / sizeof ui_actions[0];
 
 int actions_key(app *a, int key)
 {
+    pending_kind p = a->pending;   /* t, r or a false-negative tag waits for its second key */
+    a->pending = PEND_NONE;
     for (size_t i = 0; i < ui_nactions; i++) {
         const action *x = &ui_actions[i];
-        if (!(x->views & VIEW_BIT(a->view)))
+        if (x->after != p || !(x->views & VIEW_BIT(a->view)))
             continue;
         for (int k = 0; k < 4 && x->key[k]; k++)
-            if (x->key[k] == key || (x->key[k] == DIGITS && key >= '0' && key <= '9')) {
+            if (keys_match(x->key[k], key)) {
                 a->key = key;
                 x->fn(a, NULL);
                 return 1;
             }
     }
+    if (p != PEND_NONE && (annotate_pending_other(a, p) || actions_key(a, key)))
+        return 1;
     return 0;
 }
 
@@ -251,7 +262,7 @@ int actions_command(app *a, const char *line)
     if ((n == 1 && line[0] == 'q') || (n == 2 && strncmp(line, "q!", 2) == 0))
         return act_quit(a, NULL);
     for (size_t i = 0; i < ui_nactions; i++)
-        if (strlen(ui_actions[i].name) == n && strncmp(ui_actions[i].name, line, n) == 0) {
+        if (ui_actions[i].name && strlen(ui_actions[i].name) == n && strncmp(ui_actions[i].name, line, n) == 0) {
             if (ui_actions[i].fn == act_search || ui_actions[i].fn == act_cmdline)
                 return ui_actions[i].fn == act_search ? act_search(a, arg) : 0;
             return ui_actions[i].fn(a, *arg ? arg : NULL);
@@ -260,19 +271,74 @@ int actions_command(app *a, const char *line)
     return -1;
 }
 
+static const action *starter_of(pending_kind p)
+{
+    static const struct { pending_kind p; action_fn fn; } starts[] = {
+        {PEND_QUERY_TAG, act_query_tag}, {PEND_GRADE, act_grade}, {PEND_FN, act_tag_key},
+    };
+    for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++)
+        for (size_t i = 0; starts[s].p == p && i < ui_nactions; i++)
+            if (ui_actions[i].fn == starts[s].fn)
+                return &ui_actions[i];
+    return NULL;
+}
+
+/* The key codes of x as a list ("Ctrl-F, PgDn, Space"), repeated names once. */
+static size_t key_list(const action *x, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int k = 0; k < 4 && x->key[k]; k++) {
+        char name[32];
+        keys_name(x->key[k], name, sizeof name);
+        if (o && strstr(buf, name))
+            continue;   /* Enter is three codes */
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? ", " : "", name);
+        if (o >= n)
+            return n - 1;
+    }
+    return o;
+}
+
+const char *actions_keys(const action *x, char *buf, size_t n)
+{
+    const action *s = x->after ? starter_of(x->after) : NULL;
+    size_t o = 0;
+    if (s) {
+        o = key_list(s, buf, n);
+        o += (size_t)snprintf(buf + o, n - o, " then ");
+    }
+    if (o < n)
+        key_list(x, buf + o, n - o);
+    return buf;
+}
+
+const char *actions_keys_of(const char *name, char *buf, size_t n)
+{
+    for (size_t i = 0; i < ui_nactions; i++)
+        if (ui_actions[i].name && strcmp(ui_actions[i].name, name) == 0)
+            return actions_keys(&ui_actions[i], buf, n);
+    snprintf(buf, n, "?");
+    return buf;
+}
+
 void actions_write_keys(FILE *f, int roff)
 {
     for (size_t i = 0; i < ui_nactions; i++) {
         const action *x = &ui_actions[i];
+        char keys[64], cmd[128] = "";
+        actions_keys(x, keys, sizeof keys);
+        if (x->name)
+            snprintf(cmd, sizeof cmd, ":%s%s%s", x->name, *x->args ? " " : "", x->args);
         if (roff) {
             fprintf(f, ".TP\n");
-            if (*x->keys)
-                fprintf(f, "\\fB%s\\fR, ", x->keys);
-            fprintf(f, "\\fB:%s\\fR%s%s\n%s\n", x->name, *x->args ? " " : "", x->args, x->help);
+            if (*keys)
+                fprintf(f, "\\fB%s\\fR%s", keys, x->name ? ", " : "\n");
+            if (x->name)
+                fprintf(f, "\\fB:%s\\fR%s%s\n", x->name, *x->args ? " " : "", x->args);
+            fprintf(f, "%s\n", x->help);
         } else {
-            char cmd[128];
-            snprintf(cmd, sizeof cmd, ":%s%s%s", x->name, *x->args ? " " : "", x->args);
-            fprintf(f, "%-22s %-44s %s\n", x->keys, cmd, x->help);
+            fprintf(f, "%-22s %-44s %s\n", keys, cmd, x->help);
         }
     }
 }

@@ -115,37 +115,52 @@ int act_grade(app *a, const char *arg)
     return 0;
 }
 
-int annotate_pending_key(app *a, int key)
+/* ---- the keys that follow t, r and a false-negative tag (a->pend_qid, a->pend_pid) -------- */
+
+int act_fn_relabel(app *a, const char *arg)
 {
-    pending_kind p = a->pending;
-    a->pending = PEND_NONE;
-    if (p == PEND_FN) {
-        int32_t rel = a->ws->level > 1 ? a->ws->level : 1;
-        if (key == 'y')
-            return label(a, a->pend_qid, a->pend_pid, 1, rel) == 0 || 1;
-        app_message(a, 0, "not relabelled");
-        return key == 'n' || key == 27;
-    }
-    if (p == PEND_QUERY_TAG) {
-        size_t c = rt_taxonomy_by_key(a->ws->taxonomy, key);
-        if (c == (size_t)-1) {
-            app_message(a, 0, "no category on that key; nothing tagged");
-            return 1;
-        }
-        toggle(a, a->pend_qid, RT_NO_ID, c);
-        return 1;
-    }
-    if (p == PEND_GRADE) {
-        int max = a->ws->graded ? 3 : 1;
-        if (key == '=')
-            label(a, a->pend_qid, a->pend_pid, 0, 0);
-        else if (key >= '0' && key <= '0' + max)
-            label(a, a->pend_qid, a->pend_pid, 1, key - '0');
-        else
-            app_message(a, 0, "not relabelled");
-        return 1;
-    }
+    (void)arg;
+    return label(a, a->pend_qid, a->pend_pid, 1, a->ws->level > 1 ? a->ws->level : 1);
+}
+
+int act_fn_keep(app *a, const char *arg)
+{
+    (void)arg;
+    app_message(a, 0, "not relabelled");
     return 0;
+}
+
+int act_query_tag_digit(app *a, const char *arg)
+{
+    (void)arg;
+    size_t c = rt_taxonomy_by_key(a->ws->taxonomy, a->key);
+    if (c == (size_t)-1) {
+        app_message(a, 0, "no category on that key; nothing tagged");
+        return 0;
+    }
+    return toggle(a, a->pend_qid, RT_NO_ID, c);
+}
+
+int act_grade_digit(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->key - '0' > (a->ws->graded ? 3 : 1)) {
+        app_message(a, 0, "not relabelled: this workspace's grades are %s", a->ws->graded ? "0-3" : "0 and 1");
+        return 0;
+    }
+    return label(a, a->pend_qid, a->pend_pid, 1, a->key - '0');
+}
+
+int act_grade_base(app *a, const char *arg)
+{
+    (void)arg;
+    return label(a, a->pend_qid, a->pend_pid, 0, 0);
+}
+
+int annotate_pending_other(app *a, pending_kind p)
+{
+    app_message(a, 0, p == PEND_QUERY_TAG ? "no category on that key; nothing tagged" : "not relabelled");
+    return p != PEND_FN;   /* after a false-negative tag, any other key goes on to its own action */
 }
 
 static int label_focus(app *a, int has_grade, int32_t grade)

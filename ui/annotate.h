@@ -10,8 +10,9 @@
  * 0, or -1 with the reason shown. */
 int annotate_do(app *a, rt_op *op);
 
-/* Handles a key while a two-key action waits; returns 1 when the key was used. */
-int annotate_pending_key(app *a, int key);
+/* A key that no follow-up action of pending p takes: says that nothing was done and returns 1
+ * when the key is used up by that (0: it goes on to its own action). */
+int annotate_pending_other(app *a, pending_kind p);
 
 int act_tag_key(app *a, const char *arg);
 int act_query_tag(app *a, const char *arg);
@@ -23,6 +24,12 @@ int act_relevant(app *a, const char *arg);
 int act_not_relevant(app *a, const char *arg);
 int act_base_label(app *a, const char *arg);
 int act_grade(app *a, const char *arg);
+/* The follow-up keys (the action table binds them after t, r or a false-negative tag). */
+int act_fn_relabel(app *a, const char *arg);
+int act_fn_keep(app *a, const char *arg);
+int act_query_tag_digit(app *a, const char *arg);
+int act_grade_digit(app *a, const char *arg);
+int act_grade_base(app *a, const char *arg);
 int act_undo(app *a, const char *arg);
 int act_redo(app *a, const char *arg);
 int act_next_todo(app *a, const char *arg);

@@ -115,6 +115,24 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
     }
 }
 
+const char *app_tag_keys(const app *a, char *buf, size_t n)
+{
+    char lo = 0, hi = 0;
+    const rt_taxonomy *t = a->ws->taxonomy;
+    for (size_t c = 0; c < t->ncats; c++)
+        if (t->cats[c].key) {
+            lo = !lo || t->cats[c].key < lo ? t->cats[c].key : lo;
+            hi = t->cats[c].key > hi ? t->cats[c].key : hi;
+        }
+    if (!lo)
+        snprintf(buf, n, "(no keys)");
+    else if (lo == hi)
+        snprintf(buf, n, "%c", lo);
+    else
+        snprintf(buf, n, "%c-%c", lo, hi);
+    return buf;
+}
+
 size_t app_query_index(const app *a, uint32_t qid)
 {
     for (size_t i = 0; i < a->ws->nq; i++)

@@ -1,5 +1,7 @@
-/* app — the workbench's state shared by the views, the action table and the event loop.
- * Each view has a draw function; actions change state and ask for a redraw. */
+/* app — the workbench's state shared by the views, the action table and the event loop: the
+ * listed queries, where the user is (query, run, rank, passage), messages, and each view's
+ * cursor. Views are records (view.h); actions change this state and never paint: the event loop
+ * redraws the whole screen after every key (about a millisecond a frame, make bench-ui). */
 #ifndef RT_APP_H
 #define RT_APP_H
 
@@ -122,6 +124,9 @@ void app_compute_stats(app *a);
 
 /* The current query's qid id. */
 uint32_t app_qid(const app *a);
+
+/* The digit keys of the workspace's taxonomy ("1-8") into buf; returns buf. */
+const char *app_tag_keys(const app *a, char *buf, size_t n);
 
 /* The index in ws->qlist of query qid (0 when it is not listed). */
 size_t app_query_index(const app *a, uint32_t qid);

@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "app.h"
+#include "keys.h"
 #include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
@@ -96,28 +97,13 @@ static int handle(app *a, int is_key, wint_t ch)
             line_put(a, ch);
         return 0;
     }
-    int key = (int)ch;
-    if (a->pending && annotate_pending_key(a, key))
-        return 0;
+    int key = is_key || ch < 0x40000000 ? (int)ch : 0;   /* (codes above are the table's ranges) */
     if (!actions_key(a, key))
         app_message(a, 0, "no action on this key here (? lists the keys)");
     return 0;
 }
 
 /* ---- script mode ------------------------------------------------------------------------- */
-
-typedef struct script_key {
-    const char *name;
-    int is_key;
-    int code;
-} script_key;
-
-static const script_key script_key_table[] = {
-    {"Enter", 0, '\r'}, {"Esc", 0, 27}, {"Tab", 0, '\t'}, {"Space", 0, ' '},
-    {"Backspace", 1, KEY_BACKSPACE}, {"Up", 1, KEY_UP}, {"Down", 1, KEY_DOWN},
-    {"Left", 1, KEY_LEFT}, {"Right", 1, KEY_RIGHT}, {"PgUp", 1, KEY_PPAGE},
-    {"PgDn", 1, KEY_NPAGE}, {"Home", 1, KEY_HOME}, {"End", 1, KEY_END}, {"lt", 0, '<'},
-};
 
 static double now_us(void)
 {
@@ -152,19 +138,11 @@ static int script_keys(app *a, const char *s, FILE *times, char *err, size_t err
                 return -1;
             }
             size_t n = (size_t)(e - s - 1);
-            const char *name = s + 1;
-            int done = 0;
-            if (n == 3 && name[0] == 'C' && name[1] == '-') {
-                timed_key(a, 0, (wint_t)(name[2] & 0x1f), times);
-                done = 1;
-            }
-            for (size_t i = 0; !done && i < sizeof script_key_table / sizeof script_key_table[0]; i++)
-                if (strlen(script_key_table[i].name) == n && strncmp(script_key_table[i].name, name, n) == 0) {
-                    timed_key(a, script_key_table[i].is_key, (wint_t)script_key_table[i].code, times);
-                    done = 1;
-                }
-            if (!done) {
-                snprintf(err, errn, "unknown key <%.*s>", (int)n, name);
+            int is_key, code;
+            if (keys_lookup(s + 1, n, &is_key, &code)) {
+                timed_key(a, is_key, (wint_t)code, times);
+            } else {
+                snprintf(err, errn, "unknown key <%.*s>", (int)n, s + 1);
                 return -1;
             }
             s = e + 1;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "actions.h"
 #include "draw.h"
 #include "rt_mem.h"
 #include "view.h"
@@ -163,11 +164,14 @@ static void side(app *a, int d)
 /* The legend of the focused column's cells. */
 static void legend(app *a, char *buf, size_t len)
 {
-    size_t o = (size_t)snprintf(buf, len, " +/-/? judged  [keys] tags  1-8 tag  +/- relabel  u undo  ranks in ");
+    char tag[16], rel[16], nrel[16], undo[16], open[16];
+    size_t o = (size_t)snprintf(buf, len, " +/-/? judged  [keys] tags  %s tag  %s/%s relabel  %s undo  ranks in ",
+                                app_tag_keys(a, tag, sizeof tag), actions_keys_of("relevant", rel, sizeof rel),
+                                actions_keys_of("not-relevant", nrel, sizeof nrel), actions_keys_of("undo", undo, sizeof undo));
     for (size_t r = 0, k = 0; r < a->ws->nruns && o < len - 64; r++)
         if (r != a->col)
             o += (size_t)snprintf(buf + o, len - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
-    snprintf(buf + o, len - o, "  Enter passage");
+    snprintf(buf + o, len - o, "  %s passage", actions_keys_of("open", open, sizeof open));
 }
 
 const view_ops view_compare_ops = {

@@ -27,14 +27,15 @@ static int help_line(size_t i, char *buf, size_t n, term_role *role)
     size_t k = 3;
     for (size_t a = 0; a < ui_nactions; a++) {
         const action *x = &ui_actions[a];
-        char cmd[160];
-        int cl = snprintf(cmd, sizeof cmd, ":%s%s%s", x->name, *x->args ? " " : "", x->args);
+        char cmd[160] = "", keys[64];
+        int cl = x->name ? snprintf(cmd, sizeof cmd, ":%s%s%s", x->name, *x->args ? " " : "", x->args) : 0;
+        actions_keys(x, keys, sizeof keys);
         if (cl < CMD_W) {
             if (k++ == i)
-                return snprintf(buf, n, "%-*s%-*s%s", KEYS_W, x->keys, CMD_W, cmd, x->help);
+                return snprintf(buf, n, "%-*s%-*s%s", KEYS_W, keys, CMD_W, cmd, x->help);
         } else {
             if (k++ == i)
-                return snprintf(buf, n, "%-*s%s", KEYS_W, x->keys, cmd);
+                return snprintf(buf, n, "%-*s%s", KEYS_W, keys, cmd);
             if (k++ == i)
                 return snprintf(buf, n, "%-*s%s", KEYS_W + CMD_W, "", x->help);
         }
