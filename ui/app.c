@@ -144,7 +144,7 @@ size_t app_query_index(const app *a, uint32_t qid)
 void app_set_query(app *a, size_t index)
 {
     a->cur = index;
-    a->rank = a->top_rank = 0;
+    a->rank = 0;   /* the side-by-side scrolls back to it when it draws */
     rt_overlap_free(&a->ov);
     const char *t = rt_workspace_query_text(a->ws, app_qid(a));
     a->ov = rt_overlap_new(t ? t : "", t ? strlen(t) : 0);

@@ -60,7 +60,6 @@ typedef struct app {
     int msg_error;
 
     uint32_t *judged;           /* judged passages per query index */
-    int qid_w;                  /* display width of the qid column (0: not yet computed) */
 
     /* query list */
     size_t *rows_idx;           /* visible rows: indices into ws->qlist */
@@ -76,8 +75,9 @@ typedef struct app {
 
     /* side by side */
     size_t cur;                 /* index into ws->qlist */
-    size_t col, col_off;        /* focused run, first visible run */
-    size_t rank, top_rank;      /* focused rank (0-based), first visible */
+    size_t col;                 /* focused run */
+    size_t rank;                /* focused rank (0-based) */
+    struct compare_view *compare_view;  /* view_compare.c's own (NULL until first drawn) */
     rt_overlap *ov;             /* overlap of the current query */
 
     /* passage */
@@ -94,17 +94,12 @@ typedef struct app {
     size_t bk;                  /* top k for the breakdown and for "next failing" (default 5) */
     char set[128];              /* the query set the list and breakdown are limited to, or "" */
 
-    /* judging: the pool of the current query in fusion order */
-    size_t pool_depth;
-    struct rt_pool_entry *pool;
-    size_t npool, pool_cap, jsel, jtop;
-    uint32_t pool_qid;          /* whose pool is in pool (RT_NO_ID: none yet) */
-    uint32_t *jcount;           /* per query index: judged, pool size (UINT32_MAX: stale) */
-    size_t jcount_depth;
+    /* judging: view_judge.c's own state (NULL until it is first used) */
+    struct judge_state *judge;
 
     /* leakage review */
     struct rt_leakage *leak;    /* found on first use of the view */
-    size_t lsel, ltop;
+    struct leak_view *leak_view;    /* view_leak.c's cursor (NULL until first used) */
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
 
     /* command line */

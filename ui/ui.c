@@ -21,6 +21,7 @@
 #include "rt_mem.h"
 #include "rt_reader.h"
 #include "term.h"
+#include "view.h"
 #include "ui.h"
 
 static volatile sig_atomic_t got_signal;
@@ -238,8 +239,7 @@ static void run_tty(app *a)
 int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
-    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5, .pool_depth = 10,
-             .pool_qid = RT_NO_ID};
+    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5};
     app_compute_stats(&a);
     a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);
@@ -266,8 +266,9 @@ int ui_run(rt_session *s, const ui_opts *o)
     rt_overlap_free(&a.ov);
     free(a.judged);
     free(a.rows_idx);
-    free(a.pool);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (view_get((view_id)v)->release)
+            view_get((view_id)v)->release(&a);
     rt_leakage_free(&a.leak);
-    free(a.jcount);
     return rc;
 }

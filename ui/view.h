@@ -33,6 +33,8 @@ typedef struct view_ops {
     void (*side)(app *a, int d);     /* h (-1) / l (+1); NULL: nothing */
     /* The status line's legend when no message is shown, into buf; NULL: the common one. */
     void (*legend)(app *a, char *buf, size_t n);
+    /* Frees the view's own state when the workbench closes; NULL: it has none. */
+    void (*release)(app *a);
 } view_ops;
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,

@@ -17,6 +17,25 @@
 
 #define MIN_COL_W 28
 
+/* What only this view keeps: the first run column and the first rank on screen. (The focused
+ * run and rank, a->col and a->rank, are shared: the passage view and x use them.) */
+struct compare_view {
+    size_t col_off, top_rank;
+};
+
+static struct compare_view *C(app *a)
+{
+    if (!a->compare_view)
+        a->compare_view = rt_calloc(1, sizeof *a->compare_view);
+    return a->compare_view;
+}
+
+static void release(app *a)
+{
+    free(a->compare_view);
+    a->compare_view = NULL;
+}
+
 static size_t columns_fit(const app *a)
 {
     size_t n = (size_t)(a->cols / MIN_COL_W);
@@ -67,15 +86,15 @@ static void draw(app *a, int top, int height)
     app_draw_query_line(a, top);
 
     size_t ncol = columns_fit(a);
-    if (a->col < a->col_off)
-        a->col_off = a->col;
-    if (a->col >= a->col_off + ncol)
-        a->col_off = a->col - ncol + 1;
-    if (a->col_off + ncol > ws->nruns)
-        a->col_off = ws->nruns - ncol;
+    if (a->col < C(a)->col_off)
+        C(a)->col_off = a->col;
+    if (a->col >= C(a)->col_off + ncol)
+        C(a)->col_off = a->col - ncol + 1;
+    if (C(a)->col_off + ncol > ws->nruns)
+        C(a)->col_off = ws->nruns - ncol;
     int colw = a->cols / (int)ncol;
     for (size_t c = 0; c < ncol; c++) {
-        size_t r = a->col_off + c;
+        size_t r = C(a)->col_off + c;
         int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
         size_t fr = rt_session_first_rel(a->s, r, q);
         char h[160];
@@ -90,14 +109,14 @@ static void draw(app *a, int top, int height)
     int rows = height - 2;
     if (rows < 1)
         return;
-    if (a->rank < a->top_rank)
-        a->top_rank = a->rank;
-    if (a->rank >= a->top_rank + (size_t)rows)
-        a->top_rank = a->rank - (size_t)rows + 1;
+    if (a->rank < C(a)->top_rank)
+        C(a)->top_rank = a->rank;
+    if (a->rank >= C(a)->top_rank + (size_t)rows)
+        C(a)->top_rank = a->rank - (size_t)rows + 1;
     for (int row = 0; row < rows; row++) {
-        size_t rank = a->top_rank + (size_t)row;
+        size_t rank = C(a)->top_rank + (size_t)row;
         for (size_t c = 0; c < ncol; c++) {
-            size_t r = a->col_off + c;
+            size_t r = C(a)->col_off + c;
             int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
             draw_cell(a, top + 2 + row, x, w, r, rank, r == a->col && rank == a->rank);
             if (c + 1 < ncol)
@@ -106,8 +125,8 @@ static void draw(app *a, int top, int height)
     }
     if (ncol < ws->nruns) {
         char more[64];
-        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", a->col_off + 1,
-                         a->col_off + ncol, ws->nruns);
+        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", C(a)->col_off + 1,
+                         C(a)->col_off + ncol, ws->nruns);
         draw_text(top, a->cols - n, n, more, (size_t)n, ROLE_DIM, NULL);
     }
 }
@@ -176,5 +195,5 @@ static void legend(app *a, char *buf, size_t len)
 
 const view_ops view_compare_ops = {
     .name = "side by side", .flags = VIEW_IN_QUERY | VIEW_RUN_FOCUS, .draw = draw, .focus = focus,
-    .cursor = cursor, .open = open_passage, .side = side, .legend = legend,
+    .cursor = cursor, .open = open_passage, .side = side, .legend = legend, .release = release,
 };

@@ -14,31 +14,62 @@
 #include "rt_pool.h"
 #include "view.h"
 
+/* The judging view's own state: the pool of one query, the cursor in it, and per listed query
+ * the judged / pooled counts (cached until the query's judgments or the depth change). */
+struct judge_state {
+    size_t depth;
+    rt_pool_entry *pool;
+    size_t n, cap, sel, top;
+    uint32_t qid;          /* whose pool is in pool (RT_NO_ID: none yet) */
+    uint32_t *count;       /* per query index: judged, pool size (UINT32_MAX: stale) */
+    size_t count_depth;
+};
+
+static struct judge_state *J(app *a)
+{
+    if (!a->judge) {
+        a->judge = rt_calloc(1, sizeof *a->judge);
+        a->judge->depth = 10;
+        a->judge->qid = RT_NO_ID;
+    }
+    return a->judge;
+}
+
+static void release(app *a)
+{
+    if (!a->judge)
+        return;
+    free(a->judge->pool);
+    free(a->judge->count);
+    free(a->judge);
+    a->judge = NULL;
+}
+
 static size_t build(app *a, uint32_t qid, rt_pool_entry **out, size_t *cap)
 {
     const rt_run **runs = rt_calloc(a->ws->nruns + 1, sizeof *runs);
     for (size_t r = 0; r < a->ws->nruns; r++)
         runs[r] = a->ws->runs[r].run;
-    size_t n = rt_pool_query(runs, a->ws->nruns, qid, a->pool_depth, a->ws->pids, out, cap);
+    size_t n = rt_pool_query(runs, a->ws->nruns, qid, J(a)->depth, a->ws->pids, out, cap);
     free(runs);
     return n;
 }
 
 void judge_refresh(app *a)
 {
-    if (!a->ws->nq || a->pool_qid == app_qid(a))
+    if (!a->ws->nq || J(a)->qid == app_qid(a))
         return;
-    a->pool_qid = app_qid(a);
-    a->npool = build(a, a->pool_qid, &a->pool, &a->pool_cap);
-    a->jsel = a->jtop = 0;
+    J(a)->qid = app_qid(a);
+    J(a)->n = build(a, J(a)->qid, &J(a)->pool, &J(a)->cap);
+    J(a)->sel = J(a)->top = 0;
 }
 
 int judge_focus(app *a, uint32_t *pid)
 {
     judge_refresh(a);
-    if (a->jsel >= a->npool)
+    if (J(a)->sel >= J(a)->n)
         return 0;
-    *pid = a->pool[a->jsel].pid;
+    *pid = J(a)->pool[J(a)->sel].pid;
     return 1;
 }
 
@@ -64,9 +95,9 @@ static int unjudged(app *a, uint32_t qid, uint32_t pid)
 int judge_next_unjudged(app *a)
 {
     judge_refresh(a);
-    for (size_t i = a->jsel + 1; i < a->npool; i++)
-        if (unjudged(a, a->pool_qid, a->pool[i].pid)) {
-            a->jsel = i;
+    for (size_t i = J(a)->sel + 1; i < J(a)->n; i++)
+        if (unjudged(a, J(a)->qid, J(a)->pool[i].pid)) {
+            J(a)->sel = i;
             return 0;
         }
     size_t pos = 0;
@@ -78,14 +109,14 @@ int judge_next_unjudged(app *a)
         app_set_query(a, a->rows_idx[k]);
         a->sel = k;
         judge_refresh(a);
-        for (size_t i = 0; i < a->npool; i++)
-            if (unjudged(a, a->pool_qid, a->pool[i].pid)) {
-                a->jsel = i;
-                app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->ws->qids, a->pool_qid));
+        for (size_t i = 0; i < J(a)->n; i++)
+            if (unjudged(a, J(a)->qid, J(a)->pool[i].pid)) {
+                J(a)->sel = i;
+                app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->ws->qids, J(a)->qid));
                 return 0;
             }
     }
-    app_message(a, 0, "every pooled passage of the listed queries is judged (depth %zu)", a->pool_depth);
+    app_message(a, 0, "every pooled passage of the listed queries is judged (depth %zu)", J(a)->depth);
     return 0;
 }
 
@@ -97,8 +128,8 @@ int act_judge(app *a, const char *arg)
             app_message(a, 1, "usage: :judge [DEPTH] (the pool depth, default 10)");
             return -1;
         }
-        a->pool_depth = (size_t)d;
-        a->pool_qid = RT_NO_ID;
+        J(a)->depth = (size_t)d;
+        J(a)->qid = RT_NO_ID;
     }
     /* From a view that focuses a query of its own (the list), judge that one. */
     uint32_t q, p;
@@ -116,32 +147,32 @@ int act_judge(app *a, const char *arg)
 
 void judge_forget(app *a, size_t qi)
 {
-    if (a->jcount)
-        a->jcount[2 * qi] = UINT32_MAX;
+    if (J(a)->count)
+        J(a)->count[2 * qi] = UINT32_MAX;
 }
 
 /* Judged / pooled over the listed queries; per-query counts are cached until a query changes or
  * the depth does. */
 static void overall(app *a, size_t *judged, size_t *size)
 {
-    if (!a->jcount || a->jcount_depth != a->pool_depth) {
-        free(a->jcount);
-        a->jcount = rt_malloc((2 * a->ws->nq + 1) * sizeof *a->jcount);
+    if (!J(a)->count || J(a)->count_depth != J(a)->depth) {
+        free(J(a)->count);
+        J(a)->count = rt_malloc((2 * a->ws->nq + 1) * sizeof *J(a)->count);
         for (size_t i = 0; i < a->ws->nq; i++)
-            a->jcount[2 * i] = UINT32_MAX;
-        a->jcount_depth = a->pool_depth;
+            J(a)->count[2 * i] = UINT32_MAX;
+        J(a)->count_depth = J(a)->depth;
     }
     *judged = *size = 0;
     for (size_t k = 0; k < a->nrows; k++) {
         size_t qi = a->rows_idx[k];
-        if (a->jcount[2 * qi] == UINT32_MAX) {
+        if (J(a)->count[2 * qi] == UINT32_MAX) {
             size_t j, n;
             judge_counts(a, a->ws->qlist[qi], &j, &n);
-            a->jcount[2 * qi] = (uint32_t)j;
-            a->jcount[2 * qi + 1] = (uint32_t)n;
+            J(a)->count[2 * qi] = (uint32_t)j;
+            J(a)->count[2 * qi + 1] = (uint32_t)n;
         }
-        *judged += a->jcount[2 * qi];
-        *size += a->jcount[2 * qi + 1];
+        *judged += J(a)->count[2 * qi];
+        *size += J(a)->count[2 * qi + 1];
     }
 }
 
@@ -151,31 +182,31 @@ static void draw(app *a, int top, int height)
     uint32_t q = app_qid(a);
     app_draw_query_line(a, top);
     size_t jq = 0, oj, on;
-    for (size_t i = 0; i < a->npool; i++)
-        jq += !unjudged(a, q, a->pool[i].pid);
+    for (size_t i = 0; i < J(a)->n; i++)
+        jq += !unjudged(a, q, J(a)->pool[i].pid);
     overall(a, &oj, &on);
     draw_fmt(top + 1, 0, a->cols, ROLE_HEADER,
              "pool depth %zu of %zu runs, fusion order | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
-             a->pool_depth, a->ws->nruns, jq, a->npool, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
+             J(a)->depth, a->ws->nruns, jq, J(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
     int rows = height - 2;
     if (rows < 1)
         return;
-    if (!a->npool) {
+    if (!J(a)->n) {
         static const char none[] = "No run ranks a passage for this query.";
         draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
         return;
     }
-    if (a->jsel >= a->npool)
-        a->jsel = a->npool - 1;
-    if (a->jsel < a->jtop)
-        a->jtop = a->jsel;
-    if (a->jsel >= a->jtop + (size_t)rows)
-        a->jtop = a->jsel - (size_t)rows + 1;
-    for (int row = 0; row < rows && a->jtop + (size_t)row < a->npool; row++) {
-        size_t i = a->jtop + (size_t)row;
-        int focused = i == a->jsel, y = top + 2 + row;
+    if (J(a)->sel >= J(a)->n)
+        J(a)->sel = J(a)->n - 1;
+    if (J(a)->sel < J(a)->top)
+        J(a)->top = J(a)->sel;
+    if (J(a)->sel >= J(a)->top + (size_t)rows)
+        J(a)->top = J(a)->sel - (size_t)rows + 1;
+    for (int row = 0; row < rows && J(a)->top + (size_t)row < J(a)->n; row++) {
+        size_t i = J(a)->top + (size_t)row;
+        int focused = i == J(a)->sel, y = top + 2 + row;
         term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-        uint32_t pid = a->pool[i].pid;
+        uint32_t pid = J(a)->pool[i].pid;
         int x = draw_fmt(y, 0, 5, role, "%4zu ", i + 1);
         x += app_draw_badge(a, y, x, a->cols - x, q, pid, focused);
         char ranks[96];
@@ -203,8 +234,8 @@ static int focus(app *a, uint32_t *qid, uint32_t *pid)
 static size_t *cursor(app *a, size_t *n)
 {
     judge_refresh(a);
-    *n = a->npool;
-    return &a->jsel;
+    *n = J(a)->n;
+    return &J(a)->sel;
 }
 
 static int open_passage(app *a)
@@ -220,5 +251,5 @@ static int open_passage(app *a)
 
 const view_ops view_judge_ops = {
     .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .focus = focus, .cursor = cursor,
-    .open = open_passage, .next_todo = judge_next_unjudged,
+    .open = open_passage, .next_todo = judge_next_unjudged, .release = release,
 };

@@ -17,6 +17,25 @@
 static const char *const type_of_key[] = {"identical", "generalization", "specialization",
                                           "reformulation", "different-topic", "not-leak"};
 
+/* The review's own cursor (the candidates themselves, a->leak, are shared with the metrics
+ * split and the exports). */
+struct leak_view {
+    size_t sel, top;
+};
+
+static struct leak_view *L(app *a)
+{
+    if (!a->leak_view)
+        a->leak_view = rt_calloc(1, sizeof *a->leak_view);
+    return a->leak_view;
+}
+
+static void release(app *a)
+{
+    free(a->leak_view);
+    a->leak_view = NULL;
+}
+
 static int ensure(app *a)
 {
     if (a->leak)
@@ -50,19 +69,19 @@ static const char *label_of(app *a, const rt_leak_pair *p)
 int act_leak_type(app *a, const char *arg)
 {
     (void)arg;
-    if (!a->leak || a->lsel >= a->leak->npairs)
+    if (!a->leak || L(a)->sel >= a->leak->npairs)
         return 0;
     int k = a->key - '0';
     if (k < 0 || k > 6) {
         app_message(a, 1, "1 identical, 2 generalization, 3 specialization, 4 reformulation, 5 different topic, 6 not a leak, 0 clears");
         return -1;
     }
-    const rt_leak_pair *p = &a->leak->pairs[a->lsel];
+    const rt_leak_pair *p = &a->leak->pairs[L(a)->sel];
     rt_op op = {.kind = RT_OP_LEAK, .qid = rt_strdup(rt_strtab_str(a->ws->qids, a->leak->test_qid[p->test])),
                 .train = rt_strdup(rt_leakage_train_qid(a->leak, p)), .text = rt_strdup(k ? type_of_key[k - 1] : "")};
     int rc = annotate_do(a, &op);
-    if (rc == 0 && a->lsel + 1 < a->leak->npairs)
-        a->lsel++;
+    if (rc == 0 && L(a)->sel + 1 < a->leak->npairs)
+        L(a)->sel++;
     return rc;
 }
 
@@ -86,9 +105,9 @@ int leak_next_unreviewed(app *a)
     if (!a->leak || !a->leak->npairs)
         return 0;
     for (size_t step = 1; step <= a->leak->npairs; step++) {
-        size_t i = (a->lsel + step) % a->leak->npairs;
+        size_t i = (L(a)->sel + step) % a->leak->npairs;
         if (!label_of(a, &a->leak->pairs[i])) {
-            a->lsel = i;
+            L(a)->sel = i;
             return 0;
         }
     }
@@ -100,7 +119,7 @@ static void draw_pair(app *a, int y, int h, size_t i)
 {
     const rt_leak_pair *p = &a->leak->pairs[i];
     uint32_t q = a->leak->test_qid[p->test];
-    int focused = i == a->lsel;
+    int focused = i == L(a)->sel;
     term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
     const char *tt = rt_workspace_query_text(a->ws, q), *rt = rt_leakage_train_text(a->leak, p);
     const char *type = label_of(a, p);
@@ -142,22 +161,23 @@ static void draw(app *a, int top, int height)
     size_t per = 2, rows = height > 2 ? (size_t)(height - 2) / per : 0;
     if (rows == 0)
         return;
-    if (a->lsel >= a->leak->npairs)
-        a->lsel = a->leak->npairs - 1;
-    if (a->lsel < a->ltop)
-        a->ltop = a->lsel;
-    if (a->lsel >= a->ltop + rows)
-        a->ltop = a->lsel - rows + 1;
-    for (size_t r = 0; r < rows && a->ltop + r < a->leak->npairs; r++)
-        draw_pair(a, top + 2 + (int)(r * per), (int)per, a->ltop + r);
+    if (L(a)->sel >= a->leak->npairs)
+        L(a)->sel = a->leak->npairs - 1;
+    if (L(a)->sel < L(a)->top)
+        L(a)->top = L(a)->sel;
+    if (L(a)->sel >= L(a)->top + rows)
+        L(a)->top = L(a)->sel - rows + 1;
+    for (size_t r = 0; r < rows && L(a)->top + r < a->leak->npairs; r++)
+        draw_pair(a, top + 2 + (int)(r * per), (int)per, L(a)->top + r);
 }
 
 static size_t *cursor(app *a, size_t *n)
 {
     *n = leak_npairs(a);
-    return &a->lsel;
+    return &L(a)->sel;
 }
 
 const view_ops view_leak_ops = {
     .name = "leakage", .draw = draw, .cursor = cursor, .next_todo = leak_next_unreviewed,
+    .release = release,
 };

@@ -275,8 +275,9 @@ int act_delta(app *a, const char *arg)
 
 static int qid_width(app *a)
 {
-    if (a->qid_w)
-        return a->qid_w;   /* computed once: the ids do not change */
+    static int qid_w;   /* computed once: the ids do not change */
+    if (qid_w)
+        return qid_w;
     int w = 3;
     for (size_t i = 0; i < a->ws->nq; i++) {
         int n = (int)rt_text_width(rt_strtab_str(a->ws->qids, a->ws->qlist[i]),
@@ -284,8 +285,8 @@ static int qid_width(app *a)
         if (n > w)
             w = n;
     }
-    a->qid_w = w > 16 ? 16 : w;
-    return a->qid_w;
+    qid_w = w > 16 ? 16 : w;
+    return qid_w;
 }
 
 /* How many run columns fit beside qid, a query text of at least 16 columns, delta and counts. */
