@@ -10,6 +10,27 @@
 #include "cli.h"
 #include "rt_mem.h"
 
+const cli_command cli_commands[] = {
+    {"eval", cmd_eval, "evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)",
+     "retriage eval --help"},
+    {"export", cmd_export, "write current qrels, relabels, tags, breakdowns, metric tables",
+     "retriage export --help"},
+    {"leak", cmd_leak, "find training queries that near-duplicate test queries (train–test leakage)",
+     "retriage leak --help"},
+    {"pool", cmd_pool, "depth-k pool of runs per query, in reciprocal-rank-fusion order",
+     "retriage pool --help"},
+    {"open", NULL, "the workbench (no command word: 'retriage WORKSPACE.json')", "retriage --help-open"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const cli_command *command(const char *name)
+{
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
 int cli_fail(const rt_err *err)
 {
     fprintf(stderr, "retriage: %s\n", err->msg);
@@ -19,11 +40,15 @@ int cli_fail(const rt_err *err)
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "retriage %s: ", cmd);
+    const cli_command *c = command(cmd);
+    if (c && c->run)
+        fprintf(stderr, "retriage %s: ", cmd);
+    else
+        fprintf(stderr, "retriage: ");   /* the workbench has no command word */
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'retriage %s --help'.\n", cmd);
+    fprintf(stderr, "\nTry '%s'.\n", c ? c->help : "retriage --help");
     return CLI_USAGE;
 }
 

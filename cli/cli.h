@@ -9,6 +9,17 @@
 
 enum { CLI_OK = 0, CLI_USAGE = 1, CLI_INPUT = 2 };
 
+/* The subcommands: dispatch, the usage text and every "Try '…'" hint come from this table. run
+ * NULL: not a command word (the workbench opens without one), listed for its help hint. */
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const char *help;      /* how to get its options */
+} cli_command;
+
+extern const cli_command cli_commands[];
+
 int cmd_eval(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
 int cmd_open(int argc, char **argv);

@@ -9,26 +9,27 @@
 #include "actions.h"
 #include "cli.h"
 
-static const char usage_text[] =
-    "Usage: retriage [OPTIONS] WORKSPACE.json | --demo | --qrels F --run F…\n"
-    "       retriage COMMAND [OPTIONS] [ARGS]\n"
-    "\n"
-    "A terminal workbench for error analysis of passage-retrieval systems.\n"
-    "Without a command it opens the workbench ('retriage --help-open' lists its options).\n"
-    "\n"
-    "Commands:\n"
-    "  eval      evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)\n"
-    "  export    write current qrels, relabels, tags, breakdowns, metric tables\n"
-    "  leak      find training queries that near-duplicate test queries (train–test leakage)\n"
-    "  pool      depth-k pool of runs per query, in reciprocal-rank-fusion order\n"
-    "\n"
-    "Options:\n"
-    "  -h, --help       show this help\n"
-    "  -V, --version    show the version\n"
-    "      --help-open  the workbench's options\n"
-    "      --help-keys  the workbench's keys and commands\n"
-    "\n"
-    "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n";
+static void usage(FILE *f)
+{
+    fputs("Usage: retriage [OPTIONS] WORKSPACE.json | --demo | --qrels F --run F…\n"
+          "       retriage COMMAND [OPTIONS] [ARGS]\n"
+          "\n"
+          "A terminal workbench for error analysis of passage-retrieval systems.\n"
+          "Without a command it opens the workbench ('retriage --help-open' lists its options).\n"
+          "\n"
+          "Commands:\n", f);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (c->run)
+            fprintf(f, "  %-9s %s\n", c->name, c->summary);
+    fputs("\n"
+          "Options:\n"
+          "  -h, --help       show this help\n"
+          "  -V, --version    show the version\n"
+          "      --help-open  the workbench's options\n"
+          "      --help-keys  the workbench's keys and commands\n"
+          "\n"
+          "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n", f);
+}
 
 int main(int argc, char **argv)
 {
@@ -38,12 +39,12 @@ int main(int argc, char **argv)
     if (!ct || strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
         setlocale(LC_CTYPE, "C.UTF-8");
     if (argc < 2) {
-        fputs(usage_text, stderr);
+        usage(stderr);
         return CLI_USAGE;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-        fputs(usage_text, stdout);
+        usage(stdout);
         return CLI_OK;
     }
     if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
@@ -58,17 +59,12 @@ int main(int argc, char **argv)
         char *args[] = {argv[0], (char *)"--help", NULL};
         return cmd_open(2, args);
     }
-    if (strcmp(cmd, "eval") == 0)
-        return cmd_eval(argc - 1, argv + 1);
-    if (strcmp(cmd, "export") == 0)
-        return cmd_export(argc - 1, argv + 1);
-    if (strcmp(cmd, "pool") == 0)
-        return cmd_pool(argc - 1, argv + 1);
-    if (strcmp(cmd, "leak") == 0)
-        return cmd_leak(argc - 1, argv + 1);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (c->run && strcmp(cmd, c->name) == 0)
+            return c->run(argc - 1, argv + 1);
     if (cmd[0] == '-' || strchr(cmd, '.') || strchr(cmd, '/'))
         return cmd_open(argc, argv);
     fprintf(stderr, "retriage: unknown command '%s'\n", cmd);
-    fputs(usage_text, stderr);
+    usage(stderr);
     return CLI_USAGE;
 }
