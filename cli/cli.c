@@ -72,6 +72,14 @@ const char *cli_split_run(const char *arg, char **name)
     return eq + 1;
 }
 
+int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value)
+{
+    char valid[256];
+    if (rt_name_value(table, arg, value))
+        return CLI_OK;
+    return cli_usage(cmd, "unknown %s '%s' (valid: %s)", what, arg, rt_name_list(table, valid, sizeof valid));
+}
+
 int cli_parse_order(const char *cmd, const char *arg, rt_order *order)
 {
     if (strcmp(arg, "score") == 0)

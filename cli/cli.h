@@ -4,6 +4,7 @@
 #define RT_CLI_H
 
 #include "rt_err.h"
+#include "rt_names.h"
 #include "rt_report.h"
 #include "rt_run.h"
 
@@ -39,6 +40,10 @@ void cli_print_warnings(const rt_report *rep);
  * (caller frees), or to NULL when there is none. NAME= counts only when the whole argument is
  * not an existing file (paths may contain '='). */
 const char *cli_split_run(const char *arg, char **name);
+
+/* Looks arg up in a name table (rt_names): CLI_OK and *value, or CLI_USAGE after saying
+ * "unknown WHAT 'arg' (valid: …)" with the table's names. */
+int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);
 
 /* Parses --order's "score" or "file"; returns CLI_OK, or CLI_USAGE after saying why. */
 int cli_parse_order(const char *cmd, const char *arg, rt_order *order);

@@ -84,8 +84,9 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         default: return cli_usage("export", "unknown option");
         }
     }
+    char valid[256];
     if (!e->what)
-        return cli_usage("export", "--what is required (qrels, qrels-diff, tags, breakdown, metrics, per-query)");
+        return cli_usage("export", "--what is required (%s)", rt_name_list(rt_export_whats, valid, sizeof valid));
     return ws_args_finish(w, "export", argc, argv);
 }
 
@@ -110,8 +111,9 @@ int cmd_export(int argc, char **argv)
     int rc = parse(argc, argv, &w, &e);
     rt_export_opts o = {.k = (size_t)e.k};
     rt_err err;
-    if (rc == CLI_OK && !rt_export_what_parse(e.what, &o.what))
-        rc = cli_usage("export", "unknown --what \"%s\"", e.what);
+    int what;
+    if (rc == CLI_OK && (rc = cli_parse_name("export", "--what", rt_export_whats, e.what, &what)) == CLI_OK)
+        o.what = (rt_export_what)what;
     if (rc == CLI_OK && rt_export_format(o.what, e.format, &o.format, &err) != RT_OK)
         rc = cli_usage("export", "%s", err.msg);
     if (rc != CLI_OK) {

@@ -10,6 +10,7 @@
 #include "rt_embed.h"
 #include "rt_embed_load.h"
 #include "rt_mem.h"
+#include "rt_names.h"
 
 rt_embed *rt_embed_new(size_t n, size_t d)
 {
@@ -32,34 +33,27 @@ void rt_embed_free(rt_embed **ep)
     *ep = NULL;
 }
 
-static const char *const format_names[] = {"auto", "npy", "fvecs", "tsv"};
+const rt_name rt_embed_formats[] = {
+    {"auto", RT_EMBED_AUTO}, {"npy", RT_EMBED_NPY}, {"fvecs", RT_EMBED_FVECS}, {"tsv", RT_EMBED_TSV},
+    {NULL, 0},
+};
+
+const rt_name rt_embed_idcols[] = {
+    {"auto", RT_EMBED_IDS_AUTO}, {"yes", RT_EMBED_IDS_YES}, {"no", RT_EMBED_IDS_NO}, {NULL, 0},
+};
 
 int rt_embed_format_parse(const char *name, rt_embed_format *fmt)
 {
-    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
-        if (strcmp(name, format_names[i]) == 0) {
-            *fmt = (rt_embed_format)i;
-            return 1;
-        }
-    return 0;
+    int v;
+    return rt_name_value(rt_embed_formats, name, &v) ? (*fmt = (rt_embed_format)v, 1) : 0;
 }
 
-const char *rt_embed_format_name(rt_embed_format fmt)
-{
-    return (unsigned)fmt < sizeof format_names / sizeof *format_names ? format_names[fmt] : "?";
-}
+const char *rt_embed_format_name(rt_embed_format fmt) { return rt_name_of(rt_embed_formats, (int)fmt); }
 
 int rt_embed_idcol_parse(const char *name, rt_embed_idcol *ids)
 {
-    if (strcmp(name, "auto") == 0)
-        *ids = RT_EMBED_IDS_AUTO;
-    else if (strcmp(name, "yes") == 0)
-        *ids = RT_EMBED_IDS_YES;
-    else if (strcmp(name, "no") == 0)
-        *ids = RT_EMBED_IDS_NO;
-    else
-        return 0;
-    return 1;
+    int v;
+    return rt_name_value(rt_embed_idcols, name, &v) ? (*ids = (rt_embed_idcol)v, 1) : 0;
 }
 
 static int ends_with(const char *s, const char *suffix)

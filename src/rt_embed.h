@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rt_err.h"
+#include "rt_names.h"
 #include "rt_queries.h"
 #include "rt_strtab.h"
 
@@ -41,6 +42,9 @@ typedef struct rt_embed_opts {
 rt_embed *rt_embed_new(size_t n, size_t d);
 /* Frees e and its ids, and sets *e to NULL. */
 void rt_embed_free(rt_embed **e);
+
+/* The names of the values (rt_names). */
+extern const rt_name rt_embed_formats[], rt_embed_idcols[];
 
 /* Parses "auto", "npy", "fvecs", "tsv"; returns 0 when unknown. */
 int rt_embed_format_parse(const char *name, rt_embed_format *fmt);

@@ -8,19 +8,19 @@
 #include "rt_breakdown.h"
 #include "rt_export.h"
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_outfile.h"
 
-static const char *const what_names[] = {"qrels", "qrels-diff", "tags", "breakdown", "metrics",
-                                         "per-query", "leakage"};
+const rt_name rt_export_whats[] = {
+    {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},
+    {"breakdown", RT_EXPORT_BREAKDOWN}, {"metrics", RT_EXPORT_METRICS},
+    {"per-query", RT_EXPORT_PER_QUERY}, {"leakage", RT_EXPORT_LEAKAGE}, {NULL, 0},
+};
 
 int rt_export_what_parse(const char *name, rt_export_what *w)
 {
-    for (size_t i = 0; i < sizeof what_names / sizeof what_names[0]; i++)
-        if (strcmp(name, what_names[i]) == 0) {
-            *w = (rt_export_what)i;
-            return 1;
-        }
-    return 0;
+    int v;
+    return rt_name_value(rt_export_whats, name, &v) ? (*w = (rt_export_what)v, 1) : 0;
 }
 
 rt_status rt_export_format(rt_export_what what, const char *name, rt_table_format *fmt, rt_err *err)
@@ -36,8 +36,10 @@ rt_status rt_export_format(rt_export_what what, const char *name, rt_table_forma
         *fmt = RT_EXPORT_TREC;
         return RT_OK;
     }
+    char valid[128];
     if (!rt_table_format_parse(name, fmt))
-        return rt_err_set(err, RT_EUSAGE, "unknown format \"%s\" (trec, tsv, csv, json, md, latex)", name);
+        return rt_err_set(err, RT_EUSAGE, "unknown format \"%s\" (valid: trec, %s)", name,
+                          rt_name_list(rt_table_formats, valid, sizeof valid));
     if (what == RT_EXPORT_QRELS)
         return rt_err_set(err, RT_EUSAGE, "qrels are written in TREC format (use qrels-diff for a table of changes)");
     if (what == RT_EXPORT_TAGS && *fmt != RT_TABLE_TSV && *fmt != RT_TABLE_JSON && *fmt != RT_TABLE_CSV)

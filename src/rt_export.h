@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "rt_err.h"
+#include "rt_names.h"
 #include "rt_session.h"
 #include "rt_table.h"
 
@@ -33,6 +34,9 @@ typedef struct rt_export_opts {
     size_t nqids;
     const unsigned char *leaked;  /* leakage: leaked[qid] marks the leaked test queries */
 } rt_export_opts;
+
+/* The names of the values (rt_names). */
+extern const rt_name rt_export_whats[];
 
 int rt_export_what_parse(const char *name, rt_export_what *w);
 

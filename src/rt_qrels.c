@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_qrels.h"
 #include "rt_reader.h"
@@ -40,29 +41,18 @@ typedef struct loader {
     size_t tsv_cols;   /* 2 or 3, fixed by the first TSV line */
 } loader;
 
+const rt_name rt_qrels_formats[] = {
+    {"auto", RT_QRELS_AUTO}, {"trec", RT_QRELS_TREC}, {"tsv", RT_QRELS_TSV},
+    {"dureader", RT_QRELS_DUREADER}, {NULL, 0},
+};
+
 int rt_qrels_format_parse(const char *name, rt_qrels_format *fmt)
 {
-    static const struct { const char *n; rt_qrels_format f; } t[] = {
-        {"auto", RT_QRELS_AUTO}, {"trec", RT_QRELS_TREC}, {"tsv", RT_QRELS_TSV},
-        {"dureader", RT_QRELS_DUREADER},
-    };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(name, t[i].n) == 0) {
-            *fmt = t[i].f;
-            return 1;
-        }
-    return 0;
+    int v;
+    return rt_name_value(rt_qrels_formats, name, &v) ? (*fmt = (rt_qrels_format)v, 1) : 0;
 }
 
-const char *rt_qrels_format_name(rt_qrels_format fmt)
-{
-    switch (fmt) {
-    case RT_QRELS_TREC: return "trec";
-    case RT_QRELS_TSV: return "tsv";
-    case RT_QRELS_DUREADER: return "dureader";
-    default: return "auto";
-    }
-}
+const char *rt_qrels_format_name(rt_qrels_format fmt) { return rt_name_of(rt_qrels_formats, (int)fmt); }
 
 static uint32_t query_index(loader *L, uint32_t qid)
 {

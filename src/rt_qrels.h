@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "rt_err.h"
+#include "rt_names.h"
 #include "rt_report.h"
 #include "rt_strtab.h"
 
@@ -36,6 +37,9 @@ rt_status rt_qrels_load(rt_qrels **out, const char *path, rt_qrels_format fmt,
                         rt_report *report, rt_err *err);
 
 void rt_qrels_free(rt_qrels **q);
+
+/* The names of the values (rt_names). */
+extern const rt_name rt_qrels_formats[];
 
 /* Parses a format name ("trec", "tsv", "dureader", "auto"); returns 0 when unknown. */
 int rt_qrels_format_parse(const char *name, rt_qrels_format *fmt);

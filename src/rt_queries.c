@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_queries.h"
 #include "rt_reader.h"
@@ -39,17 +40,14 @@ void rt_queries_free(rt_queries **qp)
     *qp = NULL;
 }
 
+const rt_name rt_queries_formats[] = {
+    {"auto", RT_QUERIES_AUTO}, {"tsv", RT_QUERIES_TSV}, {"dureader", RT_QUERIES_DUREADER}, {NULL, 0},
+};
+
 int rt_queries_format_parse(const char *name, rt_queries_format *fmt)
 {
-    if (strcmp(name, "auto") == 0)
-        *fmt = RT_QUERIES_AUTO;
-    else if (strcmp(name, "tsv") == 0)
-        *fmt = RT_QUERIES_TSV;
-    else if (strcmp(name, "dureader") == 0)
-        *fmt = RT_QUERIES_DUREADER;
-    else
-        return 0;
-    return 1;
+    int v;
+    return rt_name_value(rt_queries_formats, name, &v) ? (*fmt = (rt_queries_format)v, 1) : 0;
 }
 
 static int has(const rt_queries *q, uint32_t id) { return id < q->text_len && q->text[id]; }

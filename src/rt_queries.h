@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "rt_err.h"
+#include "rt_names.h"
 #include "rt_qrels.h"
 #include "rt_report.h"
 #include "rt_strtab.h"
@@ -33,6 +34,9 @@ uint32_t rt_queries_add(rt_queries *q, const char *qid, size_t qid_len, const ch
                         size_t text_len);
 
 void rt_queries_free(rt_queries **q);
+
+/* The names of the values (rt_names). */
+extern const rt_name rt_queries_formats[];
 
 int rt_queries_format_parse(const char *name, rt_queries_format *fmt);
 

@@ -12,6 +12,7 @@
 
 #include "rt_hash.h"
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
 #include "rt_run.h"
@@ -58,29 +59,18 @@ void rt_run_info_clear(rt_run_info *info)
     memset(info, 0, sizeof *info);
 }
 
+const rt_name rt_run_formats[] = {
+    {"auto", RT_RUN_AUTO}, {"trec", RT_RUN_TREC}, {"tsv", RT_RUN_TSV},
+    {"dureader", RT_RUN_DUREADER}, {NULL, 0},
+};
+
 int rt_run_format_parse(const char *name, rt_run_format *fmt)
 {
-    static const struct { const char *n; rt_run_format f; } t[] = {
-        {"auto", RT_RUN_AUTO}, {"trec", RT_RUN_TREC}, {"tsv", RT_RUN_TSV},
-        {"dureader", RT_RUN_DUREADER},
-    };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(name, t[i].n) == 0) {
-            *fmt = t[i].f;
-            return 1;
-        }
-    return 0;
+    int v;
+    return rt_name_value(rt_run_formats, name, &v) ? (*fmt = (rt_run_format)v, 1) : 0;
 }
 
-const char *rt_run_format_name(rt_run_format fmt)
-{
-    switch (fmt) {
-    case RT_RUN_TREC: return "trec";
-    case RT_RUN_TSV: return "tsv";
-    case RT_RUN_DUREADER: return "dureader";
-    default: return "auto";
-    }
-}
+const char *rt_run_format_name(rt_run_format fmt) { return rt_name_of(rt_run_formats, (int)fmt); }
 
 /* ---- ranking one query --------------------------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "rt_err.h"
+#include "rt_names.h"
 #include "rt_report.h"
 #include "rt_strtab.h"
 
@@ -85,6 +86,9 @@ rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t s
  * query begins, to split it into two parts with no query in both; 0 when there is none (small
  * file, unreadable, one huge query). */
 uint64_t rt_run_split_offset(const char *path, uint64_t size);
+
+/* The names of the values (rt_names). */
+extern const rt_name rt_run_formats[];
 
 int rt_run_format_parse(const char *name, rt_run_format *fmt);
 const char *rt_run_format_name(rt_run_format fmt);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_table.h"
 
@@ -47,18 +48,15 @@ void rt_table_add(rt_table *t, const char *const *cells)
     t->nrows++;
 }
 
+const rt_name rt_table_formats[] = {
+    {"tsv", RT_TABLE_TSV}, {"csv", RT_TABLE_CSV}, {"json", RT_TABLE_JSON}, {"md", RT_TABLE_MD},
+    {"markdown", RT_TABLE_MD}, {"latex", RT_TABLE_LATEX}, {"tex", RT_TABLE_LATEX}, {NULL, 0},
+};
+
 int rt_table_format_parse(const char *name, rt_table_format *fmt)
 {
-    static const struct { const char *n; rt_table_format f; } m[] = {
-        {"tsv", RT_TABLE_TSV}, {"csv", RT_TABLE_CSV}, {"json", RT_TABLE_JSON},
-        {"md", RT_TABLE_MD}, {"markdown", RT_TABLE_MD}, {"latex", RT_TABLE_LATEX}, {"tex", RT_TABLE_LATEX},
-    };
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (strcmp(name, m[i].n) == 0) {
-            *fmt = m[i].f;
-            return 1;
-        }
-    return 0;
+    int v;
+    return rt_name_value(rt_table_formats, name, &v) ? (*fmt = (rt_table_format)v, 1) : 0;
 }
 
 /* Where the JSON number in s starts (after a leading '+', which JSON does not allow), or NULL

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "rt_err.h"
+#include "rt_names.h"
 
 typedef enum rt_table_format {
     RT_TABLE_TSV = 0,
@@ -25,6 +26,9 @@ void rt_table_free(rt_table **t);
 /* Appends a row of ncols cells (copied). A column whose cells all parse as numbers is written
  * as numbers in JSON and right-aligned in Markdown and LaTeX. */
 void rt_table_add(rt_table *t, const char *const *cells);
+
+/* The names of the values (rt_names). */
+extern const rt_name rt_table_formats[];
 
 /* Parses "tsv", "csv", "json", "md" / "markdown", "latex" / "tex"; returns 0 when unknown. */
 int rt_table_format_parse(const char *name, rt_table_format *fmt);
