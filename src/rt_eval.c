@@ -24,8 +24,6 @@ struct rt_eval {
     rt_qinfo *qi;          /* per judged query */
     int32_t *ideal;        /* storage for all queries' ideal gains */
     uint32_t *sorted;
-    int32_t *grades;       /* scratch of rt_eval_ranking */
-    size_t gcap;
     uint64_t *jhash;       /* per judgment, in qrels order: the hash of its pid string */
     const rt_judgment *j0; /* the first judgment, to index jhash */
 };
@@ -91,7 +89,6 @@ void rt_eval_free(rt_eval **evp)
     free(ev->qi);
     free(ev->ideal);
     free(ev->sorted);
-    free(ev->grades);
     free(ev->jhash);
     free(ev);
     *evp = NULL;
@@ -125,24 +122,18 @@ void rt_eval_grades(const rt_eval *ev, uint32_t i, const int32_t *grades, size_t
     }
 }
 
-static int32_t *scratch(const rt_eval *ev, size_t n)
-{
-    rt_eval *w = (rt_eval *)ev;   /* scratch space only; the evaluator is logically const */
-    RT_GROW(w->grades, w->gcap, n ? n : 1);
-    return w->grades;
-}
-
-void rt_eval_ranking(const rt_eval *ev, uint32_t i, const uint32_t *pids, size_t n, double *out,
-                     unsigned char *defined)
+void rt_eval_ranking(const rt_eval *ev, rt_eval_result *r, uint32_t i, const uint32_t *pids, size_t n)
 {
     size_t use = ev->depth && ev->depth < n ? ev->depth : n;
-    int32_t *g = scratch(ev, use);
+    RT_GROW(r->scratch, r->scratch_cap, use ? use : 1);   /* the result's scratch: ev stays const */
+    int32_t *g = r->scratch;
     for (size_t k = 0; k < use; k++)
         if (!rt_qrels_lookup(ev->qrels, i, pids[k], &g[k]))
             g[k] = RT_UNJUDGED;
     /* Measures that need the full length but not the grades beyond depth never exist: depth is 0
      * whenever any measure reads the whole ranking. */
-    rt_eval_grades(ev, i, g, use, out, defined);
+    rt_eval_grades(ev, i, g, use, r->value + (size_t)i * ev->nm, r->defined + (size_t)i * ev->nm);
+    r->seen[i] = 1;
 }
 
 rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name)

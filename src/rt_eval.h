@@ -56,10 +56,10 @@ void rt_eval_add(const rt_eval *ev, rt_eval_result *r, const char *qid, size_t q
                  const rt_hit *hits, size_t n);
 void rt_eval_end(const rt_eval *ev, rt_eval_result *r);
 
-/* Evaluates one ranking of judged query i given as pid ids (in the evaluator's pid namespace),
- * writing nm values to out and definedness to defined. For in-memory runs and live updates. */
-void rt_eval_ranking(const rt_eval *ev, uint32_t i, const uint32_t *pids, size_t n,
-                     double *out, unsigned char *defined);
+/* Evaluates one ranking of judged query i given as pid ids (in the evaluator's pid namespace)
+ * into row i of r (between rt_eval_begin and rt_eval_end): for in-memory runs. */
+void rt_eval_ranking(const rt_eval *ev, rt_eval_result *r, uint32_t i, const uint32_t *pids,
+                     size_t n);
 
 /* The same from grades already looked up (RT_UNJUDGED for unjudged passages). */
 void rt_eval_grades(const rt_eval *ev, uint32_t i, const int32_t *grades, size_t n,

@@ -28,26 +28,25 @@ typedef struct spelling {
     rt_measure_kind kind;
     char sep;             /* '@' or '_' before the cutoff, 0 when none is allowed */
     int needs_cutoff;
-    int fixed_cutoff;     /* ACC@1 style: the cutoff is part of the name */
 } spelling;
 
 static const spelling spellings[] = {
-    {"RR", RT_M_RR, '@', 0, 0},         {"MRR", RT_M_RR, '@', 0, 0},
-    {"recip_rank", RT_M_RR, 0, 0, 0},
-    {"P", RT_M_P, '@', 1, 0},           {"P", RT_M_P, '_', 1, 0},
-    {"R", RT_M_R, '@', 0, 0},           {"recall", RT_M_R, '_', 1, 0},
-    {"Success", RT_M_SUCCESS, '@', 1, 0}, {"success", RT_M_SUCCESS, '_', 1, 0},
-    {"ACC", RT_M_SUCCESS, '@', 1, 0},
-    {"AP_min", RT_M_AP_MIN, 0, 0, 0},   {"MAP_min", RT_M_AP_MIN, 0, 0, 0},
-    {"AP", RT_M_AP, '@', 0, 0},         {"MAP", RT_M_AP, '@', 0, 0},
-    {"map", RT_M_AP, 0, 0, 0},          {"map_cut", RT_M_AP, '_', 1, 0},
-    {"nDCG", RT_M_NDCG, '@', 0, 0},     {"ndcg", RT_M_NDCG, 0, 0, 0},
-    {"ndcg_cut", RT_M_NDCG, '_', 1, 0},
-    {"Rprec", RT_M_RPREC, 0, 0, 0},
-    {"MFR", RT_M_MFR, '@', 0, 0},
-    {"NumRet", RT_M_NUM_RET, 0, 0, 0},  {"num_ret", RT_M_NUM_RET, 0, 0, 0},
-    {"NumRel", RT_M_NUM_REL, 0, 0, 0},  {"num_rel", RT_M_NUM_REL, 0, 0, 0},
-    {"NumRelRet", RT_M_NUM_REL_RET, 0, 0, 0}, {"num_rel_ret", RT_M_NUM_REL_RET, 0, 0, 0},
+    {"RR", RT_M_RR, '@', 0},         {"MRR", RT_M_RR, '@', 0},
+    {"recip_rank", RT_M_RR, 0, 0},
+    {"P", RT_M_P, '@', 1},           {"P", RT_M_P, '_', 1},
+    {"R", RT_M_R, '@', 0},           {"recall", RT_M_R, '_', 1},
+    {"Success", RT_M_SUCCESS, '@', 1}, {"success", RT_M_SUCCESS, '_', 1},
+    {"ACC", RT_M_SUCCESS, '@', 1},
+    {"AP_min", RT_M_AP_MIN, 0, 0},   {"MAP_min", RT_M_AP_MIN, 0, 0},
+    {"AP", RT_M_AP, '@', 0},         {"MAP", RT_M_AP, '@', 0},
+    {"map", RT_M_AP, 0, 0},          {"map_cut", RT_M_AP, '_', 1},
+    {"nDCG", RT_M_NDCG, '@', 0},     {"ndcg", RT_M_NDCG, 0, 0},
+    {"ndcg_cut", RT_M_NDCG, '_', 1},
+    {"Rprec", RT_M_RPREC, 0, 0},
+    {"MFR", RT_M_MFR, '@', 0},
+    {"NumRet", RT_M_NUM_RET, 0, 0},  {"num_ret", RT_M_NUM_RET, 0, 0},
+    {"NumRel", RT_M_NUM_REL, 0, 0},  {"num_rel", RT_M_NUM_REL, 0, 0},
+    {"NumRelRet", RT_M_NUM_REL_RET, 0, 0}, {"num_rel_ret", RT_M_NUM_REL_RET, 0, 0},
 };
 
 static const char *canonical(rt_measure_kind k)

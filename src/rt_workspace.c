@@ -117,8 +117,7 @@ static rt_eval_result *eval_run(const rt_workspace *ws, const rt_run *run)
         const uint32_t *pids = rt_run_ranking(run, rt_qrels_qid(ws->qrels, i), &n, NULL);
         if (!pids)
             continue;
-        rt_eval_ranking(ws->eval, i, pids, n, r->value + (size_t)i * r->nm, r->defined + (size_t)i * r->nm);
-        r->seen[i] = 1;
+        rt_eval_ranking(ws->eval, r, i, pids, n);
     }
     rt_eval_end(ws->eval, r);
     return r;
