@@ -94,6 +94,14 @@ void rt_eval_free(rt_eval **evp)
     *evp = NULL;
 }
 
+/* What a result keeps while it is filled: grades of the ranking at hand, and the qids of run
+ * queries without judgments (counted once each, whichever part of the file names them). */
+struct rt_eval_work {
+    int32_t *grades;
+    size_t cap;
+    rt_strtab *unjudged;
+};
+
 void rt_eval_result_free(rt_eval_result **rp)
 {
     if (!rp || !*rp)
@@ -105,8 +113,9 @@ void rt_eval_result_free(rt_eval_result **rp)
     free(r->mean);
     free(r->n_defined);
     free(r->seen);
-    free(r->scratch);
-    rt_strtab_free(&r->unjudged);
+    free(r->work->grades);
+    rt_strtab_free(&r->work->unjudged);
+    free(r->work);
     rt_run_info_clear(&r->info);
     free(r);
     *rp = NULL;
@@ -125,8 +134,8 @@ void rt_eval_grades(const rt_eval *ev, uint32_t i, const int32_t *grades, size_t
 void rt_eval_ranking(const rt_eval *ev, rt_eval_result *r, uint32_t i, const uint32_t *pids, size_t n)
 {
     size_t use = ev->depth && ev->depth < n ? ev->depth : n;
-    RT_GROW(r->scratch, r->scratch_cap, use ? use : 1);   /* the result's scratch: ev stays const */
-    int32_t *g = r->scratch;
+    RT_GROW(r->work->grades, r->work->cap, use ? use : 1);   /* the result's scratch: ev stays const */
+    int32_t *g = r->work->grades;
     for (size_t k = 0; k < use; k++)
         if (!rt_qrels_lookup(ev->qrels, i, pids[k], &g[k]))
             g[k] = RT_UNJUDGED;
@@ -140,6 +149,7 @@ rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name)
 {
     size_t nq = rt_qrels_nqueries(ev->qrels), nm = ev->nm;
     rt_eval_result *r = rt_calloc(1, sizeof *r);
+    r->work = rt_calloc(1, sizeof *r->work);
     r->name = rt_strdup(name ? name : "");
     r->nq = nq;
     r->nm = nm;
@@ -176,15 +186,15 @@ void rt_eval_add(const rt_eval *ev, rt_eval_result *r, const char *qid, size_t q
     uint32_t q = rt_strtab_find(ev->qids, qid, ql);
     uint32_t i = q == RT_NO_ID ? RT_NO_ID : rt_qrels_index(ev->qrels, q);
     if (i == RT_NO_ID) {
-        if (!r->unjudged)
-            r->unjudged = rt_strtab_new();
-        rt_strtab_intern(r->unjudged, qid, ql);
-        r->queries_not_in_qrels = rt_strtab_count(r->unjudged);
+        if (!r->work->unjudged)
+            r->work->unjudged = rt_strtab_new();
+        rt_strtab_intern(r->work->unjudged, qid, ql);
+        r->queries_not_in_qrels = rt_strtab_count(r->work->unjudged);
         return;
     }
     size_t use = ev->depth && ev->depth < n ? ev->depth : n;
-    RT_GROW(r->scratch, r->scratch_cap, use ? use : 1);
-    int32_t *g = r->scratch;
+    RT_GROW(r->work->grades, r->work->cap, use ? use : 1);
+    int32_t *g = r->work->grades;
     size_t nj;
     const rt_judgment *j = rt_qrels_judgments(ev->qrels, i, &nj);
     for (size_t k = 0; k < use; k++)
@@ -222,7 +232,7 @@ static void on_reset(void *vctx)
     file_ctx *c = vctx;
     memset(c->r->seen, 0, c->r->nq);
     c->r->queries_not_in_qrels = 0;
-    rt_strtab_free(&c->r->unjudged);
+    rt_strtab_free(&c->r->work->unjudged);
 }
 
 typedef struct part {
@@ -256,12 +266,12 @@ static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
         memcpy(a->defined + i * a->nm, b->defined + i * a->nm, a->nm);
         a->seen[i] = 1;
     }
-    for (uint32_t k = 0; b->unjudged && k < rt_strtab_count(b->unjudged); k++) {
-        if (!a->unjudged)
-            a->unjudged = rt_strtab_new();
-        rt_strtab_intern(a->unjudged, rt_strtab_str(b->unjudged, k), rt_strtab_len(b->unjudged, k));
+    for (uint32_t k = 0; b->work->unjudged && k < rt_strtab_count(b->work->unjudged); k++) {
+        if (!a->work->unjudged)
+            a->work->unjudged = rt_strtab_new();
+        rt_strtab_intern(a->work->unjudged, rt_strtab_str(b->work->unjudged, k), rt_strtab_len(b->work->unjudged, k));
     }
-    a->queries_not_in_qrels = a->unjudged ? rt_strtab_count(a->unjudged) : 0;
+    a->queries_not_in_qrels = a->work->unjudged ? rt_strtab_count(a->work->unjudged) : 0;
     rt_run_info *x = &a->info;
     const rt_run_info *y = &b->info;
     if (!x->duplicates && y->duplicates)

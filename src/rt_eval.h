@@ -35,10 +35,7 @@ typedef struct rt_eval_result {
     size_t qrels_queries_missing;  /* judged queries the run does not rank (scored 0) */
     rt_run_info info;
     unsigned char *seen;           /* judged query i was ranked by the run */
-    /* private */
-    int32_t *scratch;
-    size_t scratch_cap;
-    rt_strtab *unjudged;           /* qids of run queries without judgments */
+    struct rt_eval_work *work;     /* the evaluator's own (opaque) */
 } rt_eval_result;
 
 void rt_eval_result_free(rt_eval_result **r);

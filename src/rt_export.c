@@ -148,14 +148,7 @@ static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
     for (size_t r = 0; r < ws->nruns; r++) {
-        if (o->qids) {
-            rt_live_mean_over(s->live, r, o->qids, o->nqids, 0, bm, bn);
-            rt_live_mean_over(s->live, r, o->qids, o->nqids, 1, cm, cn);
-        } else {
-            memcpy(bm, ws->runs[r].base->mean, ws->nm * sizeof *bm);
-            memcpy(cm, rt_live_mean(s->live, r), ws->nm * sizeof *cm);
-            memcpy(cn, rt_live_n_defined(s->live, r), ws->nm * sizeof *cn);
-        }
+        rt_live_means(s->live, r, o->qids, o->nqids, bm, bn, cm, cn);
         for (size_t m = 0; m < ws->nm; m++) {
             char b[32], c[32], d[32], n[32];
             rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);

@@ -320,6 +320,21 @@ void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t 
     free(rows);
 }
 
+void rt_live_means(const rt_live *l, size_t r, const uint32_t *qids, size_t n, double *base,
+                   size_t *n_base, double *current, size_t *n_current)
+{
+    if (qids) {
+        rt_live_mean_over(l, r, qids, n, 0, base, n_base);
+        rt_live_mean_over(l, r, qids, n, 1, current, n_current);
+        return;
+    }
+    const rt_eval_result *b = l->ws->runs[r].base;
+    memcpy(base, b->mean, l->nm * sizeof *base);
+    memcpy(n_base, b->n_defined, l->nm * sizeof *n_base);
+    memcpy(current, l->runs[r].mean, l->nm * sizeof *current);
+    memcpy(n_current, l->runs[r].nd, l->nm * sizeof *n_current);
+}
+
 void rt_live_split(const rt_live *l, size_t r, const unsigned char *mask, double *in, double *out,
                    size_t *nq_in, size_t *nq_out)
 {

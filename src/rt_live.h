@@ -54,6 +54,12 @@ const uint32_t *rt_live_sorted(const rt_live *l, size_t *n);
 void rt_live_mean_over(const rt_live *l, size_t r, const uint32_t *qids, size_t n, int current,
                        double *mean, size_t *n_defined);
 
+/* Base and current means of run r (nm values each, and how many queries each is over) over the
+ * queries qids[0..n), or over all judged queries when qids is NULL: what the metrics panel and
+ * the metrics export show. */
+void rt_live_means(const rt_live *l, size_t r, const uint32_t *qids, size_t n, double *base,
+                   size_t *n_base, double *current, size_t *n_current);
+
 /* The current means of run r over the judged queries with mask[qid] set (in) and the others
  * (out): DuReader-retrieval's "Duplicated" vs "Others". nq_in / nq_out receive the number of
  * judged queries on each side. */

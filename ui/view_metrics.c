@@ -121,13 +121,7 @@ static void draw(app *a, int top, int height)
     size_t *nd = rt_calloc(ws->nm + 1, sizeof *nd);
     for (size_t k = 0; k < rows && a->scroll + k < ws->nruns; k++) {
         size_t r = a->scroll + k;
-        if (set) {
-            rt_live_mean_over(a->s->live, r, set->qids, set->n, 0, bm, nd);
-            rt_live_mean_over(a->s->live, r, set->qids, set->n, 1, cm, nd);
-        } else {
-            memcpy(bm, ws->runs[r].base->mean, ws->nm * sizeof *bm);
-            memcpy(cm, rt_live_mean(a->s->live, r), ws->nm * sizeof *cm);
-        }
+        rt_live_means(a->s->live, r, set ? set->qids : NULL, set ? set->n : 0, bm, nd, cm, nd);
         draw_row(a, top + 3 + (int)k, namew, r, bm, cm);
     }
     if (a->scroll == 0 && ws->nruns + 4 < rows)
