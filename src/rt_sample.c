@@ -8,6 +8,7 @@
 
 #include "rt_mem.h"
 #include "rt_parse.h"
+#include "rt_rng.h"
 #include "rt_sample.h"
 
 rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
@@ -56,14 +57,6 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
     return 0;
 }
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static int by_pos(const void *x, const void *y)
 {
     size_t a = *(const size_t *)x, b = *(const size_t *)y;
@@ -81,7 +74,7 @@ void rt_sample_pick(const rt_session *s, size_t n, uint64_t seed, const rt_condi
     size_t take = n < nc ? n : nc;
     uint64_t st = seed;
     for (size_t i = 0; i < take; i++) {
-        size_t j = i + (size_t)(splitmix64(&st) % (uint64_t)(nc - i));
+        size_t j = i + (size_t)(rt_rng_next(&st) % (uint64_t)(nc - i));
         size_t t = cand[i];
         cand[i] = cand[j];
         cand[j] = t;

@@ -1,0 +1,23 @@
+/* rt_rng — splitmix64 (Steele, Lea and Flood 2014): one addition and two multiply-xorshifts. */
+#include "config.h"
+
+#include "rt_rng.h"
+
+uint64_t rt_rng_next(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t rt_rng_below(uint64_t *state, uint64_t n)
+{
+    /* Reject the top sliver of the 64-bit range that does not divide evenly by n. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t r;
+    do
+        r = rt_rng_next(state);
+    while (r >= limit);
+    return r % n;
+}

@@ -1,0 +1,268 @@
+/* rt_stats — paired tests and corrections in double precision. */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_mem.h"
+#include "rt_rng.h"
+#include "rt_stats.h"
+
+/* ---- distributions ------------------------------------------------------------------------ */
+
+/* The continued fraction of the incomplete beta function, evaluated by the modified Lentz
+ * method; converges fast for x < (a + 1) / (a + b + 2). */
+static double beta_cf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    if (fabs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    double f = d;
+    for (int m = 1; m <= 10000; m++) {
+        double m2 = 2.0 * m;
+        double num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));   /* the even step */
+        d = 1 + num * d;
+        c = 1 + num / c;
+        d = 1 / (fabs(d) < tiny ? tiny : d);
+        c = fabs(c) < tiny ? tiny : c;
+        f *= d * c;
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));   /* the odd step */
+        d = 1 + num * d;
+        c = 1 + num / c;
+        d = 1 / (fabs(d) < tiny ? tiny : d);
+        c = fabs(c) < tiny ? tiny : c;
+        double step = d * c;
+        f *= step;
+        if (fabs(step - 1) < 1e-16)
+            break;
+    }
+    return f;
+}
+
+double rt_stats_betainc(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return exp(lfront) * beta_cf(a, b, x) / a;
+    return 1 - exp(lfront) * beta_cf(b, a, 1 - x) / b;   /* I_x(a,b) = 1 - I_{1-x}(b,a) */
+}
+
+double rt_stats_t_sf(double t, double df)
+{
+    double tail = 0.5 * rt_stats_betainc(df / 2, 0.5, df / (df + t * t));
+    return t >= 0 ? tail : 1 - tail;
+}
+
+static double normal_sf(double z) { return 0.5 * erfc(z / sqrt(2.0)); }
+
+/* ---- tests -------------------------------------------------------------------------------- */
+
+static rt_test undefined(const char *why) { return (rt_test){.defined = 0, .why = why}; }
+
+/* True when every d[i] is the same value: then the spread is exactly 0, whatever rounding the
+ * sum of squares would leave. */
+static int constant(const double *d, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (d[i] != d[0])
+            return 0;
+    return 1;
+}
+
+static void mean_sd(const double *d, size_t n, double *mean, double *sd)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += d[i];
+    *mean = s / (double)n;
+    double v = 0;
+    for (size_t i = 0; i < n; i++)
+        v += (d[i] - *mean) * (d[i] - *mean);
+    *sd = n > 1 ? sqrt(v / (double)(n - 1)) : 0;
+}
+
+rt_test rt_stats_ttest(const double *d, size_t n)
+{
+    if (n < 2)
+        return undefined("the t-test needs at least two queries");
+    double mean, sd;
+    mean_sd(d, n, &mean, &sd);
+    if (constant(d, n) || sd == 0)
+        return undefined("every query has the same difference (no variance)");
+    double t = mean / (sd / sqrt((double)n));
+    return (rt_test){.defined = 1, .stat = t, .p = 2 * rt_stats_t_sf(fabs(t), (double)(n - 1))};
+}
+
+static int by_abs(const void *x, const void *y)
+{
+    double a = fabs(*(const double *)x), b = fabs(*(const double *)y);
+    return a < b ? -1 : a > b;
+}
+
+rt_test rt_stats_wilcoxon(const double *d, size_t n)
+{
+    double *nz = rt_malloc((n + 1) * sizeof *nz);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (d[i] != 0)
+            nz[m++] = d[i];
+    if (m == 0) {
+        free(nz);
+        return undefined("every difference is zero");
+    }
+    qsort(nz, m, sizeof *nz, by_abs);
+    double rplus = 0, rminus = 0, ties = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && fabs(nz[j]) == fabs(nz[i]))
+            j++;
+        double rank = ((double)i + 1 + (double)j) / 2, t = (double)(j - i);   /* ranks i+1 … j */
+        for (size_t k = i; k < j; k++)
+            *(nz[k] > 0 ? &rplus : &rminus) += rank;
+        ties += t * (t * t - 1);
+        i = j;
+    }
+    free(nz);
+    double dm = (double)m, T = rplus < rminus ? rplus : rminus;
+    double var = (dm * (dm + 1) * (2 * dm + 1) - ties / 2) / 24;
+    if (var <= 0)
+        return undefined("no variance in the signed ranks");
+    double z = (T - dm * (dm + 1) / 4) / sqrt(var);
+    return (rt_test){.defined = 1, .stat = z, .p = 2 * normal_sf(fabs(z))};
+}
+
+rt_test rt_stats_randomization(const double *d, size_t n, size_t samples, uint64_t seed)
+{
+    if (n == 0)
+        return undefined("no query to compare");
+    if (samples == 0)
+        return undefined("no random sample was asked for");
+    double obs = 0;
+    for (size_t i = 0; i < n; i++)
+        obs += d[i];
+    obs = fabs(obs);
+    double eps = 1e-12 * (obs > 1 ? obs : 1);   /* sums in another order differ in the last bits */
+    uint64_t st = seed;
+    size_t hits = 0;
+    for (size_t s = 0; s < samples; s++) {
+        double sum = 0;
+        uint64_t bits = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i % 64 == 0)
+                bits = rt_rng_next(&st);
+            sum += (bits & 1) ? -d[i] : d[i];
+            bits >>= 1;
+        }
+        hits += fabs(sum) >= obs - eps;
+    }
+    double p = ((double)hits + 1) / ((double)samples + 1);
+    return (rt_test){.defined = 1, .stat = obs / (double)n, .p = p};
+}
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double quantile(const double *sorted, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)floor(pos);
+    if (i + 1 >= n)
+        return sorted[n - 1];
+    return sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]);
+}
+
+int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q,
+                       double hi_q, double *lo, double *hi)
+{
+    if (n == 0 || samples == 0)
+        return 0;
+    double *means = rt_malloc(samples * sizeof *means);
+    uint64_t st = seed;
+    for (size_t s = 0; s < samples; s++) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += d[rt_rng_below(&st, n)];
+        means[s] = sum / (double)n;
+    }
+    qsort(means, samples, sizeof *means, by_value);
+    *lo = quantile(means, samples, lo_q);
+    *hi = quantile(means, samples, hi_q);
+    free(means);
+    return 1;
+}
+
+int rt_stats_effect_size(const double *d, size_t n, double *dz)
+{
+    if (n < 2)
+        return 0;
+    double mean, sd;
+    mean_sd(d, n, &mean, &sd);
+    if (constant(d, n) || sd == 0)
+        return 0;
+    *dz = mean / sd;
+    return 1;
+}
+
+/* ---- corrections -------------------------------------------------------------------------- */
+
+typedef struct ranked {
+    double p;
+    size_t i;
+} ranked;
+
+static int by_p(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    return a->p < b->p ? -1 : a->p > b->p ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+void rt_stats_adjust(const double *p, size_t m, rt_correction c, double *adj)
+{
+    if (m == 0)
+        return;
+    ranked *r = rt_malloc(m * sizeof *r);
+    for (size_t i = 0; i < m; i++)
+        r[i] = (ranked){p[i], i};
+    qsort(r, m, sizeof *r, by_p);
+    double *out = rt_malloc(m * sizeof *out);
+    switch (c) {
+    case RT_CORRECT_NONE:
+        for (size_t i = 0; i < m; i++)
+            out[r[i].i] = r[i].p;
+        break;
+    case RT_CORRECT_BONFERRONI:
+        for (size_t i = 0; i < m; i++)
+            out[r[i].i] = fmin(1, r[i].p * (double)m);
+        break;
+    case RT_CORRECT_HOLM: {
+        double run = 0;   /* step-down: the running maximum keeps the order */
+        for (size_t k = 0; k < m; k++) {
+            run = fmax(run, fmin(1, r[k].p * (double)(m - k)));
+            out[r[k].i] = run;
+        }
+        break;
+    }
+    case RT_CORRECT_BH: {
+        double run = 1;   /* step-up: the running minimum from the largest p down */
+        for (size_t k = m; k-- > 0;) {
+            run = fmin(run, r[k].p * (double)m / (double)(k + 1));
+            out[r[k].i] = fmin(1, run);
+        }
+        break;
+    }
+    }
+    memcpy(adj, out, m * sizeof *adj);
+    free(out);
+    free(r);
+}

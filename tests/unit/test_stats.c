@@ -1,0 +1,194 @@
+/* test_stats — paired significance tests and corrections: closed forms, hand-computed cases, and
+ * the reference figures of ../shared/data/significance (SciPy 1.10 / statsmodels 0.13: 1e-9 for
+ * the t-test, Wilcoxon and corrections, ±0.005 for randomization at 10^5 samples, ±0.01 for the
+ * bootstrap bounds). */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_rng.h"
+#include "rt_stats.h"
+#include "tap.h"
+
+static void closed_forms(void)
+{
+    is_dbl(rt_stats_betainc(2, 3, 0), 0, 0, "I_0(a,b) = 0");
+    is_dbl(rt_stats_betainc(2, 3, 1), 1, 0, "I_1(a,b) = 1");
+    is_dbl(rt_stats_betainc(1, 1, 0.3), 0.3, 1e-15, "I_x(1,1) = x");
+    is_dbl(rt_stats_betainc(4, 1, 0.7), pow(0.7, 4), 1e-15, "I_x(a,1) = x^a");
+    is_dbl(rt_stats_betainc(1, 3, 0.2), 1 - pow(0.8, 3), 1e-15, "I_x(1,b) = 1 - (1-x)^b");
+    is_dbl(rt_stats_betainc(7.5, 7.5, 0.5), 0.5, 1e-14, "I_0.5(a,a) = 0.5");
+    /* Student's t with 1 degree of freedom is Cauchy: P(T > t) = 1/2 - atan(t)/pi */
+    is_dbl(rt_stats_t_sf(1.7, 1), 0.5 - atan(1.7) / M_PI, 1e-14, "t_sf, df 1 = Cauchy");
+    /* df 2: P(T > t) = 1/2 - t / (2 sqrt(2 + t^2)) */
+    is_dbl(rt_stats_t_sf(0.9, 2), 0.5 - 0.9 / (2 * sqrt(2 + 0.81)), 1e-14, "t_sf, df 2 closed form");
+    is_dbl(rt_stats_t_sf(-0.9, 2), 0.5 + 0.9 / (2 * sqrt(2 + 0.81)), 1e-14, "t_sf of a negative t");
+    is_dbl(rt_stats_t_sf(40, 92), 0, 1e-30, "t_sf far in the tail");
+}
+
+static void hand_cases(void)
+{
+    /* d = 1, 2, 3, 4: mean 2.5, sd sqrt(5/3), t = 2.5 / (sqrt(5/3)/2) = 3.8729833… with 3 df */
+    double d[] = {1, 2, 3, 4};
+    rt_test t = rt_stats_ttest(d, 4);
+    ok(t.defined && fabs(t.stat - 2.5 / (sqrt(5.0 / 3) / 2)) < 1e-14, "t statistic by hand");
+    double same[] = {0.2, 0.2, 0.2};
+    t = rt_stats_ttest(same, 3);
+    ok(!t.defined && t.why, "t-test: no variance is undefined, with the reason");
+    ok(!rt_stats_ttest(d, 1).defined, "t-test: one query is undefined");
+    /* Wilcoxon: d = 1, -2, 3, 0 → zero dropped; ranks 1, 2, 3; R+ = 4, R- = 2, T = 2;
+     * mean 3·4/4 = 3, var = 3·4·7/24 = 3.5 → z = -1/sqrt(3.5) */
+    double w[] = {1, -2, 3, 0};
+    t = rt_stats_wilcoxon(w, 4);
+    ok(t.defined && fabs(t.stat + 1 / sqrt(3.5)) < 1e-14, "Wilcoxon z by hand (zero dropped)");
+    /* ties: d = 1, 1, -1 → ranks 2, 2, 2; R+ = 4, R- = 2; var = (3·4·7 - 3·(9-1)/2)/24 = 72/24 = 3 */
+    double wt[] = {1, 1, -1};
+    t = rt_stats_wilcoxon(wt, 3);
+    ok(t.defined && fabs(t.stat - (2 - 3) / sqrt(3.0)) < 1e-14, "Wilcoxon tie correction by hand");
+    double zeros[] = {0, 0};
+    ok(!rt_stats_wilcoxon(zeros, 2).defined, "Wilcoxon: all-zero differences are undefined");
+    /* randomization: with all-zero d every sign vector reaches |0|: p = 1 */
+    t = rt_stats_randomization(zeros, 2, 1000, 1);
+    ok(t.defined && t.p == 1, "randomization: zero differences give p = 1");
+    ok(!rt_stats_randomization(d, 4, 0, 1).defined, "randomization: 0 samples is refused");
+    rt_test r1 = rt_stats_randomization(d, 4, 5000, 7), r2 = rt_stats_randomization(d, 4, 5000, 7);
+    ok(r1.p == r2.p, "randomization: the same seed gives the same p");
+    /* 4 positive differences: only the all-plus and all-minus vectors (2 of 16) reach the mean */
+    ok(fabs(r1.p - 2.0 / 16) < 0.02, "randomization: p near 2/16 (got %.4f)", r1.p);
+    double lo, hi;
+    ok(rt_stats_bootstrap(same, 3, 100, 1, 0.025, 0.975, &lo, &hi) && fabs(lo - 0.2) < 1e-15 && fabs(hi - 0.2) < 1e-15,
+       "bootstrap of a constant is that constant");
+    ok(!rt_stats_bootstrap(d, 4, 0, 1, 0.025, 0.975, &lo, &hi), "bootstrap: 0 samples is refused");
+    double dz;
+    ok(rt_stats_effect_size(d, 4, &dz) && fabs(dz - 2.5 / sqrt(5.0 / 3)) < 1e-14, "effect size d_z by hand");
+
+    double p[] = {0.01, 0.04, 0.03, 0.5}, a[4];
+    rt_stats_adjust(p, 4, RT_CORRECT_BONFERRONI, a);
+    ok(a[0] == 0.04 && a[1] == 0.16 && a[2] == 0.12 && a[3] == 1, "Bonferroni: p·m, capped at 1");
+    rt_stats_adjust(p, 4, RT_CORRECT_HOLM, a);
+    /* sorted 0.01 0.03 0.04 0.5 → ·4 ·3 ·2 ·1 = 0.04 0.09 0.08 0.5 → running max 0.04 0.09 0.09 0.5 */
+    ok(fabs(a[0] - 0.04) < 1e-15 && fabs(a[2] - 0.09) < 1e-15 && fabs(a[1] - 0.09) < 1e-15 && a[3] == 0.5,
+       "Holm: step-down with a running maximum");
+    rt_stats_adjust(p, 4, RT_CORRECT_BH, a);
+    /* sorted 0.01 0.03 0.04 0.5 → ·4/1 ·4/2 ·4/3 ·4/4 = 0.04 0.06 0.0533 0.5 → running min from the top */
+    ok(fabs(a[0] - 0.04) < 1e-15 && fabs(a[2] - 0.04 * 4 / 3) < 1e-15 && fabs(a[1] - 0.04 * 4 / 3) < 1e-15 && a[3] == 0.5,
+       "Benjamini-Hochberg: step-up with a running minimum");
+
+    uint64_t s = 42;
+    int spread[5] = {0};
+    for (int i = 0; i < 5000; i++)
+        spread[rt_rng_below(&s, 5)]++;
+    ok(spread[0] > 900 && spread[4] > 900 && spread[2] < 1100, "rt_rng_below: roughly uniform");
+}
+
+/* ---- the fixture -------------------------------------------------------------------------- */
+
+typedef struct pq {
+    char run[64], measure[32], qid[32];
+    double v;
+} pq;
+
+static pq *rows;
+static size_t nrows;
+
+static const double *values(const char *run, const char *measure, size_t *n)
+{
+    static double buf[3][1024];
+    static int k;
+    k = (k + 1) % 3;
+    *n = 0;
+    for (size_t i = 0; i < nrows; i++)   /* the file lists the queries of each run in one order */
+        if (strcmp(rows[i].run, run) == 0 && strcmp(rows[i].measure, measure) == 0 && *n < 1024)
+            buf[k][(*n)++] = rows[i].v;
+    return buf[k];
+}
+
+static double num(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key)->valuedouble; }
+static const char *str(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key)->valuestring; }
+
+static void fixture(void)
+{
+    const char *sd = getenv("SHARED_DATA");
+    char dir[1024], path[1100];
+    snprintf(dir, sizeof dir, "%s/significance", sd ? sd : "../shared/data");
+    snprintf(path, sizeof path, "%s/per-query.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("ok %d - # SKIP %s is absent (fixtures are read from ../shared/data)\n", ++tap_n, dir);
+        return;
+    }
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        rows = realloc(rows, (nrows + 1) * sizeof *rows);
+        if (sscanf(line, "%63s %31s %31s %lf", rows[nrows].run, rows[nrows].measure, rows[nrows].qid,
+                   &rows[nrows].v) == 4)
+            nrows++;
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/expected.json", dir);
+    f = fopen(path, "r");
+    static char buf[1 << 17];
+    size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[len] = 0;
+    cJSON *exp = cJSON_Parse(buf);
+    ok(exp && nrows > 0, "read the fixture (%zu per-query values)", nrows);
+    double pt[64];
+    const cJSON *e;
+    int k = 0;
+    cJSON_ArrayForEach(e, exp) {
+        const char *m = str(e, "measure"), *a = str(e, "a"), *b = str(e, "b");
+        size_t na, nb;
+        const double *va = values(a, m, &na), *vb = values(b, m, &nb);
+        double d[1024];
+        for (size_t i = 0; i < na && i < nb; i++)
+            d[i] = va[i] - vb[i];
+        size_t n = na < nb ? na : nb;
+        is_int(n, num(e, "queries"), "%s %s − %s: queries", m, a, b);
+        double mean = 0;
+        for (size_t i = 0; i < n; i++)
+            mean += d[i];
+        mean /= (double)n;
+        is_dbl(mean, num(e, "mean_diff"), 1e-12, "%s %s − %s: mean difference", m, a, b);
+        rt_test t = rt_stats_ttest(d, n);
+        is_dbl(t.stat, num(e, "t"), 1e-9, "%s %s − %s: t", m, a, b);
+        is_dbl(t.p, num(e, "p_ttest"), 1e-9, "%s %s − %s: t-test p", m, a, b);
+        pt[k++] = t.p;
+        rt_test w = rt_stats_wilcoxon(d, n);
+        is_dbl(w.p, num(e, "p_wilcoxon"), 1e-9, "%s %s − %s: Wilcoxon p", m, a, b);
+        rt_test r = rt_stats_randomization(d, n, 100000, 2026);
+        is_dbl(r.p, num(e, "p_randomization"), 0.005, "%s %s − %s: randomization p (10^5 samples)", m, a, b);
+        double lo, hi;
+        const cJSON *bs = cJSON_GetObjectItemCaseSensitive(e, "bootstrap95");
+        rt_stats_bootstrap(d, n, 20000, 2026, 0.025, 0.975, &lo, &hi);
+        is_dbl(lo, cJSON_GetArrayItem(bs, 0)->valuedouble, 0.01, "%s %s − %s: bootstrap 2.5%%", m, a, b);
+        is_dbl(hi, cJSON_GetArrayItem(bs, 1)->valuedouble, 0.01, "%s %s − %s: bootstrap 97.5%%", m, a, b);
+    }
+    /* the corrections: each measure's three t-test p-values together, in file order */
+    int i = 0;
+    cJSON_ArrayForEach(e, exp) {
+        int first = i - i % 3;
+        double adj[3];
+        const char *fields[] = {"p_ttest_bonferroni", "p_ttest_holm", "p_ttest_bh"};
+        rt_correction cs[] = {RT_CORRECT_BONFERRONI, RT_CORRECT_HOLM, RT_CORRECT_BH};
+        for (int c = 0; c < 3; c++) {
+            rt_stats_adjust(pt + first, 3, cs[c], adj);
+            is_dbl(adj[i % 3], num(e, fields[c]), 1e-9, "%s %s − %s: %s", str(e, "measure"), str(e, "a"), str(e, "b"), fields[c]);
+        }
+        i++;
+    }
+    cJSON_Delete(exp);
+    free(rows);
+}
+
+int main(void)
+{
+    closed_forms();
+    hand_cases();
+    fixture();
+    return tap_done();
+}
