@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "rt_embed.h"
+#include "rt_file.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_ngram.h"
@@ -55,7 +56,8 @@ static const char leak_help[] =
     "      --index-params P    Faiss search parameters for it, e.g. nprobe=32, efSearch=128\n"
     "      --dim N             the built-in embedder's dimension (default " STR(RT_NGRAM_DIM) ")\n"
     "      --queries-format F  auto (default), tsv, dureader\n"
-    "  -o, --output FILE       write to FILE (through a temporary file renamed at the end)\n"
+    "  -o, --output FILE       write to FILE, replaced only when complete (a device or pipe is\n"
+    "                          written in place; a symbolic link is refused)\n"
     "  -Q, --quiet             no notice, summary or load warnings on stderr\n"
     "  -h, --help              show this help\n"
     "\n"
@@ -230,80 +232,6 @@ static void write_pairs(FILE *f, const side *test, const side *train, const rt_l
     }
 }
 
-/* ---- output: standard output, or a file replaced only when complete -------------------------- */
-
-typedef struct output {
-    FILE *f;
-    char *tmp;          /* the temporary file beside the destination, or NULL (stdout, device) */
-    const char *dest;
-} output;
-
-static rt_status output_open(output *o, const char *dest, rt_err *err)
-{
-    *o = (output){.f = stdout, .dest = dest};
-    if (!dest)
-        return RT_OK;
-    /* A device or a pipe (-o /dev/null, -o /dev/stdout) is written to, not replaced. */
-    struct stat sb;
-    if (stat(dest, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        o->f = fopen(dest, "w");
-        if (!o->f)
-            return rt_err_at(err, RT_EIO, dest, 0, "cannot write: %s", strerror(errno));
-        return RT_OK;
-    }
-    size_t len = strlen(dest);
-    o->tmp = rt_malloc(len + 8);
-    memcpy(o->tmp, dest, len);
-    memcpy(o->tmp + len, ".XXXXXX", 8);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        rt_status st = rt_err_at(err, RT_EIO, dest, 0, "cannot create a file beside it: %s",
-                                 strerror(errno));
-        free(o->tmp);
-        o->tmp = NULL;
-        return st;
-    }
-    /* mkstemp makes the file private; give it the mode a plain fopen would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    o->f = fdopen(fd, "w");
-    if (!o->f) {
-        rt_status st = rt_err_at(err, RT_EIO, dest, 0, "cannot write: %s", strerror(errno));
-        close(fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
-        return st;
-    }
-    return RT_OK;
-}
-
-/* Finishes the output: for a file, flush, sync and rename over the destination; on failure (or
- * when ok is 0) the destination is left as it was. */
-static rt_status output_close(output *o, int ok, rt_err *err)
-{
-    if (!o->tmp) {
-        int bad = fflush(o->f) != 0 || ferror(o->f);
-        if (o->f != stdout)
-            bad |= fclose(o->f) != 0;
-        if (bad)
-            return rt_err_set(err, RT_EIO, "error writing the output: %s", strerror(errno));
-        return RT_OK;
-    }
-    int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
-    int e = errno;
-    bad |= fclose(o->f) != 0;
-    rt_status st = RT_OK;
-    if (ok && (bad || rename(o->tmp, o->dest) != 0))
-        st = rt_err_at(err, RT_EIO, o->dest, 0, "cannot write: %s", strerror(bad ? e : errno));
-    if (!ok || st != RT_OK)
-        unlink(o->tmp);
-    free(o->tmp);
-    o->tmp = NULL;
-    return st;
-}
-
 /* ---- the command ----------------------------------------------------------------------------- */
 
 static rt_status check_dims(const side *test, const side *train, const leak_args *a, rt_err *err)
@@ -344,12 +272,15 @@ static rt_status run(const leak_args *a, side *test, side *train, rt_err *err)
     size_t n = 0;
     st = rt_leak_find(test->texts, test->n, train->texts, train->n, test->emb, train->emb, &a->lo,
                       &pairs, &n, err);
-    output out;
-    if (st == RT_OK)
-        st = output_open(&out, a->output, err);
+    rt_outfile *out = NULL;
+    if (st == RT_OK && a->output)
+        st = rt_outfile_open(&out, a->output, err);
     if (st == RT_OK) {
-        write_pairs(out.f, test, train, pairs, n);
-        st = output_close(&out, 1, err);
+        write_pairs(out ? rt_outfile_stream(out) : stdout, test, train, pairs, n);
+        if (out)
+            st = rt_outfile_commit(&out, err);
+        else if (fflush(stdout) != 0 || ferror(stdout))
+            st = rt_err_set(err, RT_EIO, "standard output: cannot write: %s", strerror(errno));
     }
     if (st == RT_OK && !a->quiet)
         summary(a, pairs, n, test->n);

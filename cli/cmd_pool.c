@@ -3,6 +3,7 @@
  * checked against qrels to list what is left to judge. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 #include "cli.h"
 #include "rt_mem.h"
-#include "rt_outfile.h"
+#include "rt_file.h"
 #include "rt_parse.h"
 #include "rt_pool.h"
 
@@ -254,7 +255,7 @@ int cmd_pool(int argc, char **argv)
         if (rt_outfile_commit(&of, &err) != RT_OK)
             rc = cli_fail(&err);
     } else if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "retriage: error writing the output\n");
+        fprintf(stderr, "retriage: standard output: cannot write: %s\n", strerror(errno));
         rc = CLI_INPUT;
     }
     if (rc == CLI_OK && !a.quiet)

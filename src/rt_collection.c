@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rt_collection.h"
+#include "rt_file.h"
 #include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
@@ -151,7 +152,7 @@ static int body_sane(const coll_entry *ent, const uint64_t *keys, const uint32_t
 static int index_load(rt_collection *c, const char *ipath, const coll_stamp *stamp,
                       int check_body)
 {
-    int fd = open(ipath, O_RDONLY | O_CLOEXEC);
+    int fd = open(ipath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* never an index through a link */
     if (fd < 0)
         return 0;
     struct stat st;
@@ -236,90 +237,27 @@ static char *cache_index_path(const char *path)
     return s;
 }
 
-/* mkdir -p for the cache folder (created 0700, as the XDG spec asks). */
-static int make_dirs(const char *dir)
-{
-    char *p = rt_strdup(dir);
-    int rc = 0;
-    for (char *s = p + 1; rc == 0; s++) {
-        if (*s != '/' && *s != '\0')
-            continue;
-        char c = *s;
-        *s = '\0';
-        if (mkdir(p, 0700) != 0 && errno != EEXIST)
-            rc = -1;
-        *s = c;
-        if (c == '\0')
-            break;
-    }
-    free(p);
-    return rc;
-}
-
 /* ---- writing the index atomically ------------------------------------------------------------ */
 
-static int write_all(int fd, const void *buf, size_t len)
+/* Writes the index to dest through rt_file's atomic writer (a reader sees the old file or the
+ * whole new one). Only a regular file (or a new name) is written: a link, a device or a pipe
+ * where the index would go is left alone, and the caller falls back to the cache folder. */
+static rt_status index_write(const char *dest, const idx_header *h, const rt_collection *c, rt_err *err)
 {
-    const char *p = buf;
-    while (len) {
-        ssize_t w = write(fd, p, len > ((size_t)1 << 30) ? (size_t)1 << 30 : len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-static void sync_dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? rt_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : rt_strdup(".");
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
-/* Writes the index to dest through a temporary file in the same folder, fsync and rename, so a
- * reader sees the old file or the whole new one. Returns 0, or -1 with errno set. */
-static int index_write(const char *dest, const idx_header *h, const rt_collection *c)
-{
-    size_t len = strlen(dest);
-    char *tmp = rt_malloc(len + 8);
-    memcpy(tmp, dest, len);
-    memcpy(tmp + len, ".XXXXXX", 8);
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    int rc = fchmod(fd, 0644) == 0 && write_all(fd, h, sizeof *h) == 0 &&
-             write_all(fd, c->ent, c->n * sizeof *c->ent) == 0 &&
-             write_all(fd, c->keys, c->n * sizeof *c->keys) == 0 &&
-             write_all(fd, c->perm, c->n * sizeof *c->perm) == 0 && fsync(fd) == 0 ? 0 : -1;
-    int e = errno;
-    if (close(fd) != 0 && rc == 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc == 0 && rename(tmp, dest) != 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc != 0)
-        unlink(tmp);
-    else
-        sync_dir_of(dest);
-    free(tmp);
-    errno = e;
-    return rc;
+    struct stat sb;
+    if (lstat(dest, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return rt_err_set(err, RT_EIO, "%s: not a regular file; left alone", dest);
+    rt_outfile *f;
+    rt_status st = rt_outfile_open(&f, dest, err);
+    if (st != RT_OK)
+        return st;
+    FILE *fp = rt_outfile_stream(f);
+    (void)fchmod(fileno(fp), 0644);
+    fwrite(h, sizeof *h, 1, fp);
+    fwrite(c->ent, sizeof *c->ent, c->n, fp);
+    fwrite(c->keys, sizeof *c->keys, c->n, fp);
+    fwrite(c->perm, sizeof *c->perm, c->n, fp);
+    return rt_outfile_commit(&f, err);   /* a short write shows as an error here */
 }
 
 /* ---- the building pass ------------------------------------------------------------------------
@@ -724,9 +662,11 @@ static int index_save(rt_collection *c, const coll_stamp *stamp, char **cpath, c
     h.body_hash = body_hash(c->ent, c->keys, c->perm, c->n);
     h.header_hash = header_hash(&h);
     char *dest = side_index_path(c->path);
-    if (index_write(dest, &h, c) != 0) {
-        size_t n = (size_t)snprintf(why, whylen, "%s: %s", dest, strerror(errno));
-        n = n < whylen ? n : whylen - 1;
+    rt_err e;
+    if (index_write(dest, &h, c, &e) != RT_OK) {
+        size_t n = strlen(e.msg) < whylen ? strlen(e.msg) : whylen - 1;
+        memcpy(why, e.msg, n);
+        why[n] = '\0';
         free(dest);
         dest = *cpath;
         *cpath = NULL;
@@ -736,12 +676,18 @@ static int index_save(rt_collection *c, const coll_stamp *stamp, char **cpath, c
             return -1;
         }
         char *dir = rt_strndup(dest, (size_t)(strrchr(dest, '/') - dest));
-        int mk = make_dirs(dir);
-        int rc = mk == 0 ? index_write(dest, &h, c) : -1;
-        if (rc != 0)
-            snprintf(why + n, whylen - n, "; %s: %s", mk ? dir : dest, strerror(errno));
+        /* the cache folder is private (0700), as the XDG spec asks */
+        rt_status rc = rt_file_mkdirs(dir, 0700, &e);
+        if (rc == RT_OK)
+            rc = index_write(dest, &h, c, &e);
+        if (rc != RT_OK && n + 3 < whylen) {
+            memcpy(why + n, "; ", 2);
+            size_t m = strlen(e.msg) < whylen - n - 3 ? strlen(e.msg) : whylen - n - 3;
+            memcpy(why + n + 2, e.msg, m);
+            why[n + 2 + m] = '\0';
+        }
         free(dir);
-        if (rc != 0) {
+        if (rc != RT_OK) {
             free(dest);
             return -1;
         }
@@ -849,7 +795,7 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
     }
     free(side);
     c->reused = c->idx_path != NULL;
-    char why[1024];
+    char why[2600];   /* two rt_err messages and glue */
     const char *unsaved = NULL;
     if (!c->reused) {
         st = index_build(c, progress, progress_ctx, err);

@@ -9,7 +9,7 @@
 #include "rt_export.h"
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_outfile.h"
+#include "rt_file.h"
 
 const rt_name rt_export_whats[] = {
     {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},
@@ -268,15 +268,17 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
         st = rt_table_write(t, o->format, out, err);
         rt_table_free(&t);
     }
-    if (st == RT_OK && (fflush(out) != 0 || ferror(out)))
-        st = rt_err_set(err, RT_EIO, "write error: %s", strerror(errno));
     return st;
 }
 
 rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path, rt_err *err)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return rt_export_write(s, o, stdout, err);
+    if (!path || strcmp(path, "-") == 0) {
+        rt_status st = rt_export_write(s, o, stdout, err);
+        if (st == RT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+            st = rt_err_set(err, RT_EIO, "standard output: cannot write: %s", strerror(errno));
+        return st;
+    }
     rt_outfile *f;
     rt_status st = rt_outfile_open(&f, path, err);
     if (st != RT_OK)

@@ -1,0 +1,238 @@
+/* rt_file — durable writes: whole writes, fsync'd appends, folder syncs, mkdir -p, and output
+ * files replaced atomically (or written in place when they are devices or pipes). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_file.h"
+#include "rt_mem.h"
+
+int rt_file_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        /* at most 1 GiB a call: some kernels cap a single write below SSIZE_MAX */
+        ssize_t w = write(fd, p, len > ((size_t)1 << 30) ? (size_t)1 << 30 : len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+rt_status rt_file_append(int fd, off_t *size, const void *buf, size_t len, const char *path,
+                         rt_err *err)
+{
+    if (rt_file_write_all(fd, buf, len) == 0 && fsync(fd) == 0) {
+        *size += (off_t)len;
+        return RT_OK;
+    }
+    int e = errno;
+    /* Take back whatever reached the file, so that nothing unacknowledged is read back later. */
+    if (ftruncate(fd, *size) == 0)
+        (void)fsync(fd);
+    return rt_err_set(err, RT_EIO, "%s: the change was not saved: %s", path, strerror(e));
+}
+
+void rt_file_sync_dirfd(int dirfd)
+{
+    if (dirfd >= 0)
+        (void)fsync(dirfd);
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? rt_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : rt_strdup(".");
+}
+
+void rt_file_sync_dir_of(const char *path)
+{
+    char *dir = dir_of(path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        rt_file_sync_dirfd(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+rt_status rt_file_mkdirs(const char *dir, mode_t mode, rt_err *err)
+{
+    char *p = rt_strdup(dir);
+    rt_status st = RT_OK;
+    for (char *s = p + 1; st == RT_OK; s++) {
+        if (*s != '/' && *s)
+            continue;
+        char c = *s;
+        *s = 0;
+        if (mkdir(p, mode) != 0 && errno != EEXIST)
+            st = rt_err_set(err, RT_EIO, "%s: cannot create the folder: %s", p, strerror(errno));
+        *s = c;
+        if (!c)
+            break;
+    }
+    free(p);
+    return st;
+}
+
+/* ---- output files ----------------------------------------------------------------------- */
+
+struct rt_outfile {
+    char *path, *tmp;   /* tmp NULL: written in place (a device, FIFO or socket) */
+    FILE *fp;
+};
+
+/* Removes NAME.tmp-PID-N in dir for every PID that is no longer a process: what a killed
+ * export or pool left behind. Only regular files of exactly that shape are touched. */
+static void sweep_stale(const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t nl = strlen(name);
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *s = e->d_name;
+        if (strncmp(s, name, nl) != 0 || strncmp(s + nl, ".tmp-", 5) != 0)
+            continue;
+        char *end;
+        long pid = strtol(s + nl + 5, &end, 10);
+        if (end == s + nl + 5 || *end != '-' || pid <= 0 || pid == (long)getpid())
+            continue;
+        const char *n = end + 1;
+        if (!*n || n[strspn(n, "0123456789")])
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;   /* alive, or not ours to judge */
+        struct stat sb;
+        if (fstatat(dirfd(d), s, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+            (void)unlinkat(dirfd(d), s, 0);
+    }
+    closedir(d);
+}
+
+static rt_outfile *new_outfile(const char *path, char *tmp, int fd, rt_err *err, rt_status *st)
+{
+    FILE *fp = fdopen(fd, "w");
+    if (!fp) {
+        *st = rt_err_set(err, RT_EIO, "%s: cannot write: %s", path, strerror(errno));
+        close(fd);
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+        return NULL;
+    }
+    rt_outfile *f = rt_calloc(1, sizeof *f);
+    f->path = rt_strdup(path);
+    f->tmp = tmp;
+    f->fp = fp;
+    *st = RT_OK;
+    return f;
+}
+
+rt_status rt_outfile_open(rt_outfile **out, const char *path, rt_err *err)
+{
+    static unsigned counter;
+    *out = NULL;
+    struct stat lsb, sb;
+    int exists = lstat(path, &lsb) == 0, have_mode = 0;
+    rt_status st;
+    if (exists && S_ISLNK(lsb.st_mode)) {
+        if (stat(path, &sb) != 0 || S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode))
+            return rt_err_set(err, RT_EUSAGE, "%s: is a symbolic link; retriage does not write through "
+                              "links (give the real path)", path);
+        lsb = sb;   /* a link to a device or a pipe (/dev/stdout): written in place below */
+    }
+    if (exists && S_ISDIR(lsb.st_mode))
+        return rt_err_set(err, RT_EUSAGE, "%s: is a folder", path);
+    if (exists && !S_ISREG(lsb.st_mode)) {
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            return rt_err_set(err, RT_EIO, "%s: cannot write: %s", path, strerror(errno));
+        *out = new_outfile(path, NULL, fd, err, &st);
+        return st;
+    }
+    if (exists)
+        have_mode = 1;
+    char *dir = dir_of(path);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    sweep_stale(dir, base);
+    free(dir);
+    size_t len = strlen(path) + 64;
+    char *tmp = rt_malloc(len);
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        snprintf(tmp, len, "%s.tmp-%ld-%u", path, (long)getpid(), counter++);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        st = rt_err_set(err, RT_EIO, "%s: cannot create a file beside it: %s", path, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    if (have_mode)
+        (void)fchmod(fd, lsb.st_mode & 07777);
+    *out = new_outfile(path, tmp, fd, err, &st);
+    return st;
+}
+
+FILE *rt_outfile_stream(const rt_outfile *f) { return f->fp; }
+
+static void free_outfile(rt_outfile **fp)
+{
+    free((*fp)->path);
+    free((*fp)->tmp);
+    free(*fp);
+    *fp = NULL;
+}
+
+void rt_outfile_discard(rt_outfile **fp)
+{
+    if (!*fp)
+        return;
+    fclose((*fp)->fp);
+    if ((*fp)->tmp)
+        unlink((*fp)->tmp);
+    free_outfile(fp);
+}
+
+rt_status rt_outfile_commit(rt_outfile **fp, rt_err *err)
+{
+    rt_outfile *f = *fp;
+    int e = 0;
+    if (fflush(f->fp) != 0)
+        e = errno;
+    else if (ferror(f->fp))
+        e = EIO;   /* an earlier write failed; its errno is long gone */
+    else if (f->tmp && fsync(fileno(f->fp)) != 0)
+        e = errno;
+    if (fclose(f->fp) != 0 && !e)
+        e = errno;
+    if (!e && f->tmp && rename(f->tmp, f->path) != 0)
+        e = errno;
+    rt_status st = RT_OK;
+    if (e) {
+        if (f->tmp)
+            unlink(f->tmp);
+        st = rt_err_set(err, RT_EIO, "%s: cannot write: %s", f->path, strerror(e));
+    } else if (f->tmp) {
+        rt_file_sync_dir_of(f->path);
+    }
+    free_outfile(fp);
+    return st;
+}
