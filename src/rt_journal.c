@@ -16,12 +16,15 @@
 #include <unistd.h>
 
 #include "rt_journal.h"
+#include "rt_file.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 
 struct rt_journal {
     char *path;
+    char *dir;
     int fd;            /* -1 when read-only */
+    int made_lock;     /* this process created the lock file (removed again if it refuses) */
     int lock_fd;
     char *readonly;    /* why, or NULL */
     uint64_t next_seq;
@@ -73,22 +76,47 @@ int64_t rt_journal_now_ms(void)
 
 void rt_journal_format_time(int64_t t, char *buf, size_t len)
 {
-    time_t s = (time_t)(t / 1000);
+    /* floor division: 1969-12-31T23:59:59.500Z is -500 ms, not "-1 s and -500 ms" */
+    int64_t sec = t / 1000, ms = t % 1000;
+    if (ms < 0) {
+        ms += 1000;
+        sec -= 1;
+    }
+    time_t s = (time_t)sec;
     struct tm tm;
-    gmtime_r(&s, &tm);
+    if (!gmtime_r(&s, &tm) || tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999) {
+        snprintf(buf, len, "0000-01-01T00:00:00.000Z");   /* unreachable for parsed or clock times */
+        return;
+    }
     snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(t % 1000));
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)ms);
 }
 
+/* n digits at s as a number, or -1. */
+static int digits(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+/* Exactly YYYY-MM-DDTHH:MM:SS.mmmZ (what rt_journal_format_time writes), fields in range. */
 static int parse_time(const char *s, int64_t *t)
 {
-    struct tm tm = {0};
-    int ms = 0, n = 0;
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-               &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &n) != 7 || s[n])
+    if (strlen(s) != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+        s[16] != ':' || s[19] != '.' || s[23] != 'Z')
         return 0;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
+    int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2), h = digits(s + 11, 2);
+    int mi = digits(s + 14, 2), se = digits(s + 17, 2), ms = digits(s + 20, 3);
+    if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+        se < 0 || se > 60 || ms < 0)
+        return 0;
+    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
+                    .tm_min = mi, .tm_sec = se};
     *t = (int64_t)timegm(&tm) * 1000 + ms;
     return 1;
 }
@@ -269,63 +297,62 @@ rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err)
 
 /* ---- the file ---------------------------------------------------------------------------- */
 
-static rt_status mkdirs(const char *dir, rt_err *err)
-{
-    char *p = rt_strdup(dir);
-    rt_status st = RT_OK;
-    for (char *s = p + 1; st == RT_OK; s++) {
-        if (*s != '/' && *s)
-            continue;
-        char c = *s;
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST)
-            st = rt_err_set(err, RT_EIO, "%s: cannot create the journal folder: %s", p, strerror(errno));
-        *s = c;
-        if (!c)
-            break;
-    }
-    free(p);
-    return st;
-}
-
 static int valid_name(const char *a)
 {
     return a && a[0] && a[0] != '.' && !strchr(a, '/') && strlen(a) < 200;
 }
 
-static void fsync_dir(const char *dir)
+/* Why the entry name in dirfd cannot be a journal (or its lock): NULL when it is absent or a
+ * regular file. Nothing is ever opened through a link, a device or a pipe. */
+static const char *not_regular(int dirfd, const char *name)
 {
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
+    struct stat sb;
+    if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(sb.st_mode))
+        return NULL;
+    return S_ISLNK(sb.st_mode) ? "a symbolic link" : S_ISDIR(sb.st_mode) ? "a folder"
+           : S_ISFIFO(sb.st_mode) ? "a named pipe" : "a device or socket";
+}
+
+/* openat without following a link and without blocking on a pipe; the result must be a regular
+ * file (checked on the open descriptor, so a swap after the check above changes nothing). */
+static int open_regular(int dirfd, const char *name, int flags, mode_t mode)
+{
+    int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, mode);
+    struct stat sb;
+    if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
         close(fd);
+        errno = EINVAL;
+        return -1;
     }
+    if (fd >= 0)
+        (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
 }
 
-static rt_status write_all(int fd, const char *s, size_t n)
+static void set_readonly(rt_journal *j, const char *why)
 {
-    while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return RT_EIO;
-        s += w;
-        n -= (size_t)w;
-    }
-    return RT_OK;
+    if (j->readonly)
+        return;   /* the first reason stands */
+    j->readonly = rt_strdup(why);
 }
 
-/* Takes the lock beside the journal; on failure sets j->readonly. */
-static void take_lock(rt_journal *j)
+/* Takes the lock beside the journal; on failure the journal is read-only, saying why. */
+static void take_lock(rt_journal *j, int dirfd, const char *name)
 {
-    char *lp = rt_malloc(strlen(j->path) + 8);
-    sprintf(lp, "%s.lock", j->path);
-    j->lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    char why[300];
+    char lname[300], why[400];
+    snprintf(lname, sizeof lname, "%.250s.lock", name);
+    const char *bad = not_regular(dirfd, lname);
+    if (bad) {
+        snprintf(why, sizeof why, "%s.lock is %s, not a lock file retriage made", j->path, bad);
+        set_readonly(j, why);
+        return;
+    }
+    struct stat sb;
+    j->made_lock = fstatat(dirfd, lname, &sb, AT_SYMLINK_NOFOLLOW) != 0;
+    j->lock_fd = open_regular(dirfd, lname, O_RDWR | O_CREAT, 0644);
     if (j->lock_fd < 0) {
-        snprintf(why, sizeof why, "cannot create %s (%s)", lp, strerror(errno));
-        j->readonly = rt_strdup(why);
+        snprintf(why, sizeof why, "cannot create %s.lock (%s)", j->path, strerror(errno));
+        set_readonly(j, why);
     } else if (flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
         char pid[32] = "";
         ssize_t n = pread(j->lock_fd, pid, sizeof pid - 1, 0);
@@ -335,14 +362,13 @@ static void take_lock(rt_journal *j)
             snprintf(why, sizeof why, "another retriage (process %s) is annotating with this journal", pid);
         else
             snprintf(why, sizeof why, "another retriage is annotating with this journal");
-        j->readonly = rt_strdup(why);
+        set_readonly(j, why);
     } else {
         char pid[32];
         int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (ftruncate(j->lock_fd, 0) == 0 && pwrite(j->lock_fd, pid, (size_t)n, 0) < 0)
-            pid[0] = 0;   /* the pid is only for the other process's message */
+        if (ftruncate(j->lock_fd, 0) == 0)
+            (void)pwrite(j->lock_fd, pid, (size_t)n, 0);   /* only for the other process's message */
     }
-    free(lp);
 }
 
 static char *read_fd(int fd, size_t *len)
@@ -372,47 +398,74 @@ static int blank(const char *s, size_t n)
     return 1;
 }
 
-/* Copies the torn tail to a file of its own and cuts it off the journal. */
-static void set_aside(rt_journal *j, const char *buf, size_t from, size_t len, size_t line,
-                      rt_report *report)
+static int only_space(const char *s, size_t n)
 {
-    char *aside = rt_malloc(strlen(j->path) + 40);
-    sprintf(aside, "%s.torn-%" PRId64, j->path, rt_journal_now_ms());
-    int fd = open(aside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    int saved = fd >= 0 && write_all(fd, buf + from, len - from) == RT_OK && fsync(fd) == 0;
-    if (fd >= 0)
-        close(fd);
-    if (saved && ftruncate(j->fd, (off_t)from) == 0 && fsync(j->fd) == 0) {
-        rt_report_add(report, RT_REPORT_WARNING,
-                      "%s:%zu: an incomplete last line (a crash during a write) was set aside in %s",
-                      j->path, line, aside);
-        j->size = (off_t)from;
-    } else {
-        /* Appending after bytes that are not a whole line would glue the next operation to
-         * them, and the next open would set both aside: refuse changes instead. */
-        char why[300];
-        snprintf(why, sizeof why, "an incomplete last line could not be set aside (%s)", strerror(errno));
-        rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: %s; the journal is read-only", j->path, line, why);
-        free(j->readonly);
-        j->readonly = rt_strdup(why);
-    }
-    free(aside);
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return 0;
+    return 1;
 }
 
-typedef struct bad_line {
-    size_t line;
-    char why[200];
-} bad_line;
-
-/* Parses every line; reports bad ones; repairs a torn tail when writable. Bad lines followed by
- * an operation were written by hand (or by another program) and are skipped; bad bytes after
- * the last operation are what a crash in the middle of an append leaves. */
-static void read_ops(rt_journal *j, const char *buf, size_t len, rt_op **ops, size_t *nops,
-                     rt_report *report)
+/* What an append cut short leaves after the last operation: zeros where the file system had
+ * not written the data yet (whatever newlines they span), or the start of a line retriage writes
+ * ({"seq": …) without its newline, maybe followed by such zeros. Anything else is not a crash. */
+static int torn_shape(const char *s, size_t n)
 {
-    size_t cap = 0, good_end = 0, good_line = 0, line = 0, nbad = 0, badcap = 0;
-    bad_line *bad = NULL;
-    int good_has_nl = 1;
+    static const char start[] = "{\"seq\":";
+    size_t k = 0;
+    if (s[0] != 0) {
+        while (k < n && k < sizeof start - 1 && s[k] == start[k])
+            k++;
+        if (k < n && k < sizeof start - 1)
+            return 0;   /* neither zeros nor the start of our line */
+        while (k < n && s[k] != 0 && s[k] != '\n')
+            k++;   /* the rest of the cut line */
+        if (k < n && s[k] == '\n')
+            return 0;   /* a complete line: a bad line, not a torn one */
+    }
+    for (; k < n; k++)
+        if (s[k] != 0 && s[k] != '\n')
+            return 0;
+    return 1;
+}
+
+/* Copies the torn tail to NAME.torn-<ms> beside the journal and cuts it off. */
+static void set_aside(rt_journal *j, int dirfd, const char *name, const char *buf, size_t from,
+                      size_t len, size_t line, rt_report *report)
+{
+    char aside[300], why[400];
+    snprintf(aside, sizeof aside, "%s.torn-%" PRId64, name, rt_journal_now_ms());
+    int fd = openat(dirfd, aside, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int saved = fd >= 0 && rt_file_write_all(fd, buf + from, len - from) == 0 && fsync(fd) == 0;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    if (fd >= 0 && !saved)
+        (void)unlinkat(dirfd, aside, 0);   /* never leave a partial copy behind */
+    if (saved && ftruncate(j->fd, (off_t)from) == 0 && fsync(j->fd) == 0) {
+        rt_file_sync_dirfd(dirfd);
+        rt_report_add(report, RT_REPORT_WARNING,
+                      "%s:%zu: an incomplete last line (a crash during a write) was set aside in %s/%s",
+                      j->path, line, j->dir, aside);
+        j->size = (off_t)from;
+        return;
+    }
+    /* Appending after bytes that are not a whole line would glue the next operation to them, and
+     * the next open would set both aside: refuse changes instead. */
+    snprintf(why, sizeof why, "an incomplete last line could not be set aside (%s)", strerror(saved ? errno : e));
+    rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: %s; the journal is read-only", j->path, line, why);
+    set_readonly(j, why);
+}
+
+/* Parses every line. A complete line that is not an operation makes the journal read-only (it
+ * was written by hand or by another program: nothing is cut or rewritten until the user fixes or
+ * moves it); bytes after the last newline that look like a cut-short append are a torn write and
+ * are set aside when writable. Returns RT_EINPUT when the file is not a journal at all. */
+static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char *buf, size_t len,
+                          rt_op **ops, size_t *nops, rt_report *report, rt_err *err)
+{
+    /* The operations end at the end of the last line that parses; what follows is the tail. */
+    size_t cap = 0, line = 0, good_end = 0, good_line = 0;
     uint64_t max_seq = 0;
     for (size_t pos = 0; pos < len;) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
@@ -420,51 +473,86 @@ static void read_ops(rt_journal *j, const char *buf, size_t len, rt_op **ops, si
         line++;
         rt_op op;
         rt_err e;
-        if (blank(buf + pos, end - pos)) {
-            /* nothing */
-        } else if (rt_op_from_json(&op, buf + pos, end - pos, &e) == RT_OK) {
+        if (!blank(buf + pos, end - pos) && rt_op_from_json(&op, buf + pos, end - pos, &e) == RT_OK) {
             if (op.seq <= max_seq)
                 rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: sequence number %" PRIu64
                               " does not increase", j->path, line, op.seq);
             max_seq = op.seq > max_seq ? op.seq : max_seq;
+            op.line = line;
             RT_GROW(*ops, cap, *nops + 1);
             (*ops)[(*nops)++] = op;
             good_end = nl ? end + 1 : end;
             good_line = line;
-            good_has_nl = nl != NULL;
-        } else {
-            RT_GROW(bad, badcap, nbad + 1);
-            bad[nbad].line = line;
-            size_t n = strnlen(e.msg, sizeof bad->why - 1);
-            memcpy(bad[nbad].why, e.msg, n);   /* a long reason is cut, which is fine here */
-            bad[nbad++].why[n] = 0;
         }
         pos = nl ? end + 1 : len;
     }
     j->next_seq = max_seq + 1;
     j->size = (off_t)len;
-    size_t torn = 0;
-    for (size_t b = 0; b < nbad; b++) {
-        if (bad[b].line > good_line) {
-            torn = bad[b].line;
-            break;
+    int torn = good_end < len && !only_space(buf + good_end, len - good_end) &&
+               torn_shape(buf + good_end, len - good_end);
+    /* Every other line that is not blank and not an operation is a bad line. */
+    size_t nbad = 0, first_bad = 0, stop = torn ? good_end : len;
+    char why[300] = "";
+    line = 0;
+    for (size_t pos = 0; pos < stop;) {
+        const char *nl = memchr(buf + pos, '\n', stop - pos);
+        size_t end = nl ? (size_t)(nl - buf) : stop;
+        line++;
+        rt_op op;
+        rt_err e;
+        if (!blank(buf + pos, end - pos) && rt_op_from_json(&op, buf + pos, end - pos, &e) != RT_OK) {
+            if (!*nops && !nbad)   /* the first line: this file is not a journal at all */
+                return rt_err_at(err, RT_EINPUT, j->path, line, "not a retriage journal (%s); nothing "
+                                 "was changed: move the file away or choose another annotator", e.msg);
+            if (!nbad++) {
+                first_bad = line;
+                snprintf(why, sizeof why, "%.150s", e.msg);
+            }
+            rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: not an operation (%.150s)", j->path,
+                          line, e.msg);
+        } else if (!blank(buf + pos, end - pos)) {
+            rt_op_clear(&op);
         }
-        rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: not an operation (%s); skipped",
-                      j->path, bad[b].line, bad[b].why);
+        pos = nl ? end + 1 : stop;
     }
-    free(bad);
+    if (nbad) {
+        char ro[800];
+        snprintf(ro, sizeof ro, "%s:%zu is not an operation (%s)%s; fix or delete that line, or "
+                 "move %s aside to start a new journal", j->path, first_bad, why,
+                 nbad > 1 ? ", nor are other lines" : "", j->path);
+        set_readonly(j, ro);
+        return RT_OK;   /* read-only: nothing is cut or rewritten, a torn tail included */
+    }
     if (torn) {
-        if (j->fd >= 0)
-            set_aside(j, buf, good_end, len, torn, report);
+        if (j->fd >= 0 && !j->readonly)
+            set_aside(j, dirfd, name, buf, good_end, len, good_line + 1, report);
         else
             rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: an incomplete last line is ignored "
-                          "(read-only)", j->path, torn);
-    }
-    if (!good_has_nl && j->fd >= 0 && (size_t)j->size == good_end) {
+                          "(read-only)", j->path, good_line + 1);
+    } else if (len && buf[len - 1] != '\n' && good_end == len && j->fd >= 0 && !j->readonly) {
         /* The last operation lacks its newline: complete it so the next append starts a line. */
-        if (write_all(j->fd, "\n", 1) == RT_OK && fsync(j->fd) == 0)
-            j->size++;
+        off_t size = j->size;
+        if (rt_file_append(j->fd, &size, "\n", 1, j->path, NULL) == RT_OK)
+            j->size = size;
     }
+    return RT_OK;
+}
+
+/* Refuses a journal folder that is a link (everything in it is then opened relative to it). */
+static int open_dir(rt_journal *j, const char *dir, rt_err *err)
+{
+    struct stat lsb;
+    if (lstat(dir, &lsb) == 0 && S_ISLNK(lsb.st_mode)) {
+        rt_err_set(err, RT_EINPUT, "%s: the journal folder is a symbolic link; give the real folder "
+                   "(retriage does not follow links to journals)", dir);
+        return -2;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 || errno == ENOENT || errno == ENOTDIR)
+        return fd >= 0 ? fd : -1;   /* no folder: no journal yet (read-only, said by the caller) */
+    rt_err_set(err, RT_EINPUT, "%s: cannot open the journal folder: %s", dir, strerror(errno));
+    (void)j;
+    return -2;
 }
 
 static rt_status open_common(rt_journal **out, const char *dir, const char *annotator, int lock,
@@ -478,31 +566,50 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
                           annotator ? annotator : "");
     rt_journal *j = rt_calloc(1, sizeof *j);
     j->fd = j->lock_fd = -1;
+    j->dir = rt_strdup(dir);
     j->path = rt_malloc(strlen(dir) + strlen(annotator) + 8);
     sprintf(j->path, "%s/%s.jsonl", dir, annotator);
+    char name[256];
+    snprintf(name, sizeof name, "%s.jsonl", annotator);
     rt_err e;
-    if (lock && mkdirs(dir, &e) != RT_OK) {
-        j->readonly = rt_strdup(e.msg);   /* browsing still works; changes cannot be kept */
-    } else if (lock) {
-        take_lock(j);
-    } else {
-        j->readonly = rt_strdup("opened read-only");
+    if (!lock)
+        set_readonly(j, "opened read-only");
+    else if (rt_file_mkdirs(dir, 0777, &e) != RT_OK) {
+        char why[1100];   /* browsing still works; changes cannot be kept */
+        snprintf(why, sizeof why, "cannot create the journal folder (%.1000s)", e.msg);
+        set_readonly(j, why);
+    }
+    int dirfd = open_dir(j, dir, err);
+    if (dirfd == -2) {
+        rt_journal_close(&j);
+        return RT_EINPUT;
+    }
+    const char *bad = dirfd >= 0 ? not_regular(dirfd, name) : NULL;
+    if (bad) {
+        rt_err_set(err, RT_EINPUT, "%s: is %s, not a journal; nothing was opened or changed (move "
+                   "it away or choose another annotator)", j->path, bad);
+        close(dirfd);
+        rt_journal_close(&j);
+        return RT_EINPUT;
     }
     struct stat sb;
-    int existed = stat(j->path, &sb) == 0;
-    if (!j->readonly) {
-        j->fd = open(j->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int existed = dirfd >= 0 && fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+    if (dirfd >= 0 && !j->readonly)
+        take_lock(j, dirfd, name);
+    if (dirfd >= 0 && !j->readonly) {
+        j->fd = open_regular(dirfd, name, O_RDWR | O_CREAT | O_APPEND, 0644);
         if (j->fd < 0) {
-            rt_err_set(err, RT_EIO, "%s: %s", j->path, strerror(errno));
-            rt_journal_close(&j);
-            return RT_EIO;
+            char why[400];   /* e.g. a journal someone made read-only: browse, do not write */
+            snprintf(why, sizeof why, "%s is not writable (%s)", j->path, strerror(errno));
+            set_readonly(j, why);
+        } else if (!existed) {
+            rt_file_sync_dirfd(dirfd);
         }
-        if (!existed)
-            fsync_dir(dir);
     }
-    int rfd = j->fd >= 0 ? j->fd : open(j->path, O_RDONLY | O_CLOEXEC);
+    int rfd = j->fd >= 0 ? j->fd : dirfd >= 0 && existed ? open_regular(dirfd, name, O_RDONLY, 0) : -1;
     if (rfd < 0 && existed) {
         rt_err_set(err, RT_EINPUT, "%s: %s", j->path, strerror(errno));
+        close(dirfd);
         rt_journal_close(&j);
         return RT_EINPUT;
     }
@@ -510,8 +617,24 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     char *buf = rfd >= 0 ? read_fd(rfd, &len) : rt_calloc(1, 1);
     if (rfd >= 0 && rfd != j->fd)
         close(rfd);
-    read_ops(j, buf, len, ops, nops, report);
+    rt_status st = read_ops(j, dirfd, name, buf, len, ops, nops, report, err);
     free(buf);
+    if (st != RT_OK && j->made_lock && j->lock_fd >= 0) {   /* leave nothing beside a non-journal */
+        char lname[300];
+        snprintf(lname, sizeof lname, "%.250s.lock", name);
+        (void)unlinkat(dirfd, lname, 0);
+    }
+    if (st != RT_OK && !existed && j->fd >= 0)
+        (void)unlinkat(dirfd, name, 0);   /* cannot happen (an empty file parses), but never leave one */
+    if (dirfd >= 0)
+        close(dirfd);
+    if (st != RT_OK) {
+        free(*ops);
+        *ops = NULL;
+        *nops = 0;
+        rt_journal_close(&j);
+        return st;
+    }
     if (*nops)
         rt_report_add(report, RT_REPORT_INFO, "%s: %zu operations", j->path, *nops);
     *out = j;
@@ -540,6 +663,7 @@ void rt_journal_close(rt_journal **jp)
     if (j->lock_fd >= 0)
         close(j->lock_fd);   /* releases the lock */
     free(j->path);
+    free(j->dir);
     free(j->readonly);
     free(j);
     *jp = NULL;
@@ -549,6 +673,8 @@ const char *rt_journal_readonly(const rt_journal *j) { return j->readonly; }
 const char *rt_journal_path(const rt_journal *j) { return j->path; }
 uint64_t rt_journal_next_seq(const rt_journal *j) { return j->next_seq; }
 
+void rt_journal_refuse(rt_journal *j, const char *why) { set_readonly(j, why); }
+
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
 {
     if (j->readonly)
@@ -556,19 +682,9 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
     op->seq = j->next_seq;
     op->time_ms = rt_journal_now_ms();
     char *line = rt_op_to_json(op);
-    rt_status st = write_all(j->fd, line, strlen(line));
-    if (st == RT_OK && fsync(j->fd) != 0)
-        st = RT_EIO;
-    if (st != RT_OK) {
-        int e = errno;
-        /* Take back whatever reached the file, so that nothing unacknowledged is replayed. */
-        if (ftruncate(j->fd, j->size) == 0)
-            fsync(j->fd);
-        rt_err_set(err, RT_EIO, "%s: the change was not saved: %s", j->path, strerror(e));
-    } else {
-        j->size += (off_t)strlen(line);
+    rt_status st = rt_file_append(j->fd, &j->size, line, strlen(line), j->path, err);
+    if (st == RT_OK)
         j->next_seq++;
-    }
     free(line);
     return st;
 }

@@ -38,6 +38,7 @@ typedef struct rt_op {
     size_t nqids;
     int has_list;
     uint64_t undo, redo;  /* nonzero: this op undoes / redoes operation seq */
+    size_t line;          /* the journal line it was read from (0: made in this process) */
 } rt_op;
 
 void rt_op_clear(rt_op *op);
@@ -55,11 +56,17 @@ rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err);
 typedef struct rt_journal rt_journal;
 
 /* Opens (creating dir and file as needed) the journal of annotator in dir. Existing operations
- * are read into *ops / *nops (caller frees each with rt_op_clear, then the array). Lines that are
- * not operations are reported with file:line and skipped; invalid bytes after the last
- * operation are a torn write: they are copied to "<file>.torn-<time>" and cut off the journal
- * (only when writable). When another process holds the lock, or the folder cannot be created,
- * the journal opens read-only and rt_journal_readonly says why. */
+ * are read into *ops / *nops (caller frees each with rt_op_clear, then the array).
+ * - Nothing is opened through a symbolic link: a journal folder that is a link, or a journal
+ *   that is a link, a pipe, a device or a folder, is refused (RT_EINPUT), nothing touched; so is a
+ *   file whose first line is not an operation (not a journal at all).
+ * - A complete line that is not an operation is reported with file:line and the journal opens
+ *   read-only (nothing cut or rewritten) until the user fixes or moves it; the good operations
+ *   still load.
+ * - Bytes after the last newline that look like an append cut short (the start of an operation
+ *   line, zeros) are a torn write: copied to "<file>.torn-<time>" and cut off (when writable).
+ * - When another process holds the lock, the journal or its folder is not writable, or the
+ *   folder cannot be created, the journal opens read-only and rt_journal_readonly says why. */
 rt_status rt_journal_open(rt_journal **out, const char *dir, const char *annotator,
                           rt_op **ops, size_t *nops, rt_report *report, rt_err *err);
 
@@ -68,6 +75,10 @@ rt_status rt_journal_open_readonly(rt_journal **out, const char *dir, const char
                                    rt_op **ops, size_t *nops, rt_report *report, rt_err *err);
 
 void rt_journal_close(rt_journal **j);
+
+/* Makes the journal read-only from now on, for reason why (copied; a first reason stands): what
+ * the caller does when an operation it replays turns out to be invalid. */
+void rt_journal_refuse(rt_journal *j, const char *why);
 
 /* NULL when writable; otherwise why not (borrowed). */
 const char *rt_journal_readonly(const rt_journal *j);

@@ -39,15 +39,31 @@ char *rt_session_default_annotator(const rt_workspace *ws)
     return rt_strdup(u && u[0] ? u : "annotator");
 }
 
+/* An operation read back that this workspace cannot take (a grade outside its scale, an unknown
+ * category) is a bad line like one that does not parse: reported with file:line, not applied,
+ * and the journal read-only until the user fixes it. */
+static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
+{
+    int32_t max = s->ws->graded ? 3 : 1;
+    if (op->kind == RT_OP_LABEL && op->has_grade && (op->grade < 0 || op->grade > max))
+        return rt_err_set(e, RT_EINPUT, "grade %d is outside this workspace's scale (%s)",
+                          (int)op->grade, s->ws->graded ? "0-3" : "0 and 1"), 0;
+    return 1;
+}
+
 static void replay(rt_session *s, rt_op *ops, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         rt_err e;
         const char *warn = NULL;
-        if (rt_annot_apply(s->annot, &ops[i], &warn, &e) != RT_OK)
-            rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s; skipped",
-                          rt_journal_path(s->journal), ops[i].seq, e.msg);
-        else if (warn)
+        if (!replayable(s, &ops[i], &e) || rt_annot_apply(s->annot, &ops[i], &warn, &e) != RT_OK) {
+            char why[1400];
+            snprintf(why, sizeof why, "%s:%zu (operation %" PRIu64 "): %.900s; fix or delete that "
+                     "line, or move the journal aside", rt_journal_path(s->journal), ops[i].line,
+                     ops[i].seq, e.msg);
+            rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s; not applied", why);
+            rt_journal_refuse(s->journal, why);
+        } else if (warn)
             rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s",
                           rt_journal_path(s->journal), ops[i].seq, warn);
         rt_op_clear(&ops[i]);

@@ -549,20 +549,31 @@ ex "$B" erin --what qrels-diff >"$D/bad.diff" 2>"$D/bad.err2"
     [ -z "$(ls "$B" | grep torn)" ]
 check $? "d: the operations before and after it apply; export warns; the line is kept, nothing set aside" \
     "$D/bad.diff" "$D/bad.err2"
+# ... and while that line is there the journal is read-only (issue 9: a complete line that does
+# not parse is never cut or written after): a change is refused, saying which line and how to fix.
+printf ':label q19 p0069 0\n' >"$D/badro.script"
+ws "$B" erin "$D/badro.script" >"$D/badro.out" 2>"$D/badro.err"
+st=$?
+[ $st -eq 2 ] && grep -q 'read-only' "$D/badro.err" && grep -q 'erin\.jsonl:2 is not an operation' "$D/badro.err" &&
+    grep -q 'move .*erin\.jsonl aside' "$D/badro.err" && cmp -s "$B/erin.jsonl" "$B.copy"
+check $? "d: a bad line makes the journal read-only: the change is refused (exit $st), the file unchanged" \
+    "$D/badro.out" "$D/badro.err"
+# The user deletes the hand-written line, as the message says.
+sed -i '2d' "$B/erin.jsonl"
 
 # A torn last line: set aside into erin.jsonl.torn-*, reported; the earlier operations apply.
 printf '{"seq":9,"ti' >>"$B/erin.jsonl"
 cp "$B/erin.jsonl" "$B.torn.copy"
 ex "$B" erin --what qrels-diff >"$D/torn.diff0" 2>"$D/torn.err0"
 [ $? -eq 0 ] && cmp -s "$B/erin.jsonl" "$B.torn.copy" && [ -z "$(ls "$B" | grep torn)" ] &&
-    grep -q 'erin\.jsonl:5: an incomplete last line is ignored' "$D/torn.err0" && cmp -s "$D/torn.diff0" "$D/bad.diff"
+    grep -q 'erin\.jsonl:4: an incomplete last line is ignored' "$D/torn.err0" && cmp -s "$D/torn.diff0" "$D/bad.diff"
 check $? "d: export (read-only) ignores a torn last line, says so, and changes nothing" "$D/torn.err0"
 printf 'L\n:snapshot %s\n:label q19 p0069 0\n' "$D/torn.snap" >"$D/torn.script"
 ws "$B" erin "$D/torn.script" >"$D/torn.out" 2>"$D/torn.err"
 st=$?
 torn=$(ls "$B" | grep '^erin\.jsonl\.torn-' | head -n1)
 [ $st -eq 0 ] && [ -n "$torn" ] && [ "$(cat "$B/$torn")" = '{"seq":9,"ti' ] &&
-    grep -q "erin\.jsonl:5: an incomplete last line .*set aside in .*erin\.jsonl\.torn-" "$D/torn.snap"
+    grep -q "erin\.jsonl:4: an incomplete last line .*set aside in .*erin\.jsonl\.torn-" "$D/torn.snap"
 check $? "d: the workbench sets the torn line aside in $torn with exactly its bytes and reports it" \
     "$D/torn.snap" "$D/torn.err"
 grep -qx 'q19 p0069 labelled 0 (#4)' "$D/torn.out" && [ "$(tail -c 1 "$B/erin.jsonl" | od -An -c | tr -d ' ')" = '\n' ] &&

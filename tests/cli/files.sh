@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# files.sh — retriage never destroys a file it did not make (issue 9, items 1-4 and 12): the
+# journal is never opened through a link or as a non-journal, complete bad lines are never cut,
+# -o writes devices and pipes in place and refuses links, killed exports leave no temporaries,
+# a journal that is not writable opens read-only, write errors name the file.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+DEMO="$SRCDIR/data/demo"
+export XDG_CACHE_HOME="$D/cache"
+printf ':quit\n' >"$D/q.txt"
+workbench() {  # workbench DIR ANNOTATOR [SCRIPT] — the demo in script mode
+    "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$1" --annotator "$2" --size 100x30 \
+        --script "${3:-$D/q.txt}" >"$D/out" 2>"$D/err"
+    rc=$?
+}
+
+# ---- 1. the journal through a link ---------------------------------------------------------
+mkdir "$D/ann"
+echo secret >"$D/victim.txt"
+ln -s ../victim.txt "$D/ann/eve.jsonl"
+workbench "$D/ann" eve
+st=0
+[ "$rc" -eq 2 ] || st=1
+crashed && st=1
+[ "$(cat "$D/victim.txt")" = secret ] || st=1
+grep -q 'symbolic link' "$D/err" || st=1
+[ -e "$D/ann/eve.jsonl.lock" ] && st=1
+report $st "a journal that is a link to another file: refused (exit 2), the file it points to untouched"
+
+ln -s "$D/ann" "$D/annlink"
+workbench "$D/annlink" zed
+st=0
+[ "$rc" -eq 2 ] && grep -q 'journal folder is a symbolic link' "$D/err" && [ ! -e "$D/ann/zed.jsonl" ] || st=1
+report $st "a journal folder that is a link: refused, nothing made in it"
+
+mkfifo "$D/ann/pipe.jsonl"
+timeout 10 "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$D/ann" --annotator pipe --size 100x30 \
+    --script "$D/q.txt" >"$D/out" 2>"$D/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'named pipe' "$D/err" && [ -p "$D/ann/pipe.jsonl" ]
+report $? "a journal that is a named pipe: refused at once (no hang), still a pipe"
+
+echo keep >"$D/lockvictim.txt"
+ln -s ../lockvictim.txt "$D/ann/lena.jsonl.lock"
+printf ':label q04 p0152 1\n' >"$D/l.txt"
+workbench "$D/ann" lena "$D/l.txt"
+[ "$rc" -eq 2 ] && grep -q 'read-only' "$D/err" && [ "$(cat "$D/lockvictim.txt")" = keep ]
+report $? "a lock file that is a link: the journal is read-only, the link's target untouched"
+
+# ---- 2. bad complete lines are never cut; a non-journal is refused ----------------------------
+mkdir "$D/j2"
+for i in $(seq 1 300); do
+    printf '{"question_id": %d, "question": "问题 %d", "answer_paragraphs": [{"paragraph_id": "p%d"}]}\n' \
+        $((181000 + i)) "$i" "$i"
+done >"$D/j2/data.jsonl"
+cp "$D/j2/data.jsonl" "$D/data.copy"
+workbench "$D/j2" data
+st=0
+[ "$rc" -eq 2 ] && grep -q 'not a retriage journal' "$D/err" || st=1
+cmp -s "$D/j2/data.jsonl" "$D/data.copy" || st=1
+[ "$(ls "$D/j2" | wc -l)" -eq 1 ] || st=1   # no lock, no .torn copy
+report $st "a 300-line DuReader data.jsonl as a journal: refused, byte for byte unchanged, nothing beside it"
+
+printf ':label q04 p0152 1\n:label q29 p0111 1\n' >"$D/two.txt"
+workbench "$D/j2" ok "$D/two.txt"
+[ "$rc" -eq 0 ]; report $? "a journal with two operations is written"
+printf '%s\n' '{"seq":3,"time":"2026-11-21T10:11:12.345Z","author":"ok","op":"label","qid":"q04","pid":"p0152","grade":1.5}' \
+    '{"seq":18446744073709551615,"time":"2026-11-21T10:11:12.345Z","author":"ok","op":"tag","qid":"q04","pid":null,"cat":"entity"}' \
+    >>"$D/j2/ok.jsonl"
+cp "$D/j2/ok.jsonl" "$D/ok.copy"
+workbench "$D/j2" ok
+st=0
+[ "$rc" -eq 0 ] || st=1
+cmp -s "$D/j2/ok.jsonl" "$D/ok.copy" || st=1
+[ -z "$(ls "$D/j2" | grep torn)" ] || st=1
+report $st "two complete bad lines (grade 1.5, seq 2^64-1) are not cut: the journal is unchanged"
+printf ':label q18 p0270 1\n' >"$D/one.txt"
+workbench "$D/j2" ok "$D/one.txt"
+[ "$rc" -eq 2 ] && grep -q 'ok\.jsonl:3 is not an operation' "$D/err" && grep -q 'aside' "$D/err" &&
+    cmp -s "$D/j2/ok.jsonl" "$D/ok.copy"
+report $? "and it is read-only: a change is refused, naming the line and how to fix it"
+CLI_CMD=export
+run --what qrels-diff "$DEMO/workspace.json" --journal-dir "$D/j2" --annotator ok
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$D/out")" -eq 2 ] && grep -q 'ok\.jsonl:3: not an operation' "$D/err"
+report $? "export still reads the two good operations, and warns about the bad lines"
+CLI_CMD=
+
+# A replayed operation whose grade is outside the workspace's scale is a bad line too.
+mkdir "$D/j3"
+printf '%s\n' '{"seq":1,"time":"2026-11-21T10:11:12.345Z","author":"gr","op":"label","qid":"q04","pid":"p0152","grade":3}' \
+    >"$D/j3/gr.jsonl"
+cp "$D/j3/gr.jsonl" "$D/gr.copy"
+workbench "$D/j3" gr "$D/one.txt"
+[ "$rc" -eq 2 ] && grep -q 'grade 3 is outside' "$D/err" && grep -q 'gr\.jsonl:1' "$D/err" &&
+    cmp -s "$D/j3/gr.jsonl" "$D/gr.copy"
+report $? "a replayed grade outside a binary workspace's scale: reported with file:line, read-only"
+
+# ---- 3. -o: devices and pipes in place, links refused, stale temporaries swept ------------------
+CLI_CMD=export
+mkfifo "$D/fifo"
+cat "$D/fifo" >"$D/from_fifo" &
+run --what metrics "$DEMO/workspace.json" --journal-dir "$D/j3x" -o "$D/fifo"
+wait
+[ "$rc" -eq 0 ] && [ -p "$D/fifo" ] && grep -q 'RR@10' "$D/from_fifo"
+report $? "export -o a named pipe writes into it and leaves it a pipe"
+if [ "$(id -u)" -eq 0 ] && mknod "$D/null" c 1 3 2>/dev/null; then
+    run --what metrics "$DEMO/workspace.json" --journal-dir "$D/j3x" -o "$D/null"
+    [ "$rc" -eq 0 ] && [ -c "$D/null" ]; report $? "export -o a device (a copy of /dev/null) leaves it a device"
+    CLI_CMD=pool run --depth 5 -o "$D/null" "$DEMO/runs/bm25.trec"
+    [ "$rc" -eq 0 ] && [ -c "$D/null" ]; report $? "pool -o a device leaves it a device"
+else
+    ok 0 "# SKIP making a device node needs root"
+    ok 0 "# SKIP making a device node needs root"
+fi
+echo precious >"$D/target.txt"
+ln -s target.txt "$D/out.link"
+run --what metrics "$DEMO/workspace.json" --journal-dir "$D/j3x" -o "$D/out.link"
+[ "$rc" -ne 0 ] && grep -q 'symbolic link' "$D/err" && [ "$(cat "$D/target.txt")" = precious ] && [ -L "$D/out.link" ]
+report $? "export -o a link to a file: refused, the link and its target untouched"
+CLI_CMD=pool run --depth 5 -o "$D/out.link" "$DEMO/runs/bm25.trec"
+[ "$rc" -ne 0 ] && [ "$(cat "$D/target.txt")" = precious ] && [ -L "$D/out.link" ]
+report $? "pool -o a link to a file: refused likewise"
+CLI_CMD=leak run --train "$DEMO/train_queries.tsv" --test "$DEMO/queries.tsv" -Q -o "$D/out.link"
+[ "$rc" -ne 0 ] && [ "$(cat "$D/target.txt")" = precious ]
+report $? "leak -o a link to a file: refused likewise"
+
+# A killed export leaves OUT.tmp-PID-N; the next run with that target removes it (dead PID only).
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+touch "$D/m.tsv.tmp-$dead-0" "$D/m.tsv.tmp-$$-0"
+run --what metrics "$DEMO/workspace.json" --journal-dir "$D/j3x" -o "$D/m.tsv"
+[ "$rc" -eq 0 ] && [ ! -e "$D/m.tsv.tmp-$dead-0" ] && [ -e "$D/m.tsv.tmp-$$-0" ] && [ -s "$D/m.tsv" ]
+report $? "a stale temporary of a dead process is swept; a live process's is kept"
+if [ -w /dev/full ]; then
+    run --what per-query "$DEMO/workspace.json" --journal-dir "$D/j3x" -o /dev/full
+    [ "$rc" -eq 2 ] && grep -q '/dev/full' "$D/err" && grep -qi 'space' "$D/err"
+    report $? "export -o /dev/full: exit 2 naming the file and the reason"
+    "$RETRIAGE" export --what per-query "$DEMO/workspace.json" --journal-dir "$D/j3x" >/dev/full 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q 'standard output' "$D/err"
+    report $? "export to a full standard output: exit 2 naming it"
+else
+    ok 0 "# SKIP /dev/full is not writable here"
+    ok 0 "# SKIP /dev/full is not writable here"
+fi
+CLI_CMD=
+
+# ---- 4. a journal that is not writable, in a writable folder ----------------------------------
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    mkdir -m 0777 "$D/j4"
+    workbench "$D/j4" nob "$D/two.txt"     # two operations, made by root
+    chmod 0644 "$D/j4/nob.jsonl"; chmod 0666 "$D/j4/nob.jsonl.lock"; chmod -R a+rX "$D"
+    chmod 0777 "$D/j4"
+    cp "$D/j4/nob.jsonl" "$D/nob.copy"
+    setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CACHE_HOME="$D/cache-nobody" \
+        "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$D/j4" --annotator nob --size 100x30 \
+        --script "$D/q.txt" >"$D/out" 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 0 ] && cmp -s "$D/j4/nob.jsonl" "$D/nob.copy"
+    report $? "as another user, a journal it cannot write opens (exit 0, not 'Permission denied')"
+    setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CACHE_HOME="$D/cache-nobody" \
+        "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$D/j4" --annotator nob --size 100x30 \
+        --script "$D/one.txt" >"$D/out" 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q 'not writable' "$D/err" && cmp -s "$D/j4/nob.jsonl" "$D/nob.copy"
+    report $? "… read-only, saying it is not writable; nothing changed"
+else
+    ok 0 "# SKIP needs root and setpriv to act as another user"
+    ok 0 "# SKIP needs root and setpriv to act as another user"
+fi
+
+done_testing
