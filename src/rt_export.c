@@ -9,6 +9,7 @@
 #include "rt_export.h"
 #include "rt_mem.h"
 #include "rt_names.h"
+#include "rt_parse.h"
 #include "rt_file.h"
 
 const rt_name rt_export_whats[] = {
@@ -48,6 +49,39 @@ rt_status rt_export_format(rt_export_what what, const char *name, rt_table_forma
 }
 
 /* ---- qrels ------------------------------------------------------------------------------- */
+
+/* TREC qrels are split at blanks: an id holding one would not read back as written. Checks
+ * every id the TREC output could name (base judgments and relabels) before anything is written. */
+static rt_status trec_ids_ok(const rt_session *s, rt_err *err)
+{
+    const rt_workspace *ws = s->ws;
+    const char *bad = NULL, *what = "";
+    for (uint32_t i = 0; !bad && i < rt_qrels_nqueries(ws->qrels); i++) {
+        uint32_t q = rt_qrels_qid(ws->qrels, i);
+        size_t nj;
+        const rt_judgment *j = rt_qrels_judgments(ws->qrels, i, &nj);
+        if (!rt_id_trec_safe(rt_strtab_str(ws->qids, q)))
+            bad = rt_strtab_str(ws->qids, q), what = "query id";
+        for (size_t k = 0; !bad && k < nj; k++)
+            if (!rt_id_trec_safe(rt_strtab_str(ws->pids, j[k].pid)))
+                bad = rt_strtab_str(ws->pids, j[k].pid), what = "passage id";
+    }
+    for (uint32_t q = 0; !bad && q < rt_strtab_count(ws->qids); q++) {
+        size_t nl;
+        const rt_label *l = rt_annot_labels(s->annot, q, &nl);
+        if (nl && !rt_id_trec_safe(rt_strtab_str(ws->qids, q)))
+            bad = rt_strtab_str(ws->qids, q), what = "query id";
+        for (size_t k = 0; !bad && k < nl; k++)
+            if (!rt_id_trec_safe(rt_strtab_str(ws->pids, l[k].pid)))
+                bad = rt_strtab_str(ws->pids, l[k].pid), what = "passage id";
+    }
+    if (!bad)
+        return RT_OK;
+    char shown[128];
+    return rt_err_set(err, RT_EUSAGE, "%s \"%s\" contains a blank: a TREC line could not be read back "
+                      "(export qrels-diff as --format tsv, csv or json instead)", what,
+                      rt_id_show(bad, strlen(bad), shown, sizeof shown));
+}
 
 static int write_judgment(FILE *f, const rt_workspace *ws, uint32_t qid, uint32_t pid, int32_t g)
 {
@@ -233,6 +267,11 @@ static rt_table *leakage_table(const rt_session *s, const rt_export_opts *o)
 rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *out, rt_err *err)
 {
     rt_table *t = NULL;
+    if ((o->what == RT_EXPORT_QRELS || o->what == RT_EXPORT_QRELS_DIFF) && o->format == RT_EXPORT_TREC) {
+        rt_status st = trec_ids_ok(s, err);
+        if (st != RT_OK)
+            return st;
+    }
     switch (o->what) {
     case RT_EXPORT_QRELS:
         write_qrels(s, out);

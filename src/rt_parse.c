@@ -286,3 +286,8 @@ int rt_int_value_in(double d, int64_t min, int64_t max, int64_t *out)
     *out = v;
     return 1;
 }
+
+int rt_id_trec_safe(const char *id)
+{
+    return id[strcspn(id, " \t\n\r\v\f")] == '\0';
+}

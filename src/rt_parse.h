@@ -49,6 +49,9 @@ char rt_line_first(const char *line, size_t len);
  * valid UTF-8 without control characters. */
 const char *rt_id_problem(const char *s, size_t len);
 
+/* True when id can stand in a blank-separated TREC line (no space, tab or other blank in it). */
+int rt_id_trec_safe(const char *id);
+
 /* A printable, shortened copy of an id for messages ("…" after 60 bytes; control bytes as \xNN),
  * written to buf of size n; returns buf. */
 char *rt_id_show(const char *s, size_t len, char *buf, size_t n);

@@ -82,17 +82,71 @@ static rt_status add(loader *L, const char *qs, size_t ql, const char *ps, size_
     return RT_OK;
 }
 
-static rt_qrels_format detect(const char *line, size_t len)
+/* How many record lines detection reads: enough to see a file's shape, bounded for big files.
+ * A later line that does not fit the format chosen is an error naming its line, as always. */
+#define DETECT_LINES 10000
+
+static int is_grade(const rt_field *f)
 {
-    if (rt_line_first(line, len) == '{')
+    int32_t g;
+    return rt_parse_int32(f->s, f->len, &g) == RT_NUM_OK;
+}
+
+/* Chooses the format in which every one of the first DETECT_LINES record lines parses: DuReader
+ * JSON when they start with '{'; TSV (qid<TAB>pid[<TAB>grade], one column count throughout) when
+ * every line reads as TSV; else TREC (qid iter pid grade, any blanks) when every line reads as
+ * TREC. A file both ways (ids with spaces between tabs, "q 1<TAB>p1<TAB>1") is read as TSV, since
+ * tabs are deliberate, and *ambiguous is set so the load report can say so. When no format fits
+ * every line, the first line's shape decides and the loader names the line that breaks it; AUTO
+ * (with *bad = 1) when even the first line fits none. */
+static rt_qrels_format detect(const char *path, int *ambiguous, size_t *bad, rt_err *err)
+{
+    rt_reader *r;
+    *ambiguous = 0;
+    *bad = 0;
+    if (rt_reader_open(&r, path, err) != RT_OK)
+        return RT_QRELS_AUTO;
+    char *line;
+    size_t len, seen = 0, tsv_cols = 0, first_not_tsv = 0, first_not_trec = 0;
+    int first_shape = 0;   /* the first line's column counts: 1 TREC, 2 TSV */
+    int json = -1, rc;
+    while (seen < DETECT_LINES && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
+        if (rt_line_skippable(line, len))
+            continue;
+        size_t no = rt_reader_lineno(r);
+        if (json < 0)
+            json = rt_line_first(line, len) == '{';
+        if (json)
+            break;
+        rt_field f[5];
+        size_t nt = rt_split_tab(line, len, f, 5), nw0 = rt_split_ws(line, len, f, 5);
+        if (!seen++)
+            first_shape = nw0 == 4 ? 1 : nt == 2 || nt == 3 ? 2 : 0;
+        nt = rt_split_tab(line, len, f, 5);
+        if (!tsv_cols && (nt == 2 || nt == 3))
+            tsv_cols = nt;
+        if (!first_not_tsv && (nt != tsv_cols || (nt == 3 && !is_grade(&f[2]))))
+            first_not_tsv = no;
+        size_t nw = rt_split_ws(line, len, f, 5);
+        if (!first_not_trec && (nw != 4 || !is_grade(&f[3])))
+            first_not_trec = no;
+        if (first_not_tsv && first_not_trec)
+            break;
+    }
+    rt_reader_close(&r);
+    if (json > 0)
         return RT_QRELS_DUREADER;
-    rt_field f[8];
-    size_t nt = rt_split_tab(line, len, f, 8);
-    size_t nw = rt_split_ws(line, len, f, 8);
-    if (nw == 4)
-        return RT_QRELS_TREC;
-    if (nt == 2 || nt == 3)
+    if (!seen)
+        return RT_QRELS_TREC;   /* no record: the loader says the file is empty */
+    if (!first_not_tsv) {
+        *ambiguous = !first_not_trec;
         return RT_QRELS_TSV;
+    }
+    if (!first_not_trec)
+        return RT_QRELS_TREC;
+    if (first_shape)   /* the loader names the first line that breaks the first line's format */
+        return first_shape == 1 ? RT_QRELS_TREC : RT_QRELS_TSV;
+    *bad = first_not_tsv < first_not_trec ? first_not_tsv : first_not_trec;
     return RT_QRELS_AUTO;
 }
 
@@ -235,8 +289,26 @@ static rt_status finish(loader *L, const rt_load_opts *opts, rt_report *rep, rt_
     return RT_OK;
 }
 
-static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_err *err)
+static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_report *rep, rt_err *err)
 {
+    if (fmt == RT_QRELS_AUTO) {
+        int ambiguous;
+        size_t bad;
+        rt_err e;
+        rt_err_clear(&e);
+        fmt = detect(L->path, &ambiguous, &bad, &e);
+        if (e.status != RT_OK && fmt == RT_QRELS_AUTO && !bad)
+            return rt_err_set(err, e.status, "%s", e.msg);
+        if (fmt == RT_QRELS_AUTO)
+            return rt_err_at(err, RT_EINPUT, L->path, bad,
+                             "cannot tell the qrels format: expected \"qid iter pid grade\" or "
+                             "\"qid<TAB>pid[<TAB>grade]\" on every line, or DuReader JSON lines");
+        if (ambiguous)
+            rt_report_add(rep, RT_REPORT_WARNING, "%s: every line reads both as TSV (qid<TAB>pid<TAB>grade) "
+                          "and as TREC qrels with other ids; read as TSV (give --qrels-format trec if "
+                          "that is wrong)", L->path);
+        L->q->format = fmt;
+    }
     rt_reader *r;
     rt_status st = rt_reader_open(&r, L->path, err);
     if (st != RT_OK)
@@ -249,16 +321,7 @@ static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_err *err)
         /* JSON lines have no comments: there only blank lines are skipped. */
         if (fmt == RT_QRELS_DUREADER ? rt_line_first(line, len) == 0 : rt_line_skippable(line, len))
             continue;
-        if (fmt == RT_QRELS_AUTO) {
-            fmt = detect(line, len);
-            if (fmt == RT_QRELS_AUTO) {
-                st = rt_err_at(err, RT_EINPUT, L->path, no,
-                               "cannot tell the qrels format: expected \"qid iter pid grade\", "
-                               "\"qid<TAB>pid[<TAB>grade]\" or a DuReader JSON line");
-                break;
-            }
-            L->q->format = fmt;
-        }
+        (void)no;
         st = fmt == RT_QRELS_DUREADER ? parse_json_line(L, line, len, no, err)
                                       : parse_text_line(L, fmt, line, len, no, err);
         if (st != RT_OK)
@@ -280,7 +343,7 @@ rt_status rt_qrels_load(rt_qrels **out, const char *path, rt_qrels_format fmt,
     loader L = {.q = rt_calloc(1, sizeof(rt_qrels)), .qids = qids, .pids = pids, .path = path};
     L.q->path = rt_strdup(path);
     L.q->format = fmt;
-    rt_status st = load_lines(&L, fmt, err);
+    rt_status st = load_lines(&L, fmt, rep, err);
     if (st == RT_OK)
         st = finish(&L, opts, rep, err);
     free(L.raws);

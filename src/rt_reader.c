@@ -129,6 +129,18 @@ static void take(rt_reader *r, char *s, size_t n, char **line, size_t *len)
     *len = n;
 }
 
+/* A NUL byte has no place in a text input: it is the mark of a binary file (or a torn, zero
+ * filled one), and C strings would cut the line there. An error, never a skipped line. */
+static int nul_check(rt_reader *r, const char *line, size_t len, rt_err *err)
+{
+    const char *z = memchr(line, 0, len);
+    if (!z)
+        return 1;
+    rt_err_at(err, RT_EINPUT, r->path, r->lineno, "a NUL byte at column %zu: not a text file",
+              (size_t)(z - line) + 1);
+    return -1;
+}
+
 int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err)
 {
     size_t scanned = r->start;
@@ -140,7 +152,7 @@ int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err)
             r->start += n + 1;
             r->unterminated = 0;
             take(r, s, n, line, len);
-            return 1;
+            return nul_check(r, *line, *len, err);
         }
         if (r->eof) {
             if (r->start == r->end)
@@ -150,7 +162,7 @@ int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err)
             r->start = r->end;
             r->unterminated = 1;
             take(r, s, n, line, len);
-            return 1;
+            return nul_check(r, *line, *len, err);
         }
         size_t done = r->end - r->start;
         ssize_t got = fill(r, err);
@@ -213,6 +225,15 @@ rt_status rt_read_file(const char *path, char **bufp, size_t *lenp, rt_err *err)
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
         memmove(buf, buf + 3, len - 3);
         len -= 3;
+    }
+    const char *z = memchr(buf, 0, len);
+    if (z) {   /* a JSON document holds no NUL: name the line, as the line reader does */
+        size_t line = 1, col = 1;
+        for (const char *p = buf; p < z; p++, col++)
+            if (*p == '\n')
+                line++, col = 0;
+        free(buf);
+        return rt_err_at(err, RT_EINPUT, path, line, "a NUL byte at column %zu: not a text file", col);
     }
     buf[len] = '\0';
     *bufp = buf;

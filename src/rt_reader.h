@@ -23,7 +23,8 @@ rt_status rt_reader_open_range(rt_reader **r, const char *path, uint64_t start, 
 
 /* Reads the next line. On 1, *line points to its bytes without the line end, NUL-terminated and
  * writable by the caller, valid until the next call; *len is its length. Returns 0 at end of file,
- * -1 on a read error (err filled). */
+ * -1 on a read error or a line holding a NUL byte (err filled: "path:line: a NUL byte at column
+ * N"; a text input never holds one). */
 int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err);
 
 /* The 1-based number of the line last returned. */

@@ -324,6 +324,65 @@ static void test_cache_fallback(void)
     free(cache);
 }
 
+/* Issue 9, item 8: a same-size rewrite outside the sampled blocks, with its mtime put back by
+ * touch -r, must not reuse the old index (the inode's ctime changes whatever the user does). */
+static void test_same_size_rewrite(void)
+{
+    char *p = path_in("rewrite.tsv");
+    FILE *f = fopen(p, "w");
+    for (int i = 0; i < 20000; i++)   /* ~1.3 MB: sampled, not hashed whole */
+        fprintf(f, "p%05d\tpassage number %05d, some filler text here\n", i, i);
+    fclose(f);
+    rt_report *rep = rt_report_new();
+    rt_collection *c = open_ok(p, rep, "rewrite: first open");
+    is_text(c, "p10007", "passage number 10007, some filler text here", "rewrite: before");
+    rt_collection_close(&c);
+    struct stat before;
+    stat(p, &before);
+    /* the same bytes but one passage's text changed in place, same length, mid-file */
+    FILE *g = fopen(p, "r+");
+    fseek(g, 0, SEEK_SET);
+    char line[128];
+    long off = -1;
+    while (fgets(line, sizeof line, g))
+        if (strncmp(line, "p10007\t", 7) == 0) {
+            off = ftell(g) - (long)strlen(line);
+            break;
+        }
+    fseek(g, off + 7, SEEK_SET);
+    fputs("PASSAGE NUMBER 10007", g);
+    fclose(g);
+    struct timespec ts[2] = {before.st_atim, before.st_mtim};
+    utimensat(AT_FDCWD, p, ts, 0);   /* touch -r: the mtime as it was */
+    struct stat after;
+    stat(p, &after);
+    ok(after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+       after.st_mtim.tv_nsec == before.st_mtim.tv_nsec, "rewrite: same size and mtime as before");
+    c = open_ok(p, rep, "rewrite: reopen");
+    ok(c && !rt_collection_index_reused(c), "rewrite: the old index is not reused");
+    is_text(c, "p10007", "PASSAGE NUMBER 10007, some filler text here", "rewrite: the new text is read");
+    rt_collection_close(&c);
+    rt_report_free(&rep);
+    free(p);
+}
+
+/* Issue 9, item 12: duplicated pids of exactly 8 bytes (no byte past the sort key: no arena
+ * bytes to point at) aborted the sanitizer build with memcmp on NULL. */
+static void test_eight_byte_dups(void)
+{
+    char *p = path_in("dup8.tsv");
+    write_str(p, "abcdefgh\tone\nabcdefgh\ttwo\nabcdefgi\tthree\nabcdefgh\tfour\nabcdefg\tfive\n");
+    rt_report *rep = rt_report_new();
+    rt_collection *c = open_ok(p, rep, "8-byte duplicates");
+    is_int(c ? rt_collection_count(c) : 0, 3, "8-byte duplicates: three distinct pids");
+    is_text(c, "abcdefgh", "one", "8-byte duplicates: the first copy is kept");
+    is_text(c, "abcdefgi", "three", "8-byte duplicates: the neighbour is intact");
+    is_text(c, "abcdefg", "five", "8-byte duplicates: the 7-byte prefix is its own pid");
+    rt_collection_close(&c);
+    rt_report_free(&rep);
+    free(p);
+}
+
 static void test_duplicates(void)
 {
     char *p = path_in("dups.tsv");
@@ -568,6 +627,8 @@ int main(void)
     test_corrupt_index();
     test_cache_fallback();
     test_duplicates();
+    test_same_size_rewrite();
+    test_eight_byte_dups();
     test_errors();
     test_long_passage();
     test_many();
