@@ -168,6 +168,28 @@ static const char *exact(double v, char *buf, size_t n)
     return buf;
 }
 
+/* A TREC pool is split at blanks when read back: refuse ids that hold one (TSV keeps them). */
+static rt_status trec_safe(const rt_run *run, const rt_strtab *qids, const rt_strtab *pids, rt_err *err)
+{
+    uint32_t nq = rt_run_nqueries(run);
+    for (uint32_t i = 0; i < nq; i++) {
+        uint32_t q = rt_run_qid(run, i);
+        const char *qs = rt_strtab_str(qids, q);
+        size_t n;
+        const uint32_t *p = rt_run_ranking(run, q, &n, NULL);
+        const char *bad = !rt_id_trec_safe(qs) ? qs : NULL;
+        for (size_t k = 0; !bad && k < n; k++)
+            if (!rt_id_trec_safe(rt_strtab_str(pids, p[k])))
+                bad = rt_strtab_str(pids, p[k]);
+        if (bad) {
+            char shown[128];
+            return rt_err_set(err, RT_EUSAGE, "%s: id \"%s\" contains a blank: a TREC pool could not be "
+                              "read back (use --format tsv)", rt_run_name(run), rt_id_show(bad, strlen(bad), shown, sizeof shown));
+        }
+    }
+    return RT_OK;
+}
+
 static void write_pool(FILE *out, const pool_args *a, const rt_run *const *runs, size_t nruns,
                        const rt_qrels *qrels, const rt_strtab *qids, const rt_strtab *pids,
                        pool_totals *t)
@@ -240,6 +262,8 @@ int cmd_pool(int argc, char **argv)
         st = load_run(argv[a.first_run + (int)r], &a, qids, pids, rep, &runs[r], &err);
     if (st == RT_OK && a.qrels_path)
         st = rt_qrels_load(&qrels, a.qrels_path, a.qfmt, qids, pids, &lo, rep, &err);
+    for (size_t r = 0; st == RT_OK && a.format == POOL_TREC && r < nruns; r++)
+        st = trec_safe(runs[r], qids, pids, &err);
     if (st == RT_OK && a.output)
         st = rt_outfile_open(&of, a.output, &err);
     if (st != RT_OK) {

@@ -5,9 +5,11 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "actions.h"
 #include "cli.h"
+#include "rt_safeout.h"
 
 static void usage(FILE *f)
 {
@@ -31,6 +33,16 @@ static void usage(FILE *f)
           "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n", f);
 }
 
+/* Puts fd's stream behind a terminal-safe filter (rt_safeout). */
+static FILE *safe_stream(FILE *old, int fd, int mode)
+{
+    FILE *f = rt_safeout_open(fd);
+    if (!f)
+        return old;
+    setvbuf(f, NULL, mode, 0);
+    return f;
+}
+
 int main(int argc, char **argv)
 {
     /* Widths and wide-character drawing need a UTF-8 character type; fall back to C.UTF-8 when
@@ -38,6 +50,15 @@ int main(int argc, char **argv)
     const char *ct = setlocale(LC_CTYPE, "");
     if (!ct || strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
         setlocale(LC_CTYPE, "C.UTF-8");
+    /* Nothing read from a file reaches a terminal raw: every message (standard error, whatever
+     * it is connected to) and, on a terminal, every result. Files and pipes keep the bytes. */
+    stderr = safe_stream(stderr, 2, _IOLBF);
+    int workbench = argc < 2 || argv[1][0] == '-' || strchr(argv[1], '.') || strchr(argv[1], '/');
+    for (const cli_command *c = cli_commands; argc >= 2 && c->name; c++)
+        if (c->run && strcmp(argv[1], c->name) == 0)
+            workbench = 0;
+    if (!workbench && isatty(1))   /* (the workbench draws through curses, sanitised by rt_text) */
+        stdout = safe_stream(stdout, 1, _IOFBF);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

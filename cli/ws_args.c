@@ -151,7 +151,7 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
         st = rt_session_open(sess, *ws, w->journal_dir, w->annotator, readonly, &err);
     if (st != RT_OK) {
         if (progress)
-            fputs("\r\033[K", stderr);
+            ui_progress_clear();
         rt_workspace_free(ws);
         return cli_fail(&err);
     }

@@ -13,6 +13,7 @@
 
 #include "rt_file.h"
 #include "rt_mem.h"
+#include "rt_safeout.h"
 
 int rt_file_write_all(int fd, const void *buf, size_t len)
 {
@@ -94,6 +95,7 @@ rt_status rt_file_mkdirs(const char *dir, mode_t mode, rt_err *err)
 struct rt_outfile {
     char *path, *tmp;   /* tmp NULL: written in place (a device, FIFO or socket) */
     FILE *fp;
+    int tty_fd;         /* a terminal written through rt_safeout: closed after fp, or -1 */
 };
 
 /* Removes NAME.tmp-PID-N in dir for every PID that is no longer a process: what a killed
@@ -126,7 +128,10 @@ static void sweep_stale(const char *dir, const char *name)
 
 static rt_outfile *new_outfile(const char *path, char *tmp, int fd, rt_err *err, rt_status *st)
 {
-    FILE *fp = fdopen(fd, "w");
+    /* -o /dev/stdout or /dev/tty on a terminal: a terminal gets no raw control bytes (the
+     * filter does not own the descriptor: it is closed after the stream) */
+    int tty = !tmp && isatty(fd);
+    FILE *fp = tty ? rt_safeout_open(fd) : fdopen(fd, "w");
     if (!fp) {
         *st = rt_err_set(err, RT_EIO, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
@@ -139,6 +144,7 @@ static rt_outfile *new_outfile(const char *path, char *tmp, int fd, rt_err *err,
     f->path = rt_strdup(path);
     f->tmp = tmp;
     f->fp = fp;
+    f->tty_fd = tty ? fd : -1;
     *st = RT_OK;
     return f;
 }
@@ -195,6 +201,8 @@ FILE *rt_outfile_stream(const rt_outfile *f) { return f->fp; }
 
 static void free_outfile(rt_outfile **fp)
 {
+    if ((*fp)->tty_fd >= 0)
+        close((*fp)->tty_fd);
     free((*fp)->path);
     free((*fp)->tmp);
     free(*fp);

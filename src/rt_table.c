@@ -8,6 +8,7 @@
 #include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_table.h"
+#include "rt_text.h"
 
 struct rt_table {
     size_t ncols, nrows, cap;
@@ -127,17 +128,24 @@ static void put_csv(const char *s, FILE *f)
 void rt_json_put_string(const char *s, FILE *f)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '\n')
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp;
+        size_t k = rt_text_decode(s + i, len - i, &cp);
+        if (cp == RT_TEXT_INVALID)
+            fputs("\\ufffd", f);   /* JSON is UTF-8: a byte that is not stays out */
+        else if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
             fputs("\\n", f);
-        else if (*p == '\t')
+        else if (c == '\t')
             fputs("\\t", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
+        else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+            fprintf(f, "\\u%04x", (unsigned)cp);   /* controls, C1 included, never raw */
         else
-            fputc(*p, f);
+            fwrite(s + i, 1, k, f);
+        i += k;
     }
     fputc('"', f);
 }

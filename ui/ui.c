@@ -38,11 +38,18 @@ void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
         return;
     snprintf(last, sizeof last, "%s", phase);
     last_pct = pct;
-    if (pct >= 0)
-        fprintf(stderr, "\rretriage: loading %s… %3d%%", phase, pct);
-    else
-        fprintf(stderr, "\rretriage: loading %s…     ", phase);
+    /* Our own carriage return, so written past the stderr filter (the phase is one of ours). */
     fflush(stderr);
+    if (pct >= 0)
+        dprintf(2, "\rretriage: loading %s… %3d%%", phase, pct);
+    else
+        dprintf(2, "\rretriage: loading %s…     ", phase);
+}
+
+void ui_progress_clear(void)
+{
+    fflush(stderr);
+    dprintf(2, "\r\033[K");   /* erase the progress line: ours, past the stderr filter */
 }
 
 /* ---- the command line -------------------------------------------------------------------- */
@@ -247,7 +254,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         app_set_query(&a, 0);
     int headless = o && o->script;
     if (!headless)
-        fputs("\r\033[K", stderr);
+        ui_progress_clear();
     if (term_init(headless, o ? o->cols : 80, o ? o->rows : 24) != 0) {
         fprintf(stderr, "retriage: cannot start the terminal screen\n");
         return 2;

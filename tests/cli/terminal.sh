@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# terminal.sh — nothing read from a file reaches a terminal raw (issue 9, item 9): run tags,
+# bad tokens and file names with escape sequences are shown as visible escapes on a terminal
+# (standard output when it is one, standard error always); files and pipes keep the bytes, and
+# JSON output stays valid.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+command -v script >/dev/null || skip_all "util-linux script is needed to run the CLI on a terminal"
+command -v python3 >/dev/null || skip_all "python3 is needed to parse the JSON output"
+export XDG_CACHE_HOME="$D/cache"
+ESC=$(printf '\033')
+BEL=$(printf '\007')
+
+# on_tty ARGS… — runs retriage on a pseudo-terminal; its whole screen output goes to $D/tty
+on_tty() {
+    local cmd="'$RETRIAGE'"
+    for a in "$@"; do cmd="$cmd '$a'"; done
+    script -qec "$cmd" /dev/null </dev/null >"$D/tty" 2>&1
+    rc=$?
+}
+raw_controls() {  # true when the file holds ESC, BEL, CSI (0x9b) or OSC (0x9d) bytes
+    LC_ALL=C grep -q "$(printf '[\033\007\233\235]')" "$1"
+}
+
+printf 'q1 0 p1 1\n' >"$D/q.trec"
+printf 'q1 Q0 p1 1 2 \033]2;PWNED\033\\\n' >"$D/t.run"
+on_tty eval "$D/q.trec" "$D/t.run"
+st=0
+[ "$rc" -eq 0 ] || st=1
+raw_controls "$D/tty" && st=1
+grep -q '\^\[\]2;PWNED' "$D/tty" || st=1
+report $st "eval on a terminal: the run tag's OSC sequence shows as ^[]2;PWNED, no raw ESC"
+on_tty eval --format md "$D/q.trec" "$D/t.run"
+! raw_controls "$D/tty"; report $? "eval --format md on a terminal: no raw ESC"
+"$RETRIAGE" eval "$D/q.trec" "$D/t.run" >"$D/pipe.tsv" 2>/dev/null
+grep -q "${ESC}]2;PWNED" "$D/pipe.tsv"; report $? "eval into a pipe keeps the bytes (TSV is data)"
+"$RETRIAGE" eval --format json "$D/q.trec" "$D/t.run" >"$D/out.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"][0]["run"].startswith("\x1b]2;")' "$D/out.json"
+report $? "eval --format json escapes the ESC and stays valid JSON"
+printf 'q1 Q0 p1 1 2 bad\377tag\n' >"$D/u.run"
+"$RETRIAGE" eval --format json "$D/q.trec" "$D/u.run" >"$D/u.json" 2>/dev/null
+python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$D/u.json"
+report $? "eval --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
+
+# standard error, always: errors naming bad tokens, warnings, file names, the pool summary
+printf 'q1 0 p1 \033]2;X\007\n' >"$D/badgrade.trec"
+"$RETRIAGE" eval "$D/badgrade.trec" "$D/t.run" >/dev/null 2>"$D/err"
+[ $? -eq 2 ] && ! raw_controls "$D/err" && grep -q '\^\[\]2;X\^G' "$D/err"
+report $? "an error quoting a bad token: escapes shown, even with stderr in a file"
+cp "$D/q.trec" "$D/q${ESC}]0;T${BEL}.trec"
+"$RETRIAGE" eval "$D/q${ESC}]0;T${BEL}.trec" "$D/missing.run" >/dev/null 2>"$D/err"
+[ $? -eq 2 ] && ! raw_controls "$D/err"; report $? "a file name with an escape sequence in an error: no raw ESC"
+printf 'q1 Q0 p1 1 2 \033]2;PWNED\033\\\nq1 Q0 p1 2 1 \033]2;PWNED\033\\\n' >"$D/dup.run"
+"$RETRIAGE" eval "$D/q.trec" "$D/dup.run" >/dev/null 2>"$D/err"
+! raw_controls "$D/err" && grep -q 'duplicate' "$D/err"; report $? "load warnings: no raw ESC"
+"$RETRIAGE" pool --depth 5 "$D/t.run" >/dev/null 2>"$D/err"
+grep -q 'retriage pool' "$D/err" && ! raw_controls "$D/err"; report $? "the pool summary names the run without raw ESC"
+on_tty pool --depth 5 "$D/t.run"
+! raw_controls "$D/tty"; report $? "pool on a terminal: no raw ESC anywhere"
+
+# leak: query texts on a terminal
+printf 'a1\t北京的\033]2;X\007天气\n' >"$D/train.tsv"
+printf 'b1\t北京的\033]2;X\007天气\n' >"$D/test.tsv"
+on_tty leak --train "$D/train.tsv" --test "$D/test.tsv" -Q
+[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q '北京' "$D/tty"
+report $? "leak on a terminal: query texts without raw controls, Chinese intact"
+
+# -o to a terminal device is a terminal too
+on_tty export --demo --journal-dir "$D/ann" --what metrics -o /dev/stdout
+[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q 'RR@10' "$D/tty"
+report $? "export -o /dev/stdout on a terminal goes through the same filter"
+
+done_testing
