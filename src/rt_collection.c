@@ -16,6 +16,7 @@
 #include "rt_collection.h"
 #include "rt_file.h"
 #include "rt_hash.h"
+#include "rt_mapguard.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 
@@ -189,6 +190,7 @@ static int index_load(rt_collection *c, const char *ipath, const coll_stamp *sta
     }
     c->idx_map = map;
     c->idx_len = len;
+    rt_mapguard_add(map, len, ipath);
     c->ent = ent;
     c->keys = keys;
     c->perm = perm;
@@ -747,6 +749,7 @@ static rt_status map_collection(rt_collection *c, coll_stamp *stamp, rt_err *err
         else {
             c->base = m;
             c->size = (size_t)st.st_size;
+            rt_mapguard_add(m, c->size, c->path);   /* truncated under us: no SIGBUS death */
             /* Passages are read one at a time, in no order: without this, each lookup would
              * fault in a readahead window and an open would read most of a large file. */
             madvise(m, c->size, MADV_RANDOM);
@@ -835,10 +838,14 @@ void rt_collection_close(rt_collection **cp)
     if (!cp || !*cp)
         return;
     rt_collection *c = *cp;
-    if (c->base)
+    if (c->base) {
+        rt_mapguard_remove(c->base);
         munmap((void *)c->base, c->size);
-    if (c->idx_map)
+    }
+    if (c->idx_map) {
+        rt_mapguard_remove(c->idx_map);
         munmap(c->idx_map, c->idx_len);
+    }
     free(c->heap_ent);
     free(c->heap_keys);
     free(c->heap_perm);
@@ -863,6 +870,8 @@ static int pid_cmp(const rt_collection *c, const char *pid, size_t len, uint32_t
 int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,
                        size_t *tlen)
 {
+    if (rt_mapguard_tripped())
+        return 0;   /* a mapping shrank under us: what it holds now is not the collection */
     /* The keys narrow the search to the pids sharing the first 8 bytes, usually one, so that a
      * lookup touches one page of the collection instead of log2(count). */
     uint64_t key = pid_key((const unsigned char *)pid, len);

@@ -18,6 +18,7 @@
 #include "app.h"
 #include "keys.h"
 #include "rt_leakage.h"
+#include "rt_mapguard.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 #include "term.h"
@@ -120,11 +121,26 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* After a frame: if the collection shrank under the workbench while it drew (rt_mapguard), say so
+ * once and draw again without it; the journal and everything else keep working. */
+static void check_collection(app *a)
+{
+    static int said;
+    const char *path = rt_mapguard_tripped();
+    if (!path || said)
+        return;
+    said = 1;
+    app_message(a, 1, "%s: the collection changed on disk; passages are not shown any more "
+                "(annotations are kept: quit and reopen to read them again)", path);
+    app_draw(a);
+}
+
 static void timed_key(app *a, int is_key, wint_t ch, FILE *times)
 {
     double t0 = times ? now_us() : 0;
     handle(a, is_key, ch);
     app_draw(a);
+    check_collection(a);
     if (times)
         fprintf(times, "%.1f\n", now_us() - t0);
 }
@@ -195,6 +211,7 @@ static int run_script(app *a, const ui_opts *o)
                 rc = 2;
             }
             app_draw(a);
+            check_collection(a);
             if (times)
                 fprintf(times, "%.1f\n", now_us() - t0);
         } else if (script_keys(a, line, times, err, sizeof err) != 0) {
@@ -232,6 +249,7 @@ static void run_tty(app *a)
     while (!a->quit && !got_signal) {
         if (dirty) {
             app_draw(a);
+            check_collection(a);
             refresh();
         }
         wint_t ch;
@@ -253,6 +271,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     if (ws->nq)
         app_set_query(&a, 0);
     int headless = o && o->script;
+    rt_mapguard_set_fatal(0);   /* a shrunk collection is shown as such, not a crash */
     if (!headless)
         ui_progress_clear();
     if (term_init(headless, o ? o->cols : 80, o ? o->rows : 24) != 0) {

@@ -1,0 +1,84 @@
+/* rt_mapguard — a SIGBUS handler for mappings of files that may shrink. The handler only does
+ * async-signal-safe things: mmap (a system call), write and _exit. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rt_mapguard.h"
+
+#define SLOTS 8
+
+typedef struct guard {
+    volatile uintptr_t base, len;
+    char path[512];
+} guard;
+
+static guard slots[SLOTS];
+static volatile sig_atomic_t fatal = 1, installed;
+static const char *volatile tripped;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx)
+{
+    (void)uctx;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    for (int i = 0; i < SLOTS; i++) {
+        uintptr_t b = slots[i].base, l = slots[i].len;
+        if (!b || a < b || a >= b + l)
+            continue;
+        if (!tripped)
+            tripped = slots[i].path;
+        if (fatal) {
+            static const char pre[] = "retriage: ", post[] = ": the file changed on disk while it was "
+                                                               "read (it is shorter now)\n";
+            ssize_t w = write(2, pre, sizeof pre - 1);
+            w = write(2, slots[i].path, strlen(slots[i].path));
+            w = write(2, post, sizeof post - 1);
+            (void)w;
+            _exit(2);
+        }
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = a / page * page;
+        if (mmap((void *)at, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+            return;   /* the read is retried and finds zeros */
+        break;
+    }
+    /* not ours, or the page could not be replaced: the default action */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void rt_mapguard_add(const void *base, size_t len, const char *path)
+{
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, NULL);
+        installed = 1;
+    }
+    for (int i = 0; i < SLOTS; i++)
+        if (!slots[i].base) {
+            size_t n = strlen(path) < sizeof slots[i].path - 1 ? strlen(path) : sizeof slots[i].path - 1;
+            memcpy(slots[i].path, path, n);
+            slots[i].path[n] = '\0';
+            slots[i].len = len;
+            slots[i].base = (uintptr_t)base;   /* last: the handler sees a whole slot or none */
+            return;
+        }
+}
+
+void rt_mapguard_remove(const void *base)
+{
+    for (int i = 0; i < SLOTS; i++)
+        if (slots[i].base == (uintptr_t)base)
+            slots[i].base = 0;
+}
+
+void rt_mapguard_set_fatal(int f) { fatal = f; }
+
+const char *rt_mapguard_tripped(void) { return tripped; }

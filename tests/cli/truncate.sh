@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# truncate.sh — the collection truncated while the workbench shows it (issue 9, item 11): the
+# next redraw used to die of SIGBUS. Now the workbench says the collection changed on disk and
+# keeps working (the journal takes the next change); a command reading it exits 2 saying so.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+DEMO="$SRCDIR/data/demo"
+export XDG_CACHE_HOME="$D/cache"
+cp "$DEMO/collection.tsv" "$D/c.tsv"
+cat >"$D/ws.json" <<EOF
+{"queries": "$DEMO/queries.tsv", "collection": "$D/c.tsv", "qrels": "$DEMO/qrels.trec",
+ "runs": ["$DEMO/runs/bm25.trec"], "journal_dir": "$D/ann", "annotator": "t"}
+EOF
+wait_for() {  # wait_for FILE — up to 10 s
+    for _ in $(seq 1 100); do [ -e "$1" ] && return 0; sleep 0.1; done
+    return 1
+}
+
+mkfifo "$D/script"
+"$RETRIAGE" "$D/ws.json" --script "$D/script" --size 100x30 --echo >"$D/out" 2>"$D/err" &
+pid=$!
+exec 3>"$D/script"
+printf '<Enter>\n:snapshot %s\n' "$D/before.txt" >&3
+wait_for "$D/before.txt"; ok $? "the workbench shows the side by side"
+: >"$D/c.tsv"                               # truncated to nothing under the open mapping
+printf 'j\n<Enter>\n:snapshot %s\n:label q01 p0001 1\n:quit\n' "$D/after.txt" >&3
+exec 3>&-
+wait $pid
+rc=$?
+st=0
+[ "$rc" -eq 0 ] || st=1
+[ -s "$D/after.txt" ] || st=1
+grep -q 'collection changed on disk' "$D/out" || st=1
+report $st "after the truncation: no SIGBUS (exit $rc), the change is reported"
+grep -q '"op":"label"' "$D/ann/t.jsonl"; report $? "and the journal still takes a change"
+LC_ALL=C grep -q "$(printf '[\001-\010\013-\037]')" "$D/after.txt"; [ $? -ne 0 ]
+report $? "the screen after it holds no raw control character"
+
+# A command that reads the collection after it shrank: exit 2 with the message. (Opening a
+# workspace reads the collection while it checks the judged passages; shrink it mid-way by
+# giving a collection that is cut after the index was built.)
+cp "$DEMO/collection.tsv" "$D/c.tsv"
+"$RETRIAGE" export --what metrics "$D/ws.json" >/dev/null 2>&1   # builds the index
+head -c 100 "$DEMO/collection.tsv" >"$D/short"
+cat "$D/short" >"$D/c.tsv"   # same inode, shorter: the index is stale and rebuilt, no SIGBUS
+CLI_CMD=export run --what metrics "$D/ws.json"
+! crashed; report $? "a collection shortened between two runs: no crash (rebuilt or an error, exit $rc)"
+
+done_testing
