@@ -48,6 +48,10 @@ static void setup_roles(void)
     attrs[ROLE_BAD] = color ? COLOR_PAIR(3) : A_UNDERLINE;
 }
 
+static char why[200];
+
+const char *term_error(void) { return why; }
+
 int term_init(int headless, int cols, int rows)
 {
     headless_mode = headless;
@@ -61,8 +65,23 @@ int term_init(int headless, int cols, int rows)
         set_term(screen);
         resize_term(rows, cols);
     } else {
-        if (!initscr())
+        /* newterm, not initscr: initscr exits on an unknown terminal; and a terminal that
+         * cannot move the cursor (TERM=dumb) would show a blank screen. Both get a message. */
+        const char *t = getenv("TERM");
+        snprintf(why, sizeof why, "the terminal type \"%s\" is unknown here", t && *t ? t : "(TERM is not set)");
+        screen = t && *t ? newterm(t, stdout, stdin) : NULL;
+        if (!screen)
             return -1;
+        set_term(screen);
+        const char *cup = tigetstr("cup");
+        if (!cup || cup == (char *)-1 || LINES < 1 || COLS < 1) {
+            snprintf(why, sizeof why, "the terminal type \"%s\" cannot move the cursor, which the "
+                     "workbench needs", t);
+            endwin();
+            delscreen(screen);
+            screen = NULL;
+            return -1;
+        }
     }
     cbreak();
     noecho();

@@ -25,6 +25,9 @@ typedef enum term_role {
     ROLE_COUNT
 } term_role;
 
+/* Why term_init failed (for the message). */
+const char *term_error(void);
+
 /* Starts curses on the terminal, or headless (cols x rows, no tty used) when headless. */
 int term_init(int headless, int cols, int rows);
 void term_end(void);

@@ -275,7 +275,9 @@ int ui_run(rt_session *s, const ui_opts *o)
     if (!headless)
         ui_progress_clear();
     if (term_init(headless, o ? o->cols : 80, o ? o->rows : 24) != 0) {
-        fprintf(stderr, "retriage: cannot start the terminal screen\n");
+        fprintf(stderr, "retriage: cannot start the workbench: %s; run it in a terminal such as "
+                "xterm (TERM=xterm-256color), or use 'retriage export' and 'retriage eval' without "
+                "a screen\n", term_error());
         return 2;
     }
     if (rt_session_readonly(s))

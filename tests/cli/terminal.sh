@@ -70,4 +70,12 @@ on_tty export --demo --journal-dir "$D/ann" --what metrics -o /dev/stdout
 [ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q 'RR@10' "$D/tty"
 report $? "export -o /dev/stdout on a terminal goes through the same filter"
 
+# TERM=dumb (no cursor addressing), an unknown TERM, no TERM: a message and exit 2, not a blank
+# screen (issue 9, item 12)
+for t in dumb no-such-terminal-type ""; do
+    TERM=$t script -qec "'$RETRIAGE' --demo --journal-dir '$D/ann'; echo rc=\$?" /dev/null </dev/null >"$D/tty" 2>&1
+    grep -q 'rc=2' "$D/tty" && grep -q 'cannot start the workbench' "$D/tty"
+    report $? "TERM='$t': the workbench says why it cannot start (exit 2)"
+done
+
 done_testing
