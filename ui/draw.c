@@ -58,6 +58,12 @@ int draw_glyphs(int y, int x, int w, const rt_glyphs *g, size_t from, size_t to,
 
 int draw_text(int y, int x, int w, const char *s, size_t len, term_role role, const rt_overlap *ov)
 {
+    /* One row shows at most w columns: read no further than what could fill them (a character
+     * with four combining marks is at most 20 bytes a column), whatever the length of s. A cut
+     * inside a character shows as U+FFFD past the last column, never drawn. */
+    size_t cap = (size_t)(w > 0 ? w : 0) * 20 + 64;
+    if (len > cap)
+        len = cap;
     rt_glyphs g = {0};
     rt_text_sanitize(s, len, 0, &g);
     uint8_t *mark = NULL;

@@ -10,6 +10,9 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_mem.h"
+
+/* The most of one passage the passage view reads (a DuReader passage is a few KiB). */
+#define RT_PASSAGE_VIEW_MAX ((size_t)128 << 10)
 #include "view.h"
 
 /* The categories and note of (qid, pid), and of the query itself. */
@@ -83,6 +86,18 @@ static void draw(app *a, int top, int height)
         const char *m = ws->collection ? "This passage id is not in the collection." : "No collection was loaded.";
         draw_text(top + 4, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
+    }
+    /* A passage is read up to RT_PASSAGE_VIEW_MAX bytes (cut at a character boundary): a
+     * 300 MB line costs what a long passage costs, and the screen says what is left out. */
+    size_t full = tl;
+    if (tl > RT_PASSAGE_VIEW_MAX) {
+        tl = RT_PASSAGE_VIEW_MAX;
+        while (tl > 0 && ((unsigned char)text[tl] & 0xC0) == 0x80)
+            tl--;
+        char note[160];
+        int m = snprintf(note, sizeof note, "passage cut: showing the first %.0f KiB of %.1f MiB", (double)tl / 1024,
+                         (double)full / (1 << 20));
+        draw_text(top + 3, 0, a->cols, note, (size_t)m, ROLE_ERROR, NULL);
     }
     rt_glyphs gl = {0};
     rt_text_sanitize(text, tl, 1, &gl);
