@@ -2,7 +2,8 @@
 # setup.sh — everything retriage needs on a Debian 12 machine, once: the Debian packages, the
 # Faiss C API library (built from Debian's faiss source package and cached), and a configured
 # tree. Idempotent: a second run only checks. Extra arguments go to ./configure
-# (e.g. --enable-werror, --enable-debug, --enable-sanitizers).
+# (e.g. --enable-werror, --enable-debug, --enable-sanitizers); --with-fuzz also installs clang and
+# libFuzzer for `make fuzz` (not needed otherwise).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +14,14 @@ say() { printf 'setup: %s\n' "$*"; }
 packages=(build-essential autoconf automake libtool pkg-config dpkg-dev
           libncurses-dev libutf8proc-dev libcjson-dev libfaiss-dev libblas-dev liblapack-dev
           libopenblas0-pthread)
+
+fuzz=0
+pass=()
+for a in "$@"; do
+    if [ "$a" = --with-fuzz ]; then fuzz=1; else pass+=("$a"); fi
+done
+set -- ${pass[@]+"${pass[@]}"}
+[ $fuzz -eq 1 ] && packages+=(clang libclang-rt-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -221,6 +221,10 @@ static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
     int tr = get_str(o, "train", &op->train), nm = get_str(o, "name", &op->name);
     if (q < 0 || p < 0 || c < 0 || t < 0 || tr < 0 || nm < 0)
         return need(op, err, 0, "a member that should be a string is not");
+    if (op->kind == RT_OP_SET || op->kind == RT_OP_LEAK) {
+        free(op->pid);   /* these kinds name no passage: a "pid" there means nothing and is not */
+        op->pid = NULL;  /* written back, so it is not kept either (found by fuzz_journal_line) */
+    }
     switch (op->kind) {
     case RT_OP_LABEL: {
         const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "grade");

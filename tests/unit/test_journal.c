@@ -314,6 +314,17 @@ static void test_op_rejects(void)
        op.time_ms == 1795255872345, "the line the rejections vary is valid (%s)", err.msg);
     rt_op_clear(&op);
 
+    {   /* a "pid" on a set names nothing and is not written back: it is not kept (fuzzing found it) */
+        const char *set = OPHEAD "\"op\":\"set\",\"name\":\"s\",\"qids\":[\"q1\"],\"pid\":\"p1\"}";
+        rt_op s1, s2;
+        int okp = rt_op_from_json(&s1, set, strlen(set), &err) == RT_OK && !s1.pid;
+        char *back = okp ? rt_op_to_json(&s1) : NULL;
+        okp = okp && rt_op_from_json(&s2, back, strlen(back) - 1, &err) == RT_OK && !s2.pid && s2.nqids == 1;
+        ok(okp, "a set with a stray pid reads, writes back and reads again the same");
+        free(back);
+        rt_op_clear(&s1);
+        rt_op_clear(&s2);
+    }
     rejected_s("{\"seq\":1,\"time\":", "not a JSON object", "not JSON (cut short)");
     rejected_s("hello", "not a JSON object", "not JSON (a word)");
     rejected_s("[1,2]", "not a JSON object", "a JSON array");
