@@ -6,15 +6,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_mem.h"
 #include "rt_safeout.h"
 #include "rt_text.h"
 
 typedef struct safeout {
-    int fd;
+    int fd, used;
     char carry[4];   /* the start of a character whose end has not been written yet */
     size_t ncarry;
 } safeout;
+
+/* Static cookies: standard output and error are never closed (streams live until exit), and a
+ * heap cookie would be reported as leaked. Two for them, two for -o to a terminal. */
+static safeout pool[4];
 
 /* Appends the safe form of the character at s (n bytes, cp as decoded) to out (>= 8 bytes). */
 static size_t safe_char(const char *s, size_t n, uint32_t cp, char *out)
@@ -137,17 +140,22 @@ static int so_close(void *cookie)
     int rc = 0;
     if (so->ncarry)
         rc = put_all(so->fd, "\xEF\xBF\xBD", 3);   /* a character never finished */
-    free(so);
+    so->used = 0;
     return rc;
 }
 
 FILE *rt_safeout_open(int fd)
 {
-    safeout *so = rt_calloc(1, sizeof *so);
-    so->fd = fd;
+    safeout *so = NULL;
+    for (size_t i = 0; !so && i < sizeof pool / sizeof pool[0]; i++)
+        if (!pool[i].used)
+            so = &pool[i];
+    if (!so)
+        return NULL;   /* the caller writes unfiltered to a file descriptor it then checks */
+    *so = (safeout){.fd = fd, .used = 1};
     cookie_io_functions_t io = {.read = NULL, .write = so_write, .seek = NULL, .close = so_close};
     FILE *f = fopencookie(so, "w", io);
     if (!f)
-        free(so);
+        so->used = 0;
     return f;
 }
