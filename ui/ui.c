@@ -261,6 +261,18 @@ static void run_tty(app *a)
     }
 }
 
+/* Frees what the workbench built over the session: the list, the views' own state. */
+static void app_free(app *a)
+{
+    rt_overlap_free(&a->ov);
+    free(a->judged);
+    free(a->rows_idx);
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (view_get((view_id)v)->release)
+            view_get((view_id)v)->release(a);
+    rt_leakage_free(&a->leak);
+}
+
 int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
@@ -278,6 +290,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         fprintf(stderr, "retriage: cannot start the workbench: %s; run it in a terminal such as "
                 "xterm (TERM=xterm-256color), or use 'retriage export' and 'retriage eval' without "
                 "a screen\n", term_error());
+        app_free(&a);
         return 2;
     }
     if (rt_session_readonly(s))
@@ -291,12 +304,6 @@ int ui_run(rt_session *s, const ui_opts *o)
         run_tty(&a);
     if (rc == 0)
         term_end();
-    rt_overlap_free(&a.ov);
-    free(a.judged);
-    free(a.rows_idx);
-    for (int v = 0; v < VIEW_COUNT; v++)
-        if (view_get((view_id)v)->release)
-            view_get((view_id)v)->release(&a);
-    rt_leakage_free(&a.leak);
+    app_free(&a);
     return rc;
 }
