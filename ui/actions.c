@@ -16,6 +16,7 @@
 #include "judge.h"
 #include "keys.h"
 #include "queryset.h"
+#include "rt_file.h"
 #include "rt_parse.h"
 #include "rt_sample.h"
 #include "term.h"
@@ -112,14 +113,15 @@ static int act_snapshot(app *a, const char *arg)
         return -1;
     }
     app_draw(a);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        app_message(a, 1, "cannot write %s", path);
+    rt_outfile *f;   /* the one writer: no link followed, no file half-written */
+    rt_err err;
+    if (rt_outfile_open(&f, path, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
         return -1;
     }
-    term_snapshot(f, strcmp(opt, "attrs") == 0);
-    if (fclose(f) != 0) {
-        app_message(a, 1, "cannot write %s", path);
+    term_snapshot(rt_outfile_stream(f), strcmp(opt, "attrs") == 0);
+    if (rt_outfile_commit(&f, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
         return -1;
     }
     return 0;

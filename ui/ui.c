@@ -17,6 +17,7 @@
 #include "annotate.h"
 #include "app.h"
 #include "keys.h"
+#include "rt_file.h"
 #include "rt_leakage.h"
 #include "rt_mapguard.h"
 #include "rt_mem.h"
@@ -193,7 +194,14 @@ static int run_script(app *a, const ui_opts *o)
         fprintf(stderr, "retriage: %s\n", e.msg);
         return 2;
     }
-    FILE *times = o->key_times ? fopen(o->key_times, "w") : NULL;
+    rt_outfile *tf = NULL;
+    if (o->key_times && rt_outfile_open(&tf, o->key_times, &e) != RT_OK) {
+        term_end();
+        fprintf(stderr, "retriage: %s\n", e.msg);
+        rt_reader_close(&r);
+        return 2;
+    }
+    FILE *times = tf ? rt_outfile_stream(tf) : NULL;
     char *line, err[600] = "";
     size_t len;
     int rc = 0, st;
@@ -230,7 +238,7 @@ static int run_script(app *a, const ui_opts *o)
     }
     rt_reader_close(&r);
     if (times)
-        fclose(times);
+        (void)rt_outfile_commit(&tf, &e);
     return rc;
 }
 

@@ -146,6 +146,14 @@ else
 fi
 CLI_CMD=
 
+# the workbench's own outputs (:snapshot) go through the same writer
+echo keepme >"$D/snapvictim"
+ln -s snapvictim "$D/snap.link"
+printf ':snapshot %s\n:quit\n' "$D/snap.link" >"$D/snap.txt"
+workbench "$D/j5" s "$D/snap.txt"
+[ "$rc" -eq 2 ] && [ "$(cat "$D/snapvictim")" = keepme ] && grep -q 'symbolic link' "$D/err"
+report $? ":snapshot to a link: refused, the target untouched"
+
 # ---- 4. a journal that is not writable, in a writable folder ----------------------------------
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     mkdir -m 0777 "$D/j4"
