@@ -468,16 +468,24 @@ static void set_aside(rt_journal *j, int dirfd, const char *name, const char *bu
 static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char *buf, size_t len,
                           rt_op **ops, size_t *nops, rt_report *report, rt_err *err)
 {
-    /* The operations end at the end of the last line that parses; what follows is the tail. */
-    size_t cap = 0, line = 0, good_end = 0, good_line = 0;
+    /* One pass: the operations, and where each other non-blank line is. The operations end at
+     * the end of the last line that parses; what follows is the tail. */
+    size_t cap = 0, line = 0, good_end = 0, good_line = 0, nbadl = 0, badcap = 0;
     uint64_t max_seq = 0;
+    typedef struct bad_line {
+        size_t line, pos;
+        char why[160];
+    } bad_line;
+    bad_line *bad = NULL;
     for (size_t pos = 0; pos < len;) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - buf) : len;
         line++;
         rt_op op;
         rt_err e;
-        if (!blank(buf + pos, end - pos) && rt_op_from_json(&op, buf + pos, end - pos, &e) == RT_OK) {
+        if (blank(buf + pos, end - pos)) {
+            /* nothing */
+        } else if (rt_op_from_json(&op, buf + pos, end - pos, &e) == RT_OK) {
             if (op.seq <= max_seq)
                 rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: sequence number %" PRIu64
                               " does not increase", j->path, line, op.seq);
@@ -487,6 +495,11 @@ static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char
             (*ops)[(*nops)++] = op;
             good_end = nl ? end + 1 : end;
             good_line = line;
+        } else {
+            RT_GROW(bad, badcap, nbadl + 1);
+            bad[nbadl].line = line;
+            bad[nbadl].pos = pos;
+            snprintf(bad[nbadl++].why, sizeof bad->why, "%.150s", e.msg);
         }
         pos = nl ? end + 1 : len;
     }
@@ -494,31 +507,30 @@ static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char
     j->size = (off_t)len;
     int torn = good_end < len && !only_space(buf + good_end, len - good_end) &&
                torn_shape(buf + good_end, len - good_end);
-    /* Every other line that is not blank and not an operation is a bad line. */
-    size_t nbad = 0, first_bad = 0, stop = torn ? good_end : len;
+    /* Every other line that is not blank, an operation or part of a torn tail is a bad line. */
+    size_t nbad = 0, first_bad = 0;
     char why[300] = "";
-    line = 0;
-    for (size_t pos = 0; pos < stop;) {
-        const char *nl = memchr(buf + pos, '\n', stop - pos);
-        size_t end = nl ? (size_t)(nl - buf) : stop;
-        line++;
-        rt_op op;
-        rt_err e;
-        if (!blank(buf + pos, end - pos) && rt_op_from_json(&op, buf + pos, end - pos, &e) != RT_OK) {
-            if (!*nops && !nbad)   /* the first line: this file is not a journal at all */
-                return rt_err_at(err, RT_EINPUT, j->path, line, "not a retriage journal (%s); nothing "
-                                 "was changed: move the file away or choose another annotator", e.msg);
-            if (!nbad++) {
-                first_bad = line;
-                snprintf(why, sizeof why, "%.150s", e.msg);
-            }
-            rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: not an operation (%.150s)", j->path,
-                          line, e.msg);
-        } else if (!blank(buf + pos, end - pos)) {
-            rt_op_clear(&op);
+    for (size_t b = 0; b < nbadl; b++) {
+        if (torn && bad[b].pos >= good_end)
+            break;
+        if (b == 0 && bad[b].pos < (*nops ? good_end : len) && (!*nops || bad[b].line < (*ops)[0].line)) {
+            rt_status st = rt_err_at(err, RT_EINPUT, j->path, bad[b].line, "not a retriage journal (%s); "
+                                     "nothing was changed: move the file away or choose another annotator",
+                                     bad[b].why);   /* its first line is not an operation */
+            free(bad);
+            for (size_t i = 0; i < *nops; i++)
+                rt_op_clear(&(*ops)[i]);
+            *nops = 0;
+            return st;
         }
-        pos = nl ? end + 1 : stop;
+        if (!nbad++) {
+            first_bad = bad[b].line;
+            snprintf(why, sizeof why, "%s", bad[b].why);
+        }
+        rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: not an operation (%s)", j->path,
+                      bad[b].line, bad[b].why);
     }
+    free(bad);
     if (nbad) {
         char ro[800];
         snprintf(ro, sizeof ro, "%s:%zu is not an operation (%s)%s; fix or delete that line, or "
