@@ -48,6 +48,27 @@ rt_status rt_file_append(int fd, off_t *size, const void *buf, size_t len, const
     return rt_err_set(err, RT_EIO, "%s: the change was not saved: %s", path, strerror(e));
 }
 
+int rt_file_create_at(int dirfd, const char *name, const void *buf, size_t len)
+{
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    int ok = rt_file_write_all(fd, buf, len) == 0 && fsync(fd) == 0;
+    int e = errno;
+    close(fd);
+    if (!ok) {
+        (void)unlinkat(dirfd, name, 0);   /* never leave a partial copy behind */
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int rt_file_truncate(int fd, off_t size)
+{
+    return ftruncate(fd, size) == 0 && fsync(fd) == 0 ? 0 : -1;
+}
+
 void rt_file_sync_dirfd(int dirfd)
 {
     if (dirfd >= 0)

@@ -29,6 +29,13 @@ int rt_file_write_all(int fd, const void *buf, size_t len);
 rt_status rt_file_append(int fd, off_t *size, const void *buf, size_t len, const char *path,
                          rt_err *err);
 
+/* Creates name in dirfd (never through a link, never over an existing entry) holding len bytes,
+ * fsync'd; 0, or -1 with errno set and nothing left behind. */
+int rt_file_create_at(int dirfd, const char *name, const void *buf, size_t len);
+
+/* Cuts fd to size and fsyncs; 0, or -1 with errno set. */
+int rt_file_truncate(int fd, off_t size);
+
 /* Makes a new entry in a folder durable (fsync of the folder). Best effort: some file systems
  * refuse to sync a folder. The first takes an open folder, the second the folder of path. */
 void rt_file_sync_dirfd(int dirfd);

@@ -439,14 +439,9 @@ static void set_aside(rt_journal *j, int dirfd, const char *name, const char *bu
 {
     char aside[300], why[400];
     snprintf(aside, sizeof aside, "%s.torn-%" PRId64, name, rt_journal_now_ms());
-    int fd = openat(dirfd, aside, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    int saved = fd >= 0 && rt_file_write_all(fd, buf + from, len - from) == 0 && fsync(fd) == 0;
+    int saved = rt_file_create_at(dirfd, aside, buf + from, len - from) == 0;
     int e = errno;
-    if (fd >= 0)
-        close(fd);
-    if (fd >= 0 && !saved)
-        (void)unlinkat(dirfd, aside, 0);   /* never leave a partial copy behind */
-    if (saved && ftruncate(j->fd, (off_t)from) == 0 && fsync(j->fd) == 0) {
+    if (saved && rt_file_truncate(j->fd, (off_t)from) == 0) {
         rt_file_sync_dirfd(dirfd);
         rt_report_add(report, RT_REPORT_WARNING,
                       "%s:%zu: an incomplete last line (a crash during a write) was set aside in %s/%s",
