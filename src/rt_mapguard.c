@@ -34,10 +34,16 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
         if (fatal) {
             static const char pre[] = "retriage: ", post[] = ": the file changed on disk while it was "
                                                                "read (it is shorter now)\n";
-            ssize_t w = write(2, pre, sizeof pre - 1);
-            w = write(2, slots[i].path, strlen(slots[i].path));
-            w = write(2, post, sizeof post - 1);
-            (void)w;
+            char msg[sizeof pre + sizeof slots[i].path + sizeof post];
+            size_t n = 0, pl = strlen(slots[i].path);
+            memcpy(msg, pre, sizeof pre - 1);
+            n += sizeof pre - 1;
+            memcpy(msg + n, slots[i].path, pl);
+            n += pl;
+            memcpy(msg + n, post, sizeof post - 1);
+            n += sizeof post - 1;
+            if (write(2, msg, n) < 0)
+                _exit(2);
             _exit(2);
         }
         uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = a / page * page;

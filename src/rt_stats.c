@@ -125,8 +125,12 @@ rt_test rt_stats_wilcoxon(const double *d, size_t n)
         while (j < m && fabs(nz[j]) == fabs(nz[i]))
             j++;
         double rank = ((double)i + 1 + (double)j) / 2, t = (double)(j - i);   /* ranks i+1 … j */
-        for (size_t k = i; k < j; k++)
-            *(nz[k] > 0 ? &rplus : &rminus) += rank;
+        for (size_t k = i; k < j; k++) {
+            if (nz[k] > 0)
+                rplus += rank;
+            else
+                rminus += rank;
+        }
         ties += t * (t * t - 1);
         i = j;
     }

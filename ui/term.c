@@ -161,7 +161,7 @@ void term_snapshot(FILE *f, int with_attrs)
                 int w = wcwidth(wch[0]);
                 mbstate_t st;
                 memset(&st, 0, sizeof st);
-                for (int k = 0; wch[k] && k < CCHARW_MAX; k++) {
+                for (int k = 0; k < CCHARW_MAX && wch[k]; k++) {
                     size_t b = wcrtomb(line + n, wch[k], &st);
                     if (b != (size_t)-1)
                         n += b;
