@@ -72,6 +72,9 @@ void rt_mapguard_add(const void *base, size_t len, const char *path)
             size_t n = strlen(path) < sizeof slots[i].path - 1 ? strlen(path) : sizeof slots[i].path - 1;
             memcpy(slots[i].path, path, n);
             slots[i].path[n] = '\0';
+            for (size_t k = 0; k < n; k++)   /* the handler writes it raw: no control bytes */
+                if ((unsigned char)slots[i].path[k] < 0x20 || slots[i].path[k] == 0x7f)
+                    slots[i].path[k] = '?';
             slots[i].len = len;
             slots[i].base = (uintptr_t)base;   /* last: the handler sees a whole slot or none */
             return;
