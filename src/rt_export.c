@@ -134,7 +134,7 @@ static void diff_rows(const rt_session *s, FILE *f, rt_table *t)
             char b[16], c[16], when[32];
             snprintf(b, sizeof b, "%d", (int)base);
             snprintf(c, sizeof c, "%d", (int)l[k].grade);
-            rt_journal_format_time(l[k].prov.time_ms, when, sizeof when);
+            rt_op_format_time(l[k].prov.time_ms, when, sizeof when);
             const char *row[] = {rt_strtab_str(ws->qids, qid), rt_strtab_str(ws->pids, l[k].pid),
                                  judged ? b : "", c, l[k].prov.author, when};
             rt_table_add(t, row);
@@ -155,7 +155,7 @@ static rt_table *tags_table(const rt_session *s)
         const rt_tag *tg = rt_annot_tags(s->annot, qid, &n);
         for (size_t i = 0; i < n; i++) {
             char when[32];
-            rt_journal_format_time(tg[i].prov.time_ms, when, sizeof when);
+            rt_op_format_time(tg[i].prov.time_ms, when, sizeof when);
             const char *pid = tg[i].pid == RT_NO_ID ? "-" : rt_strtab_str(ws->pids, tg[i].pid);
             const char *note = tg[i].note ? tg[i].note : "";
             const char *row[] = {rt_strtab_str(ws->qids, qid), pid, "", "", note, tg[i].prov.author, when};

@@ -1,12 +1,10 @@
-/* rt_journal — the append-only operation log: line format, durable appends, torn-tail repair
- * and the one-writer lock. */
+/* rt_journal — the append-only operation log: durable appends, torn-tail repair, bad-line
+ * checks and the one-writer lock (the line format is rt_op's). */
 #include "config.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt_journal.h"
 #include "rt_file.h"
+#include "rt_journal.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 
@@ -30,274 +28,6 @@ struct rt_journal {
     uint64_t next_seq;
     off_t size;
 };
-
-static const char *const kind_names[RT_OP_KIND_COUNT] = {"label", "tag", "untag", "note", "leak", "set"};
-
-const char *rt_op_kind_name(rt_op_kind k) { return k < RT_OP_KIND_COUNT ? kind_names[k] : "?"; }
-
-void rt_op_clear(rt_op *op)
-{
-    free(op->author);
-    free(op->qid);
-    free(op->pid);
-    free(op->cat);
-    free(op->text);
-    free(op->train);
-    free(op->name);
-    for (size_t i = 0; i < op->nqids; i++)
-        free(op->qids[i]);
-    free(op->qids);
-    memset(op, 0, sizeof *op);
-}
-
-static char *dup_or_null(const char *s) { return s ? rt_strdup(s) : NULL; }
-
-void rt_op_copy(rt_op *d, const rt_op *s)
-{
-    *d = *s;
-    d->author = dup_or_null(s->author);
-    d->qid = dup_or_null(s->qid);
-    d->pid = dup_or_null(s->pid);
-    d->cat = dup_or_null(s->cat);
-    d->text = dup_or_null(s->text);
-    d->train = dup_or_null(s->train);
-    d->name = dup_or_null(s->name);
-    d->qids = s->nqids ? rt_calloc(s->nqids, sizeof *d->qids) : NULL;
-    for (size_t i = 0; i < s->nqids; i++)
-        d->qids[i] = rt_strdup(s->qids[i]);
-}
-
-int64_t rt_journal_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void rt_journal_format_time(int64_t t, char *buf, size_t len)
-{
-    /* floor division: 1969-12-31T23:59:59.500Z is -500 ms, not "-1 s and -500 ms" */
-    int64_t sec = t / 1000, ms = t % 1000;
-    if (ms < 0) {
-        ms += 1000;
-        sec -= 1;
-    }
-    time_t s = (time_t)sec;
-    struct tm tm;
-    if (!gmtime_r(&s, &tm) || tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999) {
-        snprintf(buf, len, "0000-01-01T00:00:00.000Z");   /* unreachable for parsed or clock times */
-        return;
-    }
-    snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)ms);
-}
-
-/* n digits at s as a number, or -1. */
-static int digits(const char *s, int n)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
-/* Exactly YYYY-MM-DDTHH:MM:SS.mmmZ (what rt_journal_format_time writes), fields in range. */
-static int parse_time(const char *s, int64_t *t)
-{
-    if (strlen(s) != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
-        s[16] != ':' || s[19] != '.' || s[23] != 'Z')
-        return 0;
-    int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2), h = digits(s + 11, 2);
-    int mi = digits(s + 14, 2), se = digits(s + 17, 2), ms = digits(s + 20, 3);
-    if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-        se < 0 || se > 60 || ms < 0)
-        return 0;
-    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
-                    .tm_min = mi, .tm_sec = se};
-    *t = (int64_t)timegm(&tm) * 1000 + ms;
-    return 1;
-}
-
-char *rt_op_to_json(const rt_op *op)
-{
-    char when[32];
-    rt_journal_format_time(op->time_ms, when, sizeof when);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "seq", (double)op->seq);
-    cJSON_AddStringToObject(o, "time", when);
-    cJSON_AddStringToObject(o, "author", op->author ? op->author : "");
-    cJSON_AddStringToObject(o, "op", rt_op_kind_name(op->kind));
-    if (op->name)
-        cJSON_AddStringToObject(o, "name", op->name);
-    if (op->qid)
-        cJSON_AddStringToObject(o, "qid", op->qid);
-    if (op->kind != RT_OP_SET && op->kind != RT_OP_LEAK) {
-        if (op->pid)
-            cJSON_AddStringToObject(o, "pid", op->pid);
-        else
-            cJSON_AddNullToObject(o, "pid");
-    }
-    if (op->train)
-        cJSON_AddStringToObject(o, "train", op->train);
-    if (op->kind == RT_OP_LABEL) {
-        if (op->has_grade)
-            cJSON_AddNumberToObject(o, "grade", op->grade);
-        else
-            cJSON_AddNullToObject(o, "grade");
-    }
-    if (op->cat)
-        cJSON_AddStringToObject(o, "cat", op->cat);
-    if (op->text)
-        cJSON_AddStringToObject(o, "text", op->text);
-    if (op->kind == RT_OP_SET) {
-        if (op->has_list) {
-            cJSON *a = cJSON_AddArrayToObject(o, "qids");
-            for (size_t i = 0; i < op->nqids; i++)
-                cJSON_AddItemToArray(a, cJSON_CreateString(op->qids[i]));
-        } else {
-            cJSON_AddNullToObject(o, "qids");
-        }
-    }
-    if (op->undo)
-        cJSON_AddNumberToObject(o, "undo", (double)op->undo);
-    if (op->redo)
-        cJSON_AddNumberToObject(o, "redo", (double)op->redo);
-    char *s = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    size_t n = strlen(s);
-    char *line = rt_malloc(n + 2);
-    memcpy(line, s, n);
-    line[n] = '\n';
-    line[n + 1] = 0;
-    cJSON_free(s);
-    return line;
-}
-
-/* ---- parsing ----------------------------------------------------------------------------- */
-
-static int get_uint(const cJSON *o, const char *key, uint64_t *v)
-{
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!x) {
-        *v = 0;
-        return 1;
-    }
-    double d = x->valuedouble;
-    if (!cJSON_IsNumber(x) || d < 1 || d > 9007199254740992.0 || floor(d) != d)
-        return 0;
-    *v = (uint64_t)d;
-    return 1;
-}
-
-/* A string member: 1 and a copy when present, 0 when absent or null (allowed when opt), -1 when
- * of another type. */
-static int get_str(const cJSON *o, const char *key, char **out)
-{
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
-    *out = NULL;
-    if (!x || cJSON_IsNull(x))
-        return 0;
-    if (!cJSON_IsString(x))
-        return -1;
-    *out = rt_strdup(x->valuestring);
-    return 1;
-}
-
-static rt_status need(rt_op *op, rt_err *err, int ok, const char *what)
-{
-    if (ok)
-        return RT_OK;
-    rt_op_clear(op);
-    return rt_err_set(err, RT_EINPUT, "%s", what);
-}
-
-static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
-{
-    int q = get_str(o, "qid", &op->qid), p = get_str(o, "pid", &op->pid);
-    int c = get_str(o, "cat", &op->cat), t = get_str(o, "text", &op->text);
-    int tr = get_str(o, "train", &op->train), nm = get_str(o, "name", &op->name);
-    if (q < 0 || p < 0 || c < 0 || t < 0 || tr < 0 || nm < 0)
-        return need(op, err, 0, "a member that should be a string is not");
-    if (op->kind == RT_OP_SET || op->kind == RT_OP_LEAK) {
-        free(op->pid);   /* these kinds name no passage: a "pid" there means nothing and is not */
-        op->pid = NULL;  /* written back, so it is not kept either (found by fuzz_journal_line) */
-    }
-    switch (op->kind) {
-    case RT_OP_LABEL: {
-        const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "grade");
-        if (cJSON_IsNumber(g)) {
-            if (floor(g->valuedouble) != g->valuedouble || fabs(g->valuedouble) > 1e6)
-                return need(op, err, 0, "\"grade\" must be an integer");
-            op->grade = (int32_t)g->valuedouble;
-            op->has_grade = 1;
-        } else if (!cJSON_IsNull(g)) {
-            return need(op, err, 0, "a label needs \"grade\" (an integer, or null for the base)");
-        }
-        return need(op, err, q > 0 && p > 0, "a label needs \"qid\" and \"pid\"");
-    }
-    case RT_OP_TAG:
-    case RT_OP_UNTAG:
-        return need(op, err, q > 0 && c > 0, "a tag needs \"qid\" and \"cat\"");
-    case RT_OP_NOTE:
-        return need(op, err, q > 0 && t > 0, "a note needs \"qid\" and \"text\"");
-    case RT_OP_LEAK:
-        return need(op, err, q > 0 && tr > 0 && t > 0, "a leak label needs \"qid\", \"train\" and \"text\"");
-    case RT_OP_SET: {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "qids");
-        if (nm <= 0 || (!cJSON_IsArray(a) && !cJSON_IsNull(a)))
-            return need(op, err, 0, "a query set needs \"name\" and \"qids\" (an array or null)");
-        op->has_list = cJSON_IsArray(a);
-        const cJSON *x;
-        cJSON_ArrayForEach(x, a) {
-            if (!cJSON_IsString(x))
-                return need(op, err, 0, "\"qids\" must hold strings");
-            op->qids = rt_reallocarray(op->qids, op->nqids + 1, sizeof *op->qids);
-            op->qids[op->nqids++] = rt_strdup(x->valuestring);
-        }
-        return RT_OK;
-    }
-    default:
-        return need(op, err, 0, "unknown operation");
-    }
-}
-
-rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err)
-{
-    memset(op, 0, sizeof *op);
-    if (memchr(line, 0, len))
-        return rt_err_set(err, RT_EINPUT, "NUL bytes (a torn or zero-filled write)");
-    cJSON *o = cJSON_ParseWithLength(line, len);
-    if (!cJSON_IsObject(o)) {
-        cJSON_Delete(o);
-        return rt_err_set(err, RT_EINPUT, "not a JSON object");
-    }
-    rt_status st = RT_OK;
-    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(o, "op");
-    const cJSON *when = cJSON_GetObjectItemCaseSensitive(o, "time");
-    op->kind = RT_OP_KIND_COUNT;
-    for (int k = 0; cJSON_IsString(kind) && k < RT_OP_KIND_COUNT; k++)
-        if (strcmp(kind->valuestring, kind_names[k]) == 0)
-            op->kind = (rt_op_kind)k;
-    if (op->kind == RT_OP_KIND_COUNT)
-        st = rt_err_set(err, RT_EINPUT, "no known \"op\"");
-    else if (!get_uint(o, "seq", &op->seq) || op->seq == 0)
-        st = rt_err_set(err, RT_EINPUT, "\"seq\" must be a positive integer");
-    else if (!cJSON_IsString(when) || !parse_time(when->valuestring, &op->time_ms))
-        st = rt_err_set(err, RT_EINPUT, "\"time\" must look like 2026-11-21T10:11:12.345Z");
-    else if (get_str(o, "author", &op->author) < 0)
-        st = rt_err_set(err, RT_EINPUT, "\"author\" must be a string");
-    else if (!get_uint(o, "undo", &op->undo) || !get_uint(o, "redo", &op->redo))
-        st = rt_err_set(err, RT_EINPUT, "\"undo\" and \"redo\" must be sequence numbers");
-    else
-        st = parse_fields(op, o, err);
-    cJSON_Delete(o);
-    if (st != RT_OK)
-        rt_op_clear(op);
-    return st;
-}
 
 /* ---- the file ---------------------------------------------------------------------------- */
 
@@ -438,7 +168,7 @@ static void set_aside(rt_journal *j, int dirfd, const char *name, const char *bu
                       size_t len, size_t line, rt_report *report)
 {
     char aside[300], why[400];
-    snprintf(aside, sizeof aside, "%s.torn-%" PRId64, name, rt_journal_now_ms());
+    snprintf(aside, sizeof aside, "%s.torn-%" PRId64, name, rt_op_now_ms());
     int saved = rt_file_create_at(dirfd, aside, buf + from, len - from) == 0;
     int e = errno;
     if (saved && rt_file_truncate(j->fd, (off_t)from) == 0) {
@@ -691,7 +421,7 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
     if (j->readonly)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
     op->seq = j->next_seq;
-    op->time_ms = rt_journal_now_ms();
+    op->time_ms = rt_op_now_ms();
     char *line = rt_op_to_json(op);
     rt_status st = rt_file_append(j->fd, &j->size, line, strlen(line), j->path, err);
     if (st == RT_OK)

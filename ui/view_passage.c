@@ -58,7 +58,7 @@ static void draw(app *a, int top, int height)
                : snprintf(buf, sizeof buf, "passage %s  unjudged", rt_strtab_str(ws->pids, a->pid));
     if (rl) {
         char when[32];
-        rt_journal_format_time(rl->prov.time_ms, when, sizeof when);
+        rt_op_format_time(rl->prov.time_ms, when, sizeof when);
         when[16] = 0;   /* to the minute */
         when[10] = ' ';
         if (bjudged)

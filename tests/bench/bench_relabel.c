@@ -287,7 +287,7 @@ int main(int argc, char **argv)
         if (rt_session_check(s, &op, &err) != RT_OK)
             die("rt_session_check", err.msg);
         op.seq = seq++;
-        op.time_ms = rt_journal_now_ms();
+        op.time_ms = rt_op_now_ms();
         if (rt_annot_apply(s->annot, &op, NULL, &err) != RT_OK)
             die("rt_annot_apply", err.msg);
         double b = now_us();

@@ -460,9 +460,9 @@ static void test_journal_basics(void)
     char *expect = calloc(1, 1);
     for (int i = 0; i < 3; i++) {
         rt_err err = {0};
-        int64_t before = rt_journal_now_ms();
+        int64_t before = rt_op_now_ms();
         rt_status st = rt_journal_append(o.j, &ops[i], &err);
-        int64_t after = rt_journal_now_ms();
+        int64_t after = rt_op_now_ms();
         ok(st == RT_OK && ops[i].seq == (uint64_t)i + 1, "append %d gets seq %d (%s)", i + 1, i + 1, err.msg);
         ok(ops[i].time_ms >= before && ops[i].time_ms <= after, "append %d is stamped with the time", i + 1);
         char *line = rt_op_to_json(&ops[i]);
@@ -845,7 +845,7 @@ static void test_journal_aside_fails(void)
     char *good = good_lines(1, 1), text[2048];
     snprintf(text, sizeof text, "%s{\"seq\":2,\"time\":\"2026-11-2", good);
     put_text(path, text);
-    int64_t now = rt_journal_now_ms();
+    int64_t now = rt_op_now_ms();
     for (int64_t t = now; t < now + 3000; t++) {
         char name[600];
         snprintf(name, sizeof name, "%s.torn-%lld", path, (long long)t);
