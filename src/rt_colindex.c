@@ -1,0 +1,249 @@
+/* rt_colindex — the collection's offset index file: its layout (rt_collection_impl.h), where it
+ * lives, how a reopen revalidates it before trusting it, and how it is written (through rt_file). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_collection_impl.h"
+#include "rt_file.h"
+#include "rt_hash.h"
+#include "rt_mapguard.h"
+#include "rt_mem.h"
+
+static uint64_t fold(uint64_t h, uint64_t x) { return rt_hash_mix(h ^ (x + 0x9e3779b97f4a7c15ULL)); }
+
+/* A hash of the first and last 64 KiB and 64 blocks of 4 KiB spread in between (files up to
+ * 384 KiB whole): 384 KiB of reads at each open, a few milliseconds cold. With the inode and
+ * ctime it catches what the size and mtime cannot (a same-size rewrite with its mtime put back). */
+uint64_t colindex_sample_hash(const unsigned char *base, size_t size)
+{
+    enum { EDGE = 64 * 1024, BLOCK = 4096, INNER = 64 };
+    uint64_t h = rt_hash_mix(size);
+    if (size <= 2 * EDGE + INNER * BLOCK)
+        return fold(h, rt_hash_bytes(base, size));
+    h = fold(h, rt_hash_bytes(base, EDGE));
+    h = fold(h, rt_hash_bytes(base + size - EDGE, EDGE));
+    for (size_t k = 1; k <= INNER; k++)
+        h = fold(h, rt_hash_bytes(base + size / (INNER + 1) * k, BLOCK));
+    return h;
+}
+
+static uint64_t body_hash(const coll_entry *ent, const uint64_t *keys, const uint32_t *perm,
+                          size_t n)
+{
+    uint64_t h = fold(rt_hash_mix(n), rt_hash_bytes(ent, n * sizeof *ent));
+    h = fold(h, rt_hash_bytes(keys, n * sizeof *keys));
+    return fold(h, rt_hash_bytes(perm, n * sizeof *perm));
+}
+
+static uint64_t header_hash(const idx_header *h)
+{
+    return rt_hash_bytes(h, offsetof(idx_header, header_hash));
+}
+
+static size_t idx_file_size(size_t n)
+{
+    return sizeof(idx_header) + n * (sizeof(coll_entry) + sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+/* ---- validating and mapping an index file ---------------------------------------------------- */
+
+/* True when every entry lies inside the collection, perm holds only entry numbers and the keys
+ * are sorted: what lookups rely on never to read outside the mappings. */
+static int body_sane(const coll_entry *ent, const uint64_t *keys, const uint32_t *perm, size_t n,
+                     uint64_t size)
+{
+    for (size_t i = 0; i < n; i++) {
+        const coll_entry *e = &ent[i];
+        if (e->plen == 0 || e->off > size || (uint64_t)e->plen + 1 + e->tlen > size - e->off)
+            return 0;
+        if (perm[i] >= n || (i && keys[i] < keys[i - 1]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Maps the index at ipath into c when it is valid for the collection described by stamp.
+ * Returns 1 on success; 0 leaves c untouched (a missing, stale or broken index is not an error:
+ * it is rebuilt). check_body 0 skips reading the body, for a file this process has just written
+ * (the header still has to match). */
+int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp,
+                      int check_body)
+{
+    int fd = open(ipath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* never an index through a link */
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(idx_header)) {
+        close(fd);
+        return 0;
+    }
+    size_t len = (size_t)st.st_size;
+    void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return 0;
+    const idx_header *h = map;
+    int good = memcmp(h->magic, IDX_MAGIC, 8) == 0 && h->version == IDX_VERSION &&
+               h->header_size == sizeof(idx_header) && h->order_mark == IDX_ORDER_MARK &&
+               h->header_hash == header_hash(h) && h->coll_size == stamp->size &&
+               h->mtime_sec == stamp->mtime_sec && h->mtime_nsec == stamp->mtime_nsec &&
+               h->sample_hash == stamp->sample_hash && h->ino == stamp->ino &&
+               h->ctime_sec == stamp->ctime_sec && h->ctime_nsec == stamp->ctime_nsec && h->count > 0 && h->count <= UINT32_MAX &&
+               h->count <= (len - sizeof(idx_header)) / 28 && idx_file_size(h->count) == len;
+    size_t n = good ? (size_t)h->count : 0;
+    const coll_entry *ent = (const coll_entry *)((const char *)map + sizeof(idx_header));
+    const uint64_t *keys = (const uint64_t *)(ent + n);
+    const uint32_t *perm = (const uint32_t *)(keys + n);
+    good = good && (!check_body || (body_hash(ent, keys, perm, n) == h->body_hash &&
+                                     body_sane(ent, keys, perm, n, stamp->size)));
+    if (!good) {
+        munmap(map, len);
+        return 0;
+    }
+    c->idx_map = map;
+    c->idx_len = len;
+    rt_mapguard_add(map, len, ipath);
+    c->ent = ent;
+    c->keys = keys;
+    c->perm = perm;
+    c->n = n;
+    c->duplicates = h->duplicates;
+    c->first_dup_line = h->first_dup_line;
+    c->lines = h->lines;
+    return 1;
+}
+
+/* ---- where the index lives ------------------------------------------------------------------- */
+
+char *colindex_side_path(const char *path)
+{
+    size_t n = strlen(path);
+    char *s = rt_malloc(n + sizeof IDX_EXT);
+    memcpy(s, path, n);
+    memcpy(s + n, IDX_EXT, sizeof IDX_EXT);
+    return s;
+}
+
+/* ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/index, or NULL when neither names an absolute folder. */
+static char *cache_dir(void)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char buf[PATH_MAX];
+    int n;
+    if (x && x[0] == '/')
+        n = snprintf(buf, sizeof buf, "%s/retriage/index", x);
+    else if (home && home[0] == '/')
+        n = snprintf(buf, sizeof buf, "%s/.cache/retriage/index", home);
+    else
+        return NULL;
+    return n > 0 && (size_t)n < sizeof buf ? rt_strdup(buf) : NULL;
+}
+
+/* The cache file for the collection: named by a hash of its absolute, resolved path. */
+char *colindex_cache_path(const char *path)
+{
+    char *dir = cache_dir();
+    if (!dir)
+        return NULL;
+    char *abs = realpath(path, NULL);
+    const char *key = abs ? abs : path;
+    size_t len = strlen(dir) + 1 + 16 + sizeof IDX_EXT;
+    char *s = rt_malloc(len);
+    snprintf(s, len, "%s/%016llx%s", dir, (unsigned long long)rt_hash_bytes(key, strlen(key)),
+             IDX_EXT);
+    free(abs);
+    free(dir);
+    return s;
+}
+
+/* ---- writing the index atomically ------------------------------------------------------------ */
+
+/* Writes the index to dest through rt_file's atomic writer (a reader sees the old file or the
+ * whole new one). Only a regular file (or a new name) is written: a link, a device or a pipe
+ * where the index would go is left alone, and the caller falls back to the cache folder. */
+static rt_status index_write(const char *dest, const idx_header *h, const rt_collection *c, rt_err *err)
+{
+    struct stat sb;
+    if (lstat(dest, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return rt_err_set(err, RT_EIO, "%s: not a regular file; left alone", dest);
+    rt_outfile *f;
+    rt_status st = rt_outfile_open(&f, dest, err);
+    if (st != RT_OK)
+        return st;
+    FILE *fp = rt_outfile_stream(f);
+    (void)fchmod(fileno(fp), 0644);
+    fwrite(h, sizeof *h, 1, fp);
+    fwrite(c->ent, sizeof *c->ent, c->n, fp);
+    fwrite(c->keys, sizeof *c->keys, c->n, fp);
+    fwrite(c->perm, sizeof *c->perm, c->n, fp);
+    return rt_outfile_commit(&f, err);   /* a short write shows as an error here */
+}
+
+int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char *why,
+                      size_t whylen)
+{
+    idx_header h = {.version = IDX_VERSION, .header_size = sizeof h, .order_mark = IDX_ORDER_MARK,
+                    .coll_size = stamp->size, .mtime_sec = stamp->mtime_sec,
+                    .mtime_nsec = stamp->mtime_nsec, .sample_hash = stamp->sample_hash,
+                    .ino = stamp->ino, .ctime_sec = stamp->ctime_sec, .ctime_nsec = stamp->ctime_nsec,
+                    .count = c->n, .duplicates = c->duplicates,
+                    .first_dup_line = c->first_dup_line, .lines = c->lines};
+    memcpy(h.magic, IDX_MAGIC, 8);
+    h.body_hash = body_hash(c->ent, c->keys, c->perm, c->n);
+    h.header_hash = header_hash(&h);
+    char *dest = colindex_side_path(c->path);
+    rt_err e;
+    if (index_write(dest, &h, c, &e) != RT_OK) {
+        size_t n = strlen(e.msg) < whylen ? strlen(e.msg) : whylen - 1;
+        memcpy(why, e.msg, n);
+        why[n] = '\0';
+        free(dest);
+        dest = *cpath;
+        *cpath = NULL;
+        if (!dest) {
+            snprintf(why + n, whylen - n,
+                     "; no cache folder (neither XDG_CACHE_HOME nor HOME is an absolute path)");
+            return -1;
+        }
+        char *dir = rt_strndup(dest, (size_t)(strrchr(dest, '/') - dest));
+        /* the cache folder is private (0700), as the XDG spec asks */
+        rt_status rc = rt_file_mkdirs(dir, 0700, &e);
+        if (rc == RT_OK)
+            rc = index_write(dest, &h, c, &e);
+        if (rc != RT_OK && n + 3 < whylen) {
+            memcpy(why + n, "; ", 2);
+            size_t m = strlen(e.msg) < whylen - n - 3 ? strlen(e.msg) : whylen - n - 3;
+            memcpy(why + n + 2, e.msg, m);
+            why[n + 2 + m] = '\0';
+        }
+        free(dir);
+        if (rc != RT_OK) {
+            free(dest);
+            return -1;
+        }
+    }
+    c->idx_path = dest;
+    /* Serve lookups from the file (paged in by the kernel as needed) rather than from the heap
+     * copy; reading the whole body back to check it would only bring it into memory. */
+    rt_collection tmp = *c;
+    if (colindex_load(&tmp, dest, stamp, 0)) {
+        free(c->heap_ent);
+        free(c->heap_keys);
+        free(c->heap_perm);
+        *c = tmp;
+        c->heap_ent = NULL;
+        c->heap_keys = NULL;
+        c->heap_perm = NULL;
+    }
+    return 0;
+}

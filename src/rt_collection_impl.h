@@ -1,0 +1,157 @@
+/* rt_collection_impl — what the three files of the collection share, and only they: the
+ * collection's own struct, the index file's layout (rt_colindex.c), and the build records the pid
+ * sort orders (rt_pidsort.c). Not an interface for other modules: they use rt_collection.h. */
+#ifndef RT_COLLECTION_IMPL_H
+#define RT_COLLECTION_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_collection.h"
+#include "rt_err.h"
+
+/* ---- the index file ------------------------------------------------------------------------
+ * Native byte order (a marker in the header rejects a file from a machine of the other order):
+ *   header    128 bytes, below
+ *   entries   count x {u64 off; u32 pid_len; u32 text_len}, file order; off is where the pid
+ *             starts in the collection, the text follows the pid and one tab
+ *   keys      count x u64: the first 8 pid bytes, big-endian and zero-padded, in pid order
+ *   perm      count x u32: entry numbers in pid (byte) order
+ * The file is exactly 128 + 28 * count bytes. It is trusted only when the header matches the
+ * collection (size, mtime and ctime in ns, inode, a hash of sampled content), the body hash matches, and every
+ * entry lies inside the collection; otherwise it is rebuilt. */
+#define IDX_MAGIC "RTCOLIDX"
+#define IDX_VERSION 2u   /* 2: the header holds the inode and ctime too */
+#define IDX_ORDER_MARK 0x0102030405060708ULL
+#define IDX_EXT ".rtidx"
+
+typedef struct coll_entry {
+    uint64_t off;
+    uint32_t plen, tlen;
+} coll_entry;
+
+typedef struct idx_header {
+    char magic[8];
+    uint32_t version, header_size;
+    uint64_t order_mark;
+    uint64_t coll_size;
+    int64_t mtime_sec, mtime_nsec;
+    uint64_t sample_hash;
+    uint64_t count;
+    uint64_t duplicates, first_dup_line;
+    uint64_t lines;
+    uint64_t body_hash;
+    uint64_t header_hash;   /* of the bytes before this field */
+    uint64_t ino;
+    int64_t ctime_sec, ctime_nsec;
+} idx_header;
+
+_Static_assert(sizeof(idx_header) == 128, "the index header is 128 bytes");
+_Static_assert(sizeof(coll_entry) == 16, "an index entry is 16 bytes");
+
+struct rt_collection {
+    char *path;
+    char *idx_path;              /* NULL when no index file could be written */
+    const unsigned char *base;   /* the collection mapping */
+    size_t size;
+    void *idx_map;               /* the mapped index file, or NULL when the index is on the heap */
+    size_t idx_len;
+    const coll_entry *ent;
+    const uint64_t *keys;
+    const uint32_t *perm;
+    size_t n;
+    coll_entry *heap_ent;
+    uint64_t *heap_keys;
+    uint32_t *heap_perm;
+    uint64_t duplicates, first_dup_line, lines;
+    int reused;
+};
+
+/* What the collection file looked like when it was opened: an index must match all of it. */
+typedef struct coll_stamp {
+    uint64_t size;
+    int64_t mtime_sec, mtime_nsec;
+    uint64_t sample_hash;
+    uint64_t ino;                /* a rename over the file changes it */
+    int64_t ctime_sec, ctime_nsec;   /* any write or touch changes it, and no user sets it back */
+} coll_stamp;
+
+/* The first 8 bytes of a pid as a big-endian number, so that comparing keys compares bytes. */
+static inline uint64_t pid_key(const unsigned char *s, size_t len)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < 8; i++)
+        k = k << 8 | (i < len ? s[i] : 0);
+    return k;
+}
+
+/* ---- the building pass ------------------------------------------------------------------------
+ * While scanning, each passage gets an entry and a sort record (its first 8 pid bytes as a key);
+ * pid bytes beyond the 8th are copied to an arena, so that sorting never reads the mapping again
+ * (on a collection larger than memory, random reads there would be disk seeks). */
+
+typedef struct sort_rec {
+    uint64_t key;   /* 8 pid bytes from the depth being sorted, big-endian */
+    uint32_t idx;   /* entry number */
+    uint32_t dup;   /* set on every copy of a pid but the first */
+} sort_rec;
+
+/* Every 16th entry: where its pid suffix starts in the arena and its line number. */
+typedef struct checkpoint {
+    uint64_t aoff;
+    uint64_t line;
+} checkpoint;
+
+#define CHK_EVERY 16
+
+typedef struct builder {
+    const char *path;
+    const unsigned char *base;
+    size_t size;
+    coll_entry *ent;
+    sort_rec *rec;
+    size_t n, cap;
+    unsigned char *arena;   /* pid bytes from the 9th on, entry after entry */
+    size_t alen, acap;
+    checkpoint *chk;
+    size_t nchk, chkcap;
+    size_t lines;
+} builder;
+
+static inline size_t suffix_len(uint32_t plen) { return plen > 8 ? plen - 8 : 0; }
+
+/* The arena bytes of entry i: pid bytes [8, plen). */
+static inline const unsigned char *pid_suffix(const builder *b, uint32_t i)
+{
+    size_t k = i / CHK_EVERY * CHK_EVERY;
+    uint64_t a = b->chk[i / CHK_EVERY].aoff;
+    for (; k < i; k++)
+        a += suffix_len(b->ent[k].plen);
+    return b->arena + a;
+}
+
+/* ---- rt_colindex.c: the index file ---- */
+
+/* A hash of sampled collection bytes (see rt_colindex.c). */
+uint64_t colindex_sample_hash(const unsigned char *base, size_t size);
+
+/* Maps the index at ipath into c when it is valid for the collection described by stamp
+ * (check_body 0 skips the body's hash, for a file this process has just written). 1 or 0. */
+int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp, int check_body);
+
+/* The index's path beside the collection, and in the user's cache folder (NULL when there is
+ * none); new strings. */
+char *colindex_side_path(const char *path);
+char *colindex_cache_path(const char *path);
+
+/* Writes the built index beside the collection or else in the cache folder, then maps the file
+ * and drops the heap copy. Returns 0, or -1 with why no file could be written in why. */
+int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char *why, size_t whylen);
+
+/* ---- rt_pidsort.c: the pid sort ---- */
+
+/* Sorts r[0, n) by pid bytes (from depth on; 0 for a whole sort) and marks every copy of a pid
+ * but the one with the smallest entry number dup. */
+void pidsort(const builder *b, sort_rec *r, size_t n);
+
+#endif
