@@ -1,0 +1,597 @@
+/* rt_runscan — reading a run file: detecting its format, the TREC/TSV line scanner and the
+ * DuReader JSON scanner, ranking each query (score, then pid descending) and dropping duplicate
+ * pids, whole or from a byte range (the parallel read), streamed query by query. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_hash.h"
+#include "rt_mem.h"
+#include "rt_names.h"
+#include "rt_parse.h"
+#include "rt_reader.h"
+#include "rt_runscan.h"
+#include "rt_strtab.h"
+
+#define RESTART ((rt_status)100)
+
+typedef struct pending {
+    size_t pid_off;      /* into the arena */
+    uint32_t pid_len;
+    uint32_t qslot;      /* gather mode: the query's scan-local id */
+    double score;
+    uint64_t hash;
+    size_t line;
+} pending;
+
+typedef struct scan {
+    const char *path;
+    rt_run_opts opts;
+    rt_run_format fmt;
+    int tsv_cols;            /* 3 or 4 once known */
+    rt_run_query_fn fn;
+    void *ctx;
+    rt_run_info *info;
+    int gather;              /* collect everything, emit at the end */
+    uint64_t start, end;     /* the part of the file to read (0, 0: all of it) */
+
+    char *qid;               /* current block's qid */
+    size_t qid_len, qid_cap;
+    pending *p;
+    size_t np, pcap;
+    char *arena;
+    size_t alen, acap;
+    rt_strtab *seen;         /* qids whose block has been emitted (stream) or seen (gather) */
+
+    rt_hit *hits;            /* the ranked block handed to fn */
+    size_t hcap;
+    uint32_t *set;           /* duplicate detection: indices into hits, +1; 0 = empty */
+    size_t set_cap;
+} scan;
+
+void rt_run_info_clear(rt_run_info *info)
+{
+    free(info->name);
+    memset(info, 0, sizeof *info);
+}
+
+const rt_name rt_run_formats[] = {
+    {"auto", RT_RUN_AUTO}, {"trec", RT_RUN_TREC}, {"tsv", RT_RUN_TSV},
+    {"dureader", RT_RUN_DUREADER}, {NULL, 0},
+};
+
+int rt_run_format_parse(const char *name, rt_run_format *fmt)
+{
+    int v;
+    return rt_name_value(rt_run_formats, name, &v) ? (*fmt = (rt_run_format)v, 1) : 0;
+}
+
+const char *rt_run_format_name(rt_run_format fmt) { return rt_name_of(rt_run_formats, (int)fmt); }
+
+/* ---- ranking one query --------------------------------------------------------------------- */
+
+static int pid_cmp(const rt_hit *a, const rt_hit *b)
+{
+    size_t n = a->pid_len < b->pid_len ? a->pid_len : b->pid_len;
+    int c = memcmp(a->pid, b->pid, n);
+    if (c)
+        return c;
+    return a->pid_len < b->pid_len ? -1 : a->pid_len > b->pid_len;
+}
+
+/* Negative when a ranks above b: higher score first, then the larger pid (trec_eval). */
+static int rank_cmp(const void *x, const void *y)
+{
+    const rt_hit *a = x, *b = y;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    int c = pid_cmp(b, a);
+    if (c)
+        return c;
+    return a->line < b->line ? -1 : a->line > b->line;  /* duplicates: the earlier line first */
+}
+
+/* Runs are nearly always written in rank order already, but with ties in pid ascending or
+ * arbitrary order; an insertion sort fixes that in linear time and falls back to qsort when the
+ * input turns out to be far from sorted. */
+static void rank_hits(rt_hit *h, size_t n)
+{
+    size_t moved = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (rank_cmp(&h[i - 1], &h[i]) <= 0)
+            continue;
+        rt_hit x = h[i];
+        size_t j = i;
+        while (j > 0 && rank_cmp(&h[j - 1], &x) > 0) {
+            h[j] = h[j - 1];
+            j--;
+            moved++;
+        }
+        h[j] = x;
+        if (moved > 8 * n) {
+            qsort(h, n, sizeof *h, rank_cmp);
+            return;
+        }
+    }
+}
+
+/* Removes later copies of a pid in place; returns the new count or, under strict, RT_EINPUT. */
+static rt_status dedupe(scan *s, rt_hit *h, size_t *np, rt_err *err)
+{
+    size_t n = *np, cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cap > s->set_cap) {
+        s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
+        s->set_cap = cap;
+    }
+    memset(s->set, 0, cap * sizeof *s->set);
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = h[i].hash & (cap - 1);
+        int dup = 0;
+        while (s->set[j]) {
+            const rt_hit *o = &h[s->set[j] - 1];
+            if (o->hash == h[i].hash && o->pid_len == h[i].pid_len &&
+                memcmp(o->pid, h[i].pid, o->pid_len) == 0) {
+                dup = 1;
+                break;
+            }
+            j = (j + 1) & (cap - 1);
+        }
+        if (dup) {
+            if (s->opts.strict)
+                return rt_err_at(err, RT_EINPUT, s->path, h[i].line,
+                                 "passage %.*s retrieved twice for query %.*s (strict mode)",
+                                 (int)h[i].pid_len, h[i].pid, (int)s->qid_len, s->qid);
+            if (!s->info->duplicates || h[i].line < s->info->first_dup_line)
+                s->info->first_dup_line = h[i].line;
+            s->info->duplicates++;
+            continue;
+        }
+        h[out] = h[i];
+        s->set[j] = (uint32_t)out + 1;
+        out++;
+    }
+    *np = out;
+    return RT_OK;
+}
+
+/* Ranks pending entries p[0..n) of query qid and hands them to the callback. */
+static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
+                      rt_err *err)
+{
+    RT_GROW(s->hits, s->hcap, n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        s->hits[i] = (rt_hit){s->arena + p[i].pid_off, p[i].pid_len, p[i].score, p[i].hash,
+                              p[i].line};
+    if (s->opts.order == RT_ORDER_SCORE && s->info->has_scores)
+        rank_hits(s->hits, n);
+    rt_status st = dedupe(s, s->hits, &n, err);
+    if (st != RT_OK)
+        return st;
+    s->info->queries++;
+    s->info->hits += n;
+    return s->fn(s->ctx, qid, qid_len, s->hits, n, err);
+}
+
+static rt_status flush_block(scan *s, rt_err *err)
+{
+    if (s->np == 0 && s->qid_len == 0)
+        return RT_OK;
+    rt_strtab_intern(s->seen, s->qid, s->qid_len);
+    rt_status st = emit(s, s->qid, s->qid_len, s->p, s->np, err);
+    s->np = 0;
+    s->alen = 0;
+    return st;
+}
+
+/* ---- collecting lines ---------------------------------------------------------------------- */
+
+static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
+                         double score, size_t line, rt_err *err)
+{
+    const char *why = rt_id_problem(qid, ql);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, s->path, line, "bad query id: %s", why);
+    why = rt_id_problem(pid, pl);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, s->path, line, "bad passage id: %s", why);
+    uint32_t qslot = 0;
+    if (s->gather) {
+        qslot = rt_strtab_intern(s->seen, qid, ql);
+    } else if (ql != s->qid_len || memcmp(qid, s->qid, ql) != 0) {
+        rt_status st = flush_block(s, err);
+        if (st != RT_OK)
+            return st;
+        if (rt_strtab_find(s->seen, qid, ql) != RT_NO_ID)
+            return RESTART;
+        RT_GROW(s->qid, s->qid_cap, ql + 1);
+        memcpy(s->qid, qid, ql);
+        s->qid_len = ql;
+    }
+    RT_GROW(s->arena, s->acap, s->alen + pl);
+    memcpy(s->arena + s->alen, pid, pl);
+    RT_GROW(s->p, s->pcap, s->np + 1);
+    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_hash_bytes(pid, pl), line};
+    s->alen += pl;
+    s->info->lines++;
+    return RT_OK;
+}
+
+static rt_run_format detect(const char *line, size_t len)
+{
+    if (rt_line_first(line, len) == '{')
+        return RT_RUN_DUREADER;
+    rt_field f[8];
+    size_t nt = rt_split_tab(line, len, f, 8);
+    size_t nw = rt_split_ws(line, len, f, 8);
+    if ((nt == 3 || nt == 4) && nw == nt)
+        return RT_RUN_TSV;
+    if (nw >= 6)
+        return RT_RUN_TREC;
+    return RT_RUN_AUTO;
+}
+
+static rt_status bad_line(scan *s, rt_reader *r, size_t no, const char *what, size_t found, rt_err *err)
+{
+    const char *tail = rt_reader_last_unterminated(r) ? " (last line, no newline: truncated file?)" : "";
+    return rt_err_at(err, RT_EINPUT, s->path, no, "expected %s, found %zu%s", what, found, tail);
+}
+
+static rt_status parse_score(scan *s, const rt_field *f, size_t no, double *score, rt_err *err)
+{
+    rt_num_status ns = rt_parse_double(f->s, f->len, score);
+    if (ns == RT_NUM_NONFINITE)
+        return rt_err_at(err, RT_EINPUT, s->path, no, "score \"%.*s\" is not a finite number",
+                         (int)(f->len > 40 ? 40 : f->len), f->s);
+    if (ns != RT_NUM_OK)
+        return rt_err_at(err, RT_EINPUT, s->path, no, "expected a numeric score, found \"%.*s\"",
+                         (int)(f->len > 40 ? 40 : f->len), f->s);
+    return RT_OK;
+}
+
+static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len, size_t no,
+                            rt_err *err)
+{
+    rt_field f[7];
+    double score = 0;
+    rt_status st;
+    if (s->fmt == RT_RUN_TREC) {
+        size_t n = rt_split_ws(line, len, f, 7);
+        if (n < 6)
+            return bad_line(s, r, no, "6 columns (qid Q0 pid rank score tag)", n, err);
+        if ((st = parse_score(s, &f[4], no, &score, err)) != RT_OK)
+            return st;
+        if (!s->info->name)
+            s->info->name = rt_strndup(f[5].s, f[5].len);
+        return add_hit(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, err);
+    }
+    size_t n = rt_split_tab(line, len, f, 5);
+    if (!s->tsv_cols && (n == 3 || n == 4)) {
+        s->tsv_cols = (int)n;
+        s->info->has_scores = n == 4;
+    }
+    if (n != (size_t)s->tsv_cols)
+        return bad_line(s, r, no, s->tsv_cols == 4 ? "4 tab-separated columns (qid, pid, rank, score)"
+                                                     : "3 tab-separated columns (qid, pid, rank)", n, err);
+    int32_t rank;
+    if (rt_parse_int32(f[2].s, f[2].len, &rank) != RT_NUM_OK)
+        return rt_err_at(err, RT_EINPUT, s->path, no, "expected an integer rank, found \"%.*s\"",
+                         (int)(f[2].len > 40 ? 40 : f[2].len), f[2].s);
+    if (n == 4 && (st = parse_score(s, &f[3], no, &score, err)) != RT_OK)
+        return st;
+    if (n == 3)
+        score = -(double)s->info->lines;
+    return add_hit(s, f[0].s, f[0].len, f[1].s, f[1].len, score, no, err);
+}
+
+static rt_status scan_lines(scan *s, rt_err *err)
+{
+    rt_reader *r;
+    rt_status st = rt_reader_open_range(&r, s->path, s->start, s->end, err);
+    if (st != RT_OK)
+        return st;
+    char *line;
+    size_t len;
+    int rc;
+    while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
+        if (rt_line_skippable(line, len))
+            continue;
+        size_t no = rt_reader_lineno(r);
+        if (s->fmt == RT_RUN_AUTO) {
+            s->fmt = detect(line, len);
+            if (s->fmt == RT_RUN_AUTO) {
+                st = rt_err_at(err, RT_EINPUT, s->path, no,
+                               "cannot tell the run format: expected \"qid Q0 pid rank score tag\", "
+                               "\"qid<TAB>pid<TAB>rank[<TAB>score]\" or a DuReader JSON object");
+                break;
+            }
+            if (s->fmt == RT_RUN_DUREADER) {
+                st = RESTART;   /* one JSON document: read as a whole */
+                break;
+            }
+        }
+        if (s->fmt == RT_RUN_TREC)
+            s->info->has_scores = 1;
+        if ((st = parse_line(s, r, line, len, no, err)) != RT_OK)
+            break;
+    }
+    if (rc < 0)
+        st = RT_EINPUT;
+    s->info->physical_lines = rt_reader_lineno(r);
+    rt_reader_close(&r);
+    if (st == RT_OK && !s->gather)
+        st = flush_block(s, err);
+    return st;
+}
+
+/* ---- DuReader JSON ------------------------------------------------------------------------- */
+
+static size_t line_of(const char *buf, const char *at)
+{
+    size_t n = 1;
+    for (const char *p = buf; p < at; p++)
+        n += *p == '\n';
+    return n;
+}
+
+/* Finds where things are in a JSON run, for messages: cJSON keeps no positions, so the text is
+ * walked forward string by string alongside the parsed document (keys and values come in
+ * document order). locate returns the line of the next string token — the next key when key is
+ * set (a string followed by ':'), else the next string value — and moves past it. */
+typedef struct locator {
+    const char *cur, *end;
+    size_t line;
+} locator;
+
+static size_t locate(locator *l, int key)
+{
+    const char *p = l->cur;
+    while (p < l->end) {
+        if (*p == '\n')
+            l->line++;
+        if (*p++ != '"')
+            continue;
+        size_t start_line = l->line;
+        while (p < l->end && *p != '"') {       /* the string's body, escapes skipped */
+            if (*p == '\\' && p + 1 < l->end)
+                p++;
+            else if (*p == '\n')
+                l->line++;
+            p++;
+        }
+        if (p < l->end)
+            p++;
+        const char *after = p;
+        while (after < l->end && (*after == ' ' || *after == '\t' || *after == '\r' || *after == '\n'))
+            after++;
+        int is_key = after < l->end && *after == ':';
+        if (is_key == key) {
+            l->cur = p;
+            return start_line;
+        }
+    }
+    l->cur = l->end;
+    return l->line;
+}
+
+static rt_status scan_json(scan *s, rt_err *err)
+{
+    char *buf;
+    size_t len;
+    rt_status st = rt_read_file(s->path, &buf, &len, err);
+    if (st != RT_OK)
+        return st;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t line = at && at >= buf && at <= buf + len ? line_of(buf, at) : 0;
+        free(buf);
+        return rt_err_at(err, RT_EINPUT, s->path, line, "invalid JSON (expected {\"qid\": [\"pid\", …]})");
+    }
+    if (!cJSON_IsObject(root)) {
+        st = rt_err_at(err, RT_EINPUT, s->path, 1, "expected a JSON object {\"qid\": [\"pid\", …]}");
+        goto out;
+    }
+    s->info->has_scores = 0;
+    locator loc = {buf, buf + len, 1};
+    const cJSON *q, *p;
+    cJSON_ArrayForEach(q, root) {
+        size_t qline = locate(&loc, 1);
+        if (!cJSON_IsArray(q)) {
+            st = rt_err_at(err, RT_EINPUT, s->path, qline, "query \"%s\": expected an array of passage ids",
+                           q->string);
+            goto out;
+        }
+        size_t rank = 0;
+        cJSON_ArrayForEach(p, q) {
+            char nb[32];
+            int64_t num;
+            const char *pid = nb;
+            size_t pl;
+            size_t pline = loc.line;
+            if (cJSON_IsString(p)) {
+                pid = p->valuestring;
+                pl = strlen(pid);
+                pline = locate(&loc, 0);
+            } else if (cJSON_IsNumber(p) &&
+                       rt_int_value_in(p->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
+                pl = (size_t)snprintf(nb, sizeof nb, "%lld", (long long)num);
+            } else {
+                st = rt_err_at(err, RT_EINPUT, s->path, pline,
+                               "query \"%s\", rank %zu: expected a passage id string", q->string, rank + 1);
+                goto out;
+            }
+            rank++;
+            st = add_hit(s, q->string, strlen(q->string), pid, pl, -(double)rank, pline, err);
+            if (st != RT_OK)
+                goto out;
+        }
+        if (rank == 0) {
+            /* An empty list is a query that retrieved nothing. */
+            rt_strtab_intern(s->seen, q->string, strlen(q->string));
+        }
+    }
+out:
+    cJSON_Delete(root);
+    free(buf);
+    return st;
+}
+
+/* ---- gather mode: group scattered lines by query ------------------------------------------ */
+
+static rt_status emit_gathered(scan *s, rt_err *err)
+{
+    uint32_t nq = rt_strtab_count(s->seen);
+    size_t *start = rt_calloc((size_t)nq + 1, sizeof *start);
+    for (size_t i = 0; i < s->np; i++)
+        start[s->p[i].qslot + 1]++;
+    for (uint32_t q = 0; q < nq; q++)
+        start[q + 1] += start[q];
+    pending *sorted = rt_reallocarray(NULL, s->np ? s->np : 1, sizeof *sorted);
+    size_t *fill = rt_reallocarray(NULL, nq ? nq : 1, sizeof *fill);
+    memcpy(fill, start, nq * sizeof *fill);
+    for (size_t i = 0; i < s->np; i++)
+        sorted[fill[s->p[i].qslot]++] = s->p[i];
+    rt_status st = RT_OK;
+    for (uint32_t q = 0; q < nq && st == RT_OK; q++) {
+        const char *qid = rt_strtab_str(s->seen, q);
+        size_t ql = rt_strtab_len(s->seen, q);
+        RT_GROW(s->qid, s->qid_cap, ql + 1);
+        memcpy(s->qid, qid, ql);
+        s->qid_len = ql;
+        st = emit(s, qid, ql, sorted + start[q], start[q + 1] - start[q], err);
+    }
+    free(sorted);
+    free(fill);
+    free(start);
+    return st;
+}
+
+static void scan_reset(scan *s, int gather)
+{
+    s->gather = gather;
+    s->np = s->alen = s->qid_len = 0;
+    s->tsv_cols = 0;
+    rt_strtab_free(&s->seen);
+    s->seen = rt_strtab_new();
+    char *name = s->info->name;
+    rt_run_format fmt = s->info->format;
+    memset(s->info, 0, sizeof *s->info);
+    s->info->name = name;
+    s->info->format = fmt;
+}
+
+/* Frees what a scan allocated (not its info). */
+static void scan_release(scan *s)
+{
+    free(s->qid);
+    free(s->p);
+    free(s->arena);
+    free(s->hits);
+    free(s->set);
+    rt_strtab_free(&s->seen);
+}
+
+rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn fn,
+                      rt_run_reset_fn reset, void *ctx, rt_run_info *info, rt_err *err)
+{
+    static const rt_run_opts defaults = {0};
+    memset(info, 0, sizeof *info);
+    scan s = {.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx, .info = info};
+    s.fmt = s.opts.format;
+    scan_reset(&s, s.fmt == RT_RUN_DUREADER);
+    rt_status st = s.fmt == RT_RUN_DUREADER ? scan_json(&s, err) : scan_lines(&s, err);
+    if (st == RESTART) {
+        if (reset && s.fmt != RT_RUN_DUREADER)
+            reset(ctx);
+        scan_reset(&s, 1);
+        info->regrouped = s.fmt != RT_RUN_DUREADER;
+        st = s.fmt == RT_RUN_DUREADER ? scan_json(&s, err) : scan_lines(&s, err);
+    }
+    if (st == RT_OK && s.gather)
+        st = emit_gathered(&s, err);
+    if (st == RT_OK && info->lines == 0 && info->queries == 0)
+        st = rt_err_at(err, RT_EINPUT, path, 0, "no ranked passages found (empty run file)");
+    info->format = s.fmt;
+    if (!info->name || s.opts.name) {
+        free(info->name);
+        info->name = s.opts.name ? rt_strdup(s.opts.name) : rt_path_stem(path);
+    }
+    scan_release(&s);
+    if (st != RT_OK)
+        rt_run_info_clear(info);
+    return st;
+}
+
+rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
+                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
+                           rt_err *err)
+{
+    static const rt_run_opts defaults = {0};
+    memset(info, 0, sizeof *info);
+    scan s = {.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx, .info = info,
+              .start = start, .end = end};
+    s.fmt = s.opts.format;
+    scan_reset(&s, 0);
+    rt_status st = s.fmt == RT_RUN_DUREADER ? RT_RUN_NOT_GROUPED : scan_lines(&s, err);
+    if (st == RESTART)
+        st = RT_RUN_NOT_GROUPED;
+    info->format = s.fmt;
+    scan_release(&s);
+    return st;
+}
+
+/* The first field of a line: up to the first blank or tab. */
+static size_t first_field(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+        i++;
+    return i;
+}
+
+uint64_t rt_run_split_offset(const char *path, uint64_t size)
+{
+    if (size < 64)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    enum { WIN = 1 << 20 };
+    char *buf = rt_malloc(WIN);
+    uint64_t at = size / 2, result = 0;
+    ssize_t n = pread(fd, buf, WIN, (off_t)at);
+    /* Skip to the next line start, take that line's qid, then skip every line with the same
+     * qid: the split falls where a new query begins. */
+    if (n > 0) {
+        const char *p = memchr(buf, '\n', (size_t)n), *end = buf + n;
+        if (p && p + 1 < end) {
+            const char *line = p + 1;
+            size_t ql = first_field(line, (size_t)(end - line));
+            const char *q = line;
+            while (line < end) {
+                const char *nl = memchr(line, '\n', (size_t)(end - line));
+                if (!nl)
+                    break;
+                size_t fl = first_field(line, (size_t)(nl - line));
+                if (fl != ql || memcmp(line, q, ql) != 0) {
+                    result = at + (uint64_t)(line - buf);
+                    break;
+                }
+                line = nl + 1;
+            }
+        }
+    }
+    free(buf);
+    close(fd);
+    return result;
+}
+
