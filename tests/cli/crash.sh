@@ -146,6 +146,7 @@ while read -r delay; do
     n=$(check_acks "$J" "$D/s" "$D/out" "$base" 2>>"$why") || echo "iteration $i: acknowledged operations missing" >>"$why"
     n=${n:-0}
     acked=$((acked + n))
+    echo "$n" >>"$D/acked.each"
 
     # 2. the journal: consecutive sequence numbers, at most one operation beyond the acknowledged
     jf=$J/crash.jsonl
@@ -194,8 +195,9 @@ while read -r delay; do
     fi
 done <"$D/delays"
 
-[ "$i" -eq "$ITER" ]
-ok $? "$ITER kills at delays over 0-$T ms"
+distinct=$(sort -u "$D/acked.each" | wc -l)
+[ "$i" -eq "$ITER" ] && [ "$distinct" -ge $((ITER / 5)) ]
+ok $? "$ITER kills at delays over 0-$T ms stopped the replays at $distinct different points (at least $((ITER / 5)))"
 [ $failed -eq 0 ]
 ok $? "after every kill the acknowledged operations are in the journal and its exports, and it reopens ($failed iterations failed)"
 [ "$acked" -gt "$((ITER * OPS / 10))" ] && [ "$complete" -lt "$ITER" ]
