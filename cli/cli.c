@@ -77,7 +77,7 @@ int cli_parse_name(const char *cmd, const char *what, const rt_name *table, cons
     char valid[256];
     if (rt_name_value(table, arg, value))
         return CLI_OK;
-    return cli_usage(cmd, "unknown %s '%s' (valid: %s)", what, arg, rt_name_list(table, valid, sizeof valid));
+    return cli_usage(cmd, "unknown %s '%s' (%s)", what, arg, rt_name_list(table, valid, sizeof valid));
 }
 
 int cli_parse_order(const char *cmd, const char *arg, rt_order *order)

@@ -42,7 +42,7 @@ void cli_print_warnings(const rt_report *rep);
 const char *cli_split_run(const char *arg, char **name);
 
 /* Looks arg up in a name table (rt_names): CLI_OK and *value, or CLI_USAGE after saying
- * "unknown WHAT 'arg' (valid: …)" with the table's names. */
+ * "unknown WHAT 'arg' (a, b, …)" with the table's names. */
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);
 
 /* Parses --order's "score" or "file"; returns CLI_OK, or CLI_USAGE after saying why. */

@@ -211,16 +211,28 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
                 return CLI_USAGE;
             break;
         case 'F':
-            if (!rt_table_format_parse(optarg, &a->format))
-                return cli_usage("eval", "unknown format '%s' (tsv, json, md, latex, csv)", optarg);
+{
+            int v;
+            if (cli_parse_name("eval", "format", rt_table_formats, optarg, &v) != CLI_OK)
+                return CLI_USAGE;
+            a->format = (rt_table_format)v;
+        }
             break;
         case 'R':
-            if (!rt_qrels_format_parse(optarg, &a->qfmt))
-                return cli_usage("eval", "unknown qrels format '%s' (auto, trec, tsv, dureader)", optarg);
+{
+            int v;
+            if (cli_parse_name("eval", "qrels format", rt_qrels_formats, optarg, &v) != CLI_OK)
+                return CLI_USAGE;
+            a->qfmt = (rt_qrels_format)v;
+        }
             break;
         case 'U':
-            if (!rt_run_format_parse(optarg, &a->ropts.format))
-                return cli_usage("eval", "unknown run format '%s' (auto, trec, tsv, dureader)", optarg);
+{
+            int v;
+            if (cli_parse_name("eval", "run format", rt_run_formats, optarg, &v) != CLI_OK)
+                return CLI_USAGE;
+            a->ropts.format = (rt_run_format)v;
+        }
             break;
         case 'h':
             fputs(eval_help, stdout);

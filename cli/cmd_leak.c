@@ -107,6 +107,7 @@ static int parse_count(const char *opt, const char *s, int32_t hi, size_t *v)
 static int parse_option(int c, leak_args *a)
 {
     double t;
+    int v;
     switch (c) {
     case 'r': a->train = optarg; return CLI_OK;
     case 's': a->test = optarg; return CLI_OK;
@@ -124,16 +125,19 @@ static int parse_option(int c, leak_args *a)
         a->lo.threshold = t;
         return CLI_OK;
     case 'F':
-        if (!rt_embed_format_parse(optarg, &a->eo.format))
-            return cli_usage("leak", "unknown embedding format '%s' (auto, npy, fvecs, tsv)", optarg);
+        if (cli_parse_name("leak", "embedding format", rt_embed_formats, optarg, &v) != CLI_OK)
+            return CLI_USAGE;
+        a->eo.format = (rt_embed_format)v;
         return CLI_OK;
     case 'D':
-        if (!rt_embed_idcol_parse(optarg, &a->eo.ids))
-            return cli_usage("leak", "--emb-ids is auto, yes or no, not '%s'", optarg);
+        if (cli_parse_name("leak", "--emb-ids value", rt_embed_idcols, optarg, &v) != CLI_OK)
+            return CLI_USAGE;
+        a->eo.ids = (rt_embed_idcol)v;
         return CLI_OK;
     case 'q':
-        if (!rt_queries_format_parse(optarg, &a->qfmt))
-            return cli_usage("leak", "unknown queries format '%s' (auto, tsv, dureader)", optarg);
+        if (cli_parse_name("leak", "queries format", rt_queries_formats, optarg, &v) != CLI_OK)
+            return CLI_USAGE;
+        a->qfmt = (rt_queries_format)v;
         return CLI_OK;
     case 'h':
         fputs(leak_help, stdout);

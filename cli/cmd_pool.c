@@ -100,14 +100,14 @@ static int parse_args(int argc, char **argv, pool_args *a)
                 return CLI_USAGE;
             a->po.rrf_k = (unsigned)v;
             break;
-        case 'F':
-            if (strcmp(optarg, "trec") == 0)
-                a->format = POOL_TREC;
-            else if (strcmp(optarg, "tsv") == 0)
-                a->format = POOL_TSV;
-            else
-                return cli_usage("pool", "unknown format '%s' (trec, tsv)", optarg);
+        case 'F': {
+            static const rt_name formats[] = {{"trec", POOL_TREC}, {"tsv", POOL_TSV}, {NULL, 0}};
+            int fv;
+            if (cli_parse_name("pool", "format", formats, optarg, &fv) != CLI_OK)
+                return CLI_USAGE;
+            a->format = fv;
             break;
+        }
         case 'R': a->qrels_path = optarg; break;
         case 'u': a->unjudged = 1; break;
         case 'J': a->qrels_queries = 1; break;
@@ -119,12 +119,20 @@ static int parse_args(int argc, char **argv, pool_args *a)
                 return CLI_USAGE;
             break;
         case 'f':
-            if (!rt_qrels_format_parse(optarg, &a->qfmt))
-                return cli_usage("pool", "unknown qrels format '%s' (auto, trec, tsv, dureader)", optarg);
+{
+            int fv;
+            if (cli_parse_name("pool", "qrels format", rt_qrels_formats, optarg, &fv) != CLI_OK)
+                return CLI_USAGE;
+            a->qfmt = (rt_qrels_format)fv;
+        }
             break;
         case 'U':
-            if (!rt_run_format_parse(optarg, &a->ropts.format))
-                return cli_usage("pool", "unknown run format '%s' (auto, trec, tsv, dureader)", optarg);
+{
+            int fv;
+            if (cli_parse_name("pool", "run format", rt_run_formats, optarg, &fv) != CLI_OK)
+                return CLI_USAGE;
+            a->ropts.format = (rt_run_format)fv;
+        }
             break;
         case 'h':
             fputs(pool_help, stdout);

@@ -39,7 +39,7 @@ rt_status rt_export_format(rt_export_what what, const char *name, rt_table_forma
     }
     char valid[128];
     if (!rt_table_format_parse(name, fmt))
-        return rt_err_set(err, RT_EUSAGE, "unknown format \"%s\" (valid: trec, %s)", name,
+        return rt_err_set(err, RT_EUSAGE, "unknown format \"%s\" (trec, %s)", name,
                           rt_name_list(rt_table_formats, valid, sizeof valid));
     if (what == RT_EXPORT_QRELS)
         return rt_err_set(err, RT_EUSAGE, "qrels are written in TREC format (use qrels-diff for a table of changes)");

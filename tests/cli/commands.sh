@@ -32,12 +32,12 @@ run
 
 # Every "unknown X" lists the valid values, from the same table the parser reads.
 run export --demo --what bogus
-[ "$rc" -eq 1 ] && grep -q "valid: qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage" "$D/err"
+[ "$rc" -eq 1 ] && grep -q "(qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage)" "$D/err"
 report $? "export: an unknown --what lists every kind"
 run export --demo
 [ "$rc" -eq 1 ] && grep -q "leakage" "$D/err"; report $? "export: a missing --what lists every kind (leakage too)"
 run export --demo --what metrics --format xlsx
-[ "$rc" -eq 1 ] && grep -q "valid: trec, tsv, csv, json, md, latex" "$D/err"
+[ "$rc" -eq 1 ] && grep -q "(trec, tsv, csv, json, md, latex)" "$D/err"
 report $? "export: an unknown format lists the formats"
 
 done_testing
