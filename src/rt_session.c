@@ -186,8 +186,9 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
     return RT_OK;
 }
 
-/* Appends op durably, then applies it everywhere. */
-static rt_status commit(rt_session *s, rt_op *op, rt_err *err)
+/* Appends op durably, then applies it everywhere; qid is op's query id when the caller has it
+ * (RT_NO_ID: looked up). */
+static rt_status commit(rt_session *s, rt_op *op, uint32_t qid, rt_err *err)
 {
     free(op->author);
     op->author = rt_strdup(s->annotator);
@@ -196,7 +197,7 @@ static rt_status commit(rt_session *s, rt_op *op, rt_err *err)
         return st;
     st = rt_annot_apply(s->annot, op, NULL, err);
     if (st == RT_OK && op->kind == RT_OP_LABEL)
-        rt_live_update(s->live, rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)));
+        rt_live_update(s->live, qid != RT_NO_ID ? qid : rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)));
     return st;
 }
 
@@ -208,7 +209,7 @@ rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err)
         op->cat = rt_strdup(s->ws->taxonomy->cats[c].id);
     }
     rt_status st = rt_session_check(s, op, err);
-    return st == RT_OK ? commit(s, op, err) : st;
+    return st == RT_OK ? commit(s, op, RT_NO_ID, err) : st;
 }
 
 static rt_status history(rt_session *s, rt_op *done, int redo, rt_err *err)
@@ -219,11 +220,109 @@ static rt_status history(rt_session *s, rt_op *done, int redo, rt_err *err)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", ro);
     if (!(redo ? rt_annot_redo_op : rt_annot_undo_op)(s->annot, done))
         return rt_err_set(err, RT_EUSAGE, redo ? "nothing to redo" : "nothing to undo");
-    return commit(s, done, err);
+    return commit(s, done, RT_NO_ID, err);
 }
 
 rt_status rt_session_undo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 0, err); }
 rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 1, err); }
+
+/* ---- changes by id: the strings are made once, for the journal line ----------------------- */
+
+void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch)
+{
+    ch->kind = op->kind;
+    ch->seq = op->seq;
+    ch->qid = op->qid ? rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) : RT_NO_ID;
+    ch->pid = op->pid ? rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid)) : RT_NO_ID;
+    rt_session_describe(s, op, ch->what, sizeof ch->what);
+}
+
+/* Checks and commits op (owned: cleared here), made from ids; fills ch on success. */
+static rt_status change(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt_change *ch, rt_err *err)
+{
+    rt_status st = rt_session_check(s, op, err);
+    if (st == RT_OK)
+        st = commit(s, op, qid, err);
+    if (st == RT_OK) {
+        ch->kind = op->kind;
+        ch->seq = op->seq;
+        ch->qid = qid;
+        ch->pid = pid;
+        rt_session_describe(s, op, ch->what, sizeof ch->what);
+    }
+    rt_op_clear(op);
+    return st;
+}
+
+static char *qstr(const rt_session *s, uint32_t qid) { return rt_strdup(rt_strtab_str(s->ws->qids, qid)); }
+static char *pstr(const rt_session *s, uint32_t pid)
+{
+    return pid == RT_NO_ID ? NULL : rt_strdup(rt_strtab_str(s->ws->pids, pid));
+}
+
+rt_status rt_session_relabel(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
+                             rt_change *ch, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_LABEL, .qid = qstr(s, qid), .pid = pstr(s, pid), .has_grade = has_grade,
+                .grade = has_grade ? grade : 0};
+    return change(s, &op, qid, pid, ch, err);
+}
+
+rt_status rt_session_set_tag(rt_session *s, uint32_t qid, uint32_t pid, size_t cat, int on,
+                             rt_change *ch, rt_err *err)
+{
+    if (cat >= s->ws->taxonomy->ncats)
+        return rt_err_set(err, RT_EUSAGE, "no category %zu", cat + 1);
+    rt_op op = {.kind = on ? RT_OP_TAG : RT_OP_UNTAG, .qid = qstr(s, qid), .pid = pstr(s, pid),
+                .cat = rt_strdup(s->ws->taxonomy->cats[cat].id)};
+    return change(s, &op, qid, pid, ch, err);
+}
+
+rt_status rt_session_set_note(rt_session *s, uint32_t qid, uint32_t pid, const char *text,
+                              rt_change *ch, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_NOTE, .qid = qstr(s, qid), .pid = pstr(s, pid), .text = rt_strdup(text)};
+    return change(s, &op, qid, pid, ch, err);
+}
+
+rt_status rt_session_type_leak(rt_session *s, uint32_t qid, const char *train, const char *type,
+                               rt_change *ch, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_LEAK, .qid = qstr(s, qid), .train = rt_strdup(train), .text = rt_strdup(type)};
+    return change(s, &op, qid, RT_NO_ID, ch, err);
+}
+
+rt_status rt_session_save_set(rt_session *s, const char *name, const uint32_t *qids, size_t n,
+                              const char *how, rt_change *ch, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = n,
+                .qids = rt_calloc(n + 1, sizeof(char *)), .text = how ? rt_strdup(how) : NULL};
+    for (size_t i = 0; i < n; i++)
+        op.qids[i] = qstr(s, qids[i]);
+    return change(s, &op, RT_NO_ID, RT_NO_ID, ch, err);
+}
+
+rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err)
+{
+    rt_op done;
+    rt_status st = history(s, &done, redo, err);
+    if (st == RT_OK)
+        rt_session_change_of(s, &done, ch);
+    rt_op_clear(&done);
+    return st;
+}
+
+uint32_t rt_session_pid(rt_session *s, const char *pid)
+{
+    uint32_t id = rt_strtab_find(s->ws->pids, pid, strlen(pid));
+    const char *t;
+    size_t tl;
+    if (id == RT_NO_ID && s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl))
+        id = rt_strtab_intern(s->ws->pids, pid, strlen(pid));   /* a passage no run or judgment named yet */
+    return id;
+}
+
+/* ---- by strings, for scripts and tests ------------------------------------------------------ */
 
 static rt_status do_owned(rt_session *s, rt_op *op, rt_err *err)
 {

@@ -59,7 +59,38 @@ rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err);
 rt_status rt_session_undo(rt_session *s, rt_op *done, rt_err *err);
 rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err);
 
-/* Builds and does the common operations. pid NULL: the query itself. grade < 0 with has_grade
+/* What one change did, for the caller to refresh what it shows and to say it. */
+typedef struct rt_change {
+    rt_op_kind kind;
+    uint32_t qid;          /* the query it touched; RT_NO_ID for a query set */
+    uint32_t pid;          /* the passage; RT_NO_ID for the query itself or none */
+    uint64_t seq;          /* its sequence number in the journal */
+    char what[400];        /* one line for the status line (rt_session_describe) */
+} rt_change;
+
+/* The changes, by interned ids (the way the workbench makes them): each builds the operation
+ * (its strings made once, for the journal line), checks it, appends it durably and applies it,
+ * as rt_session_do does, and on success fills *ch. cat is a taxonomy index; on 0 untags. */
+rt_status rt_session_relabel(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
+                             rt_change *ch, rt_err *err);
+rt_status rt_session_set_tag(rt_session *s, uint32_t qid, uint32_t pid, size_t cat, int on,
+                             rt_change *ch, rt_err *err);
+rt_status rt_session_set_note(rt_session *s, uint32_t qid, uint32_t pid, const char *text,
+                              rt_change *ch, rt_err *err);
+rt_status rt_session_type_leak(rt_session *s, uint32_t qid, const char *train, const char *type,
+                               rt_change *ch, rt_err *err);
+rt_status rt_session_save_set(rt_session *s, const char *name, const uint32_t *qids, size_t n,
+                              const char *how, rt_change *ch, rt_err *err);
+/* Undo (redo 0) or redo the last change, as rt_session_undo / rt_session_redo. */
+rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err);
+/* The change op is (for an operation done through rt_session_do). */
+void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch);
+
+/* The id of a pid typed by a user: known to a run or the qrels, or else found in the collection
+ * (then interned); RT_NO_ID when it is nowhere. */
+uint32_t rt_session_pid(rt_session *s, const char *pid);
+
+/* Builds and does the common operations by strings (scripts and tests). pid NULL: the query itself. grade < 0 with has_grade
  * 0: back to the base judgment. */
 rt_status rt_session_label(rt_session *s, const char *qid, const char *pid, int has_grade,
                            int32_t grade, rt_err *err);

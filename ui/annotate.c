@@ -14,38 +14,23 @@
 static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->ws->qids, qid); }
 static const char *pstr(const app *a, uint32_t pid) { return pid == RT_NO_ID ? NULL : rt_strtab_str(a->ws->pids, pid); }
 
-/* Reports the outcome of a session call: the change done, or why not. */
-static int outcome(app *a, rt_status st, const rt_op *done, const rt_err *err)
+int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err)
 {
     if (st != RT_OK) {
         app_message(a, 1, "%s", err->msg);
         return -1;
     }
-    char buf[400];
-    rt_session_describe(a->s, done, buf, sizeof buf);
-    app_message(a, 0, "%s", buf);
-    if (done->qid) {
-        uint32_t q = rt_strtab_find(a->ws->qids, done->qid, strlen(done->qid));
-        if (q != RT_NO_ID)
-            app_query_changed(a, q);
-    }
+    app_message(a, 0, "%s", ch->what);
+    if (ch->qid != RT_NO_ID)
+        app_query_changed(a, ch->qid);
     return 0;
-}
-
-int annotate_do(app *a, rt_op *op)
-{
-    rt_err err;
-    rt_status st = rt_session_do(a->s, op, &err);
-    int rc = outcome(a, st, op, &err);
-    rt_op_clear(op);
-    return rc;
 }
 
 static int label(app *a, uint32_t qid, uint32_t pid, int has_grade, int32_t grade)
 {
-    rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(qstr(a, qid)), .pid = rt_strdup(pstr(a, pid)),
-                .has_grade = has_grade, .grade = grade};
-    return annotate_do(a, &op);
+    rt_change ch;
+    rt_err err;
+    return annotate_outcome(a, rt_session_relabel(a->s, qid, pid, has_grade, grade, &ch, &err), &ch, &err);
 }
 
 /* Toggles category c on (qid, pid). */
@@ -54,9 +39,9 @@ static int toggle(app *a, uint32_t qid, uint32_t pid, size_t c)
     const rt_category *cat = &a->ws->taxonomy->cats[c];
     const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
     int has = t && (t->cats >> c & 1);
-    rt_op op = {.kind = has ? RT_OP_UNTAG : RT_OP_TAG, .qid = rt_strdup(qstr(a, qid)),
-                .pid = pid == RT_NO_ID ? NULL : rt_strdup(pstr(a, pid)), .cat = rt_strdup(cat->id)};
-    if (annotate_do(a, &op) != 0)
+    rt_change ch;
+    rt_err err;
+    if (annotate_outcome(a, rt_session_set_tag(a->s, qid, pid, c, !has, &ch, &err), &ch, &err) != 0)
         return -1;
     int32_t g;
     int rel = app_grade(a, qid, pid, &g) && g >= a->ws->level;
@@ -191,21 +176,45 @@ static int two_words(const char *arg, char *q, size_t qn, char *p, size_t pn, co
     return q[0] && p[0];
 }
 
-static int tag_cmd(app *a, const char *arg, rt_op_kind kind)
+/* The ids a command names (q, and p unless it is "-"): 0 with the reason shown when unknown. */
+static int ids_of(app *a, const char *q, const char *p, uint32_t *qid, uint32_t *pid)
+{
+    *qid = rt_strtab_find(a->ws->qids, q, strlen(q));
+    *pid = RT_NO_ID;
+    if (*qid == RT_NO_ID) {
+        app_message(a, 1, "unknown query \"%s\"", q);
+        return 0;
+    }
+    if (strcmp(p, "-") != 0 && (*pid = rt_session_pid(a->s, p)) == RT_NO_ID) {
+        app_message(a, 1, "unknown passage \"%s\"", p);
+        return 0;
+    }
+    return 1;
+}
+
+static int tag_cmd(app *a, const char *arg, int on)
 {
     char q[256], p[256];
     const char *cat;
+    uint32_t qid, pid;
     if (!two_words(arg, q, sizeof q, p, sizeof p, &cat) || !*cat) {
-        app_message(a, 1, "usage: :%s QID PID|- CATEGORY", kind == RT_OP_TAG ? "tag" : "untag");
+        app_message(a, 1, "usage: :%s QID PID|- CATEGORY", on ? "tag" : "untag");
         return -1;
     }
-    rt_op op = {.kind = kind, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
-                .cat = rt_strdup(cat)};
-    return annotate_do(a, &op);
+    if (!ids_of(a, q, p, &qid, &pid))
+        return -1;
+    size_t c = rt_taxonomy_find(a->ws->taxonomy, cat);
+    if (c == (size_t)-1) {
+        app_message(a, 1, "unknown category \"%s\"", cat);
+        return -1;
+    }
+    rt_change ch;
+    rt_err err;
+    return annotate_outcome(a, rt_session_set_tag(a->s, qid, pid, c, on, &ch, &err), &ch, &err);
 }
 
-int act_tag(app *a, const char *arg) { return tag_cmd(a, arg, RT_OP_TAG); }
-int act_untag(app *a, const char *arg) { return tag_cmd(a, arg, RT_OP_UNTAG); }
+int act_tag(app *a, const char *arg) { return tag_cmd(a, arg, 1); }
+int act_untag(app *a, const char *arg) { return tag_cmd(a, arg, 0); }
 
 int act_note(app *a, const char *arg)
 {
@@ -227,9 +236,12 @@ int act_note(app *a, const char *arg)
         app_message(a, 1, "usage: :note QID PID|- TEXT (empty TEXT removes the note)");
         return -1;
     }
-    rt_op op = {.kind = RT_OP_NOTE, .qid = rt_strdup(q), .pid = strcmp(p, "-") ? rt_strdup(p) : NULL,
-                .text = rt_strdup(text)};
-    return annotate_do(a, &op);
+    uint32_t qid, pid;
+    if (!ids_of(a, q, p, &qid, &pid))
+        return -1;
+    rt_change ch;
+    rt_err err;
+    return annotate_outcome(a, rt_session_set_note(a->s, qid, pid, text, &ch, &err), &ch, &err);
 }
 
 int act_label(app *a, const char *arg)
@@ -246,19 +258,21 @@ int act_label(app *a, const char *arg)
         app_message(a, 1, "grade \"%s\": a whole number (of the workspace's scale), or base", g);
         return -1;
     }
-    rt_op op = {.kind = RT_OP_LABEL, .qid = rt_strdup(q), .pid = rt_strdup(p), .has_grade = !base,
-                .grade = base ? 0 : (int32_t)v};
-    return annotate_do(a, &op);
+    uint32_t qid, pid;
+    if (!strcmp(p, "-")) {
+        app_message(a, 1, "a label needs a passage");
+        return -1;
+    }
+    if (!ids_of(a, q, p, &qid, &pid))
+        return -1;
+    return label(a, qid, pid, !base, base ? 0 : (int32_t)v);
 }
 
 static int history(app *a, int redo)
 {
-    rt_op done;
+    rt_change ch;
     rt_err err;
-    rt_status st = (redo ? rt_session_redo : rt_session_undo)(a->s, &done, &err);
-    int rc = outcome(a, st, &done, &err);
-    rt_op_clear(&done);
-    return rc;
+    return annotate_outcome(a, rt_session_step(a->s, redo, &ch, &err), &ch, &err);
 }
 
 int act_undo(app *a, const char *arg) { (void)arg; return history(a, 0); }

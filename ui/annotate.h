@@ -6,9 +6,9 @@
 
 #include "app.h"
 
-/* Does op (owned; cleared here) through the session and reports it on the status line; returns
- * 0, or -1 with the reason shown. */
-int annotate_do(app *a, rt_op *op);
+/* Reports what a session change did on the status line and refreshes its query (st RT_OK), or
+ * shows why it was refused; returns 0 or -1. */
+int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err);
 
 /* A key that no follow-up action of pending p takes: says that nothing was done and returns 1
  * when the key is used up by that (0: it goes on to its own action). */

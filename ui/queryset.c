@@ -57,15 +57,12 @@ int act_sample(app *a, const char *arg)
     int k = snprintf(name, sizeof name, "n%" PRId64 "-seed%" PRId64 "-", n, seed);
     for (const char *s = arg + used; *s && k < (int)sizeof name - 2; s++)
         name[k++] = *s == ' ' ? '-' : *s, name[k] = 0;
-    rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = nq,
-                .qids = rt_calloc(nq + 1, sizeof(char *))};
     char how[300];
     snprintf(how, sizeof how, "sample %s", arg);
-    op.text = rt_strdup(how);
-    for (size_t i = 0; i < nq; i++)
-        op.qids[i] = rt_strdup(rt_strtab_str(a->ws->qids, q[i]));
+    rt_change ch;
+    rt_status st = rt_session_save_set(a->s, name, q, nq, how, &ch, &err);
     free(q);
-    if (annotate_do(a, &op) != 0)
+    if (annotate_outcome(a, st, &ch, &err) != 0)
         return -1;
     act_set(a, name);
     if (nq < (size_t)n)

@@ -77,9 +77,10 @@ int act_leak_type(app *a, const char *arg)
         return -1;
     }
     const rt_leak_pair *p = &a->leak->pairs[L(a)->sel];
-    rt_op op = {.kind = RT_OP_LEAK, .qid = rt_strdup(rt_strtab_str(a->ws->qids, a->leak->test_qid[p->test])),
-                .train = rt_strdup(rt_leakage_train_qid(a->leak, p)), .text = rt_strdup(k ? type_of_key[k - 1] : "")};
-    int rc = annotate_do(a, &op);
+    rt_change ch;
+    rt_err err;
+    int rc = annotate_outcome(a, rt_session_type_leak(a->s, a->leak->test_qid[p->test], rt_leakage_train_qid(a->leak, p),
+                                                      k ? type_of_key[k - 1] : "", &ch, &err), &ch, &err);
     if (rc == 0 && L(a)->sel + 1 < a->leak->npairs)
         L(a)->sel++;
     return rc;
