@@ -2,6 +2,7 @@
  * value a line), JSON, or a runs × measures table in Markdown, LaTeX or CSV. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,19 +163,6 @@ static int print_table(rt_eval_result *const *res, size_t nr, const eval_args *a
     return st == RT_OK ? CLI_OK : cli_fail(&err);
 }
 
-static void warn_result(const rt_eval_result *x, const char *path)
-{
-    if (x->info.duplicates)
-        fprintf(stderr, "retriage: warning: %s:%zu: %zu duplicate passages dropped (the best-ranked kept)\n",
-                path, x->info.first_dup_line, x->info.duplicates);
-    if (x->queries_not_in_qrels)
-        fprintf(stderr, "retriage: warning: %s: %zu queries have no judgments and are not averaged\n",
-                path, x->queries_not_in_qrels);
-    if (x->qrels_queries_missing)
-        fprintf(stderr, "retriage: warning: %s: %zu judged queries are not in the run and score 0\n",
-                path, x->qrels_queries_missing);
-}
-
 static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
 {
     static const struct option opts[] = {
@@ -289,8 +277,12 @@ int cmd_eval(int argc, char **argv)
             rc = cli_fail(&err);
             goto out;
         }
-        if (!a.quiet)
-            warn_result(res[r], path);
+        if (!a.quiet) {
+            rt_report *w = rt_report_new();
+            rt_eval_report(res[r], path, w);
+            cli_print_warnings(w);
+            rt_report_free(&w);
+        }
     }
     if (a.format == RT_TABLE_TSV)
         print_tsv(ev, res, nr, &a);
@@ -299,7 +291,7 @@ int cmd_eval(int argc, char **argv)
     else
         rc = print_table(res, nr, &a);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "retriage: error writing the output\n");
+        fprintf(stderr, "retriage: standard output: cannot write: %s\n", strerror(errno));
         rc = CLI_INPUT;
     }
 out:

@@ -353,6 +353,17 @@ rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
     return RT_OK;
 }
 
+void rt_eval_report(const rt_eval_result *x, const char *path, rt_report *report)
+{
+    rt_run_report_duplicates(&x->info, path, report);
+    if (x->queries_not_in_qrels)
+        rt_report_add(report, RT_REPORT_WARNING, "%s: %zu queries have no judgments and are not averaged",
+                      path, x->queries_not_in_qrels);
+    if (x->qrels_queries_missing)
+        rt_report_add(report, RT_REPORT_WARNING, "%s: %zu judged queries are not in the run and score 0",
+                      path, x->qrels_queries_missing);
+}
+
 void rt_eval_aggregate(const rt_eval *ev, rt_eval_result *r)
 {
     for (size_t m = 0; m < r->nm; m++)   /* over ev->sorted: trec_eval's summation order */

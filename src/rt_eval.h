@@ -10,6 +10,7 @@
 #include "rt_err.h"
 #include "rt_measure.h"
 #include "rt_qrels.h"
+#include "rt_report.h"
 #include "rt_run.h"
 #include "rt_strtab.h"
 
@@ -61,6 +62,10 @@ void rt_eval_ranking(const rt_eval *ev, rt_eval_result *r, uint32_t i, const uin
 /* The same from grades already looked up (RT_UNJUDGED for unjudged passages). */
 void rt_eval_grades(const rt_eval *ev, uint32_t i, const int32_t *grades, size_t n,
                     double *out, unsigned char *defined);
+
+/* Adds what the evaluation of the run at path found to report: duplicates dropped, run queries
+ * without judgments, judged queries the run lacks. */
+void rt_eval_report(const rt_eval_result *x, const char *path, rt_report *report);
 
 /* Recomputes r->mean and r->n_defined from r->value. */
 void rt_eval_aggregate(const rt_eval *ev, rt_eval_result *r);

@@ -80,10 +80,7 @@ rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, r
     rt_report_add(report, RT_REPORT_INFO, "%s: run %s, %zu passages for %zu queries (%s)", path,
                   run->info.name, run->info.hits, run->info.queries,
                   rt_run_format_name(run->info.format));
-    if (run->info.duplicates)
-        rt_report_add(report, RT_REPORT_WARNING,
-                      "%s:%zu: %zu duplicate passages dropped (the best-ranked copy kept)", path,
-                      run->info.first_dup_line, run->info.duplicates);
+    rt_run_report_duplicates(&run->info, path, report);
     *out = run;
     return RT_OK;
 }

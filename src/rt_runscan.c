@@ -15,6 +15,7 @@
 #include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
+#include "rt_report.h"
 #include "rt_runscan.h"
 #include "rt_strtab.h"
 
@@ -64,6 +65,14 @@ const rt_name rt_run_formats[] = {
     {"auto", RT_RUN_AUTO}, {"trec", RT_RUN_TREC}, {"tsv", RT_RUN_TSV},
     {"dureader", RT_RUN_DUREADER}, {NULL, 0},
 };
+
+void rt_run_report_duplicates(const rt_run_info *info, const char *path, rt_report *report)
+{
+    if (info->duplicates)
+        rt_report_add(report, RT_REPORT_WARNING,
+                      "%s:%zu: %zu duplicate passages dropped (the best-ranked copy kept)", path,
+                      info->first_dup_line, info->duplicates);
+}
 
 int rt_run_format_parse(const char *name, rt_run_format *fmt)
 {

@@ -11,6 +11,7 @@
 
 #include "rt_err.h"
 #include "rt_names.h"
+#include "rt_report.h"
 
 typedef enum rt_run_format {
     RT_RUN_AUTO = 0,
@@ -84,6 +85,9 @@ rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t s
  * query begins, to split it into two parts with no query in both; 0 when there is none (small
  * file, unreadable, one huge query). */
 uint64_t rt_run_split_offset(const char *path, uint64_t size);
+
+/* Adds the one warning about dropped duplicate passages, when there were any, to report. */
+void rt_run_report_duplicates(const rt_run_info *info, const char *path, rt_report *report);
 
 /* The names of the values (rt_names). */
 extern const rt_name rt_run_formats[];
