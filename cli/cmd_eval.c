@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
@@ -86,51 +88,53 @@ static void print_tsv(const rt_eval *ev, rt_eval_result *const *res, size_t nr, 
     }
 }
 
+/* The whole evaluation as one JSON document, built with cJSON (which escapes every string and
+ * writes each double so that it reads back as the same double). */
 static void print_json(const rt_eval *ev, rt_eval_result *const *res, size_t nr, const eval_args *a)
 {
     const rt_qrels *q = rt_eval_qrels(ev);
     const rt_strtab *qids = rt_eval_qids(ev);
     const uint32_t *order = rt_eval_sorted_queries(ev);
-    printf("{\"level\": %d, \"order\": \"%s\", \"queries\": %u, \"measures\": [", (int)a->level,
-           a->ropts.order == RT_ORDER_FILE ? "file" : "score", rt_qrels_nqueries(q));
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddNumberToObject(doc, "level", a->level);
+    cJSON_AddStringToObject(doc, "order", a->ropts.order == RT_ORDER_FILE ? "file" : "score");
+    cJSON_AddNumberToObject(doc, "queries", rt_qrels_nqueries(q));
+    cJSON *ms = cJSON_AddArrayToObject(doc, "measures");
     for (size_t m = 0; m < a->nm; m++)
-        printf("%s\"%s\"", m ? ", " : "", a->ms[m].name);
-    printf("],\n \"runs\": [");
+        cJSON_AddItemToArray(ms, cJSON_CreateString(a->ms[m].name));
+    cJSON *runs = cJSON_AddArrayToObject(doc, "runs");
     for (size_t r = 0; r < nr; r++) {
         const rt_eval_result *x = res[r];
-        printf("%s\n  {\"run\": ", r ? "," : "");
-        rt_json_put_string(x->name, stdout);
-        printf(", \"format\": \"%s\", \"duplicates_dropped\": %zu, \"queries_not_in_qrels\": %zu,"
-               " \"qrels_queries_missing\": %zu,\n   \"mean\": {",
-               rt_run_format_name(x->info.format), x->info.duplicates, x->queries_not_in_qrels,
-               x->qrels_queries_missing);
-        for (size_t m = 0; m < a->nm; m++)
-            printf("%s\"%s\": %.17g", m ? ", " : "", a->ms[m].name, x->mean[m]);
-        printf("}, \"queries_defined\": {");
-        for (size_t m = 0; m < a->nm; m++)
-            printf("%s\"%s\": %zu", m ? ", " : "", a->ms[m].name, x->n_defined[m]);
-        printf("}");
-        if (a->per_query) {
-            printf(",\n   \"per_query\": {");
-            for (size_t k = 0; k < x->nq; k++) {
-                uint32_t i = order[k];
-                printf("%s\n    ", k ? "," : "");
-                rt_json_put_string(rt_strtab_str(qids, rt_qrels_qid(q, i)), stdout);
-                printf(": {");
-                int first = 1;
-                for (size_t m = 0; m < a->nm; m++)
-                    if (x->defined[i * a->nm + m]) {
-                        printf("%s\"%s\": %.17g", first ? "" : ", ", a->ms[m].name,
-                               x->value[i * a->nm + m]);
-                        first = 0;
-                    }
-                printf("}");
-            }
-            printf("}");
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(runs, o);
+        char *name = rt_utf8_repaired(x->name);   /* JSON is UTF-8; a run tag may not be */
+        cJSON_AddStringToObject(o, "run", name);
+        free(name);
+        cJSON_AddStringToObject(o, "format", rt_run_format_name(x->info.format));
+        cJSON_AddNumberToObject(o, "duplicates_dropped", (double)x->info.duplicates);
+        cJSON_AddNumberToObject(o, "queries_not_in_qrels", (double)x->queries_not_in_qrels);
+        cJSON_AddNumberToObject(o, "qrels_queries_missing", (double)x->qrels_queries_missing);
+        cJSON *mean = cJSON_AddObjectToObject(o, "mean"), *def = cJSON_AddObjectToObject(o, "queries_defined");
+        for (size_t m = 0; m < a->nm; m++) {
+            cJSON_AddNumberToObject(mean, a->ms[m].name, x->mean[m]);
+            cJSON_AddNumberToObject(def, a->ms[m].name, (double)x->n_defined[m]);
         }
-        printf("}");
+        if (!a->per_query)
+            continue;
+        cJSON *pq = cJSON_AddObjectToObject(o, "per_query");
+        for (size_t k = 0; k < x->nq; k++) {
+            uint32_t i = order[k];
+            cJSON *v = cJSON_AddObjectToObject(pq, rt_strtab_str(qids, rt_qrels_qid(q, i)));
+            for (size_t m = 0; m < a->nm; m++)
+                if (x->defined[i * a->nm + m])
+                    cJSON_AddNumberToObject(v, a->ms[m].name, x->value[i * a->nm + m]);
+        }
     }
-    printf("\n ]}\n");
+    char *text = cJSON_PrintUnformatted(doc);
+    fputs(text, stdout);
+    fputc('\n', stdout);
+    cJSON_free(text);
+    cJSON_Delete(doc);
 }
 
 static int print_table(rt_eval_result *const *res, size_t nr, const eval_args *a)

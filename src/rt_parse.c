@@ -291,3 +291,24 @@ int rt_id_trec_safe(const char *id)
 {
     return id[strcspn(id, " \t\n\r\v\f")] == '\0';
 }
+
+char *rt_utf8_repaired(const char *s)
+{
+    size_t len = strlen(s), o = 0;
+    char *out = rt_malloc(len * 3 + 1);
+    while (len) {
+        size_t ok = rt_utf8_invalid_at(s, len);
+        memcpy(out + o, s, ok);
+        o += ok;
+        s += ok;
+        len -= ok;
+        if (len) {
+            memcpy(out + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            s++;
+            len--;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
