@@ -308,6 +308,10 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     rt_journal *j = rt_calloc(1, sizeof *j);
     j->fd = j->lock_fd = -1;
     j->dir = rt_strdup(dir);
+    /* "link/" would make lstat and O_NOFOLLOW follow the link: the checks see the name itself */
+    for (size_t n = strlen(j->dir); n > 1 && j->dir[n - 1] == '/'; n--)
+        j->dir[n - 1] = '\0';
+    dir = j->dir;
     j->path = rt_malloc(strlen(dir) + strlen(annotator) + 8);
     sprintf(j->path, "%s/%s.jsonl", dir, annotator);
     char name[256];

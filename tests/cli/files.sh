@@ -32,6 +32,9 @@ workbench "$D/annlink" zed
 st=0
 [ "$rc" -eq 2 ] && grep -q 'journal folder is a symbolic link' "$D/err" && [ ! -e "$D/ann/zed.jsonl" ] || st=1
 report $st "a journal folder that is a link: refused, nothing made in it"
+workbench "$D/annlink/" zed
+[ "$rc" -eq 2 ] && grep -q 'journal folder is a symbolic link' "$D/err" && [ ! -e "$D/ann/zed.jsonl" ]
+report $? "… also when named with a trailing slash (which would make the link followed)"
 
 mkfifo "$D/ann/pipe.jsonl"
 timeout 10 "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$D/ann" --annotator pipe --size 100x30 \
