@@ -1,5 +1,5 @@
 /* cli — what the subcommands share: exit statuses from errors, usage messages, load warnings,
- * and the run and order arguments that several commands take. */
+ * and the run arguments that several commands take (the shared options are in opts.c). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -78,15 +78,4 @@ int cli_parse_name(const char *cmd, const char *what, const rt_name *table, cons
     if (rt_name_value(table, arg, value))
         return CLI_OK;
     return cli_usage(cmd, "unknown %s '%s' (%s)", what, arg, rt_name_list(table, valid, sizeof valid));
-}
-
-int cli_parse_order(const char *cmd, const char *arg, rt_order *order)
-{
-    if (strcmp(arg, "score") == 0)
-        *order = RT_ORDER_SCORE;
-    else if (strcmp(arg, "file") == 0)
-        *order = RT_ORDER_FILE;
-    else
-        return cli_usage(cmd, "--order is 'score' or 'file', not '%s'", arg);
-    return CLI_OK;
 }

@@ -45,7 +45,4 @@ const char *cli_split_run(const char *arg, char **name);
  * "unknown WHAT 'arg' (a, b, …)" with the table's names. */
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);
 
-/* Parses --order's "score" or "file"; returns CLI_OK, or CLI_USAGE after saying why. */
-int cli_parse_order(const char *cmd, const char *arg, rt_order *order);
-
 #endif

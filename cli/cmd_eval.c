@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
 #include "rt_mem.h"
@@ -25,24 +26,20 @@ static const char eval_help[] =
     "missing from a run scores 0; run queries without judgments are ignored (trec_eval -c).\n"
     "\n"
     "Options:\n"
-    "  -m, --measures LIST   comma-separated measures, or a preset name (repeatable):\n"
-    "                        RR[@k] P@k R[@k] Success@k AP[@k] AP_min nDCG[@k] Rprec MFR[@k]\n"
-    "                        NumRet NumRel NumRelRet; trec_eval names also work (recip_rank, P_10…)\n"
-    "      --preset NAME     dureader (RR@10,Success@1,Success@50; the default),\n"
-    "                        trec (AP,RR,P@10,nDCG@10,R@1000), dbqa (RR,Success@1,AP_min)\n"
-    "  -l, --level N         minimum grade that counts as relevant (default 1; not for nDCG)\n"
-    "  -q, --per-query       also print each query's values (TSV and JSON)\n"
-    "      --order ORDER     score: score descending, ties by pid descending (default, trec_eval)\n"
-    "                        file: the order of the lines in the run file\n"
-    "      --strict          a duplicate passage in a query or judgment is an error\n"
-    "      --format FMT      tsv (default), json, md, latex, csv\n"
-    "      --qrels-format F  auto (default), trec, tsv, dureader\n"
-    "      --run-format F    auto (default), trec, tsv, dureader\n"
-    "      --dbqa FILE       NLPCC DBQA file (question<TAB>sentence<TAB>label): its labels are\n"
-    "                        the qrels, and each SCORES file holds one score per line of FILE\n"
-    "                        (ties keep file order); the default measures become the dbqa preset\n"
-    "  -Q, --quiet           do not print load warnings to stderr\n"
-    "  -h, --help            show this help\n"
+    CLI_HELP_MEASURES
+    CLI_HELP_PRESET
+    CLI_HELP_LEVEL
+    "  -q, --per-query         also print each query's values (TSV and JSON)\n"
+    CLI_HELP_ORDER
+    CLI_HELP_STRICT
+    "      --format FMT        tsv (default), json, md, latex, csv\n"
+    CLI_HELP_QRELS_FORMAT
+    CLI_HELP_RUN_FORMAT
+    "      --dbqa FILE         NLPCC DBQA file (question<TAB>sentence<TAB>label): its labels are\n"
+    "                          the qrels, and each SCORES file holds one score per line of FILE\n"
+    "                          (ties keep file order); the default measures become the dbqa preset\n"
+    CLI_HELP_QUIET
+    "  -h, --help              show this help\n"
     "\n"
     "TSV output: run<TAB>measure<TAB>qid<TAB>value, qid 'all' for the mean; values with 17\n"
     "significant digits. MFR is averaged over the queries that retrieved a relevant passage;\n"
@@ -170,77 +167,55 @@ static int print_table(rt_eval_result *const *res, size_t nr, const eval_args *a
 static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
 {
     static const struct option opts[] = {
-        {"measures", required_argument, 0, 'm'}, {"preset", required_argument, 0, 'P'},
-        {"level", required_argument, 0, 'l'},    {"per-query", no_argument, 0, 'q'},
-        {"order", required_argument, 0, 'O'},    {"strict", no_argument, 0, 'S'},
-        {"format", required_argument, 0, 'F'},   {"qrels-format", required_argument, 0, 'R'},
-        {"run-format", required_argument, 0, 'U'}, {"quiet", no_argument, 0, 'Q'},
-        {"dbqa", required_argument, 0, 'D'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+        CLI_LONG_MEASURES, CLI_LONG_PRESET, CLI_LONG_LEVEL, CLI_LONG_ORDER, CLI_LONG_STRICT,
+        CLI_LONG_QRELS_FORMAT, CLI_LONG_RUN_FORMAT, CLI_LONG_QUIET,
+        {"per-query", no_argument, 0, 'q'},    {"format", required_argument, 0, 'F'},
+        {"dbqa", required_argument, 0, 'D'},   {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     rt_err err;
-    int c;
+    cli_opts o;
+    int c, rc = CLI_OK;
+    cli_opts_init(&o);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m:l:qQh", opts, NULL)) != -1) {
+    while (rc == CLI_OK && (c = getopt_long(argc, argv, "m:l:qQh", opts, NULL)) != -1) {
+        int h = cli_opts_handle(&o, "eval", c, optarg), v;
+        if (h == CLI_OPTS_BAD)
+            rc = CLI_USAGE;
+        if (h != 0)
+            continue;
         switch (c) {
-        case 'm':
-        case 'P':
-            if (c == 'P' && !rt_measure_preset(optarg))
-                return cli_usage("eval", "unknown preset '%s' (dureader, trec, dbqa)", optarg);
-            if (rt_measure_list_parse(optarg, &a->ms, &a->nm, &err) != RT_OK)
-                return cli_fail(&err);
-            break;
-        case 'l':
-            if (rt_parse_int32(optarg, strlen(optarg), &a->level) != RT_NUM_OK)
-                return cli_usage("eval", "--level expects an integer, not '%s'", optarg);
-            break;
         case 'q': a->per_query = 1; break;
         case 'D': a->dbqa = optarg; break;
-        case 'Q': a->quiet = 1; break;
-        case 'S': a->ropts.strict = 1; break;
-        case 'O':
-            if (cli_parse_order("eval", optarg, &a->ropts.order) != CLI_OK)
-                return CLI_USAGE;
-            break;
         case 'F':
-{
-            int v;
             if (cli_parse_name("eval", "format", rt_table_formats, optarg, &v) != CLI_OK)
-                return CLI_USAGE;
+                rc = CLI_USAGE;
             a->format = (rt_table_format)v;
-        }
-            break;
-        case 'R':
-{
-            int v;
-            if (cli_parse_name("eval", "qrels format", rt_qrels_formats, optarg, &v) != CLI_OK)
-                return CLI_USAGE;
-            a->qfmt = (rt_qrels_format)v;
-        }
-            break;
-        case 'U':
-{
-            int v;
-            if (cli_parse_name("eval", "run format", rt_run_formats, optarg, &v) != CLI_OK)
-                return CLI_USAGE;
-            a->ropts.format = (rt_run_format)v;
-        }
             break;
         case 'h':
             fputs(eval_help, stdout);
-            return -1;
+            rc = -1;
+            break;
         default:
-            return cli_usage("eval", "unknown option");
+            rc = cli_usage("eval", "unknown option");
         }
     }
-    if (!a->dbqa && argc - optind < 2)
-        return cli_usage("eval", "expected QRELS and at least one RUN");
-    if (a->dbqa && argc - optind < 1)
-        return cli_usage("eval", "expected at least one SCORES file after --dbqa FILE");
-    if (a->nm == 0 && rt_measure_list_parse(a->dbqa ? "dbqa" : "dureader", &a->ms, &a->nm, &err) != RT_OK)
-        return cli_fail(&err);
+    a->level = o.level;
+    a->quiet = o.quiet;
+    a->qfmt = o.qrels_format;
+    a->ropts = cli_opts_run(&o);
+    if (rc == CLI_OK && !a->dbqa && argc - optind < 2)
+        rc = cli_usage("eval", "expected QRELS and at least one RUN");
+    if (rc == CLI_OK && a->dbqa && argc - optind < 1)
+        rc = cli_usage("eval", "expected at least one SCORES file after --dbqa FILE");
+    if (rc == CLI_OK) {
+        const char *list = o.measures ? o.measures : a->dbqa ? "dbqa" : "dureader";
+        if (rt_measure_list_parse(list, &a->ms, &a->nm, &err) != RT_OK)
+            rc = cli_fail(&err);
+    }
+    cli_opts_free(&o);
     *first_file = optind;
-    return CLI_OK;
+    return rc;
 }
 
 int cmd_eval(int argc, char **argv)

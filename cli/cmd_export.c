@@ -29,8 +29,7 @@ static const char export_usage[] =
     "Options:\n"
     "  -w, --what WHAT         what to write (required)\n"
     "  -f, --format F          trec (qrels), tsv (default for tables), csv, json, md, latex\n"
-    "  -o, --output FILE       write to FILE, replaced only when complete (a device or pipe is\n"
-    "                          written in place; a symbolic link is refused); default stdout\n"
+    CLI_HELP_OUTPUT
     "  -k, --top K             breakdown: count pairs in each run's top K (default 5)\n"
     "      --set NAME          breakdown, metrics, per-query: only the queries of set NAME\n"
     "      --leaked HOW        leakage: 'reviewed' (default: pairs a reviewer typed as a leak)\n"
@@ -40,13 +39,14 @@ static const char export_usage[] =
 
 static const struct option own_options[] = {
     {"what", required_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
-    {"output", required_argument, 0, 'o'}, {"top", required_argument, 0, 'k'},
+    CLI_LONG_OUTPUT, {"top", required_argument, 0, 'k'},
     {"set", required_argument, 0, 'T'}, {"leaked", required_argument, 0, 'L'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
 typedef struct export_args {
-    const char *what, *format, *out, *set, *leaked;
+    const char *what, *format, *set;
+    int candidates;            /* --leaked candidates */
     long k;
 } export_args;
 
@@ -63,13 +63,13 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         switch (c) {
         case 'w': e->what = optarg; break;
         case 'f': e->format = optarg; break;
-        case 'o': e->out = optarg; break;
         case 'T': e->set = optarg; break;
-        case 'L':
-            if (strcmp(optarg, "reviewed") && strcmp(optarg, "candidates"))
-                return cli_usage("export", "--leaked is 'reviewed' or 'candidates'");
-            e->leaked = optarg;
+        case 'L': {
+            static const rt_name hows[] = {{"reviewed", 0}, {"candidates", 1}, {NULL, 0}};
+            if (cli_parse_name("export", "--leaked", hows, optarg, &e->candidates) != CLI_OK)
+                return CLI_USAGE;
             break;
+        }
         case 'k': {
             int64_t k;
             if (!rt_parse_int_in(optarg, 1, INT32_MAX, &k))
@@ -138,9 +138,9 @@ int cmd_export(int argc, char **argv)
             cli_print_warnings(ws->report);
             unsigned char *mask = NULL;
             if (o.what == RT_EXPORT_LEAKAGE)
-                rc = leaked_mask(sess, e.leaked && strcmp(e.leaked, "candidates") == 0, &mask);
+                rc = leaked_mask(sess, e.candidates, &mask);
             o.leaked = mask;
-            if (rc == CLI_OK && rt_export_file(sess, &o, e.out, &err) != RT_OK)
+            if (rc == CLI_OK && rt_export_file(sess, &o, w.opts.output, &err) != RT_OK)
                 rc = cli_fail(&err);
             free(mask);
         }

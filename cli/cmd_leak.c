@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "rt_embed.h"
 #include "rt_file.h"
 #include "rt_leak.h"
@@ -55,9 +56,8 @@ static const char leak_help[] =
     "                          indexes can miss pairs\n"
     "      --index-params P    Faiss search parameters for it, e.g. nprobe=32, efSearch=128\n"
     "      --dim N             the built-in embedder's dimension (default " STR(RT_NGRAM_DIM) ")\n"
-    "      --queries-format F  auto (default), tsv, dureader\n"
-    "  -o, --output FILE       write to FILE, replaced only when complete (a device or pipe is\n"
-    "                          written in place; a symbolic link is refused)\n"
+    CLI_HELP_QUERIES_FORMAT
+    CLI_HELP_OUTPUT
     "  -Q, --quiet             no notice, summary or load warnings on stderr\n"
     "  -h, --help              show this help\n"
     "\n"
@@ -113,8 +113,6 @@ static int parse_option(int c, leak_args *a)
     case 's': a->test = optarg; return CLI_OK;
     case 'R': a->train_emb = optarg; return CLI_OK;
     case 'S': a->test_emb = optarg; return CLI_OK;
-    case 'o': a->output = optarg; return CLI_OK;
-    case 'Q': a->quiet = 1; return CLI_OK;
     case 'I': a->lo.index_spec = optarg; return CLI_OK;
     case 'P': a->lo.index_params = optarg; return CLI_OK;
     case 'k': return parse_count("-k", optarg, RT_LEAK_MAX_K, &a->lo.k);
@@ -134,11 +132,6 @@ static int parse_option(int c, leak_args *a)
             return CLI_USAGE;
         a->eo.ids = (rt_embed_idcol)v;
         return CLI_OK;
-    case 'q':
-        if (cli_parse_name("leak", "queries format", rt_queries_formats, optarg, &v) != CLI_OK)
-            return CLI_USAGE;
-        a->qfmt = (rt_queries_format)v;
-        return CLI_OK;
     case 'h':
         fputs(leak_help, stdout);
         return -1;
@@ -155,17 +148,24 @@ static int parse_args(int argc, char **argv, leak_args *a)
         {"emb-format", required_argument, 0, 'F'},  {"emb-ids", required_argument, 0, 'D'},
         {"threshold", required_argument, 0, 't'},   {"neighbours", required_argument, 0, 'k'},
         {"index", required_argument, 0, 'I'},       {"index-params", required_argument, 0, 'P'},
-        {"dim", required_argument, 0, 'd'},         {"queries-format", required_argument, 0, 'q'},
-        {"output", required_argument, 0, 'o'},      {"quiet", no_argument, 0, 'Q'},
+        {"dim", required_argument, 0, 'd'},         CLI_LONG_QUERIES_FORMAT,
+        CLI_LONG_OUTPUT,                            CLI_LONG_QUIET,
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0},
     };
     int c;
     optind = 1;
+    cli_opts o;   /* --queries-format, -o, -Q */
+    cli_opts_init(&o);
     while ((c = getopt_long(argc, argv, "t:k:o:Qh", opts, NULL)) != -1) {
-        int rc = parse_option(c, a);
+        int h = cli_opts_handle(&o, "leak", c, optarg);
+        int rc = h == CLI_OPTS_BAD ? CLI_USAGE : h == 1 ? CLI_OK : parse_option(c, a);
         if (rc != CLI_OK)
             return rc;
     }
+    a->qfmt = o.queries_format;
+    a->output = o.output;
+    a->quiet = o.quiet;
+    cli_opts_free(&o);
     if (optind < argc)
         return cli_usage("leak", "unexpected argument '%s'", argv[optind]);
     if (!a->train || !a->test)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "rt_mem.h"
 #include "rt_file.h"
 #include "rt_parse.h"
@@ -24,24 +25,22 @@ static const char pool_help[] =
     "passage id in byte order. Queries come in order of first appearance in the runs.\n"
     "\n"
     "Options:\n"
-    "  -k, --depth K         pool depth, K >= 1 (required)\n"
-    "      --format FMT      trec (default): qid Q0 pid rank rrf retriage-pool-dK, a TREC run\n"
-    "                        tsv: qid pid rrf_rank rrf best_rank nruns [grade], with a header\n"
-    "      --qrels F         count the pooled passages F judges; TSV gets a grade column (empty\n"
-    "                        when unjudged)\n"
-    "      --unjudged        with --qrels: print only the passages F does not judge (ranks stay\n"
-    "                        those of the whole pool)\n"
-    "      --qrels-queries   with --qrels: pool only the queries F judges\n"
-    "      --rrf-k N         the RRF constant (default 60)\n"
-    "  -o, --output F        write to F, replaced only when complete (a device or pipe is\n"
-    "                        written in place; a symbolic link is refused), not stdout\n"
-    "      --order ORDER     how runs with scores are ranked: score (default; ties by pid\n"
-    "                        descending, as trec_eval) or file\n"
-    "      --strict          a duplicate passage in a query or judgment is an error\n"
-    "      --qrels-format F  auto (default), trec, tsv, dureader\n"
-    "      --run-format F    auto (default), trec, tsv, dureader\n"
-    "  -Q, --quiet           no load warnings and no summary on stderr\n"
-    "  -h, --help            show this help\n"
+    "  -k, --depth K           pool depth, K >= 1 (required)\n"
+    "      --format FMT        trec (default): qid Q0 pid rank rrf retriage-pool-dK, a TREC run\n"
+    "                          tsv: qid pid rrf_rank rrf best_rank nruns [grade], with a header\n"
+    "      --qrels F           count the pooled passages F judges; TSV gets a grade column (empty\n"
+    "                          when unjudged)\n"
+    "      --unjudged          with --qrels: print only the passages F does not judge (ranks stay\n"
+    "                          those of the whole pool)\n"
+    "      --qrels-queries     with --qrels: pool only the queries F judges\n"
+    "      --rrf-k N           the RRF constant (default 60)\n"
+    CLI_HELP_OUTPUT
+    CLI_HELP_ORDER
+    CLI_HELP_STRICT
+    CLI_HELP_QRELS_FORMAT
+    CLI_HELP_RUN_FORMAT
+    "  -Q, --quiet             no load warnings and no summary on stderr\n"
+    "  -h, --help              show this help\n"
     "\n"
     "A run is named by NAME=, else by its TREC tag, else by its file's stem. The summary on\n"
     "stderr gives the queries, the pool size (total and mean per query) and, with --qrels, how\n"
@@ -76,71 +75,57 @@ static int parse_count(const char *opt, const char *arg, int32_t min, int32_t *o
 static int parse_args(int argc, char **argv, pool_args *a)
 {
     static const struct option opts[] = {
+        CLI_LONG_OUTPUT, CLI_LONG_ORDER, CLI_LONG_STRICT, CLI_LONG_QRELS_FORMAT,
+        CLI_LONG_RUN_FORMAT, CLI_LONG_QUIET,
         {"depth", required_argument, 0, 'k'},     {"format", required_argument, 0, 'F'},
         {"qrels", required_argument, 0, 'R'},     {"unjudged", no_argument, 0, 'u'},
         {"qrels-queries", no_argument, 0, 'J'},   {"rrf-k", required_argument, 0, 'K'},
-        {"output", required_argument, 0, 'o'},    {"order", required_argument, 0, 'O'},
-        {"strict", no_argument, 0, 'S'},          {"qrels-format", required_argument, 0, 'f'},
-        {"run-format", required_argument, 0, 'U'}, {"quiet", no_argument, 0, 'Q'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
     };
-    int c, have_depth = 0;
+    static const rt_name formats[] = {{"trec", POOL_TREC}, {"tsv", POOL_TSV}, {NULL, 0}};
+    int c, fv, have_depth = 0, rc = CLI_OK;
     int32_t v;
+    cli_opts o;
+    cli_opts_init(&o);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "k:o:Qh", opts, NULL)) != -1) {
+    while (rc == CLI_OK && (c = getopt_long(argc, argv, "k:o:Qh", opts, NULL)) != -1) {
+        int h = cli_opts_handle(&o, "pool", c, optarg);
+        if (h == CLI_OPTS_BAD)
+            rc = CLI_USAGE;
+        if (h != 0)
+            continue;
         switch (c) {
         case 'k':
-            if (parse_count("--depth", optarg, 1, &v) != CLI_OK)
-                return CLI_USAGE;
+            rc = parse_count("--depth", optarg, 1, &v);
             a->po.depth = (size_t)v;
             have_depth = 1;
             break;
         case 'K':
-            if (parse_count("--rrf-k", optarg, 0, &v) != CLI_OK)
-                return CLI_USAGE;
+            rc = parse_count("--rrf-k", optarg, 0, &v);
             a->po.rrf_k = (unsigned)v;
             break;
-        case 'F': {
-            static const rt_name formats[] = {{"trec", POOL_TREC}, {"tsv", POOL_TSV}, {NULL, 0}};
-            int fv;
-            if (cli_parse_name("pool", "format", formats, optarg, &fv) != CLI_OK)
-                return CLI_USAGE;
+        case 'F':
+            rc = cli_parse_name("pool", "format", formats, optarg, &fv);
             a->format = fv;
             break;
-        }
         case 'R': a->qrels_path = optarg; break;
         case 'u': a->unjudged = 1; break;
         case 'J': a->qrels_queries = 1; break;
-        case 'o': a->output = optarg; break;
-        case 'S': a->ropts.strict = 1; break;
-        case 'Q': a->quiet = 1; break;
-        case 'O':
-            if (cli_parse_order("pool", optarg, &a->ropts.order) != CLI_OK)
-                return CLI_USAGE;
-            break;
-        case 'f':
-{
-            int fv;
-            if (cli_parse_name("pool", "qrels format", rt_qrels_formats, optarg, &fv) != CLI_OK)
-                return CLI_USAGE;
-            a->qfmt = (rt_qrels_format)fv;
-        }
-            break;
-        case 'U':
-{
-            int fv;
-            if (cli_parse_name("pool", "run format", rt_run_formats, optarg, &fv) != CLI_OK)
-                return CLI_USAGE;
-            a->ropts.format = (rt_run_format)fv;
-        }
-            break;
         case 'h':
             fputs(pool_help, stdout);
-            return -1;
+            rc = -1;
+            break;
         default:
-            return cli_usage("pool", "unknown option");
+            rc = cli_usage("pool", "unknown option");
         }
     }
+    a->output = o.output;
+    a->quiet = o.quiet;
+    a->qfmt = o.qrels_format;
+    a->ropts = cli_opts_run(&o);
+    cli_opts_free(&o);
+    if (rc != CLI_OK)
+        return rc;
     if (!have_depth)
         return cli_usage("pool", "--depth K is required");
     if ((a->unjudged || a->qrels_queries) && !a->qrels_path)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "ui.h"
@@ -19,10 +20,10 @@ const char ws_args_help[] =
     "      --collection F      passages: pid<TAB>text (mmap'd, indexed once)\n"
     "      --qrels F           judgments: TREC, TSV or DuReader JSON lines\n"
     "      --run [NAME=]F      a run (TREC, TSV or DuReader JSON); repeat for more runs\n"
-    "  -m, --measures LIST     measures or preset for the metrics (default dureader)\n"
-    "  -l, --level N           minimum relevant grade (default 1)\n"
-    "      --order score|file  ranking order of runs with scores (default score)\n"
-    "      --strict            duplicates in runs or qrels are errors\n"
+    CLI_HELP_MEASURES
+    CLI_HELP_LEVEL
+    CLI_HELP_ORDER
+    CLI_HELP_STRICT
     "Annotations:\n"
     "      --annotator NAME    whose journal to use (default: the workspace's, else the login)\n"
     "      --journal-dir DIR   where journals live (default: the workspace's journal_dir, else\n"
@@ -32,21 +33,30 @@ const char ws_args_help[] =
     "      --train-emb F, --test-emb F\n"
     "                          their embeddings (.npy, .fvecs, TSV); default: built-in lexical\n";
 
+enum {
+    WS_DEMO = 0x100, WS_QUERIES, WS_COLLECTION, WS_QRELS, WS_RUN, WS_ANNOTATOR, WS_JOURNAL_DIR,
+    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB,
+};
+
 static const struct option ws_options[] = {
-    {"demo", no_argument, 0, 'D'},          {"queries", required_argument, 0, 'Q'},
-    {"collection", required_argument, 0, 'C'}, {"qrels", required_argument, 0, 'R'},
-    {"run", required_argument, 0, 'U'},     {"measures", required_argument, 0, 'm'},
-    {"level", required_argument, 0, 'l'},   {"order", required_argument, 0, 'O'},
-    {"strict", no_argument, 0, 'S'},        {"annotator", required_argument, 0, 'A'},
-    {"journal-dir", required_argument, 0, 'J'}, {"train-queries", required_argument, 0, 0x101},
-    {"train-emb", required_argument, 0, 0x102}, {"test-emb", required_argument, 0, 0x103},
+    {"demo", no_argument, 0, WS_DEMO},
+    {"queries", required_argument, 0, WS_QUERIES},
+    {"collection", required_argument, 0, WS_COLLECTION},
+    {"qrels", required_argument, 0, WS_QRELS},
+    {"run", required_argument, 0, WS_RUN},
+    CLI_LONG_MEASURES, CLI_LONG_LEVEL, CLI_LONG_ORDER, CLI_LONG_STRICT,
+    {"annotator", required_argument, 0, WS_ANNOTATOR},
+    {"journal-dir", required_argument, 0, WS_JOURNAL_DIR},
+    {"train-queries", required_argument, 0, WS_TRAIN_QUERIES},
+    {"train-emb", required_argument, 0, WS_TRAIN_EMB},
+    {"test-emb", required_argument, 0, WS_TEST_EMB},
     {0, 0, 0, 0},
 };
 
 void ws_args_init(ws_args *w, const struct option *own)
 {
     memset(w, 0, sizeof *w);
-    w->spec.level = 1;
+    cli_opts_init(&w->opts);
     size_t n = 0, m = sizeof ws_options / sizeof ws_options[0];
     while (own[n].name)
         n++;
@@ -63,6 +73,7 @@ void ws_args_free(ws_args *w)
     free(w->paths);
     free(w->names);
     free(w->longopts);
+    cli_opts_free(&w->opts);
 }
 
 static void add_run(ws_args *w, const char *arg)
@@ -77,35 +88,30 @@ static void add_run(ws_args *w, const char *arg)
 
 int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
 {
+    int h = cli_opts_handle(&w->opts, cmd, c, arg);
+    if (h != 0)
+        return h == CLI_OPTS_BAD ? WS_ARGS_BAD : 1;
     switch (c) {
-    case 'D': w->demo = 1; return 1;
-    case 'Q': w->spec.queries = arg; return 1;
-    case 'C': w->spec.collection = arg; return 1;
-    case 'R': w->spec.qrels = arg; return 1;
-    case 'U': add_run(w, arg); return 1;
-    case 'm': w->spec.measures = arg; return 1;
-    case 'l': {
-        int64_t v;
-        if (!rt_parse_int_in(arg, INT32_MIN, INT32_MAX, &v))
-            return cli_usage(cmd, "--level expects a whole number, not '%s'", arg), WS_ARGS_BAD;
-        w->spec.level = (int32_t)v;
-        return 1;
-    }
-    case 'S': w->spec.strict = 1; return 1;
-    case 'A': w->annotator = arg; return 1;
-    case 'J': w->journal_dir = arg; return 1;
-    case 0x101: w->spec.train_queries = arg; return 1;
-    case 0x102: w->spec.train_emb = arg; return 1;
-    case 0x103: w->spec.test_emb = arg; return 1;
-    case 'O':
-        return cli_parse_order(cmd, arg, &w->spec.order) == CLI_OK ? 1 : WS_ARGS_BAD;
-    default:
-        return 0;
+    case WS_DEMO: w->demo = 1; return 1;
+    case WS_QUERIES: w->spec.queries = arg; return 1;
+    case WS_COLLECTION: w->spec.collection = arg; return 1;
+    case WS_QRELS: w->spec.qrels = arg; return 1;
+    case WS_RUN: add_run(w, arg); return 1;
+    case WS_ANNOTATOR: w->annotator = arg; return 1;
+    case WS_JOURNAL_DIR: w->journal_dir = arg; return 1;
+    case WS_TRAIN_QUERIES: w->spec.train_queries = arg; return 1;
+    case WS_TRAIN_EMB: w->spec.train_emb = arg; return 1;
+    case WS_TEST_EMB: w->spec.test_emb = arg; return 1;
+    default: return 0;
     }
 }
 
 int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv)
 {
+    w->spec.measures = w->opts.measures;
+    w->spec.level = w->opts.level;
+    w->spec.order = w->opts.order;
+    w->spec.strict = w->opts.strict;
     if (optind < argc)
         w->workspace = argv[optind++];
     if (optind < argc)

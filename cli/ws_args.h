@@ -6,11 +6,14 @@
 
 #include <getopt.h>
 
+#include "opts.h"
 #include "rt_session.h"
 #include "rt_workspace.h"
 
 typedef struct ws_args {
     rt_ws_spec spec;
+    cli_opts opts;             /* the shared options (-m, -l, --order, --strict, and -o where the
+                                  command takes it): copied into spec by ws_args_finish */
     const char **paths, **names;
     char **owned;
     size_t n;
@@ -25,7 +28,7 @@ typedef struct ws_args {
 extern const char ws_args_help[];
 
 /* Prepares w and the option array: own (terminated by a zero entry) followed by the workspace
- * options. Option codes used here: D Q C R U m l O S A J and 0x101-0x103. */
+ * options. Codes used here: 0x100-0x10f and the shared ones of opts.h. */
 void ws_args_init(ws_args *w, const struct option *own);
 void ws_args_free(ws_args *w);
 
