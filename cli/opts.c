@@ -10,8 +10,6 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 
-static const rt_name orders[] = {{"score", RT_ORDER_SCORE}, {"file", RT_ORDER_FILE}, {NULL, 0}};
-
 void cli_opts_init(cli_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -71,7 +69,7 @@ int cli_opts_handle(cli_opts *o, const char *cmd, int c, const char *arg)
         o->level = (int32_t)level;
         return 1;
     case CLI_OPT_ORDER:
-        if ((rc = name(cmd, "--order", orders, arg, &v)) == 1)
+        if ((rc = name(cmd, "--order", rt_orders, arg, &v)) == 1)
             o->order = (rt_order)v;
         return rc;
     case CLI_OPT_STRICT: o->strict = 1; return 1;

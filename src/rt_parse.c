@@ -217,6 +217,18 @@ const char *rt_id_problem(const char *s, size_t len)
     return NULL;
 }
 
+rt_status rt_check_pair_ids(const char *path, size_t line, const char *qid, size_t ql,
+                            const char *pid, size_t pl, rt_err *err)
+{
+    const char *why = rt_id_problem(qid, ql);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, path, line, "bad query id: %s", why);
+    why = rt_id_problem(pid, pl);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, path, line, "bad passage id: %s", why);
+    return RT_OK;
+}
+
 char *rt_id_show(const char *s, size_t len, char *buf, size_t n)
 {
     size_t o = 0;

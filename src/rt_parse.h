@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rt_err.h"
+
 typedef struct rt_field {
     const char *s;
     size_t len;
@@ -52,6 +54,11 @@ char rt_line_first(const char *line, size_t len);
 /* Why the len bytes at s cannot be an id (qid or pid), or NULL when they can: ids are non-empty
  * valid UTF-8 without control characters. */
 const char *rt_id_problem(const char *s, size_t len);
+
+/* Checks the query and passage ids of a judgment or a ranked line at path:line: RT_OK, or
+ * RT_EINPUT with "bad query id: …" / "bad passage id: …" in err. */
+rt_status rt_check_pair_ids(const char *path, size_t line, const char *qid, size_t ql,
+                            const char *pid, size_t pl, rt_err *err);
 
 /* True when id can stand in a blank-separated TREC line (no space, tab or other blank in it). */
 int rt_id_trec_safe(const char *id);

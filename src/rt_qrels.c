@@ -69,12 +69,9 @@ static uint32_t query_index(loader *L, uint32_t qid)
 static rt_status add(loader *L, const char *qs, size_t ql, const char *ps, size_t pl,
                      int32_t grade, size_t line, rt_err *err)
 {
-    const char *why = rt_id_problem(qs, ql);
-    if (why)
-        return rt_err_at(err, RT_EINPUT, L->path, line, "bad query id: %s", why);
-    why = rt_id_problem(ps, pl);
-    if (why)
-        return rt_err_at(err, RT_EINPUT, L->path, line, "bad passage id: %s", why);
+    rt_status st = rt_check_pair_ids(L->path, line, qs, ql, ps, pl, err);
+    if (st != RT_OK)
+        return st;
     uint32_t qi = query_index(L, rt_strtab_intern(L->qids, qs, ql));
     RT_GROW(L->raws, L->cap, L->nraw + 1);
     L->raws[L->nraw] = (raw){qi, rt_strtab_intern(L->pids, ps, pl), grade, (uint32_t)L->nraw, line};

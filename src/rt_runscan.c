@@ -66,6 +66,8 @@ const rt_name rt_run_formats[] = {
     {"dureader", RT_RUN_DUREADER}, {NULL, 0},
 };
 
+const rt_name rt_orders[] = {{"score", RT_ORDER_SCORE}, {"file", RT_ORDER_FILE}, {NULL, 0}};
+
 void rt_run_report_duplicates(const rt_run_info *info, const char *path, rt_report *report)
 {
     if (info->duplicates)
@@ -205,18 +207,14 @@ static rt_status flush_block(scan *s, rt_err *err)
 static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
                          double score, size_t line, rt_err *err)
 {
-    const char *why = rt_id_problem(qid, ql);
-    if (why)
-        return rt_err_at(err, RT_EINPUT, s->path, line, "bad query id: %s", why);
-    why = rt_id_problem(pid, pl);
-    if (why)
-        return rt_err_at(err, RT_EINPUT, s->path, line, "bad passage id: %s", why);
+    rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
+    if (st != RT_OK)
+        return st;
     uint32_t qslot = 0;
     if (s->gather) {
         qslot = rt_strtab_intern(s->seen, qid, ql);
     } else if (ql != s->qid_len || memcmp(qid, s->qid, ql) != 0) {
-        rt_status st = flush_block(s, err);
-        if (st != RT_OK)
+        if ((st = flush_block(s, err)) != RT_OK)
             return st;
         if (rt_strtab_find(s->seen, qid, ql) != RT_NO_ID)
             return RESTART;

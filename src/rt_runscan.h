@@ -91,6 +91,7 @@ void rt_run_report_duplicates(const rt_run_info *info, const char *path, rt_repo
 
 /* The names of the values (rt_names). */
 extern const rt_name rt_run_formats[];
+extern const rt_name rt_orders[];
 
 int rt_run_format_parse(const char *name, rt_run_format *fmt);
 const char *rt_run_format_name(rt_run_format fmt);

@@ -228,9 +228,12 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
         return bad_key(err, path, "runs", "a non-empty array of paths or {\"name\", \"path\"} objects");
     if (!json_str(o, "qrels"))
         return bad_key(err, path, "qrels", "the path of the qrels file");
-    const char *order = json_str(o, "order");
-    if (order && strcmp(order, "score") != 0 && strcmp(order, "file") != 0)
-        return bad_key(err, path, "order", "\"score\" or \"file\"");
+    int order;
+    char valid[64], want[80];
+    if (json_str(o, "order") && !rt_name_value(rt_orders, json_str(o, "order"), &order)) {
+        snprintf(want, sizeof want, "one of %s", rt_name_list(rt_orders, valid, sizeof valid));
+        return bad_key(err, path, "order", want);
+    }
     return RT_OK;
 }
 
@@ -309,12 +312,14 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         st = json_int(lk, "leakage.dim", 1, RT_LEAK_MAX_DIM, &leak_dim, path, err);
     const cJSON *graded = cJSON_GetObjectItemCaseSensitive(o, "graded");
     const cJSON *strict = cJSON_GetObjectItemCaseSensitive(o, "strict");
-    const char *order = json_str(o, "order");
+    int order = RT_ORDER_SCORE;
+    if (json_str(o, "order"))
+        rt_name_value(rt_orders, json_str(o, "order"), &order);   /* checked above */
     rt_ws_spec s = {
         .name = json_str(o, "name"), .queries = resolved[0], .collection = resolved[1],
         .qrels = resolved[2], .run_paths = paths, .run_names = names, .nruns = nr,
         .measures = json_str(o, "measures"), .level = (int32_t)level,
-        .graded = cJSON_IsTrue(graded), .order = order && strcmp(order, "file") == 0 ? RT_ORDER_FILE : RT_ORDER_SCORE,
+        .graded = cJSON_IsTrue(graded), .order = (rt_order)order,
         .strict = cJSON_IsTrue(strict), .journal_dir = resolved[3], .annotator = json_str(o, "annotator"),
         .train_queries = lres[0], .train_emb = lres[1], .test_emb = lres[2],
         .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
