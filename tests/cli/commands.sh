@@ -40,4 +40,47 @@ run export --demo --what metrics --format xlsx
 [ "$rc" -eq 1 ] && grep -q "(trec, tsv, csv, json, md, latex)" "$D/err"
 report $? "export: an unknown format lists the formats"
 
+# The shared options (cli/opts.c) are parsed in one place: every command that takes one says
+# the same thing about a bad value, listing the valid ones.
+for c in "eval" "pool -k 1" "export --what metrics --demo" ""; do
+    # shellcheck disable=SC2086
+    run $c --order sideways x y
+    [ "$rc" -eq 1 ] && grep -q "unknown --order 'sideways' (score, file)" "$D/err"
+    report $? "${c:-workbench}: a bad --order lists score, file"
+done
+for c in "eval" "pool -k 1"; do
+    # shellcheck disable=SC2086
+    run $c --run-format xml x y
+    [ "$rc" -eq 1 ] && grep -q "unknown run format 'xml' (auto, trec, tsv, dureader)" "$D/err"
+    report $? "$c: a bad --run-format lists the formats"
+    # shellcheck disable=SC2086
+    run $c --qrels-format xml x y
+    [ "$rc" -eq 1 ] && grep -q "unknown qrels format 'xml' (auto, trec, tsv, dureader)" "$D/err"
+    report $? "$c: a bad --qrels-format lists the formats"
+done
+run leak --train a --test b --queries-format xml
+[ "$rc" -eq 1 ] && grep -q "unknown queries format 'xml' (auto, tsv, dureader)" "$D/err"
+report $? "leak: a bad --queries-format lists the formats"
+run eval --preset nope x y
+[ "$rc" -eq 1 ] && grep -q "unknown preset 'nope' (dureader, trec, dbqa)" "$D/err"
+report $? "eval: an unknown preset lists the presets"
+for c in "eval" "export --what metrics --demo" ""; do
+    # shellcheck disable=SC2086
+    run $c -l 2.5 x y
+    [ "$rc" -eq 1 ] && grep -q -- "--level expects a whole number, not '2.5'" "$D/err"
+    report $? "${c:-workbench}: -l 2.5 is refused in the same words"
+done
+run export --demo --what leakage --leaked some
+[ "$rc" -eq 1 ] && grep -q "unknown --leaked 'some' (reviewed, candidates)" "$D/err"
+report $? "export: a bad --leaked lists its values"
+printf '{"qrels": "q", "runs": ["r"], "order": "x"}\n' > "$D/ws.json"
+run "$D/ws.json"
+[ "$rc" -eq 2 ] && grep -q '"order" must be one of score, file' "$D/err"
+report $? "a workspace file's bad order lists the valid ones"
+# -m and --preset add up, as the help says
+printf 'q1 0 p1 1\n' > "$D/q.trec"; printf 'q1 Q0 p1 1 1.0 r\n' > "$D/r.trec"
+run eval -m RR@10 --preset dbqa -m P@2 "$D/q.trec" "$D/r.trec"
+[ "$rc" -eq 0 ] && [ "$(cut -f2 "$D/out" | tr '\n' ' ')" = "RR@10 RR Success@1 AP_min P@2 " ]
+report $? "eval: -m and --preset add up in the order given"
+
 done_testing
