@@ -115,9 +115,8 @@ const char *rt_leakage_train_text(const rt_leakage *l, const rt_leak_pair *p)
 
 int rt_leak_type_is_leak(const char *type)
 {
-    static const char *const leaks[] = {"identical", "generalization", "specialization", "reformulation"};
-    for (size_t i = 0; i < sizeof leaks / sizeof leaks[0]; i++)
-        if (strcmp(type, leaks[i]) == 0)
+    for (size_t i = 0; i < RT_LEAK_TYPES_LEAKING; i++)
+        if (strcmp(type, rt_leak_types[i]) == 0)
             return 1;
     return 0;
 }

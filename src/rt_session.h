@@ -26,6 +26,8 @@ typedef struct rt_session {
 /* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),
  * NULL-terminated. */
 extern const char *const rt_leak_types[];
+/* The first this many of them say the pair is a leak; the rest that it is not. */
+#define RT_LEAK_TYPES_LEAKING 4
 
 /* The journal folder when none is given: the workspace's journal_dir, else "annotations" beside
  * the workspace file, else "./annotations" (an implicit workspace). Caller frees. */
@@ -41,6 +43,9 @@ char *rt_session_default_annotator(const rt_workspace *ws);
 rt_status rt_session_open(rt_session **out, rt_workspace *ws, const char *dir,
                           const char *annotator, int readonly, rt_err *err);
 void rt_session_close(rt_session **s);
+/* Closes s, removing its journal when this process created it and wrote nothing
+ * (rt_journal_discard). */
+void rt_session_discard(rt_session **s);
 
 /* NULL when changes can be made; otherwise why not. */
 const char *rt_session_readonly(const rt_session *s);
@@ -48,6 +53,15 @@ const char *rt_session_readonly(const rt_session *s);
 /* Checks op (known query and passage, grade in range, known category or leak type) without
  * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. */
 rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err);
+
+/* Imports ops (judgments or tags made elsewhere; each op's via is "import FILE:LINE") all or
+ * nothing: each is checked like rt_session_check, except that a decision equal to the base is
+ * kept (it is the annotator's), and an error names the op's FILE:LINE. Those already so in this
+ * journal are dropped (cleared, and moved out: ops[0..*done) are the ones kept). check_only:
+ * stop there (to check several journals before writing any); else the kept ones are appended at
+ * once (rt_journal_append_all) and applied. On error nothing is written. ops stay the caller's
+ * to clear. */
+rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only, size_t *done, rt_err *err);
 
 /* Checks op, appends it to the journal (returning only once it is on disk), then applies it to
  * the state and the metrics. op's author, seq and time are filled in, and a category given by
