@@ -121,11 +121,18 @@ struct rt_outfile {
 
 /* Removes NAME.tmp-PID-N in dir for every PID that is no longer a process: what a killed
  * export or pool left behind. Only regular files of exactly that shape are touched. */
-static void sweep_stale(const char *dir, const char *name)
+/* Removes name.tmp-PID-N temporaries in the folder dirfd whose process is dead (regular files
+ * only): what a killed writer left behind. */
+static void sweep_stale_at(int dirfd, const char *name)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int dup_fd = dup(dirfd);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
         return;
+    }
+    rewinddir(d);
     size_t nl = strlen(name);
     for (struct dirent *e; (e = readdir(d));) {
         const char *s = e->d_name;
@@ -141,10 +148,60 @@ static void sweep_stale(const char *dir, const char *name)
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;   /* alive, or not ours to judge */
         struct stat sb;
-        if (fstatat(dirfd(d), s, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
-            (void)unlinkat(dirfd(d), s, 0);
+        if (fstatat(dirfd, s, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+            (void)unlinkat(dirfd, s, 0);
     }
     closedir(d);
+}
+
+static void sweep_stale(const char *dir, const char *name)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        sweep_stale_at(dfd, name);
+        close(dfd);
+    }
+}
+
+static unsigned counter;
+
+int rt_file_replace_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode, int flags,
+                       int *newfd)
+{
+    char tmp[512];
+    if (strlen(name) > 400) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    sweep_stale_at(dirfd, name);
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%u", name, (long)getpid(), counter++);
+        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd < 0 && errno != EEXIST)
+            return -1;
+    }
+    if (fd < 0)
+        return -1;
+    int ok = fchmod(fd, mode) == 0 && rt_file_write_all(fd, buf, len) == 0 && fsync(fd) == 0;
+    int e = errno;
+    close(fd);
+    int nfd = -1;
+    if (ok && newfd && (nfd = openat(dirfd, tmp, flags | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        ok = 0, e = errno;
+    if (ok && renameat(dirfd, tmp, dirfd, name) != 0)
+        ok = 0, e = errno;
+    if (!ok) {
+        if (nfd >= 0)
+            close(nfd);
+        (void)unlinkat(dirfd, tmp, 0);
+        errno = e;
+        return -1;
+    }
+    rt_file_sync_dirfd(dirfd);
+    if (newfd)
+        *newfd = nfd;
+    return 0;
 }
 
 static rt_outfile *new_outfile(const char *path, char *tmp, int fd, rt_err *err, rt_status *st)
@@ -172,7 +229,6 @@ static rt_outfile *new_outfile(const char *path, char *tmp, int fd, rt_err *err,
 
 rt_status rt_outfile_open(rt_outfile **out, const char *path, rt_err *err)
 {
-    static unsigned counter;
     *out = NULL;
     struct stat lsb, sb;
     int exists = lstat(path, &lsb) == 0, have_mode = 0;

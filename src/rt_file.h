@@ -33,6 +33,14 @@ rt_status rt_file_append(int fd, off_t *size, const void *buf, size_t len, const
  * fsync'd; 0, or -1 with errno set and nothing left behind. */
 int rt_file_create_at(int dirfd, const char *name, const void *buf, size_t len);
 
+/* Replaces the file name in dirfd by one holding len bytes, atomically: a temporary beside it
+ * (name.tmp-PID-N, created exclusively, never through a link) is written with mode, fsync'd and
+ * renamed over name, then the folder is synced. A crash leaves the old file or the new one (and at
+ * worst a temporary, which the next call removes once its process is dead). newfd not NULL: it
+ * receives the new file opened with flags. 0, or -1 with errno set and nothing changed. */
+int rt_file_replace_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode, int flags,
+                       int *newfd);
+
 /* Cuts fd to size and fsyncs; 0, or -1 with errno set. */
 int rt_file_truncate(int fd, off_t size);
 

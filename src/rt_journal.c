@@ -23,6 +23,7 @@ struct rt_journal {
     char *dir;
     int fd;            /* -1 when read-only */
     int made_lock;     /* this process created the lock file (removed again if it refuses) */
+    int created;       /* this process created the journal file */
     int lock_fd;
     char *readonly;    /* why, or NULL */
     uint64_t next_seq;
@@ -348,6 +349,7 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
             snprintf(why, sizeof why, "%s is not writable (%s)", j->path, strerror(errno));
             set_readonly(j, why);
         } else if (!existed) {
+            j->created = 1;
             rt_file_sync_dirfd(dirfd);
         }
     }
@@ -432,4 +434,67 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
         j->next_seq++;
     free(line);
     return st;
+}
+
+rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err)
+{
+    if (j->readonly)
+        return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
+    if (n == 0)
+        return RT_OK;
+    size_t old = (size_t)j->size, len = old, cap = old + 1;
+    char *all = rt_malloc(cap);
+    ssize_t got = old ? pread(j->fd, all, old, 0) : 0;
+    if (got < 0 || (size_t)got != old) {
+        free(all);
+        return rt_err_set(err, RT_EIO, "%s: cannot read it back: %s", j->path, got < 0 ? strerror(errno) : "short read");
+    }
+    int64_t now = rt_op_now_ms();
+    for (size_t i = 0; i < n; i++) {
+        ops[i].seq = j->next_seq + i;
+        ops[i].time_ms = now;
+        char *line = rt_op_to_json(&ops[i]);
+        size_t ll = strlen(line);
+        RT_GROW(all, cap, len + ll);
+        memcpy(all + len, line, ll);
+        len += ll;
+        free(line);
+    }
+    rt_err e;
+    struct stat sb;
+    int dirfd = open_dir(j, j->dir, &e), nfd = -1;
+    const char *name = strrchr(j->path, '/') + 1;
+    int failed = dirfd < 0 || fstat(j->fd, &sb) != 0 ||
+                 rt_file_replace_at(dirfd, name, all, len, sb.st_mode & 07777, O_RDWR | O_APPEND, &nfd) != 0;
+    int saved = errno;
+    if (dirfd >= 0)
+        close(dirfd);
+    free(all);
+    if (failed)
+        return rt_err_set(err, RT_EIO, "%s: cannot write the new operations: %s; the journal is as it was",
+                          j->path, dirfd < 0 ? "cannot open its folder" : strerror(saved));
+    close(j->fd);
+    j->fd = nfd;
+    j->size = (off_t)len;
+    j->next_seq += n;
+    return RT_OK;
+}
+
+void rt_journal_discard(rt_journal **jp)
+{
+    rt_journal *j = jp ? *jp : NULL;
+    if (j && j->created && j->size == 0 && j->fd >= 0) {
+        rt_err e;
+        int dirfd = open_dir(j, j->dir, &e);
+        const char *name = strrchr(j->path, '/') + 1;
+        if (dirfd >= 0) {
+            char lname[300];
+            snprintf(lname, sizeof lname, "%.250s.lock", name);
+            (void)unlinkat(dirfd, name, 0);
+            if (j->made_lock)
+                (void)unlinkat(dirfd, lname, 0);
+            close(dirfd);
+        }
+    }
+    rt_journal_close(jp);
 }

@@ -35,6 +35,11 @@ rt_status rt_journal_open_readonly(rt_journal **out, const char *dir, const char
 
 void rt_journal_close(rt_journal **j);
 
+/* Closes j and, when this process created the journal and nothing was written to it, removes it
+ * and the lock file it made: what a command that opened a journal for nothing leaves behind
+ * (an import refused before writing). */
+void rt_journal_discard(rt_journal **j);
+
 /* Makes the journal read-only from now on, for reason why (copied; a first reason stands): what
  * the caller does when an operation it replays turns out to be invalid. */
 void rt_journal_refuse(rt_journal *j, const char *why);
@@ -49,5 +54,11 @@ uint64_t rt_journal_next_seq(const rt_journal *j);
 /* Stamps op with the next sequence number and the time, appends it, and returns only when it is
  * on disk (write + fsync). On failure the journal is left as it was and RT_EIO returned. */
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err);
+
+/* Appends ops[0..n) all or nothing (an import): stamps each like rt_journal_append, then
+ * replaces the journal atomically by a copy with the new lines (rt_file_replace_at), so a kill
+ * leaves the journal as it was or with every line. The lock stays held; later appends go to the
+ * new file. On failure nothing changed and RT_EIO names the journal. */
+rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err);
 
 #endif

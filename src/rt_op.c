@@ -25,6 +25,7 @@ void rt_op_clear(rt_op *op)
     free(op->cat);
     free(op->text);
     free(op->train);
+    free(op->via);
     free(op->name);
     for (size_t i = 0; i < op->nqids; i++)
         free(op->qids[i]);
@@ -43,6 +44,7 @@ void rt_op_copy(rt_op *d, const rt_op *s)
     d->cat = dup_or_null(s->cat);
     d->text = dup_or_null(s->text);
     d->train = dup_or_null(s->train);
+    d->via = dup_or_null(s->via);
     d->name = dup_or_null(s->name);
     d->qids = s->nqids ? rt_calloc(s->nqids, sizeof *d->qids) : NULL;
     for (size_t i = 0; i < s->nqids; i++)
@@ -147,6 +149,8 @@ char *rt_op_to_json(const rt_op *op)
         cJSON_AddNumberToObject(o, "undo", (double)op->undo);
     if (op->redo)
         cJSON_AddNumberToObject(o, "redo", (double)op->redo);
+    if (op->via)
+        cJSON_AddStringToObject(o, "via", op->via);
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     size_t n = strlen(s);
@@ -201,7 +205,8 @@ static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
     int q = get_str(o, "qid", &op->qid), p = get_str(o, "pid", &op->pid);
     int c = get_str(o, "cat", &op->cat), t = get_str(o, "text", &op->text);
     int tr = get_str(o, "train", &op->train), nm = get_str(o, "name", &op->name);
-    if (q < 0 || p < 0 || c < 0 || t < 0 || tr < 0 || nm < 0)
+    int v = get_str(o, "via", &op->via);
+    if (q < 0 || p < 0 || c < 0 || t < 0 || tr < 0 || nm < 0 || v < 0)
         return need(op, err, 0, "a member that should be a string is not");
     if (op->kind == RT_OP_SET || op->kind == RT_OP_LEAK) {
         free(op->pid);   /* these kinds name no passage: a "pid" there means nothing and is not */

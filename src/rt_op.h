@@ -36,6 +36,7 @@ typedef struct rt_op {
     size_t nqids;
     int has_list;
     uint64_t undo, redo;  /* nonzero: this op undoes / redoes operation seq */
+    char *via;            /* where it came from when not typed: "import FILE:LINE"; NULL: typed */
     size_t line;          /* the journal line it was read from (0: made in this process) */
 } rt_op;
 

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
              same(op.pid, back.pid) && op.has_grade == back.has_grade && (!op.has_grade || op.grade == back.grade) &&
              same(op.cat, back.cat) && same(op.text, back.text) && same(op.train, back.train) &&
              same(op.name, back.name) && op.has_list == back.has_list && op.nqids == back.nqids &&
-             op.undo == back.undo && op.redo == back.redo;
+             op.undo == back.undo && op.redo == back.redo && same(op.via, back.via);
     for (size_t i = 0; eq && i < op.nqids; i++)
         eq = same(op.qids[i], back.qids[i]);
     if (!eq) {

@@ -204,6 +204,7 @@ static __attribute__((unused)) int op_same(const rt_op *a, const rt_op *b, const
         DIFF(!streq(a->qids[i], b->qids[i]), "a qid of the list");
     DIFF(a->undo != b->undo, "undo");
     DIFF(a->redo != b->redo, "redo");
+    DIFF(!streq(a->via, b->via), "via");
 #undef DIFF
     *why = "";
     return 1;
