@@ -11,10 +11,14 @@
 #include "rt_mem.h"
 
 const cli_command cli_commands[] = {
+    {"agree", cmd_agree, "agreement between annotators (Cohen, Fleiss, Krippendorff) from their journals",
+     "retriage agree --help"},
     {"eval", cmd_eval, "evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)",
      "retriage eval --help"},
     {"export", cmd_export, "write current qrels, relabels, tags, breakdowns, metric tables",
      "retriage export --help"},
+    {"import", cmd_import, "judgments or tags made elsewhere into annotators' journals (all or nothing)",
+     "retriage import --help"},
     {"leak", cmd_leak, "find training queries that near-duplicate test queries (train–test leakage)",
      "retriage leak --help"},
     {"pool", cmd_pool, "depth-k pool of runs per query, in reciprocal-rank-fusion order",

@@ -21,7 +21,9 @@ typedef struct cli_command {
 
 extern const cli_command cli_commands[];
 
+int cmd_agree(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
 int cmd_open(int argc, char **argv);
 int cmd_export(int argc, char **argv);

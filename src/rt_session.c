@@ -111,6 +111,13 @@ void rt_session_close(rt_session **sp)
     *sp = NULL;
 }
 
+void rt_session_discard(rt_session **sp)
+{
+    if (sp && *sp)
+        rt_journal_discard(&(*sp)->journal);
+    rt_session_close(sp);
+}
+
 const char *rt_session_readonly(const rt_session *s) { return rt_journal_readonly(s->journal); }
 
 static int known_pid(const rt_session *s, const char *pid)
@@ -143,7 +150,9 @@ static int same_grade(const rt_session *s, const rt_op *op)
     return q != RT_NO_ID && p != RT_NO_ID && rt_session_grade(s, q, p, &g, NULL) && g == op->grade;
 }
 
-rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
+/* Whether op can be done at all (known query, passage, category, grade in range), leaving aside
+ * whether it would change anything. */
+static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
 {
     const char *ro = rt_session_readonly(s);
     if (ro)
@@ -181,9 +190,15 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
     default:
         break;
     }
-    if (rt_annot_is_noop(s->annot, op) || same_grade(s, op))
-        return rt_err_set(err, RT_EUSAGE, "nothing to change");
     return RT_OK;
+}
+
+rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
+{
+    rt_status st = check_valid(s, op, err);
+    if (st == RT_OK && (rt_annot_is_noop(s->annot, op) || same_grade(s, op)))
+        return rt_err_set(err, RT_EUSAGE, "nothing to change");
+    return st;
 }
 
 /* Appends op durably, then applies it everywhere; qid is op's query id when the caller has it
@@ -411,4 +426,49 @@ size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid)
 double rt_session_rr10(const rt_session *s, size_t r, uint32_t qid)
 {
     return rt_live_rr(s->live, r, qid, 10);
+}
+
+/* The place an imported op came from, "FILE:LINE" out of its via "import FILE:LINE". */
+static const char *import_place(const rt_op *op)
+{
+    return op->via && strncmp(op->via, "import ", 7) == 0 ? op->via + 7 : op->via ? op->via : "import";
+}
+
+rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only, size_t *done, rt_err *err)
+{
+    *done = 0;
+    size_t keep = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ops[i].qid && ops[i].kind != RT_OP_SET)
+            continue;   /* dropped by an earlier check-only pass */
+        rt_err e;
+        if (check_valid(s, &ops[i], &e) != RT_OK)
+            return rt_err_set(err, e.status, "%s: %s", import_place(&ops[i]), e.msg);
+        if (rt_annot_is_noop(s->annot, &ops[i])) {
+            rt_op_clear(&ops[i]);   /* already so in this journal: importing again adds nothing */
+            continue;
+        }
+        free(ops[i].author);
+        ops[i].author = rt_strdup(s->annotator);
+        if (keep != i) {
+            ops[keep] = ops[i];
+            memset(&ops[i], 0, sizeof ops[i]);
+        }
+        keep++;
+    }
+    *done = keep;
+    if (check_only)
+        return RT_OK;
+    rt_status st = rt_journal_append_all(s->journal, ops, keep, err);
+    if (st != RT_OK) {
+        *done = 0;
+        return st;
+    }
+    for (size_t i = 0; i < keep; i++) {
+        const char *warn = NULL;
+        rt_err e;
+        if (rt_annot_apply(s->annot, &ops[i], &warn, &e) == RT_OK && ops[i].kind == RT_OP_LABEL)
+            rt_live_update(s->live, rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid)));
+    }
+    return RT_OK;
 }

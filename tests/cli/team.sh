@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# team.sh — several annotators: `retriage import` (judgments and tags into each annotator's
+# journal, all or nothing, file:line errors, safe against kills and locks) and `retriage agree`
+# (hand-computed kappas on a tiny workspace, undefined kappas said as such, and every figure of
+# ../shared/data/agreement/expected.json to 1e-9).
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache"
+J="$D/j"
+
+# a tiny workspace: q1 ranks p1 p2, q2 ranks p3 p4; base: q1 p1 relevant, q2 p3 not
+printf 'q1\tfirst\nq2\tsecond\n' > "$D/queries.tsv"
+printf 'q1 0 p1 1\nq2 0 p3 0\n' > "$D/qrels"
+printf 'q1 Q0 p1 1 2 r\nq1 Q0 p2 2 1 r\nq2 Q0 p3 1 2 r\nq2 Q0 p4 2 1 r\n' > "$D/run"
+WS=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$J")
+
+printf 'annotator\tqid\tpid\tgrade\n' > "$D/j.tsv"
+printf 'alice\tq1\tp1\t1\nalice\tq1\tp2\t0\nalice\tq2\tp3\t1\nalice\tq2\tp4\t0\n' >> "$D/j.tsv"
+printf 'bob\tq1\tp1\t1\nbob\tq1\tp2\t1\nbob\tq2\tp3\t1\nbob\tq2\tp4\t0\n' >> "$D/j.tsv"
+run import "${WS[@]}" --judgments "$D/j.tsv"
+[ "$rc" -eq 0 ] && [ "$(wc -l < "$J/alice.jsonl")" -eq 4 ] && [ "$(wc -l < "$J/bob.jsonl")" -eq 4 ]
+report $? "import: the annotator column picks each line's journal"
+grep -q "\"via\":\"import $D/j.tsv:2\"" "$J/alice.jsonl" && grep -q '"author":"bob"' "$J/bob.jsonl"
+report $? "import: each operation says where it came from, and whose it is"
+grep -q '"pid":"p1","grade":1' "$J/alice.jsonl"; report $? "import: a judgment equal to the base is kept (the annotator's decision)"
+
+# alice 1 0 1 0, bob 1 1 1 0: observed 3/4; chance 1/2·3/4 + 1/2·1/4 = 1/2; kappa (3/4 - 1/2) / (1/2)
+run agree "${WS[@]}"
+grep -q "^alice	bob	observed agreement	4	0.7500	$" "$D/out" &&
+    grep -q "^alice	bob	relevance kappa	4	0.5000	$" "$D/out"
+report $? "agree: observed agreement 0.75 and kappa 0.5, worked out by hand"
+cp "$J/alice.jsonl" "$D/alice.before"; cp "$J/bob.jsonl" "$D/bob.before"
+run import "${WS[@]}" --judgments "$D/j.tsv"
+[ "$rc" -eq 0 ] && grep -q "alice: 0 operations" "$D/err" && cmp -s "$J/alice.jsonl" "$D/alice.before"
+report $? "import again: nothing added, the journal untouched"
+
+# tags: both give q1 p2 and q2 p4 "entity" and nothing else: every category kappa is undefined
+printf 'annotator\tqid\tpid\tcategory\n' > "$D/t.tsv"
+printf 'alice\tq1\tp2\tentity\nbob\tq1\tp2\tentity\nalice\tq2\tp4\t1\nbob\tq2\tp4\tentity mismatch\n' >> "$D/t.tsv"
+run import "${WS[@]}" --tags "$D/t.tsv"
+[ "$rc" -eq 0 ] && [ "$(grep -c '"cat":"entity"' "$J/bob.jsonl")" -eq 2 ]
+report $? "import --tags: a category by id, number or name is stored by id"
+run agree "${WS[@]}"
+grep -q "^alice	bob	kappa entity	2	undefined	.*same label" "$D/out"
+report $? "agree: a kappa over constant labels is 'undefined' with its reason, never 0"
+run agree "${WS[@]}" --format json
+grep -q '"entity":	null' "$D/out" && grep -q '"category_kappa_why"' "$D/out" && grep -q '"relevance_kappa":	0.5' "$D/out"
+report $? "agree --format json: null and a reason for the undefined kappas"
+cp "$J/alice.jsonl" "$D/alice.before"; cp "$J/bob.jsonl" "$D/bob.before"
+unchanged() { cmp -s "$J/alice.jsonl" "$D/alice.before" && cmp -s "$J/bob.jsonl" "$D/bob.before" && [ ! -e "$J/carol.jsonl" ]; }
+
+# errors: file:line, exit 2, and no journal written
+printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t1\ncarol\tq9\tp1\t1\n' > "$D/bad1.tsv"
+run import "${WS[@]}" --judgments "$D/bad1.tsv"
+[ "$rc" -eq 2 ] && grep -q "bad1.tsv:3: unknown query \"q9\"" "$D/err" && unchanged
+report $? "import: an unknown query names file:line; nothing is written (carol's first line neither)"
+printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t2\n' > "$D/bad2.tsv"
+run import "${WS[@]}" --judgments "$D/bad2.tsv"
+[ "$rc" -eq 2 ] && grep -q "bad2.tsv:2: grade 2" "$D/err" && unchanged
+report $? "import: a grade outside the binary scale names file:line"
+printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tnope\t1\n' > "$D/bad3.tsv"
+run import "${WS[@]}" --judgments "$D/bad3.tsv"
+[ "$rc" -eq 2 ] && grep -q "bad3.tsv:2: unknown passage \"nope\"" "$D/err" && unchanged
+report $? "import: an unknown passage names file:line"
+printf 'annotator\tqid\tpid\tcategory\ncarol\tq1\tp1\tsarcasm\n' > "$D/bad4.tsv"
+run import "${WS[@]}" --tags "$D/bad4.tsv"
+[ "$rc" -eq 2 ] && grep -q "bad4.tsv:2: unknown category \"sarcasm\"" "$D/err" && unchanged
+report $? "import: an unknown category names file:line"
+printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t1\ncarol\tq1\tp2\t0\ncarol\tq1\tp1\t0\n' > "$D/bad5.tsv"
+run import "${WS[@]}" --judgments "$D/bad5.tsv"
+[ "$rc" -eq 2 ] && grep -q "bad5.tsv:4: carol judged q1 p1 as 0, and as 1 at .*bad5.tsv:2" "$D/err" && unchanged
+report $? "import: a pair judged twice with different grades names both lines"
+printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t1\ndave\tq1\tp1\tx\n' > "$D/bad6.tsv"
+run import "${WS[@]}" --judgments "$D/bad6.tsv"
+[ "$rc" -eq 2 ] && grep -q "bad6.tsv:3: the grade must be a whole number" "$D/err" && unchanged && [ ! -e "$J/dave.jsonl" ]
+report $? "import: one bad line of one annotator stops every annotator's import"
+printf 'qid\tpid\tgrade\nq1\tp1\t1\n' > "$D/noann.tsv"
+run import "${WS[@]}" --judgments "$D/noann.tsv"
+[ "$rc" -eq 1 ] && grep -q "noann.tsv:2: no annotator" "$D/err" && unchanged
+report $? "import: no annotator column and no --annotator is a usage error"
+printf 'annotator\tqid\tpid\tgrade\n../x\tq1\tp1\t1\n' > "$D/badname.tsv"
+run import "${WS[@]}" --judgments "$D/badname.tsv"
+[ "$rc" -eq 2 ] && grep -q "badname.tsv:2: annotator \"../x\" cannot name a journal" "$D/err" && unchanged &&
+    [ ! -e "$D/x.jsonl" ]
+report $? "import: an annotator name that is a path is refused"
+printf 'q1\tp1\tentity\n' > "$D/nohead.tsv"
+run import "${WS[@]}" --annotator carol --tags "$D/nohead.tsv"
+[ "$rc" -eq 2 ] && grep -q "nohead.tsv:1: a tags file starts with a header line" "$D/err" && unchanged
+report $? "import: a tags file without its header is refused"
+printf 'q1 0 p2 1\nq2 0 p4 1\n' > "$D/erin.qrels"
+run import "${WS[@]}" --annotator erin --judgments "$D/erin.qrels"
+[ "$rc" -eq 0 ] && [ "$(wc -l < "$J/erin.jsonl")" -eq 2 ]
+report $? "import: TREC qrels with --annotator"
+
+# a journal in use by another process: nothing imported anywhere
+if command -v flock > /dev/null; then
+    printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t1\nbob\tq1\tp2\t0\n' > "$D/locked.tsv"
+    flock "$J/bob.jsonl.lock" sh -c "'$RETRIAGE' import $(printf '%q ' "${WS[@]}") --judgments '$D/locked.tsv' > '$D/out' 2> '$D/err'; echo \$? > '$D/rc'"
+    rc=$(cat "$D/rc")
+    [ "$rc" -eq 2 ] && grep -q "bob's journal cannot be written" "$D/err" && unchanged
+    report $? "import: a journal locked by another process stops the whole import"
+else
+    ok 0 "# SKIP flock is not installed"
+fi
+
+# a temporary left by a killed import is removed by the next one (its process is dead)
+printf 'stale' > "$J/alice.jsonl.tmp-2147483646-0"
+had=$(wc -l < "$J/alice.jsonl")
+printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t1\n' > "$D/one.tsv"
+run import "${WS[@]}" --judgments "$D/one.tsv"
+[ "$rc" -eq 0 ] && [ ! -e "$J/alice.jsonl.tmp-2147483646-0" ] && [ "$(wc -l < "$J/alice.jsonl")" -eq $((had + 1)) ]
+report $? "import: a dead process's temporary is swept, the journal gains the line"
+
+# kills at any moment leave a journal with none or all of the import
+awk 'BEGIN { for (i = 0; i < 30000; i++) printf "q1 Q0 x%05d %d %d big\n", i, i + 1, 30000 - i }' > "$D/bigrun"
+awk 'BEGIN { print "qid\tpid\tgrade"; for (i = 0; i < 30000; i++) printf "q1\tx%05d\t%d\n", i, i % 2 }' > "$D/big.tsv"
+BWS=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/bigrun" --journal-dir "$D/kj")
+st=0 seen=""
+for delay in 0.05 0.1 0.15 0.2 0.3 0.4; do
+    timeout -s KILL "$delay" "$RETRIAGE" import "${BWS[@]}" --annotator kim --judgments "$D/big.tsv" > /dev/null 2>&1
+    n=$( [ -e "$D/kj/kim.jsonl" ] && wc -l < "$D/kj/kim.jsonl" || echo 0)
+    seen="$seen $n"
+    [ "$n" -eq 0 ] || [ "$n" -eq 30000 ] || st=1
+    rm -f "$D/kj/kim.jsonl"
+done
+echo "# lines after each kill:$seen" | diag
+ok $st "import killed at six moments: the journal holds none or all 30,000 operations"
+
+# agree: who is in the team
+run agree "${WS[@]}" --annotators alice,zed
+[ "$rc" -eq 1 ] && grep -q 'no journal of annotator "zed" in .*journals there: alice, bob, erin' "$D/err"
+report $? "agree: an annotator without a journal is named, with those who have one"
+run agree "${WS[@]}" --annotators alice
+[ "$rc" -eq 1 ] && grep -q "at least two annotators" "$D/err"; report $? "agree: one annotator is not a team"
+sum_before=$(cat "$J"/*.jsonl | cksum)
+run agree "${WS[@]}" --annotators alice,bob,erin --format md
+[ "$rc" -eq 0 ] && grep -q "^| alice | erin | relevance kappa | 2 |" "$D/out" && grep -q "Fleiss kappa" "$D/out" &&
+    [ "$(cat "$J"/*.jsonl | cksum)" = "$sum_before" ]
+report $? "agree: three annotators as Markdown; nobody's journal changes"
+mkdir -p "$D/j2" && cp "$J/alice.jsonl" "$J/bob.jsonl" "$D/j2/" && echo '{"seq":99,"op":"label"' >> "$D/j2/bob.jsonl" &&
+    printf '{"bad line"}\n{"seq":1}\n' >> "$D/j2/bob.jsonl"
+run agree "${WS[@]}" --journal-dir "$D/j2"
+[ "$rc" -eq 0 ] && grep -q "bob.jsonl:7: not an operation" "$D/err" && grep -q "relevance kappa" "$D/out"
+report $? "agree: a journal with bad lines is reported and the rest used"
+
+# the fixture: three simulated annotators on the DuReader 2.0 pool, against scikit-learn / statsmodels
+need_shared agreement
+need_shared dureader2-demo-ws
+S="$SHARED_DATA/dureader2-demo-ws"
+FWS=(--queries "$S/queries.tsv" --collection "$S/collection.tsv" --qrels "$S/qrels.trec"
+     --run "$S/runs/baidu-search.trec" --run "$S/runs/sklearn-tfidf-char.trec"
+     --run "$S/runs/xapian-bm25-jieba.trec" --journal-dir "$D/fj")
+run import "${FWS[@]}" --judgments "$SHARED_DATA/agreement/judgments.tsv" --tags "$SHARED_DATA/agreement/tags.tsv"
+[ "$rc" -eq 0 ] && [ -s "$D/fj/ann_a.jsonl" ] && [ -s "$D/fj/ann_b.jsonl" ] && [ -s "$D/fj/ann_c.jsonl" ]
+report $? "the fixture's judgments and tags import into three journals"
+run agree "${FWS[@]}" --format json -o "$D/agree.json"
+[ "$rc" -eq 0 ] && "$JSON_NEAR" "$SHARED_DATA/agreement/expected.json" "$D/agree.json" 1e-9 2> "$D/near"
+st=$?; [ $st -eq 0 ] || diag < "$D/near"
+ok $st "agree --format json: every figure of expected.json to 1e-9 (Cohen per pair and category, Fleiss)"
+grep -q '"alpha":	0.3845949550527' "$D/agree.json"
+report $? "Krippendorff's alpha over all 468 judged pairs (checked by hand-written coincidence matrix: 0.38459)"
+
+done_testing
