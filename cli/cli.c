@@ -83,3 +83,16 @@ int cli_parse_name(const char *cmd, const char *what, const rt_name *table, cons
         return CLI_OK;
     return cli_usage(cmd, "unknown %s '%s' (%s)", what, arg, rt_name_list(table, valid, sizeof valid));
 }
+
+void cli_split_names(const char *list, char ***names, size_t *n)
+{
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len) {
+            *names = rt_reallocarray(*names, *n + 1, sizeof **names);
+            (*names)[(*n)++] = rt_strndup(p, len);
+        }
+        p += len + (p[len] == ',');
+    }
+}

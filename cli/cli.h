@@ -47,4 +47,7 @@ const char *cli_split_run(const char *arg, char **name);
  * "unknown WHAT 'arg' (a, b, …)" with the table's names. */
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);
 
+/* Appends the comma-separated names of list (empty ones skipped) to *names / *n, as new strings. */
+void cli_split_names(const char *list, char ***names, size_t *n);
+
 #endif

@@ -53,19 +53,6 @@ typedef struct agree_args {
     rt_table_format format;
 } agree_args;
 
-static void split_names(agree_args *a, const char *list)
-{
-    const char *p = list;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        if (len) {
-            a->names = rt_reallocarray(a->names, a->n + 1, sizeof *a->names);
-            a->names[a->n++] = rt_strndup(p, len);
-        }
-        p += len + (p[len] == ',');
-    }
-}
-
 static int parse(int argc, char **argv, ws_args *w, agree_args *a)
 {
     int c, v;
@@ -78,7 +65,7 @@ static int parse(int argc, char **argv, ws_args *w, agree_args *a)
             return CLI_USAGE;
         switch (c) {
         case 'a':
-            split_names(a, optarg);
+            cli_split_names(optarg, &a->names, &a->n);
             if (!a->n)
                 return cli_usage("agree", "--annotators needs at least one name");
             break;
@@ -231,7 +218,7 @@ int cmd_agree(int argc, char **argv)
     if (rc == CLI_OK)
         rc = ws_args_open(&w, 0, 1, &ws, &sess);
     if (rc == CLI_OK) {
-        if (rt_team_open(&team, ws, sess, sess->journal_dir, a.names, a.n, &err) != RT_OK ||
+        if (rt_team_open(&team, ws, sess, 0, sess->journal_dir, a.names, a.n, &err) != RT_OK ||
             rt_team_agreement_compute(team, &r, &err) != RT_OK)
             rc = cli_fail(&err);
         cli_print_warnings(ws->report);   /* the workspace's, and each journal's bad lines */

@@ -11,6 +11,7 @@
 #include "rt_export.h"
 #include "rt_leakage.h"
 #include "rt_parse.h"
+#include "rt_team.h"
 #include "ws_args.h"
 
 static const char export_usage[] =
@@ -25,6 +26,14 @@ static const char export_usage[] =
     "  metrics     per run and measure: base, current and delta\n"
     "  per-query   per run and judged query: the current value of each measure\n"
     "  leakage     per run and measure: the leaked (\"Duplicated\") test queries vs the others\n"
+    "  disputes    with --team: the pairs the annotators decided differently, each one's\n"
+    "              decision, who adjudicated it, resolved or not\n"
+    "\n"
+    "With --team the annotations are the team's, from every journal of the journal folder (or\n"
+    "those --annotators names): a pair's adjudication (the latest, when several annotators\n"
+    "adjudicated it) decides what it covers, otherwise the common decision of everyone who judged\n"
+    "or tagged it; a pair still in disagreement keeps its base judgment and no categories, and is\n"
+    "counted on stderr and listed by --what disputes.\n"
     "\n"
     "Options:\n"
     "  -w, --what WHAT         what to write (required)\n"
@@ -34,6 +43,8 @@ static const char export_usage[] =
     "      --set NAME          breakdown, metrics, per-query: only the queries of set NAME\n"
     "      --leaked HOW        leakage: 'reviewed' (default: pairs a reviewer typed as a leak)\n"
     "                          or 'candidates' (every candidate above the threshold)\n"
+    "      --team              the team's decisions instead of one annotator's\n"
+    "      --annotators LIST   with --team: these annotators (comma-separated), not every journal\n"
     "  -h, --help              show this help\n"
     "\n";
 
@@ -41,6 +52,7 @@ static const struct option own_options[] = {
     {"what", required_argument, 0, 'w'}, {"format", required_argument, 0, 'f'},
     CLI_LONG_OUTPUT, {"top", required_argument, 0, 'k'},
     {"set", required_argument, 0, 'T'}, {"leaked", required_argument, 0, 'L'},
+    {"team", no_argument, 0, 'E'}, {"annotators", required_argument, 0, 'a'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
@@ -48,6 +60,9 @@ typedef struct export_args {
     const char *what, *format, *set;
     int candidates;            /* --leaked candidates */
     long k;
+    int team;
+    char **names;              /* --annotators */
+    size_t nnames;
 } export_args;
 
 static int parse(int argc, char **argv, ws_args *w, export_args *e)
@@ -64,6 +79,8 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         case 'w': e->what = optarg; break;
         case 'f': e->format = optarg; break;
         case 'T': e->set = optarg; break;
+        case 'E': e->team = 1; break;
+        case 'a': cli_split_names(optarg, &e->names, &e->nnames); break;
         case 'L': {
             static const rt_name hows[] = {{"reviewed", 0}, {"candidates", 1}, {NULL, 0}};
             if (cli_parse_name("export", "--leaked", hows, optarg, &e->candidates) != CLI_OK)
@@ -117,14 +134,37 @@ int cmd_export(int argc, char **argv)
         o.what = (rt_export_what)what;
     if (rc == CLI_OK && rt_export_format(o.what, e.format, &o.format, &err) != RT_OK)
         rc = cli_usage("export", "%s", err.msg);
-    if (rc != CLI_OK) {
+    if (rc < 0) {
         ws_args_free(&w);
-        return rc < 0 ? CLI_OK : rc;
+        return CLI_OK;
     }
-    rt_workspace *ws;
-    rt_session *sess;
-    rc = ws_args_open(&w, 0, 1, &ws, &sess);
+    if (rc == CLI_OK && e.nnames && !e.team)
+        rc = cli_usage("export", "--annotators goes with --team");
+    if (rc == CLI_OK && o.what == RT_EXPORT_DISPUTES && !e.team)
+        rc = cli_usage("export", "the disputed pairs are the team's: add --team");
+    rt_workspace *ws = NULL;
+    rt_session *sess = NULL, *team_sess = NULL;
+    rt_team *team = NULL;
+    rt_team_decisions *dec = NULL;
+    rt_table *disputes = NULL;
+    if (rc == CLI_OK)
+        rc = ws_args_open(&w, 0, 1, &ws, &sess);
+    if (rc == CLI_OK && e.team) {
+        if (rt_team_open(&team, ws, sess, 0, sess->journal_dir, e.names, e.nnames, &err) != RT_OK) {
+            rc = cli_fail(&err);
+        } else {
+            dec = rt_team_decide(team, ws->report);
+            team_sess = rt_team_session(team, dec);
+            fprintf(stderr, "retriage: team of %zu: %zu pairs with a team grade (%zu agreed, %zu adjudicated); "
+                    "%zu pairs decided differently, %zu of them unresolved (they keep their base judgment)\n",
+                    team->n, dec->agreed + dec->adjudicated, dec->agreed, dec->adjudicated, dec->disputed,
+                    dec->unresolved);
+            if (o.what == RT_EXPORT_DISPUTES)
+                o.table = disputes = rt_team_disputes_table(team, dec);
+        }
+    }
     if (rc == CLI_OK) {
+        rt_session *src = team_sess ? team_sess : sess;
         const rt_qset *set = e.set ? rt_annot_set(sess->annot, e.set) : NULL;
         if (e.set && !set) {
             fprintf(stderr, "retriage: no query set named \"%s\" in %s\n", e.set,
@@ -138,15 +178,22 @@ int cmd_export(int argc, char **argv)
             cli_print_warnings(ws->report);
             unsigned char *mask = NULL;
             if (o.what == RT_EXPORT_LEAKAGE)
-                rc = leaked_mask(sess, e.candidates, &mask);
+                rc = leaked_mask(src, e.candidates, &mask);
             o.leaked = mask;
-            if (rc == CLI_OK && rt_export_file(sess, &o, w.opts.output, &err) != RT_OK)
+            if (rc == CLI_OK && rt_export_file(src, &o, w.opts.output, &err) != RT_OK)
                 rc = cli_fail(&err);
             free(mask);
         }
-        rt_session_close(&sess);
-        rt_workspace_free(&ws);
     }
+    rt_table_free(&disputes);
+    rt_session_close(&team_sess);
+    rt_team_decisions_free(&dec);
+    rt_team_free(&team);
+    rt_session_close(&sess);
+    rt_workspace_free(&ws);
+    for (size_t i = 0; i < e.nnames; i++)
+        free(e.names[i]);
+    free(e.names);
     ws_args_free(&w);
     return rc;
 }

@@ -24,6 +24,9 @@ static const char open_usage[] =
     "\n";
 
 static const char open_help_tail[] =
+    "Team:\n"
+    "      --annotators LIST   the team in the agreement and disagreement views (A, Q):\n"
+    "                          these annotators' journals (default: every journal of the folder)\n"
     "Headless:\n"
     "      --script FILE       replay keys and :commands from FILE without a terminal\n"
     "      --size COLSxROWS    screen size in script mode (default 80x24)\n"
@@ -37,7 +40,7 @@ static const char open_help_tail[] =
 static const struct option own_options[] = {
     {"script", required_argument, 0, 's'}, {"size", required_argument, 0, 'z'},
     {"key-times", required_argument, 0, 'k'}, {"echo", no_argument, 0, 'E'},
-    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"annotators", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
 /* "COLSxROWS", each from 1 to 1000. */
@@ -72,6 +75,7 @@ static int parse(int argc, char **argv, ws_args *w, ui_opts *ui)
         case 's': ui->script = optarg; break;
         case 'k': ui->key_times = optarg; break;
         case 'E': ui->echo = 1; break;
+        case 'a': cli_split_names(optarg, &ui->annotators, &ui->nannotators); break;
         case 'z':
             if (parse_size(optarg, &ui->cols, &ui->rows) != 0)
                 return cli_usage("open", "--size expects COLSxROWS (1 to 1000 each), e.g. 120x40");
@@ -94,6 +98,9 @@ int cmd_open(int argc, char **argv)
     ws_args_init(&w, own_options);
     int rc = parse(argc, argv, &w, &ui);
     if (rc != CLI_OK) {
+        for (size_t i = 0; i < ui.nannotators; i++)
+            free(ui.annotators[i]);
+        free(ui.annotators);
         ws_args_free(&w);
         return rc < 0 ? CLI_OK : rc;
     }
@@ -105,6 +112,9 @@ int cmd_open(int argc, char **argv)
         rt_session_close(&sess);
         rt_workspace_free(&ws);
     }
+    for (size_t i = 0; i < ui.nannotators; i++)
+        free(ui.annotators[i]);
+    free(ui.annotators);
     ws_args_free(&w);
     return rc;
 }

@@ -14,6 +14,10 @@ typedef struct qstate {
     size_t ntags, tcap;
     rt_leak_label *leaks;
     size_t nleaks, kcap;
+    rt_adjud *adj;
+    size_t nadj, acap;
+    rt_review *rev;
+    size_t nrev, vcap;
 } qstate;
 
 /* An applied operation and the one that reverses it. */
@@ -31,6 +35,8 @@ struct rt_annot {
     size_t nlabels, ntagged;
     rt_qset *sets;
     size_t nsets;
+    rt_package *packs;
+    size_t npacks;
     hist *h;
     size_t nh, hcap;
     size_t *undo, nundo, ucap;   /* indices into h */
@@ -46,6 +52,21 @@ rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax)
     a->tax = tax;
     a->authors = rt_strtab_new();
     return a;
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void free_package(rt_package *p)
+{
+    free(p->name);
+    free(p->annotator);
+    free(p->qids);
+    free(p->pids);
 }
 
 static void free_set(rt_qset *s)
@@ -71,8 +92,17 @@ void rt_annot_free(rt_annot **ap)
             free(q->leaks[k].type);
         }
         free(q->leaks);
+        for (size_t k = 0; k < q->nadj; k++)
+            free_strings(q->adj[k].settles, q->adj[k].nsettles);
+        free(q->adj);
+        for (size_t k = 0; k < q->nrev; k++)
+            free(q->rev[k].package);
+        free(q->rev);
     }
     free(a->q);
+    for (size_t i = 0; i < a->npacks; i++)
+        free_package(&a->packs[i]);
+    free(a->packs);
     for (size_t i = 0; i < a->nsets; i++)
         free_set(&a->sets[i]);
     free(a->sets);
@@ -145,6 +175,30 @@ static rt_leak_label *find_leak(const qstate *q, const char *train)
     for (size_t i = 0; q && i < q->nleaks; i++)
         if (strcmp(q->leaks[i].train, train) == 0)
             return &q->leaks[i];
+    return NULL;
+}
+
+static rt_adjud *find_adjud(const qstate *q, uint32_t pid)
+{
+    for (size_t i = 0; q && i < q->nadj; i++)
+        if (q->adj[i].pid == pid)
+            return &q->adj[i];
+    return NULL;
+}
+
+static rt_review *find_review(const qstate *q, uint32_t pid, const char *package)
+{
+    for (size_t i = 0; q && i < q->nrev; i++)
+        if (q->rev[i].pid == pid && strcmp(q->rev[i].package, package) == 0)
+            return &q->rev[i];
+    return NULL;
+}
+
+static rt_package *find_package(const rt_annot *a, const char *name)
+{
+    for (size_t i = 0; i < a->npacks; i++)
+        if (strcmp(a->packs[i].name, name) == 0)
+            return &a->packs[i];
     return NULL;
 }
 
@@ -290,6 +344,121 @@ static void apply_set(rt_annot *a, const rt_op *op, rt_op *inv)
         s->qids[i] = rt_strtab_intern(a->qids, op->qids[i], strlen(op->qids[i]));
 }
 
+static char **copy_strings(char *const *v, size_t n)
+{
+    char **c = n ? rt_calloc(n, sizeof *c) : NULL;
+    for (size_t i = 0; i < n; i++)
+        c[i] = rt_strdup(v[i]);
+    return c;
+}
+
+static rt_status apply_adjudicate(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err)
+{
+    unsigned long long cats = 0;
+    for (size_t i = 0; op->has_cats && i < op->ncats; i++) {
+        size_t c = rt_taxonomy_find(a->tax, op->cats[i]);
+        if (c == (size_t)-1)
+            return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", op->cats[i]);
+        cats |= 1ull << c;
+    }
+    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
+    uint32_t pid = pid_of(a, op->pid);
+    rt_adjud *d = find_adjud(q, pid);
+    inverse_base(inv, op);
+    if (d) {   /* the inverse restores the adjudication this one replaces */
+        inv->has_grade = d->has_grade;
+        inv->grade = d->grade;
+        inv->has_cats = d->has_cats;
+        for (size_t c = 0; d->has_cats && c < a->tax->ncats; c++)
+            if (d->cats >> c & 1) {
+                inv->cats = rt_reallocarray(inv->cats, inv->ncats + 1, sizeof *inv->cats);
+                inv->cats[inv->ncats++] = rt_strdup(a->tax->cats[c].id);
+            }
+        inv->settles = copy_strings(d->settles, d->nsettles);
+        inv->nsettles = d->nsettles;
+        free_strings(d->settles, d->nsettles);
+    }
+    if (!op->has_grade && !op->has_cats) {   /* withdrawn */
+        if (d)
+            *d = q->adj[--q->nadj];
+        return RT_OK;
+    }
+    if (!d) {
+        RT_GROW(q->adj, q->acap, q->nadj + 1);
+        d = &q->adj[q->nadj++];
+        d->pid = pid;
+    }
+    d->has_grade = op->has_grade;
+    d->grade = op->grade;
+    d->has_cats = op->has_cats;
+    d->cats = cats;
+    d->settles = copy_strings(op->settles, op->nsettles);
+    d->nsettles = op->nsettles;
+    d->prov = prov_of(a, op);
+    return RT_OK;
+}
+
+static void apply_package(rt_annot *a, const rt_op *op, rt_op *inv)
+{
+    rt_package *p = find_package(a, op->name);
+    inverse_base(inv, op);
+    inv->has_list = p != NULL;
+    inv->text = rt_strdup(p ? p->annotator : op->text);
+    if (p) {
+        inv->nqids = p->n;
+        inv->qids = rt_calloc(p->n + 1, sizeof *inv->qids);
+        inv->pids = rt_calloc(p->n + 1, sizeof *inv->pids);
+        for (size_t i = 0; i < p->n; i++) {
+            inv->qids[i] = rt_strdup(rt_strtab_str(a->qids, p->qids[i]));
+            inv->pids[i] = rt_strdup(rt_strtab_str(a->pids, p->pids[i]));
+        }
+        inv->seed = p->seed;
+        inv->sample = (uint32_t)p->sample;
+        free_package(p);
+        *p = a->packs[--a->npacks];
+    }
+    if (!op->has_list)
+        return;
+    a->packs = rt_reallocarray(a->packs, a->npacks + 1, sizeof *a->packs);
+    p = &a->packs[a->npacks++];
+    p->name = rt_strdup(op->name);
+    p->annotator = rt_strdup(op->text);
+    p->n = op->nqids;
+    p->qids = rt_calloc(op->nqids + 1, sizeof *p->qids);
+    p->pids = rt_calloc(op->nqids + 1, sizeof *p->pids);
+    for (size_t i = 0; i < op->nqids; i++) {
+        p->qids[i] = rt_strtab_intern(a->qids, op->qids[i], strlen(op->qids[i]));
+        p->pids[i] = pid_of(a, op->pids[i]);
+    }
+    p->seed = op->seed;
+    p->sample = op->sample;
+    p->prov = prov_of(a, op);
+}
+
+static void apply_review(rt_annot *a, const rt_op *op, rt_op *inv)
+{
+    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
+    uint32_t pid = pid_of(a, op->pid);
+    rt_review *r = find_review(q, pid, op->name);
+    inverse_base(inv, op);
+    inv->text = rt_strdup(r ? (r->correct ? "correct" : "wrong") : "");
+    if (!op->text[0]) {
+        if (r) {
+            free(r->package);
+            *r = q->rev[--q->nrev];
+        }
+        return;
+    }
+    if (!r) {
+        RT_GROW(q->rev, q->vcap, q->nrev + 1);
+        r = &q->rev[q->nrev++];
+        r->pid = pid;
+        r->package = rt_strdup(op->name);
+    }
+    r->correct = strcmp(op->text, "correct") == 0;
+    r->prov = prov_of(a, op);
+}
+
 /* Keeps the undo and redo stacks in step with the op; returns a warning when they disagree. */
 static const char *track_history(rt_annot *a, const rt_op *op, size_t hi)
 {
@@ -331,6 +500,9 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
     case RT_OP_NOTE: st = apply_tag(a, op, &inv, err); break;
     case RT_OP_LEAK: apply_leak(a, op, &inv); break;
     case RT_OP_SET: apply_set(a, op, &inv); break;
+    case RT_OP_ADJUDICATE: st = apply_adjudicate(a, op, &inv, err); break;
+    case RT_OP_PACKAGE: apply_package(a, op, &inv); break;
+    case RT_OP_REVIEW: apply_review(a, op, &inv); break;
     default: st = rt_err_set(err, RT_EINPUT, "unknown operation");
     }
     if (st != RT_OK) {
@@ -383,6 +555,34 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
             return 0;
         for (size_t i = 0; i < set->n; i++)
             if (strcmp(rt_strtab_str(a->qids, set->qids[i]), op->qids[i]) != 0)
+                return 0;
+        return 1;
+    }
+    case RT_OP_ADJUDICATE: {
+        const rt_adjud *d = pid_known ? find_adjud(q, pid) : NULL;
+        if (!op->has_grade && !op->has_cats)
+            return !d;
+        unsigned long long cats = 0;
+        for (size_t i = 0; op->has_cats && i < op->ncats; i++) {
+            size_t c = rt_taxonomy_find(a->tax, op->cats[i]);
+            cats |= c == (size_t)-1 ? 0 : 1ull << c;
+        }
+        return d && d->has_grade == op->has_grade && (!op->has_grade || d->grade == op->grade) &&
+               d->has_cats == op->has_cats && (!op->has_cats || d->cats == cats);
+    }
+    case RT_OP_REVIEW: {
+        const rt_review *r = pid_known ? find_review(q, pid, op->name) : NULL;
+        return strcmp(r ? (r->correct ? "correct" : "wrong") : "", op->text) == 0;
+    }
+    case RT_OP_PACKAGE: {
+        const rt_package *p = find_package(a, op->name);
+        if (!p || !op->has_list)
+            return !p && !op->has_list;
+        if (p->n != op->nqids || strcmp(p->annotator, op->text) != 0 || p->seed != op->seed || p->sample != op->sample)
+            return 0;
+        for (size_t i = 0; i < p->n; i++)
+            if (strcmp(rt_strtab_str(a->qids, p->qids[i]), op->qids[i]) != 0 ||
+                strcmp(rt_strtab_str(a->pids, p->pids[i]), op->pids[i]) != 0)
                 return 0;
         return 1;
     }
@@ -475,3 +675,32 @@ const rt_qset *rt_annot_sets(const rt_annot *a, size_t *n)
 size_t rt_annot_nops(const rt_annot *a) { return a->nops; }
 size_t rt_annot_can_undo(const rt_annot *a) { return a->nundo; }
 size_t rt_annot_can_redo(const rt_annot *a) { return a->nredo; }
+
+const rt_adjud *rt_annot_adjuds(const rt_annot *a, uint32_t qid, size_t *n)
+{
+    const qstate *q = qs_find(a, qid);
+    *n = q ? q->nadj : 0;
+    return q ? q->adj : NULL;
+}
+
+const rt_adjud *rt_annot_adjud(const rt_annot *a, uint32_t qid, uint32_t pid) { return find_adjud(qs_find(a, qid), pid); }
+
+const rt_package *rt_annot_packages(const rt_annot *a, size_t *n)
+{
+    *n = a->npacks;
+    return a->packs;
+}
+
+const rt_package *rt_annot_package(const rt_annot *a, const char *name) { return find_package(a, name); }
+
+const rt_review *rt_annot_reviews(const rt_annot *a, uint32_t qid, size_t *n)
+{
+    const qstate *q = qs_find(a, qid);
+    *n = q ? q->nrev : 0;
+    return q ? q->rev : NULL;
+}
+
+const rt_review *rt_annot_review(const rt_annot *a, uint32_t qid, uint32_t pid, const char *package)
+{
+    return find_review(qs_find(a, qid), pid, package);
+}

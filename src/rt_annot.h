@@ -49,6 +49,37 @@ typedef struct rt_qset {
     size_t n;
 } rt_qset;
 
+/* An adjudication: the decision the adjudicator took for the team on a pair. */
+typedef struct rt_adjud {
+    uint32_t pid;
+    int has_grade;           /* the grade was decided */
+    int32_t grade;
+    int has_cats;            /* the categories were decided */
+    unsigned long long cats;
+    char **settles;          /* "annotator:seq" of the decisions it settles */
+    size_t nsettles;
+    rt_prov prov;
+} rt_adjud;
+
+/* A package: pairs assigned to an annotator, and the review sample (seed, size). */
+typedef struct rt_package {
+    char *name;
+    char *annotator;
+    uint32_t *qids, *pids;
+    size_t n;
+    uint64_t seed;
+    size_t sample;
+    rt_prov prov;
+} rt_package;
+
+/* A reviewer's verdict on a pair of a package. */
+typedef struct rt_review {
+    uint32_t pid;
+    char *package;
+    int correct;
+    rt_prov prov;
+} rt_review;
+
 typedef struct rt_annot rt_annot;
 
 /* An empty state interning into qids and pids (borrowed; ids may be added) and tagging with
@@ -90,6 +121,18 @@ const rt_leak_label *rt_annot_leak(const rt_annot *a, uint32_t qid, const char *
 
 const rt_qset *rt_annot_set(const rt_annot *a, const char *name);
 const rt_qset *rt_annot_sets(const rt_annot *a, size_t *n);
+
+/* Adjudications of qid, and of (qid, pid) or NULL. */
+const rt_adjud *rt_annot_adjuds(const rt_annot *a, uint32_t qid, size_t *n);
+const rt_adjud *rt_annot_adjud(const rt_annot *a, uint32_t qid, uint32_t pid);
+
+/* The packages this journal made, and one by name (NULL when none). */
+const rt_package *rt_annot_packages(const rt_annot *a, size_t *n);
+const rt_package *rt_annot_package(const rt_annot *a, const char *name);
+
+/* The review verdicts on qid's pairs, and on (qid, pid) in package (NULL when none). */
+const rt_review *rt_annot_reviews(const rt_annot *a, uint32_t qid, size_t *n);
+const rt_review *rt_annot_review(const rt_annot *a, uint32_t qid, uint32_t pid, const char *package);
 
 /* Number of operations applied, and of undoable / redoable ones. */
 size_t rt_annot_nops(const rt_annot *a);

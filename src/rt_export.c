@@ -15,7 +15,8 @@
 const rt_name rt_export_whats[] = {
     {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},
     {"breakdown", RT_EXPORT_BREAKDOWN}, {"metrics", RT_EXPORT_METRICS},
-    {"per-query", RT_EXPORT_PER_QUERY}, {"leakage", RT_EXPORT_LEAKAGE}, {NULL, 0},
+    {"per-query", RT_EXPORT_PER_QUERY}, {"leakage", RT_EXPORT_LEAKAGE}, {"disputes", RT_EXPORT_DISPUTES},
+    {NULL, 0},
 };
 
 int rt_export_what_parse(const char *name, rt_export_what *w)
@@ -301,6 +302,10 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
             return rt_err_set(err, RT_EUSAGE, "the leakage split needs the leaked queries");
         t = leakage_table(s, o);
         break;
+    case RT_EXPORT_DISPUTES:
+        if (!o->table)
+            return rt_err_set(err, RT_EUSAGE, "the disputed pairs are the team's (export --team)");
+        return rt_table_write(o->table, o->format, out, err);
     }
     rt_status st = RT_OK;
     if (t) {

@@ -21,6 +21,7 @@ typedef enum rt_export_what {
     RT_EXPORT_METRICS,     /* run, measure, base, current, delta */
     RT_EXPORT_PER_QUERY,   /* run, qid, then each measure (current) */
     RT_EXPORT_LEAKAGE,     /* run, measure, leaked ("Duplicated") and others, with query counts */
+    RT_EXPORT_DISPUTES,    /* the team's disputed pairs: the table the caller gives (rt_team) */
 } rt_export_what;
 
 /* "trec" besides the table formats. */
@@ -33,6 +34,7 @@ typedef struct rt_export_opts {
     const uint32_t *qids;     /* scope of breakdown / metrics / per-query (NULL: all) */
     size_t nqids;
     const unsigned char *leaked;  /* leakage: leaked[qid] marks the leaked test queries */
+    const rt_table *table;        /* disputes: rt_team_disputes_table */
 } rt_export_opts;
 
 /* The names of the values (rt_names). */

@@ -28,6 +28,11 @@ struct rt_journal {
     char *readonly;    /* why, or NULL */
     uint64_t next_seq;
     off_t size;
+    /* read-only journals: what was read, to pick up what another process appends */
+    dev_t dev;
+    ino_t ino;
+    off_t read_off;    /* the end of the last complete line read */
+    size_t lines;      /* lines up to read_off */
 };
 
 /* ---- the file ---------------------------------------------------------------------------- */
@@ -362,6 +367,16 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     }
     size_t len = 0;
     char *buf = rfd >= 0 ? read_fd(rfd, &len) : rt_calloc(1, 1);
+    struct stat rsb;
+    if (rfd >= 0 && fstat(rfd, &rsb) == 0) {
+        j->dev = rsb.st_dev;
+        j->ino = rsb.st_ino;
+    }
+    for (size_t i = 0; i < len; i++)   /* complete lines only: a line being written is read later */
+        if (buf[i] == '\n') {
+            j->read_off = (off_t)i + 1;
+            j->lines++;
+        }
     if (rfd >= 0 && rfd != j->fd)
         close(rfd);
     rt_status st = read_ops(j, dirfd, name, buf, len, ops, nops, report, err);
@@ -497,4 +512,70 @@ void rt_journal_discard(rt_journal **jp)
         }
     }
     rt_journal_close(jp);
+}
+
+rt_status rt_journal_refresh(rt_journal *j, rt_op **ops, size_t *nops, int *replaced, rt_report *report,
+                             rt_err *err)
+{
+    *ops = NULL;
+    *nops = 0;
+    *replaced = 0;
+    if (j->fd >= 0)
+        return RT_OK;   /* our own journal: nobody else writes it */
+    struct stat sb;
+    if (lstat(j->path, &sb) != 0) {
+        *replaced = j->ino != 0;   /* it went away (moved aside): read again */
+        return RT_OK;
+    }
+    if (!S_ISREG(sb.st_mode) || sb.st_ino != j->ino || sb.st_dev != j->dev || sb.st_size < j->read_off) {
+        *replaced = 1;   /* replaced (an import), cut, or now a link: read it again from the start */
+        return RT_OK;
+    }
+    if (sb.st_size == j->read_off)
+        return RT_OK;
+    rt_err e;
+    int dirfd = open_dir(j, j->dir, &e);
+    const char *name = strrchr(j->path, '/') + 1;
+    int fd = dirfd >= 0 ? open_regular(dirfd, name, O_RDONLY, 0) : -1;
+    if (dirfd >= 0)
+        close(dirfd);
+    struct stat fsb;
+    if (fd < 0 || fstat(fd, &fsb) != 0 || fsb.st_ino != j->ino) {
+        if (fd >= 0)
+            close(fd);
+        *replaced = 1;
+        return RT_OK;
+    }
+    size_t want = (size_t)(fsb.st_size - j->read_off);
+    char *buf = rt_malloc(want + 1);
+    ssize_t got = pread(fd, buf, want, j->read_off);
+    close(fd);
+    if (got < 0) {
+        free(buf);
+        return rt_err_set(err, RT_EIO, "%s: %s", j->path, strerror(errno));
+    }
+    size_t len = (size_t)got, end = len;
+    while (end && buf[end - 1] != '\n')
+        end--;   /* a line still being written is read next time */
+    size_t cap = 0;
+    for (size_t pos = 0; pos < end;) {
+        const char *nl = memchr(buf + pos, '\n', end - pos);
+        size_t stop = (size_t)(nl - buf);
+        j->lines++;
+        rt_op op;
+        if (!blank(buf + pos, stop - pos)) {
+            if (rt_op_from_json(&op, buf + pos, stop - pos, &e) == RT_OK) {
+                op.line = j->lines;
+                RT_GROW(*ops, cap, *nops + 1);
+                (*ops)[(*nops)++] = op;
+            } else {
+                rt_report_add(report, RT_REPORT_WARNING, "%s:%zu: not an operation (%.150s); skipped", j->path,
+                              j->lines, e.msg);
+            }
+        }
+        pos = stop + 1;
+    }
+    j->read_off += (off_t)end;
+    free(buf);
+    return RT_OK;
 }

@@ -61,4 +61,12 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err);
  * new file. On failure nothing changed and RT_EIO names the journal. */
 rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err);
 
+/* For a journal opened read-only (another annotator's): the operations appended since it was
+ * opened or last refreshed, complete lines only (a line being written waits for the next call),
+ * into *ops / *nops (caller clears and frees). A line that is not an operation is reported and
+ * skipped. *replaced is set when the file was replaced, cut or removed (an import, a repair): the
+ * caller should open it again. Costs one lstat when nothing changed. */
+rt_status rt_journal_refresh(rt_journal *j, rt_op **ops, size_t *nops, int *replaced, rt_report *report,
+                             rt_err *err);
+
 #endif

@@ -13,7 +13,8 @@
 #include "rt_mem.h"
 #include "rt_op.h"
 
-static const char *const kind_names[RT_OP_KIND_COUNT] = {"label", "tag", "untag", "note", "leak", "set"};
+static const char *const kind_names[RT_OP_KIND_COUNT] = {"label", "tag", "untag", "note", "leak", "set",
+                                                         "adjudicate", "package", "review"};
 
 const char *rt_op_kind_name(rt_op_kind k) { return k < RT_OP_KIND_COUNT ? kind_names[k] : "?"; }
 
@@ -27,9 +28,18 @@ void rt_op_clear(rt_op *op)
     free(op->train);
     free(op->via);
     free(op->name);
-    for (size_t i = 0; i < op->nqids; i++)
+    for (size_t i = 0; i < op->nqids; i++) {
         free(op->qids[i]);
+        free(op->pids ? op->pids[i] : NULL);
+    }
     free(op->qids);
+    free(op->pids);
+    for (size_t i = 0; i < op->ncats; i++)
+        free(op->cats[i]);
+    free(op->cats);
+    for (size_t i = 0; i < op->nsettles; i++)
+        free(op->settles[i]);
+    free(op->settles);
     memset(op, 0, sizeof *op);
 }
 
@@ -47,8 +57,18 @@ void rt_op_copy(rt_op *d, const rt_op *s)
     d->via = dup_or_null(s->via);
     d->name = dup_or_null(s->name);
     d->qids = s->nqids ? rt_calloc(s->nqids, sizeof *d->qids) : NULL;
-    for (size_t i = 0; i < s->nqids; i++)
+    d->pids = s->pids ? rt_calloc(s->nqids + 1, sizeof *d->pids) : NULL;
+    for (size_t i = 0; i < s->nqids; i++) {
         d->qids[i] = rt_strdup(s->qids[i]);
+        if (s->pids)
+            d->pids[i] = rt_strdup(s->pids[i]);
+    }
+    d->cats = s->ncats ? rt_calloc(s->ncats, sizeof *d->cats) : NULL;
+    for (size_t i = 0; i < s->ncats; i++)
+        d->cats[i] = rt_strdup(s->cats[i]);
+    d->settles = s->nsettles ? rt_calloc(s->nsettles, sizeof *d->settles) : NULL;
+    for (size_t i = 0; i < s->nsettles; i++)
+        d->settles[i] = rt_strdup(s->settles[i]);
 }
 
 int64_t rt_op_now_ms(void)
@@ -118,7 +138,7 @@ char *rt_op_to_json(const rt_op *op)
         cJSON_AddStringToObject(o, "name", op->name);
     if (op->qid)
         cJSON_AddStringToObject(o, "qid", op->qid);
-    if (op->kind != RT_OP_SET && op->kind != RT_OP_LEAK) {
+    if (op->kind != RT_OP_SET && op->kind != RT_OP_LEAK && op->kind != RT_OP_PACKAGE) {
         if (op->pid)
             cJSON_AddStringToObject(o, "pid", op->pid);
         else
@@ -126,7 +146,7 @@ char *rt_op_to_json(const rt_op *op)
     }
     if (op->train)
         cJSON_AddStringToObject(o, "train", op->train);
-    if (op->kind == RT_OP_LABEL) {
+    if (op->kind == RT_OP_LABEL || op->kind == RT_OP_ADJUDICATE) {
         if (op->has_grade)
             cJSON_AddNumberToObject(o, "grade", op->grade);
         else
@@ -144,6 +164,25 @@ char *rt_op_to_json(const rt_op *op)
         } else {
             cJSON_AddNullToObject(o, "qids");
         }
+    }
+    if (op->kind == RT_OP_ADJUDICATE) {
+        cJSON *c = op->has_cats ? cJSON_AddArrayToObject(o, "cats") : cJSON_AddNullToObject(o, "cats");
+        for (size_t i = 0; op->has_cats && i < op->ncats; i++)
+            cJSON_AddItemToArray(c, cJSON_CreateString(op->cats[i]));
+        cJSON *st = cJSON_AddArrayToObject(o, "settles");
+        for (size_t i = 0; i < op->nsettles; i++)
+            cJSON_AddItemToArray(st, cJSON_CreateString(op->settles[i]));
+    }
+    if (op->kind == RT_OP_PACKAGE) {
+        cJSON *ps = op->has_list ? cJSON_AddArrayToObject(o, "pairs") : cJSON_AddNullToObject(o, "pairs");
+        for (size_t i = 0; op->has_list && i < op->nqids; i++) {
+            cJSON *pair = cJSON_CreateArray();
+            cJSON_AddItemToArray(pair, cJSON_CreateString(op->qids[i]));
+            cJSON_AddItemToArray(pair, cJSON_CreateString(op->pids[i]));
+            cJSON_AddItemToArray(ps, pair);
+        }
+        cJSON_AddNumberToObject(o, "seed", (double)op->seed);
+        cJSON_AddNumberToObject(o, "sample", (double)op->sample);
     }
     if (op->undo)
         cJSON_AddNumberToObject(o, "undo", (double)op->undo);
@@ -178,6 +217,20 @@ static int get_uint(const cJSON *o, const char *key, uint64_t *v)
     return 1;
 }
 
+/* A whole number from 0 to 2^53 (absent: 0). */
+static int get_count(const cJSON *o, const char *key, uint64_t *v)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+    *v = 0;
+    if (!x)
+        return 1;
+    double d = x->valuedouble;
+    if (!cJSON_IsNumber(x) || d < 0 || d > 9007199254740992.0 || floor(d) != d)
+        return 0;
+    *v = (uint64_t)d;
+    return 1;
+}
+
 /* A string member: 1 and a copy when present, 0 when absent or null (allowed when opt), -1 when
  * of another type. */
 static int get_str(const cJSON *o, const char *key, char **out)
@@ -200,6 +253,75 @@ static rt_status need(rt_op *op, rt_err *err, int ok, const char *what)
     return rt_err_set(err, RT_EINPUT, "%s", what);
 }
 
+/* An array of strings into *list / *n; 1, 0 when it is absent or null, -1 when malformed. */
+static int get_strings(const cJSON *o, const char *key, char ***list, size_t *n)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+    if (!a || cJSON_IsNull(a))
+        return 0;
+    if (!cJSON_IsArray(a))
+        return -1;
+    cJSON_ArrayForEach(x, a) {
+        if (!cJSON_IsString(x))
+            return -1;
+        *list = rt_reallocarray(*list, *n + 1, sizeof **list);
+        (*list)[(*n)++] = rt_strdup(x->valuestring);
+    }
+    return 1;
+}
+
+static rt_status parse_grade(rt_op *op, const cJSON *o, rt_err *err, int must)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "grade");
+    if (cJSON_IsNumber(g)) {
+        if (floor(g->valuedouble) != g->valuedouble || fabs(g->valuedouble) > 1e6)
+            return need(op, err, 0, "\"grade\" must be an integer");
+        op->grade = (int32_t)g->valuedouble;
+        op->has_grade = 1;
+    } else if (!cJSON_IsNull(g) && (must || g)) {
+        return need(op, err, 0, must ? "a label needs \"grade\" (an integer, or null for the base)"
+                                     : "\"grade\" must be an integer or null");
+    }
+    return RT_OK;
+}
+
+static rt_status parse_adjudicate(rt_op *op, const cJSON *o, rt_err *err, int have_pair)
+{
+    if (!have_pair)
+        return need(op, err, 0, "an adjudication needs \"qid\" and \"pid\"");
+    rt_status st = parse_grade(op, o, err, 0);
+    if (st != RT_OK)
+        return st;
+    int c = get_strings(o, "cats", &op->cats, &op->ncats);
+    int s = get_strings(o, "settles", &op->settles, &op->nsettles);
+    if (c < 0 || s < 0)
+        return need(op, err, 0, "\"cats\" and \"settles\" must be arrays of strings");
+    op->has_cats = c > 0;
+    return RT_OK;
+}
+
+static rt_status parse_package(rt_op *op, const cJSON *o, rt_err *err, int named)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "pairs"), *x;
+    if (!named || (!cJSON_IsArray(a) && !cJSON_IsNull(a)))
+        return need(op, err, 0, "a package needs \"name\", \"text\" (its annotator) and \"pairs\" (an array or null)");
+    op->has_list = cJSON_IsArray(a);
+    cJSON_ArrayForEach(x, a) {
+        const cJSON *q = cJSON_GetArrayItem(x, 0), *p = cJSON_GetArrayItem(x, 1);
+        if (!cJSON_IsArray(x) || cJSON_GetArraySize(x) != 2 || !cJSON_IsString(q) || !cJSON_IsString(p))
+            return need(op, err, 0, "\"pairs\" must hold [qid, pid] arrays");
+        op->qids = rt_reallocarray(op->qids, op->nqids + 1, sizeof *op->qids);
+        op->pids = rt_reallocarray(op->pids, op->nqids + 1, sizeof *op->pids);
+        op->qids[op->nqids] = rt_strdup(q->valuestring);
+        op->pids[op->nqids++] = rt_strdup(p->valuestring);
+    }
+    uint64_t n = 0;
+    if (!get_count(o, "seed", &op->seed) || !get_count(o, "sample", &n) || n > 1000000)
+        return need(op, err, 0, "\"seed\" and \"sample\" must be whole numbers (sample at most 1,000,000)");
+    op->sample = (uint32_t)n;
+    return RT_OK;
+}
+
 static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
 {
     int q = get_str(o, "qid", &op->qid), p = get_str(o, "pid", &op->pid);
@@ -208,22 +330,14 @@ static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
     int v = get_str(o, "via", &op->via);
     if (q < 0 || p < 0 || c < 0 || t < 0 || tr < 0 || nm < 0 || v < 0)
         return need(op, err, 0, "a member that should be a string is not");
-    if (op->kind == RT_OP_SET || op->kind == RT_OP_LEAK) {
+    if (op->kind == RT_OP_SET || op->kind == RT_OP_LEAK || op->kind == RT_OP_PACKAGE) {
         free(op->pid);   /* these kinds name no passage: a "pid" there means nothing and is not */
         op->pid = NULL;  /* written back, so it is not kept either (found by fuzz_journal_line) */
     }
     switch (op->kind) {
     case RT_OP_LABEL: {
-        const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "grade");
-        if (cJSON_IsNumber(g)) {
-            if (floor(g->valuedouble) != g->valuedouble || fabs(g->valuedouble) > 1e6)
-                return need(op, err, 0, "\"grade\" must be an integer");
-            op->grade = (int32_t)g->valuedouble;
-            op->has_grade = 1;
-        } else if (!cJSON_IsNull(g)) {
-            return need(op, err, 0, "a label needs \"grade\" (an integer, or null for the base)");
-        }
-        return need(op, err, q > 0 && p > 0, "a label needs \"qid\" and \"pid\"");
+        rt_status st = parse_grade(op, o, err, 1);
+        return st != RT_OK ? st : need(op, err, q > 0 && p > 0, "a label needs \"qid\" and \"pid\"");
     }
     case RT_OP_TAG:
     case RT_OP_UNTAG:
@@ -246,6 +360,12 @@ static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
         }
         return RT_OK;
     }
+    case RT_OP_ADJUDICATE:
+        return parse_adjudicate(op, o, err, q > 0 && p > 0);
+    case RT_OP_PACKAGE:
+        return parse_package(op, o, err, nm > 0 && t > 0);
+    case RT_OP_REVIEW:
+        return need(op, err, nm > 0 && q > 0 && p > 0 && t > 0, "a review needs \"name\", \"qid\", \"pid\" and \"text\"");
     default:
         return need(op, err, 0, "unknown operation");
     }

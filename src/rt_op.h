@@ -16,6 +16,12 @@ typedef enum rt_op_kind {
     RT_OP_NOTE,        /* qid [pid] text ("" removes the note) */
     RT_OP_LEAK,        /* qid (test) train (training qid) text: leak type ("" clears) */
     RT_OP_SET,         /* name, qids[]: a named query set (has_list 0 deletes it); text: how made */
+    RT_OP_ADJUDICATE,  /* qid pid [grade] [cats[]] settles[]: the team's decision on a pair (the
+                          grade when has_grade, the categories when has_cats; neither: withdrawn);
+                          settles names the decisions it settles, "annotator:seq" */
+    RT_OP_PACKAGE,     /* name text (the annotator it is assigned to) qids[] + pids[] (its pairs;
+                          has_list 0 deletes it) seed sample (the review sample's seed and size) */
+    RT_OP_REVIEW,      /* name (a package) qid pid text: "correct", "wrong", or "" (withdrawn) */
     RT_OP_KIND_COUNT
 } rt_op_kind;
 
@@ -37,6 +43,14 @@ typedef struct rt_op {
     int has_list;
     uint64_t undo, redo;  /* nonzero: this op undoes / redoes operation seq */
     char *via;            /* where it came from when not typed: "import FILE:LINE"; NULL: typed */
+    char **pids;          /* package: the passage of each pair, beside qids */
+    char **cats;          /* adjudicate: category ids (when has_cats) */
+    size_t ncats;
+    int has_cats;
+    char **settles;       /* adjudicate: "annotator:seq" of each decision settled */
+    size_t nsettles;
+    uint64_t seed;        /* package: the review sample's seed and size */
+    uint32_t sample;
     size_t line;          /* the journal line it was read from (0: made in this process) */
 } rt_op;
 

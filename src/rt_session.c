@@ -118,7 +118,10 @@ void rt_session_discard(rt_session **sp)
     rt_session_close(sp);
 }
 
-const char *rt_session_readonly(const rt_session *s) { return rt_journal_readonly(s->journal); }
+const char *rt_session_readonly(const rt_session *s)
+{
+    return s->journal ? rt_journal_readonly(s->journal) : "the team's decisions are made by adjudicating, not here";
+}
 
 static int known_pid(const rt_session *s, const char *pid)
 {
@@ -157,7 +160,7 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
     const char *ro = rt_session_readonly(s);
     if (ro)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", ro);
-    if (op->kind != RT_OP_SET && (!op->qid || rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) == RT_NO_ID))
+    if (op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE && (!op->qid || rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) == RT_NO_ID))
         return rt_err_set(err, RT_EUSAGE, "unknown query \"%s\"", op->qid ? op->qid : "");
     if (op->pid && !known_pid(s, op->pid))
         return rt_err_set(err, RT_EUSAGE, "unknown passage \"%s\"", op->pid);
@@ -179,6 +182,31 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
             return rt_err_set(err, RT_EUSAGE, "a leak label needs a training query and one of "
                               "identical, generalization, specialization, reformulation, "
                               "different-topic, not-leak");
+        break;
+    case RT_OP_ADJUDICATE:
+        if (!op->pid)
+            return rt_err_set(err, RT_EUSAGE, "an adjudication needs a passage");
+        if (op->has_grade && (op->grade < 0 || op->grade > (s->ws->graded ? 3 : 1)))
+            return rt_err_set(err, RT_EUSAGE, "grade %d: this workspace uses %s", (int)op->grade,
+                              s->ws->graded ? "grades 0-3" : "0 (not relevant) and 1 (relevant)");
+        for (size_t i = 0; op->has_cats && i < op->ncats; i++)
+            if (rt_taxonomy_find(s->ws->taxonomy, op->cats[i]) == (size_t)-1)
+                return rt_err_set(err, RT_EUSAGE, "unknown category \"%s\"", op->cats[i]);
+        break;
+    case RT_OP_REVIEW:
+        if (!op->name || !op->name[0] || !op->pid || !op->text ||
+            (op->text[0] && strcmp(op->text, "correct") != 0 && strcmp(op->text, "wrong") != 0))
+            return rt_err_set(err, RT_EUSAGE, "a review names a package and a pair, and says correct or wrong");
+        break;
+    case RT_OP_PACKAGE:
+        if (!op->name || !op->name[0] || !op->text || !op->text[0] || op->text[0] == '.' || strchr(op->text, '/'))
+            return rt_err_set(err, RT_EUSAGE, "a package needs a name and an annotator");
+        for (size_t i = 0; i < op->nqids; i++) {
+            if (rt_strtab_find(s->ws->qids, op->qids[i], strlen(op->qids[i])) == RT_NO_ID)
+                return rt_err_set(err, RT_EUSAGE, "package %s: unknown query \"%s\"", op->name, op->qids[i]);
+            if (!known_pid(s, op->pids[i]))
+                return rt_err_set(err, RT_EUSAGE, "package %s: unknown passage \"%s\"", op->name, op->pids[i]);
+        }
         break;
     case RT_OP_SET:
         if (!op->name || !op->name[0])
@@ -413,6 +441,28 @@ void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t
         else
             snprintf(buf, len, "%squery set %s removed (#%" PRIu64 ")", what, op->name, op->seq);
         break;
+    case RT_OP_ADJUDICATE:
+        if (!op->has_grade && !op->has_cats)
+            snprintf(buf, len, "%s%s %s: adjudication withdrawn (#%" PRIu64 ")", what, op->qid, target, op->seq);
+        else {
+            char g[32] = "";
+            if (op->has_grade)
+                snprintf(g, sizeof g, " grade %d", (int)op->grade);
+            snprintf(buf, len, "%s%s %s adjudicated:%s%s%s (#%" PRIu64 ")", what, op->qid, target, g,
+                     op->has_grade && op->has_cats ? " and" : "", op->has_cats ? " categories" : "", op->seq);
+        }
+        break;
+    case RT_OP_PACKAGE:
+        if (op->has_list)
+            snprintf(buf, len, "%spackage %s: %zu pairs for %s (#%" PRIu64 ")", what, op->name, op->nqids,
+                     op->text, op->seq);
+        else
+            snprintf(buf, len, "%spackage %s removed (#%" PRIu64 ")", what, op->name, op->seq);
+        break;
+    case RT_OP_REVIEW:
+        snprintf(buf, len, "%s%s %s in %s: %s (#%" PRIu64 ")", what, op->qid, target, op->name,
+                 op->text[0] ? op->text : "review withdrawn", op->seq);
+        break;
     default:
         snprintf(buf, len, "?");
     }
@@ -471,4 +521,66 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
             rt_live_update(s->live, rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid)));
     }
     return RT_OK;
+}
+
+rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
+{
+    *changed = 0;
+    if (!s->journal)
+        return RT_OK;
+    rt_op *ops;
+    size_t n;
+    int replaced;
+    rt_status st = rt_journal_refresh(s->journal, &ops, &n, &replaced, s->ws->report, err);
+    if (st != RT_OK)
+        return st;
+    if (replaced) {   /* read it again from the start, into a fresh state */
+        rt_session *fresh;
+        if ((st = rt_session_open(&fresh, s->ws, s->journal_dir, s->annotator, 1, err)) != RT_OK)
+            return st;
+        rt_live_free(&s->live);
+        rt_annot_free(&s->annot);
+        rt_journal_close(&s->journal);
+        s->journal = fresh->journal;
+        s->annot = fresh->annot;
+        s->live = fresh->live;
+        fresh->journal = NULL;
+        fresh->annot = NULL;
+        fresh->live = NULL;
+        rt_session_close(&fresh);
+        *changed = 1;
+        return RT_OK;
+    }
+    if (!n)
+        return RT_OK;
+    uint32_t *touched = rt_calloc(n, sizeof *touched);
+    size_t nt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ops[i].kind == RT_OP_LABEL && ops[i].qid)
+            touched[nt++] = rt_strtab_intern(s->ws->qids, ops[i].qid, strlen(ops[i].qid));
+    replay(s, ops, n);
+    for (size_t i = 0; i < nt; i++)
+        rt_live_update(s->live, touched[i]);
+    free(touched);
+    free(ops);
+    *changed = 1;
+    return RT_OK;
+}
+
+rt_status rt_session_adjudicate(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
+                                int has_cats, unsigned long long cats, char *const *settles, size_t nsettles,
+                                rt_change *ch, rt_err *err)
+{
+    const rt_taxonomy *tax = s->ws->taxonomy;
+    rt_op op = {.kind = RT_OP_ADJUDICATE, .qid = qstr(s, qid), .pid = pstr(s, pid), .has_grade = has_grade,
+                .grade = has_grade ? grade : 0, .has_cats = has_cats};
+    for (size_t c = 0; has_cats && c < tax->ncats; c++)
+        if (cats >> c & 1) {
+            op.cats = rt_reallocarray(op.cats, op.ncats + 1, sizeof *op.cats);
+            op.cats[op.ncats++] = rt_strdup(tax->cats[c].id);
+        }
+    op.settles = nsettles ? rt_calloc(nsettles, sizeof *op.settles) : NULL;
+    for (size_t i = 0; i < nsettles; i++)
+        op.settles[op.nsettles++] = rt_strdup(settles[i]);
+    return change(s, &op, qid, pid, ch, err);
 }

@@ -47,6 +47,11 @@ void rt_session_close(rt_session **s);
  * (rt_journal_discard). */
 void rt_session_discard(rt_session **s);
 
+/* For a read-only session on another annotator's journal: applies what they appended since (or,
+ * when the file was replaced, reads it again); *changed says whether anything did. One lstat
+ * when nothing changed. Pointers into the state (labels, tags) may move when it changes. */
+rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err);
+
 /* NULL when changes can be made; otherwise why not. */
 const char *rt_session_readonly(const rt_session *s);
 
@@ -95,6 +100,12 @@ rt_status rt_session_type_leak(rt_session *s, uint32_t qid, const char *train, c
                                rt_change *ch, rt_err *err);
 rt_status rt_session_save_set(rt_session *s, const char *name, const uint32_t *qids, size_t n,
                               const char *how, rt_change *ch, rt_err *err);
+/* An adjudication of (qid, pid) for the team: the grade when has_grade, the categories (bits of
+ * the taxonomy) when has_cats, neither: withdraw this adjudicator's decision; settles names the
+ * decisions it settles ("annotator:seq"). */
+rt_status rt_session_adjudicate(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
+                                int has_cats, unsigned long long cats, char *const *settles, size_t nsettles,
+                                rt_change *ch, rt_err *err);
 /* Undo (redo 0) or redo the last change, as rt_session_undo / rt_session_redo. */
 rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err);
 /* The change op is (for an operation done through rt_session_do). */

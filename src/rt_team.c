@@ -4,11 +4,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rt_live.h"
 #include "rt_mem.h"
 #include "rt_team.h"
 
@@ -79,7 +81,34 @@ static int member_cmp(const void *x, const void *y)
     return strcmp(((const rt_member *)x)->name, ((const rt_member *)y)->name);
 }
 
-rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, const char *dir,
+static void dir_time(const char *dir, struct timespec *ts)
+{
+    struct stat sb;
+    *ts = stat(dir, &sb) == 0 ? sb.st_mtim : (struct timespec){0, 0};
+}
+
+/* Adds member name (self's session when it is self's); 0, or an error. */
+static rt_status add_member(rt_team *t, const char *name, rt_err *err)
+{
+    if (rt_team_find(t, name) != (size_t)-1)
+        return RT_OK;   /* named twice */
+    t->m = rt_reallocarray(t->m, t->n + 1, sizeof *t->m);
+    rt_member *m = &t->m[t->n];
+    memset(m, 0, sizeof *m);
+    if (t->self && strcmp(t->self->annotator, name) == 0) {
+        m->s = t->self;
+        m->self = 1;
+    } else {
+        rt_status st = rt_session_open(&m->s, t->ws, t->dir, name, 1, err);
+        if (st != RT_OK)
+            return st;
+    }
+    m->name = rt_strdup(name);
+    t->n++;
+    return RT_OK;
+}
+
+rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err)
 {
     *out = NULL;
@@ -92,25 +121,18 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, const 
         rt_team_names_free(have, nh);
         return st;
     }
-    char **want = names ? (char **)names : have;
-    size_t nw = names ? n : nh;
     rt_team *t = rt_calloc(1, sizeof *t);
     t->ws = ws;
-    t->m = rt_calloc(nw ? nw : 1, sizeof *t->m);
-    for (size_t i = 0; i < nw; i++) {
-        if (rt_team_find(t, want[i]) != (size_t)-1)
-            continue;   /* named twice */
-        rt_member *m = &t->m[t->n];
-        m->name = rt_strdup(want[i]);
-        if (self && strcmp(self->annotator, want[i]) == 0) {
-            m->s = self;
-            m->self = 1;
-        } else if ((st = rt_session_open(&m->s, ws, dir, want[i], 1, err)) != RT_OK) {
-            free(m->name);
-            break;
-        }
-        t->n++;
-    }
+    t->dir = rt_strdup(dir);
+    t->all = names == NULL;
+    t->self = self;
+    dir_time(dir, &t->dir_mtime);
+    char *const *want = names ? names : have;
+    size_t nw = names ? n : nh;
+    for (size_t i = 0; i < nw && st == RT_OK; i++)
+        st = add_member(t, want[i], err);
+    if (st == RT_OK && self && with_self)
+        st = add_member(t, self->annotator, err);
     rt_team_names_free(have, nh);
     if (st != RT_OK) {
         rt_team_free(&t);
@@ -119,6 +141,37 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, const 
     qsort(t->m, t->n, sizeof *t->m, member_cmp);
     *out = t;
     return RT_OK;
+}
+
+rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err)
+{
+    *changed = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        int c = 0;
+        if (!t->m[i].self) {
+            rt_status st = rt_session_refresh(t->m[i].s, &c, err);
+            if (st != RT_OK)
+                return st;
+        }
+        *changed |= c;
+    }
+    struct timespec now;
+    dir_time(t->dir, &now);
+    if (!t->all || (now.tv_sec == t->dir_mtime.tv_sec && now.tv_nsec == t->dir_mtime.tv_nsec))
+        return RT_OK;
+    t->dir_mtime = now;
+    char **have;
+    size_t nh;
+    rt_status st = rt_team_list(t->dir, &have, &nh, err);
+    size_t before = t->n;
+    for (size_t i = 0; i < nh && st == RT_OK; i++)
+        st = add_member(t, have[i], err);
+    rt_team_names_free(have, nh);
+    if (t->n != before) {
+        qsort(t->m, t->n, sizeof *t->m, member_cmp);
+        *changed = 1;
+    }
+    return st;
 }
 
 void rt_team_free(rt_team **tp)
@@ -132,6 +185,7 @@ void rt_team_free(rt_team **tp)
         free(t->m[i].name);
     }
     free(t->m);
+    free(t->dir);
     free(t);
     *tp = NULL;
 }
@@ -230,14 +284,14 @@ static int key_cmp(const void *x, const void *y)
 }
 
 /* Fleiss over the items all judged, Krippendorff over the items anyone judged. */
-static void overall(const rt_team *t, rt_team_agreement *r)
+static void overall(const rt_team *t, const size_t *mem, size_t nm, rt_team_agreement *r)
 {
     size_t cap = 0, nk = 0;
     uint64_t *keys = NULL;
-    for (size_t m = 0; m < t->n; m++)
+    for (size_t mi = 0; mi < nm; mi++)
         for (uint32_t q = 0; q < rt_strtab_count(t->ws->qids); q++) {
             size_t nl;
-            const rt_label *l = rt_annot_labels(A(t, m), q, &nl);
+            const rt_label *l = rt_annot_labels(A(t, mem[mi]), q, &nl);
             RT_GROW(keys, cap, nk + nl);
             for (size_t k = 0; k < nl; k++)
                 keys[nk++] = (uint64_t)q << 32 | l[k].pid;
@@ -250,55 +304,71 @@ static void overall(const rt_team *t, rt_team_agreement *r)
             keys[nu++] = keys[i];
     r->units = nu;
     int nlab = t->ws->graded ? 4 : 2;
-    int *v = rt_calloc(nu * t->n + 1, sizeof *v);
+    int *v = rt_calloc(nu * nm + 1, sizeof *v);
     int *counts = rt_calloc(nu * 2 + 1, sizeof *counts);
     size_t nall = 0;
     for (size_t u = 0; u < nu; u++) {
         uint32_t q = (uint32_t)(keys[u] >> 32), p = (uint32_t)keys[u];
         size_t judged = 0;
         int c[2] = {0, 0};
-        for (size_t m = 0; m < t->n; m++) {
-            const rt_label *l = rt_annot_label(A(t, m), q, p);
+        for (size_t mi = 0; mi < nm; mi++) {
+            const rt_label *l = rt_annot_label(A(t, mem[mi]), q, p);
             int g = l ? (l->grade < 0 ? 0 : l->grade >= nlab ? nlab - 1 : l->grade) : -1;
-            v[u * t->n + m] = g;
+            v[u * nm + mi] = g;
             if (l) {
                 judged++;
                 c[relevant(t, l->grade)]++;
             }
         }
-        if (judged == t->n) {
+        if (judged == nm) {
             counts[nall * 2] = c[0];
             counts[nall * 2 + 1] = c[1];
             nall++;
         }
     }
     r->fleiss = rt_kappa_fleiss(counts, nall, 2);
-    r->alpha = rt_alpha_nominal(v, nu, t->n, nlab);
+    r->alpha = rt_alpha_nominal(v, nu, nm, nlab);
     free(v);
     free(counts);
     free(keys);
 }
 
+static int decided_anything(const rt_team *t, size_t m)
+{
+    return rt_annot_nlabels(A(t, m)) || rt_annot_ntagged(A(t, m));
+}
+
 rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, rt_err *err)
 {
     *out = NULL;
-    if (t->n < 2)
-        return rt_err_set(err, RT_EUSAGE, "agreement needs at least two annotators (%s)",
-                          t->n ? "only one journal" : "no journals");
+    size_t nd = 0;
+    for (size_t m = 0; m < t->n; m++)
+        nd += decided_anything(t, m);
+    if (nd < 2)
+        return rt_err_set(err, RT_EUSAGE, "agreement needs at least two annotators who judged or tagged "
+                          "something (%s)", t->n ? "here fewer did" : "no journals");
     rt_team_agreement *r = rt_calloc(1, sizeof *r);
     r->ncats = t->ws->taxonomy->ncats;
-    r->npairs = t->n * (t->n - 1) / 2;
+    r->npairs = nd * (nd - 1) / 2;
     r->pairs = rt_calloc(r->npairs, sizeof *r->pairs);
     size_t k = 0;
     for (size_t a = 0; a < t->n; a++)
-        for (size_t b = a + 1; b < t->n; b++, k++) {
+        for (size_t b = a + 1; b < t->n && decided_anything(t, a); b++) {
+            if (!decided_anything(t, b))
+                continue;
             rt_pair_agreement *p = &r->pairs[k];
             p->a = a;
             p->b = b;
             pair_relevance(t, p);
             pair_tags(t, p, r->ncats);
+            k++;
         }
-    overall(t, r);
+    size_t *mem = rt_calloc(t->n, sizeof *mem), nm = 0;
+    for (size_t m = 0; m < t->n; m++)
+        if (decided_anything(t, m))
+            mem[nm++] = m;
+    overall(t, mem, nm, r);
+    free(mem);
     *out = r;
     return RT_OK;
 }
@@ -312,4 +382,249 @@ void rt_team_agreement_free(rt_team_agreement **ap)
     free((*ap)->pairs);
     free(*ap);
     *ap = NULL;
+}
+
+/* ---- the team's decisions ---------------------------------------------------------------- */
+
+static void add_key(uint64_t **keys, size_t *n, size_t *cap, uint32_t q, uint32_t p)
+{
+    RT_GROW(*keys, *cap, *n + 1);
+    (*keys)[(*n)++] = (uint64_t)q << 32 | p;
+}
+
+/* Every pair any member decided, sorted and unique. */
+static uint64_t *decided_pairs(const rt_team *t, size_t *n)
+{
+    size_t cap = 0, nk = 0;
+    uint64_t *keys = NULL;
+    uint32_t nq = rt_strtab_count(t->ws->qids);
+    for (size_t m = 0; m < t->n; m++)
+        for (uint32_t q = 0; q < nq; q++) {
+            size_t k;
+            const rt_label *l = rt_annot_labels(A(t, m), q, &k);
+            for (size_t i = 0; i < k; i++)
+                add_key(&keys, &nk, &cap, q, l[i].pid);
+            const rt_tag *tg = rt_annot_tags(A(t, m), q, &k);
+            for (size_t i = 0; i < k; i++)
+                if (tg[i].pid != RT_NO_ID && tg[i].cats)
+                    add_key(&keys, &nk, &cap, q, tg[i].pid);
+            const rt_adjud *d = rt_annot_adjuds(A(t, m), q, &k);
+            for (size_t i = 0; i < k; i++)
+                add_key(&keys, &nk, &cap, q, d[i].pid);
+        }
+    if (nk)
+        qsort(keys, nk, sizeof *keys, key_cmp);
+    size_t u = 0;
+    for (size_t i = 0; i < nk; i++)
+        if (i == 0 || keys[i] != keys[i - 1])
+            keys[u++] = keys[i];
+    *n = u;
+    return keys;
+}
+
+static void decide_pair(const rt_team *t, rt_team_pair *p, rt_report *rep)
+{
+    int have_g = 0, have_c = 0;
+    int32_t g = 0;
+    unsigned long long c = 0;
+    p->adj_member = (size_t)-1;
+    for (size_t m = 0; m < t->n; m++) {
+        const rt_label *l = rt_annot_label(A(t, m), p->qid, p->pid);
+        const rt_tag *tg = rt_annot_tag(A(t, m), p->qid, p->pid);
+        const rt_adjud *d = rt_annot_adjud(A(t, m), p->qid, p->pid);
+        if (l) {
+            if (have_g && l->grade != g)
+                p->differ |= RT_DIFFER_GRADE;
+            g = l->grade;
+            have_g = 1;
+        }
+        if (tg && tg->cats) {
+            if (have_c && tg->cats != c)
+                p->differ |= RT_DIFFER_CATS;
+            c = tg->cats;
+            have_c = 1;
+        }
+        if (d) {
+            p->nadj++;
+            if (!p->adj || d->prov.time_ms > p->adj->prov.time_ms ||
+                (d->prov.time_ms == p->adj->prov.time_ms && d->prov.seq > p->adj->prov.seq)) {
+                p->adj = d;
+                p->adj_member = m;
+            }
+        }
+    }
+    if (p->nadj > 1 && rep) {
+        char when[32];
+        rt_op_format_time(p->adj->prov.time_ms, when, sizeof when);
+        rt_report_add(rep, RT_REPORT_WARNING, "%s %s was adjudicated by %zu annotators; %s's, the latest (%s), stands",
+                      rt_strtab_str(t->ws->qids, p->qid), rt_strtab_str(t->ws->pids, p->pid), p->nadj,
+                      t->m[p->adj_member].name, when);
+    }
+    p->unresolved = p->differ;
+    if (p->adj && p->adj->has_grade) {
+        p->has_grade = 1;
+        p->grade = p->adj->grade;
+        p->unresolved &= ~(unsigned)RT_DIFFER_GRADE;
+    } else if (have_g && !(p->differ & RT_DIFFER_GRADE)) {
+        p->has_grade = 1;
+        p->grade = g;
+    }
+    if (p->adj && p->adj->has_cats) {
+        p->has_cats = 1;
+        p->cats = p->adj->cats;
+        p->unresolved &= ~(unsigned)RT_DIFFER_CATS;
+    } else if (have_c && !(p->differ & RT_DIFFER_CATS)) {
+        p->has_cats = 1;
+        p->cats = c;
+    }
+}
+
+static void count_pair(rt_team_decisions *d, const rt_team_pair *p, int sign)
+{
+    d->disputed += (size_t)(sign * (p->differ != 0));
+    d->unresolved += (size_t)(sign * (p->unresolved != 0));
+    d->overridden += (size_t)(sign * (p->nadj > 1));
+    if (p->has_grade && p->adj && p->adj->has_grade)
+        d->adjudicated += (size_t)sign;
+    else if (p->has_grade)
+        d->agreed += (size_t)sign;
+}
+
+int rt_team_redecide(const rt_team *t, rt_team_decisions *d, uint32_t qid, uint32_t pid)
+{
+    rt_team_pair *p = (rt_team_pair *)rt_team_pair_of(d, qid, pid);
+    if (!p)
+        return 0;
+    count_pair(d, p, -1);
+    *p = (rt_team_pair){.qid = qid, .pid = pid};
+    decide_pair(t, p, NULL);
+    count_pair(d, p, 1);
+    return 1;
+}
+
+rt_team_decisions *rt_team_decide(const rt_team *t, rt_report *rep)
+{
+    rt_team_decisions *d = rt_calloc(1, sizeof *d);
+    uint64_t *keys = decided_pairs(t, &d->n);
+    d->p = rt_calloc(d->n + 1, sizeof *d->p);
+    for (size_t i = 0; i < d->n; i++) {
+        rt_team_pair *p = &d->p[i];
+        p->qid = (uint32_t)(keys[i] >> 32);
+        p->pid = (uint32_t)keys[i];
+        decide_pair(t, p, rep);
+        count_pair(d, p, 1);
+    }
+    free(keys);
+    return d;
+}
+
+void rt_team_decisions_free(rt_team_decisions **dp)
+{
+    if (!dp || !*dp)
+        return;
+    free((*dp)->p);
+    free(*dp);
+    *dp = NULL;
+}
+
+const rt_team_pair *rt_team_pair_of(const rt_team_decisions *d, uint32_t qid, uint32_t pid)
+{
+    size_t lo = 0, hi = d->n;
+    uint64_t k = (uint64_t)qid << 32 | pid;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t x = (uint64_t)d->p[mid].qid << 32 | d->p[mid].pid;
+        if (x == k)
+            return &d->p[mid];
+        if (x < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
+{
+    rt_session *s = rt_calloc(1, sizeof *s);
+    s->ws = t->ws;
+    s->annotator = rt_strdup("team");
+    s->journal_dir = rt_strdup("");
+    s->annot = rt_annot_new(t->ws->qids, t->ws->pids, t->ws->taxonomy);
+    const rt_taxonomy *tax = t->ws->taxonomy;
+    uint64_t seq = 1;
+    int64_t now = rt_op_now_ms();
+    rt_err err;
+    for (size_t i = 0; i < d->n; i++) {
+        const rt_team_pair *p = &d->p[i];
+        rt_op op = {.seq = seq++, .time_ms = now, .author = "team", .qid = (char *)rt_strtab_str(t->ws->qids, p->qid),
+                    .pid = (char *)rt_strtab_str(t->ws->pids, p->pid)};
+        if (p->has_grade) {
+            op.kind = RT_OP_LABEL;
+            op.has_grade = 1;
+            op.grade = p->grade;
+            rt_annot_apply(s->annot, &op, NULL, &err);
+        }
+        for (size_t c = 0; p->has_cats && c < tax->ncats; c++)
+            if (p->cats >> c & 1) {
+                op.kind = RT_OP_TAG;
+                op.seq = seq++;
+                op.cat = tax->cats[c].id;
+                rt_annot_apply(s->annot, &op, NULL, &err);   /* a category of the taxonomy: cannot fail */
+            }
+    }
+    s->live = rt_live_new(t->ws, s->annot);
+    return s;
+}
+
+/* A member's decision on a pair as text: "1", "0 entity,typo", "-" when none. */
+static void decision_text(const rt_team *t, size_t m, uint32_t q, uint32_t p, char *buf, size_t n)
+{
+    const rt_label *l = rt_annot_label(A(t, m), q, p);
+    const rt_tag *tg = rt_annot_tag(A(t, m), q, p);
+    size_t o = (size_t)snprintf(buf, n, "%s", "");
+    if (l)
+        o += (size_t)snprintf(buf + o, n - o, "%d", (int)l->grade);
+    for (size_t c = 0, k = 0; tg && c < t->ws->taxonomy->ncats && o < n; c++)
+        if (tg->cats >> c & 1)
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", k++ ? "," : l ? " " : "", t->ws->taxonomy->cats[c].id);
+    if (!buf[0])
+        snprintf(buf, n, "-");
+}
+
+rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d)
+{
+    size_t nc = 5 + t->n;
+    const char **h = rt_calloc(nc, sizeof *h);
+    h[0] = "qid";
+    h[1] = "pid";
+    h[2] = "differ";
+    for (size_t m = 0; m < t->n; m++)
+        h[3 + m] = t->m[m].name;
+    h[3 + t->n] = "adjudicated_by";
+    h[4 + t->n] = "status";
+    rt_table *tab = rt_table_new(nc, h);
+    char (*cells)[256] = rt_calloc(t->n + 1, sizeof *cells);
+    const char **row = rt_calloc(nc, sizeof *row);
+    for (size_t i = 0; i < d->n; i++) {
+        const rt_team_pair *p = &d->p[i];
+        if (!p->differ)
+            continue;
+        row[0] = rt_strtab_str(t->ws->qids, p->qid);
+        row[1] = rt_strtab_str(t->ws->pids, p->pid);
+        row[2] = p->differ == (RT_DIFFER_GRADE | RT_DIFFER_CATS) ? "grade,categories"
+                 : p->differ == RT_DIFFER_GRADE                    ? "grade"
+                                                                   : "categories";
+        for (size_t m = 0; m < t->n; m++) {
+            decision_text(t, m, p->qid, p->pid, cells[m], sizeof cells[m]);
+            row[3 + m] = cells[m];
+        }
+        row[3 + t->n] = p->adj ? t->m[p->adj_member].name : "";
+        row[4 + t->n] = p->unresolved ? "unresolved" : "resolved";
+        rt_table_add(tab, row);
+    }
+    free(cells);
+    free(row);
+    free(h);
+    return tab;
 }

@@ -10,10 +10,12 @@
 #define RT_TEAM_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "rt_agree.h"
 #include "rt_err.h"
 #include "rt_session.h"
+#include "rt_table.h"
 
 typedef struct rt_member {
     char *name;
@@ -25,6 +27,10 @@ typedef struct rt_team {
     rt_workspace *ws;    /* borrowed */
     rt_member *m;        /* sorted by name */
     size_t n;
+    char *dir;
+    int all;             /* every journal of dir: new ones join on refresh */
+    struct timespec dir_mtime;
+    rt_session *self;
 } rt_team;
 
 /* The annotators whose journals are in dir (regular files NAME.jsonl, never through links),
@@ -34,11 +40,18 @@ rt_status rt_team_list(const char *dir, char ***names, size_t *n, rt_err *err);
 void rt_team_names_free(char **names, size_t n);
 
 /* Opens the team: names (n of them) or, names NULL, every journal in dir. self (may be NULL) is
- * used for its own annotator instead of opening it again. An annotator named who has no journal
- * in dir is an error (RT_EUSAGE, listing those who do); bad lines in a journal are reported in
- * ws->report and the rest loaded. */
-rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, const char *dir,
+ * used for its own annotator instead of opening it again; with_self: self is a member even when
+ * it has no journal yet or is not named (the workbench's adjudicator). An annotator named who has
+ * no journal in dir is an error (RT_EUSAGE, listing those who do); bad lines in a journal are
+ * reported in ws->report and the rest loaded. */
+rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err);
+
+/* Picks up what the other members appended to their journals since (and, when the team is every
+ * journal of the folder, journals that appeared); *changed says whether anything did. Costs an
+ * lstat per member and one of the folder when nothing changed. Decisions and agreement computed
+ * before a change must be computed again. */
+rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err);
 void rt_team_free(rt_team **t);
 
 /* The index of annotator name, or (size_t)-1. */
@@ -62,8 +75,59 @@ typedef struct rt_team_agreement {
     size_t units;                /* items anyone judged */
 } rt_team_agreement;
 
-/* Computes the agreement of the team's members (at least two: RT_EUSAGE otherwise). */
+/* Computes the agreement of the team's members who judged or tagged something (an adjudicator
+ * who only adjudicates is left out); at least two such: RT_EUSAGE otherwise. */
 rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, rt_err *err);
 void rt_team_agreement_free(rt_team_agreement **a);
+
+/* ---- the team's decisions (DESIGN.md §6) ------------------------------------------------ */
+
+enum { RT_DIFFER_GRADE = 1, RT_DIFFER_CATS = 2 };
+
+/* A pair some member decided (judged, tagged or adjudicated), and what the team makes of it:
+ * an adjudication (the latest when several members adjudicated it) decides what it covers;
+ * otherwise the common decision of every member who made one; otherwise nothing (disputed). */
+typedef struct rt_team_pair {
+    uint32_t qid, pid;
+    unsigned differ;             /* RT_DIFFER_*: where the members' own decisions differ */
+    unsigned unresolved;         /* the part of differ no adjudication decides */
+    int has_grade;               /* the team's grade */
+    int32_t grade;
+    int has_cats;                /* the team's categories */
+    unsigned long long cats;
+    size_t adj_member;           /* whose adjudication stands ((size_t)-1: none) */
+    const rt_adjud *adj;
+    size_t nadj;                 /* members who adjudicated it */
+} rt_team_pair;
+
+typedef struct rt_team_decisions {
+    rt_team_pair *p;             /* by qid id, then pid id */
+    size_t n;
+    size_t disputed;             /* pairs whose members' decisions differ */
+    size_t unresolved;           /* of those, the ones with a difference no adjudication decides */
+    size_t agreed, adjudicated;  /* team grades from agreement, from an adjudication */
+    size_t overridden;           /* pairs adjudicated by more than one member (the later stands) */
+} rt_team_decisions;
+
+/* Works out every pair's team decision; a pair adjudicated by several members is reported in
+ * rep (may be NULL): the later adjudication stands. */
+rt_team_decisions *rt_team_decide(const rt_team *t, rt_report *rep);
+void rt_team_decisions_free(rt_team_decisions **d);
+
+/* Decides (qid, pid) again after a change to it (an adjudication, its undo); 0 when d does not
+ * hold the pair (a pair new to the team: decide everything again). */
+int rt_team_redecide(const rt_team *t, rt_team_decisions *d, uint32_t qid, uint32_t pid);
+
+/* The pair (qid, pid) of d, or NULL. */
+const rt_team_pair *rt_team_pair_of(const rt_team_decisions *d, uint32_t qid, uint32_t pid);
+
+/* A read-only session over the team's decisions, for metrics, breakdowns and exports (--team):
+ * its annotation state holds the team's grades as relabels and the team's categories as tags,
+ * by author "team"; its live metrics follow them. Close it with rt_session_close. */
+rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d);
+
+/* The pairs whose members' decisions differ: qid, pid, what differs, each member's decision
+ * ("1", "0 entity,typo", "-"), who adjudicated it, and whether a difference is left. */
+rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "actions.h"
 #include "annotate.h"
+#include "team.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "view.h"
@@ -21,8 +22,10 @@ int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *er
         return -1;
     }
     app_message(a, 0, "%s", ch->what);
-    if (ch->qid != RT_NO_ID)
+    if (ch->qid != RT_NO_ID) {
         app_query_changed(a, ch->qid);
+        team_after_change(a, ch->qid, ch->pid);   /* the annotator is on the team too */
+    }
     return 0;
 }
 

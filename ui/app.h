@@ -24,6 +24,8 @@ typedef enum view_id {
     VIEW_BREAKDOWN,
     VIEW_JUDGE,
     VIEW_LEAK,
+    VIEW_AGREE,
+    VIEW_DISPUTES,
     VIEW_COUNT
 } view_id;
 
@@ -101,6 +103,13 @@ typedef struct app {
     struct rt_leakage *leak;    /* found on first use of the view */
     struct leak_view *leak_view;    /* view_leak.c's cursor (NULL until first used) */
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
+
+    /* the team of annotators (team.c): opened on first use of its views */
+    struct team_state *team;
+    char **annotators;          /* --annotators, or NULL: every journal of the folder */
+    size_t nannotators;
+    struct agree_view *agree_view;        /* view_agree.c's own */
+    struct disputes_view *disputes_view;  /* view_disputes.c's own */
 
     /* command line */
     int prompt;                 /* 0, ':' or '/' */

@@ -23,6 +23,7 @@
 #include "rt_mem.h"
 #include "rt_reader.h"
 #include "term.h"
+#include "team.h"
 #include "view.h"
 #include "ui.h"
 
@@ -211,7 +212,14 @@ static int run_script(app *a, const ui_opts *o)
             line[--len] = '\0';
         if (len == 0 || line[0] == '#')
             continue;
-        if (line[0] == ':') {
+        team_poll(a);   /* what the other annotators appended meanwhile */
+        if (line[0] == ':' && strncmp(line, ":sleep", 6) == 0 && (line[6] == ' ' || !line[6])) {
+            long ms = strtol(line + 6, NULL, 10);   /* script mode: let time pass (another process works) */
+            if (ms > 0 && ms <= 60000)
+                nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
+            team_poll(a);
+            app_draw(a);
+        } else if (line[0] == ':') {
             double t0 = times ? now_us() : 0;
             a->msg[0] = '\0';
             if (actions_command(a, line + 1) != 0) {
@@ -263,6 +271,11 @@ static void run_tty(app *a)
         wint_t ch;
         int r = get_wch(&ch);
         dirty = r != ERR;
+        if (a->team) {   /* others' appends show within a second, keys or not */
+            unsigned gen = team_generation(a);
+            team_poll(a);
+            dirty |= team_generation(a) != gen;
+        }
         if (r == ERR)
             continue;
         handle(a, r == KEY_CODE_YES, ch);
@@ -279,12 +292,14 @@ static void app_free(app *a)
         if (view_get((view_id)v)->release)
             view_get((view_id)v)->release(a);
     rt_leakage_free(&a->leak);
+    team_release(a);
 }
 
 int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
-    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5};
+    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
+             .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0};
     app_compute_stats(&a);
     a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);

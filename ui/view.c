@@ -9,7 +9,8 @@ static const view_ops *const views[VIEW_COUNT] = {
     [VIEW_PASSAGE] = &view_passage_ops,   [VIEW_METRICS] = &view_metrics_ops,
     [VIEW_HELP] = &view_help_ops,         [VIEW_REPORT] = &view_report_ops,
     [VIEW_BREAKDOWN] = &view_breakdown_ops, [VIEW_JUDGE] = &view_judge_ops,
-    [VIEW_LEAK] = &view_leak_ops,
+    [VIEW_LEAK] = &view_leak_ops,         [VIEW_AGREE] = &view_agree_ops,
+    [VIEW_DISPUTES] = &view_disputes_ops,
 };
 
 const view_ops *view_get(view_id v) { return views[v < VIEW_COUNT ? v : VIEW_LIST]; }

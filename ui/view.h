@@ -38,7 +38,8 @@ typedef struct view_ops {
 } view_ops;
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,
-    view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops;
+    view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops, view_agree_ops,
+    view_disputes_ops;
 
 /* The record of view v (never NULL for a valid id). */
 const view_ops *view_get(view_id v);
@@ -77,5 +78,14 @@ int act_leak_type(app *a, const char *arg);
 int act_leaked(app *a, const char *arg);
 int leak_next_unreviewed(app *a);
 size_t leak_npairs(const app *a);
+
+/* view_agree.c, view_disputes.c: the team of annotators */
+int act_agreement(app *a, const char *arg);
+int act_disputes(app *a, const char *arg);
+int act_adopt(app *a, const char *arg);
+int act_adj_relevant(app *a, const char *arg);
+int act_adj_not_relevant(app *a, const char *arg);
+int act_adj_withdraw(app *a, const char *arg);
+int act_adjudicate(app *a, const char *arg);
 
 #endif

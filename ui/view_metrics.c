@@ -12,6 +12,7 @@
 #include "draw.h"
 #include "rt_leakage.h"
 #include "rt_mem.h"
+#include "team.h"
 #include "view.h"
 
 #define SUB_W 8     /* base, current */
@@ -124,8 +125,22 @@ static void draw(app *a, int top, int height)
         rt_live_means(a->s->live, r, set ? set->qids : NULL, set ? set->n : 0, bm, nd, cm, nd);
         draw_row(a, top + 3 + (int)k, namew, r, bm, cm);
     }
-    if (a->scroll == 0 && ws->nruns + 4 < rows)
-        draw_split(a, top + 4 + (int)ws->nruns, top + height, namew);
+    int y = top + 4 + (int)ws->nruns;
+    if (a->scroll == 0 && ws->nruns + 4 < rows && team_session(a)) {
+        /* the team's qrels: base ⊕ adjudications ⊕ agreed decisions */
+        const rt_team_decisions *d = team_decisions(a);
+        rt_session *ts = team_session(a);
+        draw_fmt(y++, 0, a->cols, ROLE_NORMAL, "Team: %zu pairs agreed, %zu adjudicated; %zu of %zu disagreements "
+                 "unresolved (they keep the base judgment) | base, team, delta", d->agreed, d->adjudicated,
+                 d->unresolved, d->disputed);
+        for (size_t r = 0; r < ws->nruns && y < top + height; r++) {
+            rt_live_means(ts->live, r, set ? set->qids : NULL, set ? set->n : 0, bm, nd, cm, nd);
+            draw_row(a, y++, namew, r, bm, cm);
+        }
+        y++;
+    }
+    if (a->scroll == 0 && ws->nruns + 4 < rows && y < top + height)
+        draw_split(a, y, top + height, namew);
     free(bm);
     free(cm);
     free(nd);

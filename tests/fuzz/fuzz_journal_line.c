@@ -26,9 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
              same(op.pid, back.pid) && op.has_grade == back.has_grade && (!op.has_grade || op.grade == back.grade) &&
              same(op.cat, back.cat) && same(op.text, back.text) && same(op.train, back.train) &&
              same(op.name, back.name) && op.has_list == back.has_list && op.nqids == back.nqids &&
-             op.undo == back.undo && op.redo == back.redo && same(op.via, back.via);
+             op.undo == back.undo && op.redo == back.redo && same(op.via, back.via) &&
+             !op.pids == !back.pids && op.has_cats == back.has_cats && op.ncats == back.ncats &&
+             op.nsettles == back.nsettles && op.seed == back.seed && op.sample == back.sample;
     for (size_t i = 0; eq && i < op.nqids; i++)
-        eq = same(op.qids[i], back.qids[i]);
+        eq = same(op.qids[i], back.qids[i]) && (!op.pids || same(op.pids[i], back.pids[i]));
+    for (size_t i = 0; eq && i < op.ncats; i++)
+        eq = same(op.cats[i], back.cats[i]);
+    for (size_t i = 0; eq && i < op.nsettles; i++)
+        eq = same(op.settles[i], back.settles[i]);
     if (!eq) {
         fprintf(stderr, "written back, it reads as another operation: %s", line);
         abort();

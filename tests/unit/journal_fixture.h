@@ -178,6 +178,45 @@ static __attribute__((unused)) rt_op op_set(const char *name, const char *const 
     return op;
 }
 
+/* An adjudication: grade (has_grade), categories (NULL: none decided), settled decisions. */
+static __attribute__((unused)) rt_op op_adjud(const char *qid, const char *pid, int has_grade, int32_t grade,
+                                              const char *const *cats, size_t ncats, const char *const *settles,
+                                              size_t nsettles)
+{
+    rt_op op = op_new(RT_OP_ADJUDICATE, qid, pid);
+    op.has_grade = has_grade;
+    op.grade = grade;
+    op.has_cats = cats != NULL;
+    op.ncats = ncats;
+    op.cats = ncats ? calloc(ncats, sizeof *op.cats) : NULL;
+    for (size_t i = 0; i < ncats; i++)
+        op.cats[i] = S(cats[i]);
+    op.nsettles = nsettles;
+    op.settles = nsettles ? calloc(nsettles, sizeof *op.settles) : NULL;
+    for (size_t i = 0; i < nsettles; i++)
+        op.settles[i] = S(settles[i]);
+    return op;
+}
+
+/* A package of n pairs (qids[i], pids[i]) for annotator; qids NULL deletes it. */
+static __attribute__((unused)) rt_op op_package(const char *name, const char *annotator, const char *const *qids,
+                                                const char *const *pids, size_t n, uint64_t seed, uint32_t sample)
+{
+    rt_op op = op_text(RT_OP_PACKAGE, NULL, NULL, annotator);
+    op.name = S(name);
+    op.has_list = qids != NULL;
+    op.nqids = n;
+    op.qids = n ? calloc(n, sizeof *op.qids) : NULL;
+    op.pids = qids ? calloc(n + 1, sizeof *op.pids) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        op.qids[i] = S(qids[i]);
+        op.pids[i] = S(pids[i]);
+    }
+    op.seed = seed;
+    op.sample = sample;
+    return op;
+}
+
 /* Whether a and b hold the same operation; *why names the first difference. */
 static __attribute__((unused)) int op_same(const rt_op *a, const rt_op *b, const char **why)
 {
@@ -201,7 +240,16 @@ static __attribute__((unused)) int op_same(const rt_op *a, const rt_op *b, const
     DIFF(!streq(a->name, b->name), "name");
     DIFF(a->has_list != b->has_list || a->nqids != b->nqids, "qids");
     for (size_t i = 0; i < a->nqids; i++)
-        DIFF(!streq(a->qids[i], b->qids[i]), "a qid of the list");
+        DIFF(!streq(a->qids[i], b->qids[i]) || (a->pids && (!b->pids || !streq(a->pids[i], b->pids[i]))),
+             "a pair or qid of the list");
+    DIFF(!a->pids != !b->pids, "pairs");
+    DIFF(a->has_cats != b->has_cats || a->ncats != b->ncats, "cats");
+    for (size_t i = 0; i < a->ncats; i++)
+        DIFF(!streq(a->cats[i], b->cats[i]), "a category");
+    DIFF(a->nsettles != b->nsettles, "settles");
+    for (size_t i = 0; i < a->nsettles; i++)
+        DIFF(!streq(a->settles[i], b->settles[i]), "a settled decision");
+    DIFF(a->seed != b->seed || a->sample != b->sample, "seed or sample");
     DIFF(a->undo != b->undo, "undo");
     DIFF(a->redo != b->redo, "redo");
     DIFF(!streq(a->via, b->via), "via");

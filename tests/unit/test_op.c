@@ -49,6 +49,19 @@ static void test_op_roundtrip(void)
     roundtrip(op_set("hard", qs, 3, "sample 3 42"), "\"qids\":[\"q1\",\"q2\",\"q 3\"]", "set with a list");
     roundtrip(op_set("hard", NULL, 0, NULL), "\"qids\":null", "set deleted (null list)");
     roundtrip(op_set("none", qs, 0, "empty"), "\"qids\":[]", "set with an empty list");
+    static const char *const cats[] = {"entity", "typo"}, *const settled[] = {"ann_a:12", "ann_b:7"};
+    static const char *const pq[] = {"q1", "q1", "q2"}, *const pp[] = {"p1", "p 2", "p3"};
+    roundtrip(op_adjud("q1", "p1", 1, 0, cats, 2, settled, 2), "\"grade\":0,\"cats\":[\"entity\",\"typo\"],\"settles\":[\"ann_a:12\",\"ann_b:7\"]",
+              "adjudication of grade and categories");
+    roundtrip(op_adjud("q1", "p1", 1, 1, NULL, 0, settled, 1), "\"cats\":null", "adjudication of the grade only");
+    roundtrip(op_adjud("q1", "p1", 0, 0, cats, 0, NULL, 0), "\"grade\":null,\"cats\":[]", "adjudication: no category at all");
+    roundtrip(op_adjud("q1", "p1", 0, 0, NULL, 0, NULL, 0), "\"settles\":[]", "adjudication withdrawn");
+    roundtrip(op_package("pk1", "ann_a", pq, pp, 3, 42, 100), "\"pairs\":[[\"q1\",\"p1\"],[\"q1\",\"p 2\"],[\"q2\",\"p3\"]],\"seed\":42,\"sample\":100",
+              "package with its pairs, seed and sample size");
+    roundtrip(op_package("pk1", "ann_a", NULL, NULL, 0, 0, 0), "\"pairs\":null", "package deleted");
+    rt_op rv = op_text(RT_OP_REVIEW, "q1", "p1", "wrong");
+    rv.name = S("pk1");
+    roundtrip(rv, "\"op\":\"review\",\"name\":\"pk1\"", "review verdict");
     rt_op u = op_label("q1", "p1", 0, 0);
     u.undo = 5;
     roundtrip(u, "\"undo\":5", "undo field");

@@ -1,0 +1,124 @@
+/* view_agree — agreement between the loaded annotators (rt_team): per pair of annotators the
+ * pairs both judged, observed agreement and Cohen's kappa of relevance (weighted kappas in a
+ * graded workspace) and, on the pairs both tagged, the kappa of each category; over all, Fleiss'
+ * kappa and Krippendorff's alpha. Computed when shown and again when a journal changes. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "rt_mem.h"
+#include "team.h"
+#include "view.h"
+
+struct agree_view {
+    rt_team_agreement *r;
+    unsigned gen;
+    char why[300];            /* why there is no agreement to show */
+};
+
+static struct agree_view *G(app *a)
+{
+    if (!a->agree_view)
+        a->agree_view = rt_calloc(1, sizeof *a->agree_view);
+    return a->agree_view;
+}
+
+static void release(app *a)
+{
+    if (a->agree_view)
+        rt_team_agreement_free(&a->agree_view->r);
+    free(a->agree_view);
+    a->agree_view = NULL;
+}
+
+static void compute(app *a)
+{
+    struct agree_view *g = G(a);
+    if (g->r && g->gen == team_generation(a))
+        return;
+    rt_team_agreement_free(&g->r);
+    rt_err err;
+    g->why[0] = 0;
+    if (rt_team_agreement_compute(team_of(a), &g->r, &err) != RT_OK)
+        snprintf(g->why, sizeof g->why, "%.290s", err.msg);
+    g->gen = team_generation(a);
+}
+
+int act_agreement(app *a, const char *arg)
+{
+    (void)arg;
+    if (team_ensure(a) != 0)
+        return -1;
+    a->scroll = 0;
+    app_push(a, VIEW_AGREE);
+    return 0;
+}
+
+static const char *fmt_k(const rt_agreement *k, char *buf, size_t n)
+{
+    if (k->defined)
+        snprintf(buf, n, "%7.4f", k->value);
+    else
+        snprintf(buf, n, "%7s", "undef");
+    return buf;
+}
+
+static void draw(app *a, int top, int height)
+{
+    if (!team_of(a))
+        return;
+    compute(a);
+    struct agree_view *g = G(a);
+    const rt_team *t = team_of(a);
+    const rt_taxonomy *tax = a->ws->taxonomy;
+    int y = top;
+    int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "agreement of %zu annotators:", t->n);
+    for (size_t m = 0; m < t->n && x < a->cols; m++)
+        x += draw_fmt(y, x, a->cols - x, ROLE_HEADER, " %s%s", t->m[m].name, t->m[m].self ? " (you)" : "");
+    y++;
+    if (!g->r) {
+        draw_text(y, 0, a->cols, g->why, strlen(g->why), ROLE_DIM, NULL);
+        return;
+    }
+    const rt_team_agreement *r = g->r;
+    char b1[32], b2[32], b3[32];
+    draw_fmt(y++, 0, a->cols, ROLE_DIM, "Fleiss' kappa %s on %zu pairs all judged | Krippendorff's alpha %s on %zu "
+             "judged pairs (undef: every label the same, or nothing to compare)",
+             fmt_k(&r->fleiss, b1, sizeof b1), r->fleiss.items, fmt_k(&r->alpha, b2, sizeof b2), r->units);
+    /* one row a pair of annotators: judged, observed, kappa, then each category's kappa */
+    size_t nrows = r->npairs + 1, rows = height > 3 ? (size_t)(height - 3) : 0;
+    size_t maxscroll = nrows > rows ? nrows - rows : 0;
+    if (a->scroll > maxscroll)
+        a->scroll = maxscroll;
+    x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%-25s %6s %7s %7s %s", "annotators", "pairs", "observd", "kappa",
+                 a->ws->graded ? "  linear  quadr " : "");
+    x += draw_fmt(y, x, a->cols - x, ROLE_HEADER, " %6s", "tagged");
+    for (size_t c = 0; c < tax->ncats && x + 8 <= a->cols; c++)
+        x += draw_fmt(y, x, 8, ROLE_HEADER, " %7.7s", tax->cats[c].id);
+    y++;
+    for (size_t i = a->scroll; i < r->npairs && y < top + height; i++) {
+        const rt_pair_agreement *p = &r->pairs[i];
+        char names[128];
+        snprintf(names, sizeof names, "%s / %s", t->m[p->a].name, t->m[p->b].name);
+        char obs[32];
+        if (p->relevance.items)
+            snprintf(obs, sizeof obs, "%7.4f", p->relevance.observed);
+        else
+            snprintf(obs, sizeof obs, "%7s", "-");
+        x = draw_fmt(y, 0, a->cols, ROLE_NORMAL, "%-25.25s %6zu %s %s", names, p->relevance.items, obs,
+                     fmt_k(&p->relevance, b1, sizeof b1));
+        if (a->ws->graded)
+            x += draw_fmt(y, x, a->cols - x, ROLE_NORMAL, " %s %s", fmt_k(&p->linear, b2, sizeof b2),
+                          fmt_k(&p->quadratic, b3, sizeof b3));
+        x += draw_fmt(y, x, a->cols - x, ROLE_NORMAL, "  %6zu", p->tag_items);
+        for (size_t c = 0; c < tax->ncats && x + 8 <= a->cols; c++)
+            x += draw_fmt(y, x, 8, ROLE_NORMAL, " %s", fmt_k(&p->category[c], b1, sizeof b1));
+        y++;
+    }
+}
+
+const view_ops view_agree_ops = {.name = "agreement", .draw = draw, .release = release};
