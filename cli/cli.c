@@ -2,12 +2,14 @@
  * and the run arguments that several commands take (the shared options are in opts.c). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_file.h"
 #include "rt_mem.h"
 
 const cli_command cli_commands[] = {
@@ -21,8 +23,12 @@ const cli_command cli_commands[] = {
      "retriage import --help"},
     {"leak", cmd_leak, "find training queries that near-duplicate test queries (train–test leakage)",
      "retriage leak --help"},
+    {"package", cmd_package, "split the pairs to judge into packages assigned to annotators",
+     "retriage package --help"},
     {"pool", cmd_pool, "depth-k pool of runs per query, in reciprocal-rank-fusion order",
      "retriage pool --help"},
+    {"review-report", cmd_review_report, "per package: progress, reviewers' accuracy, pass or revise",
+     "retriage review-report --help"},
     {"open", NULL, "the workbench (no command word: 'retriage WORKSPACE.json')", "retriage --help-open"},
     {NULL, NULL, NULL, NULL},
 };
@@ -95,4 +101,40 @@ void cli_split_names(const char *list, char ***names, size_t *n)
         }
         p += len + (p[len] == ',');
     }
+}
+
+int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx)
+{
+    rt_err err;
+    rt_status st;
+    if (!path || strcmp(path, "-") == 0) {
+        st = fn(stdout, ctx, &err);
+        if (st == RT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+            st = rt_err_set(&err, RT_EIO, "standard output: cannot write: %s", strerror(errno));
+    } else {
+        rt_outfile *f;
+        st = rt_outfile_open(&f, path, &err);
+        if (st == RT_OK && (st = fn(rt_outfile_stream(f), ctx, &err)) != RT_OK)
+            rt_outfile_discard(&f);
+        else if (st == RT_OK)
+            st = rt_outfile_commit(&f, &err);
+    }
+    return st == RT_OK ? CLI_OK : cli_fail(&err);
+}
+
+typedef struct table_out {
+    const rt_table *t;
+    rt_table_format fmt;
+} table_out;
+
+static rt_status put_table(FILE *f, void *ctx, rt_err *err)
+{
+    const table_out *o = ctx;
+    return rt_table_write(o->t, o->fmt, f, err);
+}
+
+int cli_write_table(const char *path, const rt_table *t, rt_table_format fmt)
+{
+    table_out o = {t, fmt};
+    return cli_write_output(path, put_table, &o);
 }

@@ -3,10 +3,13 @@
 #ifndef RT_CLI_H
 #define RT_CLI_H
 
+#include <stdio.h>
+
 #include "rt_err.h"
 #include "rt_names.h"
 #include "rt_report.h"
 #include "rt_run.h"
+#include "rt_table.h"
 
 enum { CLI_OK = 0, CLI_USAGE = 1, CLI_INPUT = 2 };
 
@@ -25,6 +28,8 @@ int cmd_agree(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
+int cmd_package(int argc, char **argv);
+int cmd_review_report(int argc, char **argv);
 int cmd_open(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_pool(int argc, char **argv);
@@ -46,6 +51,12 @@ const char *cli_split_run(const char *arg, char **name);
 /* Looks arg up in a name table (rt_names): CLI_OK and *value, or CLI_USAGE after saying
  * "unknown WHAT 'arg' (a, b, …)" with the table's names. */
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);
+
+/* Writes through fn to path (NULL or "-": standard output; a file by the -o policy of rt_file:
+ * replaced only when complete); CLI_OK, or the exit status after saying why. */
+int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx);
+/* The same for a table in format fmt. */
+int cli_write_table(const char *path, const rt_table *t, rt_table_format fmt);
 
 /* Appends the comma-separated names of list (empty ones skipped) to *names / *n, as new strings. */
 void cli_split_names(const char *list, char ***names, size_t *n);

@@ -12,7 +12,6 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
-#include "rt_file.h"
 #include "rt_mem.h"
 #include "rt_table.h"
 #include "rt_team.h"
@@ -189,17 +188,24 @@ static rt_table *to_table(const rt_team *t, const rt_team_agreement *r)
     return tab;
 }
 
-static rt_status write_out(const rt_team *t, const rt_team_agreement *r, rt_table_format fmt, FILE *f, rt_err *err)
+typedef struct agree_out {
+    const rt_team *t;
+    const rt_team_agreement *r;
+    rt_table_format fmt;
+} agree_out;
+
+static rt_status write_out(FILE *f, void *ctx, rt_err *err)
 {
-    if (fmt == RT_TABLE_JSON) {
-        char *s = to_json(t, r);
+    const agree_out *o = ctx;
+    if (o->fmt == RT_TABLE_JSON) {
+        char *s = to_json(o->t, o->r);
         fputs(s, f);
         fputc('\n', f);
         cJSON_free(s);
         return RT_OK;
     }
-    rt_table *tab = to_table(t, r);
-    rt_status st = rt_table_write(tab, fmt, f, err);
+    rt_table *tab = to_table(o->t, o->r);
+    rt_status st = rt_table_write(tab, o->fmt, f, err);
     rt_table_free(&tab);
     return st;
 }
@@ -224,21 +230,8 @@ int cmd_agree(int argc, char **argv)
         cli_print_warnings(ws->report);   /* the workspace's, and each journal's bad lines */
     }
     if (rc == CLI_OK) {
-        rt_status st;
-        if (!w.opts.output) {
-            st = write_out(team, r, a.format, stdout, &err);
-            if (st == RT_OK && (fflush(stdout) != 0 || ferror(stdout)))
-                st = rt_err_set(&err, RT_EIO, "standard output: cannot write: %s", strerror(errno));
-        } else {
-            rt_outfile *f;
-            st = rt_outfile_open(&f, w.opts.output, &err);
-            if (st == RT_OK && (st = write_out(team, r, a.format, rt_outfile_stream(f), &err)) != RT_OK)
-                rt_outfile_discard(&f);
-            else if (st == RT_OK)
-                st = rt_outfile_commit(&f, &err);
-        }
-        if (st != RT_OK)
-            rc = cli_fail(&err);
+        agree_out o = {team, r, a.format};
+        rc = cli_write_output(w.opts.output, write_out, &o);
     }
     rt_team_agreement_free(&r);
     rt_team_free(&team);

@@ -584,3 +584,49 @@ rt_status rt_session_adjudicate(rt_session *s, uint32_t qid, uint32_t pid, int h
         op.settles[op.nsettles++] = rt_strdup(settles[i]);
     return change(s, &op, qid, pid, ch, err);
 }
+
+rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t grade, rt_change *ch, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_LABEL, .qid = qstr(s, qid), .pid = pstr(s, pid), .has_grade = 1, .grade = grade};
+    rt_status st = check_valid(s, &op, err);
+    if (st == RT_OK && rt_annot_is_noop(s->annot, &op))
+        st = rt_err_set(err, RT_EUSAGE, "nothing to change");
+    if (st != RT_OK) {
+        rt_op_clear(&op);
+        return st;
+    }
+    if ((st = commit(s, &op, qid, err)) == RT_OK) {
+        ch->kind = op.kind;
+        ch->seq = op.seq;
+        ch->qid = qid;
+        ch->pid = pid;
+        rt_session_describe(s, &op, ch->what, sizeof ch->what);
+    }
+    rt_op_clear(&op);
+    return st;
+}
+
+rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        rt_status st = check_valid(s, &ops[i], err);
+        if (st == RT_OK && rt_annot_package(s->annot, ops[i].name))
+            st = rt_err_set(err, RT_EUSAGE, "a package named %s exists already (choose another --prefix)", ops[i].name);
+        if (st != RT_OK)
+            return st;
+        free(ops[i].author);
+        ops[i].author = rt_strdup(s->annotator);
+    }
+    rt_status st = rt_journal_append_all(s->journal, ops, n, err);
+    for (size_t i = 0; st == RT_OK && i < n; i++)
+        rt_annot_apply(s->annot, &ops[i], NULL, err);
+    return st;
+}
+
+rt_status rt_session_review(rt_session *s, const char *package, uint32_t qid, uint32_t pid, const char *verdict,
+                            rt_change *ch, rt_err *err)
+{
+    rt_op op = {.kind = RT_OP_REVIEW, .name = rt_strdup(package), .qid = qstr(s, qid), .pid = pstr(s, pid),
+                .text = rt_strdup(verdict)};
+    return change(s, &op, qid, pid, ch, err);
+}

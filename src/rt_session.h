@@ -106,6 +106,18 @@ rt_status rt_session_save_set(rt_session *s, const char *name, const uint32_t *q
 rt_status rt_session_adjudicate(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
                                 int has_cats, unsigned long long cats, char *const *settles, size_t nsettles,
                                 rt_change *ch, rt_err *err);
+/* Records the annotator's grade of (qid, pid) even when it equals the base judgment (judging a
+ * package: the decision is theirs); refused only when their own label says so already. */
+rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t grade, rt_change *ch, rt_err *err);
+
+/* A reviewer's verdict on (qid, pid) of package: "correct", "wrong", or "" to withdraw it. */
+rt_status rt_session_review(rt_session *s, const char *package, uint32_t qid, uint32_t pid, const char *verdict,
+                            rt_change *ch, rt_err *err);
+
+/* Saves package operations (rt_package_make) all at once (rt_journal_append_all); a name that
+ * exists already is refused, and then nothing is written. */
+rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *err);
+
 /* Undo (redo 0) or redo the last change, as rt_session_undo / rt_session_redo. */
 rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err);
 /* The change op is (for an operation done through rt_session_do). */

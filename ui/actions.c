@@ -27,6 +27,8 @@
 #define PAS VIEW_BIT(VIEW_PASSAGE)
 #define JUD VIEW_BIT(VIEW_JUDGE)
 #define ITEM (CMP | PAS | JUD)   /* views with a focused passage */
+#define PKG VIEW_BIT(VIEW_PACKAGE)
+#define REV VIEW_BIT(VIEW_REVIEW)
 
 /* ---- movement ---------------------------------------------------------------------------- */
 
@@ -167,7 +169,8 @@ const action ui_actions[] = {
     {"bottom", {'G', KEY_END, 0}, VIEWS_ALL, act_bottom, "", "go to the last row", PEND_NONE},
     {"left", {'h', KEY_LEFT, 0}, CMP, act_left, "", "focus the run on the left", PEND_NONE},
     {"right", {'l', KEY_RIGHT, 0}, CMP, act_right, "", "focus the run on the right", PEND_NONE},
-    {"open", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD | VIEW_BIT(VIEW_DISPUTES), act_open, "",
+    {"open", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD | PKG | REV | VIEW_BIT(VIEW_DISPUTES) | VIEW_BIT(VIEW_PACKAGES),
+     act_open, "",
      "open: a query side by side, a passage in full", PEND_NONE},
     {"next-query", {'n', 0}, ITEM, act_next_query, "", "next query of the list", PEND_NONE},
     {"prev-query", {'p', 0}, ITEM, act_prev_query, "", "previous query of the list", PEND_NONE},
@@ -182,7 +185,7 @@ const action ui_actions[] = {
     {"clear-filter", {'F', 0}, LIST, act_clear_filter, "", "show all queries", PEND_NONE},
     {"delta", {0}, VIEWS_ALL, act_delta, "RUN_A RUN_B", "compare RUN_A with RUN_B in the delta column", PEND_NONE},
     {"goto", {0}, VIEWS_ALL, act_goto, "QID", "open query QID side by side", PEND_NONE},
-    {"tag-key", {KEY_RANGE('0', '9'), 0}, LIST | ITEM, act_tag_key, "",
+    {"tag-key", {KEY_RANGE('0', '9'), 0}, LIST | ITEM | PKG, act_tag_key, "",
      "tag (or untag) the focused passage with the category on that key; in the query list, the query", PEND_NONE},
     {"query-tag", {'t', 0}, ITEM, act_query_tag, "", "tag the query itself: t then a category key", PEND_NONE},
     {NULL, {KEY_RANGE('0', '9'), 0}, ITEM, act_query_tag_digit, "", "tag the query with the category on that key",
@@ -192,7 +195,7 @@ const action ui_actions[] = {
     {NULL, {'n', 27, 0}, LIST | ITEM, act_fn_keep, "", "after a false-negative tag: keep its judgment", PEND_FN},
     {"tag", {0}, VIEWS_ALL, act_tag, "QID PID|- CATEGORY", "tag a pair (- : the query) with a category (id, name or number)", PEND_NONE},
     {"untag", {0}, VIEWS_ALL, act_untag, "QID PID|- CATEGORY", "remove a category from a pair or query", PEND_NONE},
-    {"note", {'N', 0}, LIST | ITEM, act_note, "QID PID|- TEXT", "write a note on a pair or query (empty removes it)", PEND_NONE},
+    {"note", {'N', 0}, LIST | ITEM | PKG, act_note, "QID PID|- TEXT", "write a note on a pair or query (empty removes it)", PEND_NONE},
     {"relevant", {'+', 0}, ITEM, act_relevant, "", "relabel the focused passage relevant", PEND_NONE},
     {"not-relevant", {'-', 0}, ITEM, act_not_relevant, "", "relabel the focused passage not relevant (grade 0)", PEND_NONE},
     {"grade", {'r', 0}, ITEM, act_grade, "", "relabel with a grade: r then 0-1 (0-3 when graded), = for the base", PEND_NONE},
@@ -203,9 +206,9 @@ const action ui_actions[] = {
     {"label", {0}, VIEWS_ALL, act_label, "QID PID GRADE|base", "relabel a passage of a query", PEND_NONE},
     {"undo", {'u', 0}, VIEWS_ALL, act_undo, "", "undo the last change (appends the inverse operation)", PEND_NONE},
     {"redo", {CTRL('r'), 'U', 0}, VIEWS_ALL, act_redo, "", "redo the last undone change", PEND_NONE},
-    {"next-todo", {'x', 0}, LIST | ITEM | VIEW_BIT(VIEW_LEAK) | VIEW_BIT(VIEW_DISPUTES), act_next_todo, "",
+    {"next-todo", {'x', 0}, LIST | ITEM | PKG | REV | VIEW_BIT(VIEW_LEAK) | VIEW_BIT(VIEW_DISPUTES), act_next_todo, "",
      "next failing passage without a tag (top k of the focused run); judging: next unjudged; leakage: next unreviewed; "
-     "disagreements: next unresolved", PEND_NONE},
+     "disagreements: next unresolved; package: next unjudged; review: next unreviewed", PEND_NONE},
     {"judge", {'J', 0}, LIST | CMP | PAS, act_judge, "[DEPTH]",
      "judging mode: the query's pool of every run's top DEPTH (default 10) in fusion order", PEND_NONE},
     {"leakage", {'D', 0}, LIST | CMP | PAS, act_leakage, "",
@@ -228,6 +231,19 @@ const action ui_actions[] = {
      PEND_NONE},
     {"adjudicate", {0}, VIEWS_ALL, act_adjudicate, "QID PID ANNOTATOR|GRADE|withdraw",
      "adjudicate a pair: adopt an annotator's decision, or give the grade", PEND_NONE},
+    {"packages", {'P', 0}, VIEWS_ALL, act_packages, "",
+     "the team's judging packages: progress, review, pass or revise (Enter: judge yours, review another's)", PEND_NONE},
+    {"package", {0}, VIEWS_ALL, act_package, "ANNOTATOR,… [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]",
+     "split the depth-K pool into packages of about N pairs for these annotators (saved in your journal)", PEND_NONE},
+    {"review", {'R', 0}, VIEW_BIT(VIEW_PACKAGES), act_review, "PACKAGE",
+     "review a package: its seeded sample of R pairs with the annotator's decisions", PEND_NONE},
+    {"judge-relevant", {'+', 0}, PKG, act_judge_relevant, "", "judge the pair relevant (recorded even when the base agrees)",
+     PEND_NONE},
+    {"judge-not-relevant", {'-', 0}, PKG, act_judge_not_relevant, "", "judge the pair not relevant (recorded even when the base agrees)",
+     PEND_NONE},
+    {"review-correct", {'c', 0}, REV, act_review_correct, "", "review: the annotator's decision is correct", PEND_NONE},
+    {"review-wrong", {'w', 0}, REV, act_review_wrong, "", "review: the annotator's decision is wrong", PEND_NONE},
+    {"review-clear", {'0', 0}, REV, act_review_clear, "", "review: withdraw your mark on the pair", PEND_NONE},
     {"breakdown", {'b', 0}, VIEWS_ALL, act_breakdown, "[K]", "the category breakdown (runs count their top K, default 5)", PEND_NONE},
     {"sample", {0}, VIEWS_ALL, act_sample, "N SEED CONDITION",
      "save a reproducible random query set (all | tagged | untagged | notop K RUN | worse A B) and show it", PEND_NONE},

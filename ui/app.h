@@ -26,6 +26,9 @@ typedef enum view_id {
     VIEW_LEAK,
     VIEW_AGREE,
     VIEW_DISPUTES,
+    VIEW_PACKAGES,
+    VIEW_PACKAGE,
+    VIEW_REVIEW,
     VIEW_COUNT
 } view_id;
 
@@ -110,6 +113,9 @@ typedef struct app {
     size_t nannotators;
     struct agree_view *agree_view;        /* view_agree.c's own */
     struct disputes_view *disputes_view;  /* view_disputes.c's own */
+    size_t pkg_sel;                       /* view_packages.c's cursor */
+    struct package_view *package_view;    /* view_package.c's own */
+    struct review_view *review_view;      /* view_review.c's own */
 
     /* command line */
     int prompt;                 /* 0, ':' or '/' */

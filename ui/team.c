@@ -14,6 +14,8 @@ struct team_state {
     rt_team *t;
     rt_team_decisions *d;
     rt_session *view;     /* the team's decisions as a session (metrics), built for view_gen */
+    rt_package_report *report;   /* the packages' review report, built for report_gen */
+    unsigned report_gen;
     unsigned view_gen;
     unsigned gen;
     double last_poll;
@@ -136,6 +138,7 @@ void team_release(app *a)
     if (!ts)
         return;
     rt_session_close(&ts->view);
+    rt_package_report_free(&ts->report);
     rt_team_decisions_free(&ts->d);
     rt_team_free(&ts->t);
     forget_counts(ts);
@@ -171,4 +174,17 @@ rt_session *team_session(app *a)
         ts->view_gen = ts->gen;
     }
     return ts->view;
+}
+
+const rt_package_report *team_packages(app *a)
+{
+    struct team_state *ts = T(a);
+    if (!ts)
+        return NULL;
+    if (!ts->report || ts->report_gen != ts->gen) {
+        rt_package_report_free(&ts->report);
+        ts->report = rt_package_report_make(ts->t, RT_PACKAGE_THRESHOLD, RT_PACKAGE_REVIEWERS);
+        ts->report_gen = ts->gen;
+    }
+    return ts->report;
 }

@@ -6,6 +6,7 @@
 #define RT_UI_TEAM_H
 
 #include "app.h"
+#include "rt_package.h"
 #include "rt_team.h"
 
 /* Opens the team on first use; 0, or -1 with the reason on the status line. */
@@ -28,6 +29,10 @@ void team_after_change(app *a, uint32_t qid, uint32_t pid);
 /* The team's decisions as a read-only session (rt_team_session), for the metrics panel; NULL when
  * the team is not open. Rebuilt when the decisions change. */
 rt_session *team_session(app *a);
+
+/* The team's packages and their review report (default threshold and reviewers); NULL when the
+ * team is not open. Rebuilt when the decisions change. */
+const rt_package_report *team_packages(app *a);
 
 /* Frees the team (the workbench closes). */
 void team_release(app *a);

@@ -39,7 +39,7 @@ typedef struct view_ops {
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,
     view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops, view_agree_ops,
-    view_disputes_ops;
+    view_disputes_ops, view_packages_ops, view_package_ops, view_review_ops;
 
 /* The record of view v (never NULL for a valid id). */
 const view_ops *view_get(view_id v);
@@ -87,5 +87,18 @@ int act_adj_relevant(app *a, const char *arg);
 int act_adj_not_relevant(app *a, const char *arg);
 int act_adj_withdraw(app *a, const char *arg);
 int act_adjudicate(app *a, const char *arg);
+
+/* view_packages.c, view_package.c, view_review.c: packages and their review */
+int act_packages(app *a, const char *arg);
+int act_package(app *a, const char *arg);
+int act_review(app *a, const char *arg);
+int act_judge_relevant(app *a, const char *arg);
+int act_judge_not_relevant(app *a, const char *arg);
+int act_review_correct(app *a, const char *arg);
+int act_review_wrong(app *a, const char *arg);
+int act_review_clear(app *a, const char *arg);
+/* Opens package name for judging (view_package.c) or its review sample (view_review.c); 0 or -1. */
+int package_open_judging(app *a, const char *name);
+int package_open_review(app *a, const char *name);
 
 #endif

@@ -1,0 +1,97 @@
+/* rt_package — judging in packages with review (DuReader-retrieval, Appendix A.3): the pairs to
+ * judge (the depth-k pool of the runs, over every query or a query set) split into packages of
+ * about N pairs — a query's pairs stay together — assigned to the annotators in turn; a package's
+ * review sample (R pairs drawn with the seed the package records); and the review report: per
+ * package the annotator's progress, each reviewer's accuracy on the sample, their mean, and
+ * whether it passes the threshold or goes back to be revised. Packages and reviews are
+ * operations (rt_op): the packages in the journal of whoever made them, the verdicts in each
+ * reviewer's. */
+#ifndef RT_PACKAGE_H
+#define RT_PACKAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_err.h"
+#include "rt_op.h"
+#include "rt_table.h"
+#include "rt_team.h"
+
+#define RT_PACKAGE_SIZE 1000
+#define RT_PACKAGE_SAMPLE 100
+#define RT_PACKAGE_THRESHOLD 0.93
+#define RT_PACKAGE_REVIEWERS 2
+
+typedef struct rt_package_plan {
+    size_t depth;               /* pool depth (default 10) */
+    size_t size;                /* pairs a package (default RT_PACKAGE_SIZE); a query's pairs stay together */
+    size_t sample;              /* review sample (default RT_PACKAGE_SAMPLE) */
+    uint64_t seed;              /* the first package's sample seed; the next ones count up */
+    const uint32_t *qids;       /* the queries (NULL: every query of the workspace, in its order) */
+    size_t nqids;
+    int unjudged;               /* only pairs the base qrels does not judge */
+    const char *prefix;         /* names PREFIX-001, PREFIX-002, … (default "pkg") */
+    char *const *annotators;    /* assigned in turn */
+    size_t nannotators;
+} rt_package_plan;
+
+/* Builds the package operations of plan (caller clears each op, then frees the array). RT_EUSAGE
+ * when there are no annotators or no pair to judge. */
+rt_status rt_package_make(const rt_workspace *ws, const rt_package_plan *plan, rt_op **ops, size_t *n,
+                          rt_err *err);
+
+/* The review sample of p: min(p->sample, p->n) indices into its pairs (idx has room for p->n),
+ * drawn by a partial Fisher–Yates shuffle with p's seed (rt_rng), in the order drawn. Every
+ * reviewer of the package reviews the same sample. Returns how many. */
+size_t rt_package_sample(const rt_package *p, size_t *idx);
+
+/* The team's packages: every member's, each once (the latest when two members made one of the
+ * same name). */
+typedef struct rt_team_package {
+    const rt_package *p;
+    size_t owner;               /* the member whose journal holds it */
+} rt_team_package;
+size_t rt_team_packages(const rt_team *t, rt_team_package **out);
+
+typedef struct rt_package_reviewer {
+    size_t member;
+    size_t reviewed, correct;   /* verdicts on the sample */
+    int complete;               /* every pair of the sample reviewed */
+} rt_package_reviewer;
+
+typedef struct rt_package_state {
+    const rt_package *p;
+    size_t owner;
+    size_t annotator;           /* the member it is assigned to, or (size_t)-1: no journal yet */
+    size_t judged;              /* pairs the annotator judged */
+    size_t sample;              /* its review sample's size */
+    rt_package_reviewer *rev;   /* every member who reviewed a pair of it */
+    size_t nrev;
+    size_t complete;            /* reviewers who reviewed the whole sample */
+    int has_accuracy;           /* mean of the complete reviewers' accuracies */
+    double accuracy;
+    const char *status;         /* "judging", "in review", "pass", "revise" */
+} rt_package_state;
+
+typedef struct rt_package_report {
+    rt_package_state *s;
+    size_t n;
+    double threshold;
+    size_t min_reviewers;
+    size_t pairs, judged, passed, revise;   /* totals */
+} rt_package_report;
+
+/* The review report of the team's packages: a package passes when at least min_reviewers
+ * reviewed its whole sample and their mean accuracy is at least threshold; it goes back
+ * ("revise") when they did and it is below; otherwise it is "judging" (pairs left) or "in review". */
+rt_package_report *rt_package_report_make(const rt_team *t, double threshold, size_t min_reviewers);
+void rt_package_report_free(rt_package_report **r);
+
+/* The state of the package named name, or NULL. */
+const rt_package_state *rt_package_report_find(const rt_package_report *r, const char *name);
+
+/* The report as a table: package, annotator, judged, pairs, reviewers, each reviewer's accuracy
+ * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. */
+rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r);
+
+#endif

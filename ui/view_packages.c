@@ -1,0 +1,173 @@
+/* view_packages — the team's judging packages (DuReader-retrieval, Appendix A.3): each package's
+ * annotator, pairs judged of all, reviewers and their accuracy on the review sample, and its
+ * status (judging, in review, pass, revise). Enter opens one: its pairs to judge when it is the
+ * annotator's own, its review sample otherwise (R: review it in any case). :package makes them. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "annotate.h"
+#include "app.h"
+#include "draw.h"
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "team.h"
+#include "view.h"
+
+static size_t *cursor(app *a, size_t *n)
+{
+    const rt_package_report *r = team_packages(a);
+    *n = r ? r->n : 0;
+    return &a->pkg_sel;
+}
+
+int act_packages(app *a, const char *arg)
+{
+    (void)arg;
+    if (team_ensure(a) != 0)
+        return -1;
+    app_push(a, VIEW_PACKAGES);
+    const rt_package_report *r = team_packages(a);
+    if (!r->n)
+        app_message(a, 0, "no packages yet: :package ANNOTATORS [depth K] [size N] [sample R] [seed S] makes them");
+    return 0;
+}
+
+/* :package A,B [depth K] [size N] [sample R] [seed S] [unjudged] */
+int act_package(app *a, const char *arg)
+{
+    if (team_ensure(a) != 0)
+        return -1;
+    char to[512] = "", w[64], v[64];
+    const char *p = arg ? arg : "";
+    actions_word(&p, to, sizeof to);
+    rt_package_plan plan = {.seed = (uint64_t)rt_op_now_ms() & ((1ull << 52) - 1), .prefix = "pkg"};
+    char prefix[64];
+    while (*p) {
+        actions_word(&p, w, sizeof w);
+        if (!strcmp(w, "unjudged")) {
+            plan.unjudged = 1;
+            continue;
+        }
+        actions_word(&p, v, sizeof v);
+        int64_t x;
+        int good = rt_parse_int_in(v, 1, (int64_t)1 << 52, &x);
+        if (good && !strcmp(w, "depth"))
+            plan.depth = (size_t)x;
+        else if (good && !strcmp(w, "size"))
+            plan.size = (size_t)x;
+        else if (good && !strcmp(w, "sample"))
+            plan.sample = (size_t)x;
+        else if (good && !strcmp(w, "seed"))
+            plan.seed = (uint64_t)x;
+        else if (!strcmp(w, "prefix") && v[0]) {
+            snprintf(prefix, sizeof prefix, "%s", v);
+            plan.prefix = prefix;
+        } else {
+            app_message(a, 1, "usage: :package ANNOTATOR,… [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]");
+            return -1;
+        }
+    }
+    char *names[64];
+    size_t nn = 0;
+    for (char *save = NULL, *t = strtok_r(to, ",", &save); t && nn < 64; t = strtok_r(NULL, ",", &save))
+        names[nn++] = t;
+    plan.annotators = names;
+    plan.nannotators = nn;
+    if (!nn) {
+        app_message(a, 1, "usage: :package ANNOTATOR,… [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]");
+        return -1;
+    }
+    rt_op *ops;
+    size_t n;
+    rt_err err;
+    if (rt_package_make(a->ws, &plan, &ops, &n, &err) != RT_OK || rt_session_add_packages(a->s, ops, n, &err) != RT_OK) {
+        app_message(a, 1, "%s", err.msg);
+        if (err.status != RT_EUSAGE || !strstr(err.msg, "no pair"))
+            for (size_t i = 0; ops && i < n; i++)
+                rt_op_clear(&ops[i]);
+        free(ops);
+        return -1;
+    }
+    size_t pairs = 0;
+    for (size_t i = 0; i < n; i++) {
+        pairs += ops[i].nqids;
+        rt_op_clear(&ops[i]);
+    }
+    free(ops);
+    team_after_change(a, RT_NO_ID, RT_NO_ID);
+    app_message(a, 0, "%zu packages of %zu pairs for %zu annotators saved", n, pairs, nn);
+    app_push(a, VIEW_PACKAGES);
+    return 0;
+}
+
+static const rt_package_state *selected(app *a)
+{
+    const rt_package_report *r = team_packages(a);
+    return r && a->pkg_sel < r->n ? &r->s[a->pkg_sel] : NULL;
+}
+
+/* Enter: judge one's own package, review anyone else's. */
+static int open(app *a)
+{
+    const rt_package_state *s = selected(a);
+    if (!s)
+        return 0;
+    if (strcmp(s->p->annotator, a->s->annotator) == 0)
+        return package_open_judging(a, s->p->name);
+    return package_open_review(a, s->p->name);
+}
+
+int act_review(app *a, const char *arg)
+{
+    if (team_ensure(a) != 0)
+        return -1;
+    if (arg)
+        return package_open_review(a, arg);
+    const rt_package_state *s = a->view == VIEW_PACKAGES ? selected(a) : NULL;
+    if (!s) {
+        app_message(a, 1, "usage: :review PACKAGE (or R on a package of the packages view, P)");
+        return -1;
+    }
+    return package_open_review(a, s->p->name);
+}
+
+static void draw(app *a, int top, int height)
+{
+    const rt_package_report *r = team_packages(a);
+    if (!r)
+        return;
+    const rt_team *t = team_of(a);
+    draw_fmt(top, 0, a->cols, ROLE_HEADER, "%zu packages, %zu/%zu pairs judged | %zu pass, %zu revise | pass: %zu "
+             "reviewers of the whole sample, mean accuracy >= %.2f", r->n, r->judged, r->pairs, r->passed, r->revise,
+             r->min_reviewers, r->threshold);
+    static const char keys[] = "Enter: judge your package, review another's   R review   :package makes packages";
+    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
+    draw_fmt(top + 2, 0, a->cols, ROLE_HEADER, "  %-12s %-14s %11s %-10s %-9s %s", "package", "annotator", "judged",
+             "status", "mean", "reviewers");
+    size_t rows = height > 3 ? (size_t)(height - 3) : 0;
+    if (a->pkg_sel >= r->n)
+        a->pkg_sel = r->n ? r->n - 1 : 0;
+    size_t first = a->pkg_sel >= rows ? a->pkg_sel - rows + 1 : 0;
+    for (size_t k = 0; k < rows && first + k < r->n; k++) {
+        const rt_package_state *s = &r->s[first + k];
+        int mine = strcmp(s->p->annotator, a->s->annotator) == 0;
+        term_role role = first + k == a->pkg_sel ? ROLE_SELECTED : !strcmp(s->status, "revise") ? ROLE_BAD
+                         : !strcmp(s->status, "pass")                                           ? ROLE_GOOD
+                                                                                                : ROLE_NORMAL;
+        char mean[16] = "-", revs[512] = "";
+        if (s->has_accuracy)
+            snprintf(mean, sizeof mean, "%.4f", s->accuracy);
+        size_t o = 0;
+        for (size_t i = 0; i < s->nrev && o < sizeof revs; i++)
+            o += (size_t)snprintf(revs + o, sizeof revs - o, "%s%s %zu/%zu", i ? ", " : "", t->m[s->rev[i].member].name,
+                                  s->rev[i].correct, s->rev[i].reviewed);
+        draw_fmt(top + 3 + (int)k, 0, a->cols, role, "%c %-12.12s %-14.14s %5zu/%-5zu %-10s %-9s %s", mine ? '*' : ' ',
+                 s->p->name, s->p->annotator, s->judged, s->p->n, s->status, mean, revs);
+    }
+}
+
+const view_ops view_packages_ops = {.name = "packages", .draw = draw, .cursor = cursor, .open = open};

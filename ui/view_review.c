@@ -1,0 +1,203 @@
+/* view_review — reviewing a package (DuReader-retrieval, Appendix A.3): its review sample (the
+ * same R pairs for every reviewer, drawn with the seed the package records), each with the
+ * annotator's decision and the passage's start; c marks it correct, w wrong, 0 withdraws the mark.
+ * Each mark is an operation in the reviewer's journal; the package's accuracy follows. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "app.h"
+#include "draw.h"
+#include "rt_mem.h"
+#include "team.h"
+#include "view.h"
+
+struct review_view {
+    char name[256];
+    size_t *idx, n, sel, top;   /* the sample: indices into the package's pairs */
+};
+
+static struct review_view *V(app *a)
+{
+    if (!a->review_view)
+        a->review_view = rt_calloc(1, sizeof *a->review_view);
+    return a->review_view;
+}
+
+static void release(app *a)
+{
+    if (a->review_view)
+        free(a->review_view->idx);
+    free(a->review_view);
+    a->review_view = NULL;
+}
+
+static const rt_package_state *state(app *a)
+{
+    const rt_package_report *r = team_packages(a);
+    return r ? rt_package_report_find(r, V(a)->name) : NULL;
+}
+
+int package_open_review(app *a, const char *name)
+{
+    if (team_ensure(a) != 0)
+        return -1;
+    struct review_view *v = V(a);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    const rt_package_state *s = state(a);
+    if (!s) {
+        app_message(a, 1, "no package named %s", name);
+        return -1;
+    }
+    free(v->idx);
+    v->idx = rt_calloc(s->p->n + 1, sizeof *v->idx);
+    v->n = rt_package_sample(s->p, v->idx);
+    v->sel = v->top = 0;
+    app_push(a, VIEW_REVIEW);
+    if (strcmp(s->p->annotator, a->s->annotator) == 0)
+        app_message(a, 0, "%s is your own package: a review counts only from someone else", name);
+    else
+        app_message(a, 0, "reviewing %s by %s: %zu pairs (seed %llu)", name, s->p->annotator, v->n,
+                    (unsigned long long)s->p->seed);
+    return 0;
+}
+
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    const rt_package_state *s = state(a);
+    struct review_view *v = V(a);
+    if (!s || v->sel >= v->n)
+        return 0;
+    *qid = s->p->qids[v->idx[v->sel]];
+    *pid = s->p->pids[v->idx[v->sel]];
+    return 1;
+}
+
+static size_t *cursor(app *a, size_t *n)
+{
+    *n = V(a)->n;
+    return &V(a)->sel;
+}
+
+static int mark(app *a, const char *verdict)
+{
+    uint32_t q, p;
+    if (!focus(a, &q, &p))
+        return 0;
+    const rt_package_state *s = state(a);
+    if (strcmp(s->p->annotator, a->s->annotator) == 0) {
+        app_message(a, 1, "you cannot review your own package");
+        return -1;
+    }
+    rt_change ch;
+    rt_err err;
+    int rc = annotate_outcome(a, rt_session_review(a->s, V(a)->name, q, p, verdict, &ch, &err), &ch, &err);
+    if (rc == 0 && verdict[0] && V(a)->sel + 1 < V(a)->n)
+        V(a)->sel++;
+    return rc;
+}
+
+int act_review_correct(app *a, const char *arg)
+{
+    (void)arg;
+    return mark(a, "correct");
+}
+
+int act_review_wrong(app *a, const char *arg)
+{
+    (void)arg;
+    return mark(a, "wrong");
+}
+
+int act_review_clear(app *a, const char *arg)
+{
+    (void)arg;
+    return mark(a, "");
+}
+
+static int next_todo(app *a)
+{
+    const rt_package_state *s = state(a);
+    struct review_view *v = V(a);
+    for (size_t step = 1; s && step <= v->n; step++) {
+        size_t i = (v->sel + step) % v->n;
+        if (!rt_annot_review(a->s->annot, s->p->qids[v->idx[i]], s->p->pids[v->idx[i]], v->name)) {
+            v->sel = i;
+            return 0;
+        }
+    }
+    app_message(a, 0, "you reviewed the whole sample");
+    return 0;
+}
+
+static int open(app *a)
+{
+    uint32_t q, p;
+    if (!focus(a, &q, &p))
+        return 0;
+    app_set_query(a, app_query_index(a, q));
+    a->pid = p;
+    a->pscroll = 0;
+    app_push(a, VIEW_PASSAGE);
+    return 0;
+}
+
+static void draw(app *a, int top, int height)
+{
+    const rt_package_state *s = state(a);
+    struct review_view *v = V(a);
+    if (!s) {
+        draw_fmt(top, 0, a->cols, ROLE_ERROR, "the package %s is gone (its maker withdrew it)", v->name);
+        return;
+    }
+    const rt_package *p = s->p;
+    size_t done = 0, good = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const rt_review *r = rt_annot_review(a->s->annot, p->qids[v->idx[i]], p->pids[v->idx[i]], p->name);
+        done += r != NULL;
+        good += r && r->correct;
+    }
+    char mean[32] = "-";
+    if (s->has_accuracy)
+        snprintf(mean, sizeof mean, "%.4f", s->accuracy);
+    draw_fmt(top, 0, a->cols, ROLE_HEADER, "review of %s by %s | you: %zu/%zu reviewed, %zu correct | package mean %s, %s",
+             p->name, p->annotator, done, v->n, good, mean, s->status);
+    static const char keys[] = "c correct  w wrong  0 withdraw the mark  x next unreviewed  Enter passage";
+    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
+    size_t ann = rt_team_find(team_of(a), p->annotator);
+    size_t rows = height > 2 ? (size_t)(height - 2) : 0;
+    if (v->sel >= v->n)
+        v->sel = v->n ? v->n - 1 : 0;
+    if (v->sel < v->top)
+        v->top = v->sel;
+    if (rows && v->sel >= v->top + rows)
+        v->top = v->sel - rows + 1;
+    rt_overlap *keep = a->ov;
+    for (size_t r = 0; r < rows && v->top + r < v->n; r++) {
+        size_t i = v->idx[v->top + r];
+        int y = top + 2 + (int)r;
+        term_role role = v->top + r == v->sel ? ROLE_SELECTED : ROLE_NORMAL;
+        const rt_review *mk = rt_annot_review(a->s->annot, p->qids[i], p->pids[i], p->name);
+        char dec[128];
+        if (ann != (size_t)-1)
+            team_decision_text(a, ann, p->qids[i], p->pids[i], dec, sizeof dec);
+        else
+            snprintf(dec, sizeof dec, "-");
+        int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", mk ? (mk->correct ? "correct" : "WRONG") : "",
+                         rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]), dec);
+        const char *qt = rt_workspace_query_text(a->ws, p->qids[i]);
+        rt_overlap *ov = rt_overlap_new(qt ? qt : "", qt ? strlen(qt) : 0);
+        a->ov = ov;
+        app_draw_passage_start(a, y, x, a->cols - x, p->pids[i], role);
+        a->ov = keep;
+        rt_overlap_free(&ov);
+    }
+}
+
+const view_ops view_review_ops = {
+    .name = "review", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
+    .next_todo = next_todo, .release = release,
+};
