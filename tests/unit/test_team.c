@@ -1,0 +1,296 @@
+/* test_team — several annotators on the tiny workspace of journal_fixture.h (rt_team, rt_package):
+ * who is on the team, agreement worked out by hand, the team's decisions (agreed, disputed,
+ * adjudicated; two adjudicators, withdrawal, undo), the team's qrels as a session, picking up what
+ * another process appends or replaces, and packages with their review sample and report. */
+#include "config.h"
+
+#include <time.h>
+
+#include "journal_fixture.h"
+#include "rt_package.h"
+#include "rt_team.h"
+
+static rt_session *open_as(rt_workspace *ws, const char *who)
+{
+    rt_session *s = NULL;
+    rt_err err;
+    if (rt_session_open(&s, ws, P("tm"), who, 0, &err) != RT_OK)
+        printf("#   %s: %s\n", who, err.msg);
+    return s;
+}
+
+static void judge(rt_session *s, const char *q, const char *p, int g)
+{
+    rt_change ch;
+    rt_err err;
+    if (rt_session_judge(s, QID(s, q), PID(s, p), g, &ch, &err) != RT_OK)
+        printf("#   judge %s %s: %s\n", q, p, err.msg);
+}
+
+static void tag(rt_session *s, const char *q, const char *p, const char *cat)
+{
+    rt_err err;
+    if (rt_session_tag(s, RT_OP_TAG, q, p, cat, &err) != RT_OK)
+        printf("#   tag: %s\n", err.msg);
+}
+
+static void pause_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
+
+static rt_status adjud(rt_session *s, const char *q, const char *p, int has_grade, int g, int has_cats, const char *cat)
+{
+    rt_change ch;
+    rt_err err;
+    unsigned long long cats = has_cats && cat ? 1ull << rt_taxonomy_find(s->ws->taxonomy, cat) : 0;
+    char *settles[] = {"alice:2", "bob:2"};
+    rt_status st = rt_session_adjudicate(s, QID(s, q), PID(s, p), has_grade, g, has_cats, cats, settles,
+                                         has_grade || has_cats ? 2 : 0, &ch, &err);
+    if (st != RT_OK)
+        printf("#   adjudicate: %s\n", err.msg);
+    return st;
+}
+
+static int report_has(const rt_report *r, const char *a, const char *b)
+{
+    for (size_t i = 0; i < rt_report_count(r); i++) {
+        const char *line = rt_report_line(r, i, NULL);
+        if (strstr(line, a) && strstr(line, b))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_team(rt_workspace *ws)
+{
+    rt_session *alice = open_as(ws, "alice"), *bob = open_as(ws, "bob");
+    rt_err err;
+    /* alice 1 1 0 and bob 1 0 0 on q1 p01, q1 p02, q2 p05; both tag q1 p02, differently */
+    judge(alice, "q1", "p01", 1);   /* equal to the base: recorded all the same */
+    judge(alice, "q1", "p02", 1);
+    judge(alice, "q2", "p05", 0);
+    tag(alice, "q1", "p02", "entity");
+    judge(bob, "q1", "p01", 1);
+    judge(bob, "q1", "p02", 0);
+    judge(bob, "q2", "p05", 0);
+    tag(bob, "q1", "p02", "numeral");
+    rt_team *t = NULL;
+    ok(rt_team_open(&t, ws, NULL, 0, P("tm"), NULL, 0, &err) == RT_OK && t->n == 2 &&
+           !strcmp(t->m[0].name, "alice") && !strcmp(t->m[1].name, "bob"),
+       "the team: every journal of the folder, by name");
+    rt_team_agreement *ag = NULL;
+    ok(rt_team_agreement_compute(t, &ag, &err) == RT_OK && ag->npairs == 1, "agreement of one pair of annotators");
+    /* observed 2/3; chance 2/3·1/3 + 1/3·2/3 = 4/9; kappa (2/3 - 4/9) / (5/9) = 0.4 */
+    ok(ag->pairs[0].relevance.items == 3 && fabs(ag->pairs[0].relevance.observed - 2.0 / 3) < 1e-12 &&
+           fabs(ag->pairs[0].relevance.value - 0.4) < 1e-12,
+       "3 pairs both judged, observed 2/3, kappa 0.4 (got %g)", ag->pairs[0].relevance.value);
+    ok(ag->pairs[0].tag_items == 1, "one pair both tagged");
+    rt_team_agreement_free(&ag);
+
+    rt_team_decisions *d = rt_team_decide(t, NULL);
+    const rt_team_pair *p = rt_team_pair_of(d, QID(alice, "q1"), PID(alice, "p02"));
+    ok(d->n == 3 && d->disputed == 1 && d->unresolved == 1 && d->agreed == 2, "three pairs: two agreed, one disputed");
+    ok(p && p->differ == (RT_DIFFER_GRADE | RT_DIFFER_CATS) && !p->has_grade && !p->has_cats,
+       "q1 p02: grade and categories differ, the team decides nothing yet");
+    rt_session *view = rt_team_session(t, d);
+    ok(grade_now(view, "q1", "p01", NULL) == 1 && grade_now(view, "q2", "p05", NULL) == 0 &&
+           grade_now(view, "q1", "p02", NULL) == 0 && !tag_of(view, "q1", "p02"),
+       "the team's qrels: agreed grades; the disputed pair keeps its base grade and gets no category");
+    ok(rt_session_readonly(view) != NULL, "the team's session is read-only");
+    rt_session_close(&view);
+    rt_team_decisions_free(&d);
+    int changed = 1;
+    ok(rt_team_refresh(t, &changed, &err) == RT_OK && !changed, "nothing appended: nothing changed");
+
+    /* lead adjudicates q1 p02 as bob did; the team picks up lead's new journal */
+    rt_session *lead = open_as(ws, "lead");
+    ok(adjud(lead, "q1", "p02", 1, 0, 1, "numeral") == RT_OK, "lead adjudicates q1 p02: grade 0, numeral");
+    ok(rt_team_refresh(t, &changed, &err) == RT_OK && changed && t->n == 3, "a new journal joins the team");
+    d = rt_team_decide(t, NULL);
+    p = rt_team_pair_of(d, QID(alice, "q1"), PID(alice, "p02"));
+    ok(p && p->has_grade && p->grade == 0 && p->has_cats && p->unresolved == 0 && d->unresolved == 0 &&
+           !strcmp(t->m[p->adj_member].name, "lead") && p->adj->nsettles == 2,
+       "q1 p02 resolved by lead's adjudication, which names the decisions it settles");
+    view = rt_team_session(t, d);
+    ok(grade_now(view, "q1", "p02", NULL) == 0 && has_cat(view, "q1", "p02", "numeral") &&
+           !has_cat(view, "q1", "p02", "entity"),
+       "the team's qrels and categories follow the adjudication");
+    rt_session_close(&view);
+    rt_team_decisions_free(&d);
+
+    /* a second adjudicator, later: theirs stands, and the report says so */
+    pause_ms(5);
+    rt_session *chief = open_as(ws, "chief");
+    adjud(chief, "q1", "p02", 1, 1, 0, NULL);
+    rt_team_refresh(t, &changed, &err);
+    rt_report *rep = rt_report_new();
+    d = rt_team_decide(t, rep);
+    p = rt_team_pair_of(d, QID(alice, "q1"), PID(alice, "p02"));
+    ok(p && p->nadj == 2 && p->grade == 1 && !strcmp(t->m[p->adj_member].name, "chief") && d->overridden == 1,
+       "two adjudications of one pair: the later (chief's) stands");
+    ok(p && p->unresolved == RT_DIFFER_CATS, "chief decided the grade only: the categories are open again");
+    ok(report_has(rep, "q1 p02 was adjudicated by 2 annotators", "chief's, the latest"), "the report says so");
+    rt_report_free(&rep);
+    rt_team_decisions_free(&d);
+    /* chief withdraws: lead's stands again; lead undoes: nobody's */
+    adjud(chief, "q1", "p02", 0, 0, 0, NULL);
+    rt_op done;
+    ok(rt_session_undo(lead, &done, &err) == RT_OK && done.kind == RT_OP_ADJUDICATE, "lead undoes the adjudication");
+    rt_op_clear(&done);
+    rt_team_refresh(t, &changed, &err);
+    d = rt_team_decide(t, NULL);
+    p = rt_team_pair_of(d, QID(alice, "q1"), PID(alice, "p02"));
+    ok(p && p->nadj == 0 && p->unresolved && d->unresolved == 1, "withdrawn and undone: disputed again");
+    rt_team_decisions_free(&d);
+
+    /* another process appends (alice's own session here), then replaces the journal (an import) */
+    judge(alice, "q3", "p06", 1);
+    ok(rt_team_refresh(t, &changed, &err) == RT_OK && changed, "an append is picked up");
+    size_t k = rt_team_find(t, "alice");
+    ok(k != (size_t)-1 && rt_annot_label(t->m[k].s->annot, QID(alice, "q3"), PID(alice, "p06")),
+       "the new judgment is in the team's copy of alice's state");
+    rt_op imp = op_label("q3", "p07", 1, 0);
+    free(imp.author);
+    imp.author = NULL;
+    imp.via = S("import test:1");
+    size_t kept;
+    ok(rt_session_import(alice, &imp, 1, 0, &kept, &err) == RT_OK && kept == 1, "alice imports a judgment");
+    rt_op_clear(&imp);
+    ok(rt_team_refresh(t, &changed, &err) == RT_OK && changed, "the replaced journal is read again");
+    k = rt_team_find(t, "alice");
+    ok(rt_annot_label(t->m[k].s->annot, QID(alice, "q3"), PID(alice, "p07")) &&
+           rt_annot_label(t->m[k].s->annot, QID(alice, "q1"), PID(alice, "p02")),
+       "after reading it again: the imported judgment and the earlier ones");
+    rt_team_free(&t);
+
+    char *names[] = {"alice", "zed"};
+    ok(rt_team_open(&t, ws, NULL, 0, P("tm"), names, 2, &err) == RT_EUSAGE &&
+           strstr(err.msg, "no journal of annotator \"zed\"") && strstr(err.msg, "alice, bob, chief, lead"),
+       "an annotator without a journal is named with those who have one (%s)", err.msg);
+    char *two[] = {"bob", "lead"};
+    ok(rt_team_open(&t, ws, alice, 1, P("tm"), two, 2, &err) == RT_OK && t->n == 3 && rt_team_find(t, "alice") == 0 &&
+           t->m[0].self,
+       "with_self: one's own session joins the named ones");
+    ok(rt_team_agreement_compute(t, &ag, &err) == RT_OK && ag->npairs == 1, "agreement leaves out lead, who only adjudicated");
+    rt_team_agreement_free(&ag);
+    rt_team_free(&t);
+    rt_session_close(&chief);
+    rt_session_close(&lead);
+    rt_session_close(&bob);
+    rt_session_close(&alice);
+}
+
+static void test_packages(rt_workspace *ws)
+{
+    char *to[] = {"alice", "bob"};
+    rt_package_plan plan = {.depth = 2, .size = 3, .sample = 2, .seed = 7, .annotators = to, .nannotators = 2,
+                            .prefix = "t"};
+    rt_op *ops = NULL;
+    size_t n = 0;
+    rt_err err;
+    /* depth 2: q1 {p01 p09 p02 p03}, q2 {p05 p06 p08 p09}, q3 {p07 p10}, q4 {p08 p07 p02 p03}; size 3
+     * keeps each query whole, so each query is a package */
+    ok(rt_package_make(ws, &plan, &ops, &n, &err) == RT_OK && n == 4, "four packages (%zu)", n);
+    ok(n == 4 && !strcmp(ops[0].name, "t-001") && !strcmp(ops[0].text, "alice") && !strcmp(ops[1].text, "bob") &&
+           !strcmp(ops[2].text, "alice") && ops[0].nqids == 4 && ops[2].nqids == 2 && ops[0].seed == 7 &&
+           ops[1].seed == 8 && ops[0].sample == 2,
+       "named in order, assigned in turn, a query's pairs together, seeds counting up");
+    ok(n == 4 && !strcmp(ops[0].qids[0], "q1") && !strcmp(ops[0].pids[0], "p01") && !strcmp(ops[0].pids[1], "p09"),
+       "pairs in fusion order (equal fusion scores by pid)");
+    rt_session *lead = open_as(ws, "pklead");
+    ok(rt_session_add_packages(lead, ops, n, &err) == RT_OK, "saved in the lead's journal");
+    for (size_t i = 0; i < n; i++)
+        rt_op_clear(&ops[i]);
+    free(ops);
+    ok(rt_package_make(ws, &plan, &ops, &n, &err) == RT_OK && rt_session_add_packages(lead, ops, n, &err) == RT_EUSAGE &&
+           strstr(err.msg, "exists already"),
+       "the same names again are refused");
+    for (size_t i = 0; i < n; i++)
+        rt_op_clear(&ops[i]);
+    free(ops);
+    plan.unjudged = 1;
+    plan.size = 100;
+    /* q1: p09; q2: p06 p08 p09; q3: p10; q4 (judged by nobody): all four */
+    ok(rt_package_make(ws, &plan, &ops, &n, &err) == RT_OK && n == 1 && ops[0].nqids == 9,
+       "unjudged only: the 9 pooled pairs the base does not judge, one package");
+    for (size_t i = 0; i < n; i++)
+        rt_op_clear(&ops[i]);
+    free(ops);
+    char *none[] = {NULL};
+    rt_package_plan empty = {.depth = 2, .annotators = none, .nannotators = 0};
+    ok(rt_package_make(ws, &empty, &ops, &n, &err) == RT_EUSAGE, "no annotators: refused");
+
+    const rt_package *pk = rt_annot_package(lead->annot, "t-001");
+    size_t a[8], b[8];
+    ok(pk && rt_package_sample(pk, a) == 2 && rt_package_sample(pk, b) == 2 && a[0] == b[0] && a[1] == b[1] &&
+           a[0] != a[1] && a[0] < 4 && a[1] < 4,
+       "the review sample: 2 distinct pairs, the same every time");
+
+    /* alice judges t-001; rev1 and rev2 review its sample */
+    rt_session *alice = open_as(ws, "alice"), *r1 = open_as(ws, "rev1"), *r2 = open_as(ws, "rev2");
+    rt_change ch;
+    for (size_t i = 0; i < pk->n; i++)
+        rt_session_judge(alice, pk->qids[i], pk->pids[i], 1, &ch, &err);
+    rt_team *t;
+    rt_team_open(&t, ws, NULL, 0, P("tm"), NULL, 0, &err);
+    rt_package_report *r = rt_package_report_make(t, 0.93, 2);
+    const rt_package_state *s = rt_package_report_find(r, "t-001");
+    ok(s && s->judged == 4 && !strcmp(s->status, "in review") && s->nrev == 0, "t-001 judged, not reviewed: in review");
+    ok(rt_package_report_find(r, "t-002") && !strcmp(rt_package_report_find(r, "t-002")->status, "judging"),
+       "t-002 (bob's): judging");
+    rt_package_report_free(&r);
+    rt_session_review(r1, "t-001", pk->qids[a[0]], pk->pids[a[0]], "correct", &ch, &err);
+    rt_session_review(r1, "t-001", pk->qids[a[1]], pk->pids[a[1]], "correct", &ch, &err);
+    rt_session_review(r2, "t-001", pk->qids[a[0]], pk->pids[a[0]], "correct", &ch, &err);
+    rt_session_review(r2, "t-001", pk->qids[a[1]], pk->pids[a[1]], "wrong", &ch, &err);
+    int changed;
+    rt_team_refresh(t, &changed, &err);
+    r = rt_package_report_make(t, 0.93, 2);
+    s = rt_package_report_find(r, "t-001");
+    /* rev1 2/2, rev2 1/2: mean 0.75 < 0.93 */
+    ok(s && s->complete == 2 && fabs(s->accuracy - 0.75) < 1e-12 && !strcmp(s->status, "revise"),
+       "two complete reviews, mean accuracy 0.75: revise");
+    rt_package_report_free(&r);
+    rt_session_review(r2, "t-001", pk->qids[a[1]], pk->pids[a[1]], "correct", &ch, &err);
+    rt_team_refresh(t, &changed, &err);
+    r = rt_package_report_make(t, 0.93, 2);
+    s = rt_package_report_find(r, "t-001");
+    ok(s && s->accuracy == 1.0 && !strcmp(s->status, "pass"), "rev2 changes the mark: 1.0, pass");
+    rt_table *tab = rt_package_report_table(t, r);
+    FILE *f = tmpfile();
+    rt_table_write(tab, RT_TABLE_TSV, f, &err);
+    rewind(f);
+    char line[1024], all[8192] = "";
+    while (fgets(line, sizeof line, f))
+        strncat(all, line, sizeof all - strlen(all) - 1);
+    fclose(f);
+    ok(strstr(all, "t-001\talice\t4\t4\t2\t2\trev1 1.0000 (2/2); rev2 1.0000 (2/2)\t1.0000\tpass\n") != NULL,
+       "the report's row for t-001");
+    ok(strstr(all, "\nt-002\tbob (no journal yet)\t0\t4\t") != NULL, "a package of an annotator without a journal says so");
+    ok(strstr(all, "\ntotal\t\t4\t14\t") != NULL, "the totals row");
+    rt_table_free(&tab);
+    rt_package_report_free(&r);
+    rt_team_free(&t);
+    rt_session_close(&r2);
+    rt_session_close(&r1);
+    rt_session_close(&alice);
+    rt_session_close(&lead);
+}
+
+int main(void)
+{
+    if (!fixture_begin())
+        return 2;
+    write_inputs();
+    rt_workspace *ws = open_ws(0, "RR@10");
+    if (!ok(ws != NULL, "the tiny workspace"))
+        return fixture_end();
+    test_team(ws);
+    /* packages in a folder of their own */
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s", P("tm"));
+    rt_workspace_free(&ws);
+    ws = open_ws(0, "RR@10");
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    test_packages(ws);
+    rt_workspace_free(&ws);
+    return fixture_end();
+}
