@@ -143,6 +143,27 @@ run agree "${WS[@]}" --journal-dir "$D/j2"
 [ "$rc" -eq 0 ] && grep -q "bob.jsonl:7: not an operation" "$D/err" && grep -q "relevance kappa" "$D/out"
 report $? "agree: a journal with bad lines is reported and the rest used"
 
+# packages from the command line, and their refusals
+run package "${WS[@]}" --annotator lead --to alice,bob --size 2 --sample 1 --seed 11
+[ "$rc" -eq 0 ] && [ "$(grep -c '^pkg-' "$D/out")" -eq 2 ] && grep -q "^pkg-001	alice	1	2	11	1$" "$D/out" &&
+    grep -q "^pkg-002	bob	1	2	12	1$" "$D/out" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
+report $? "package: one query a package (size 2), assigned in turn, seeds counting up, saved in lead's journal"
+run package "${WS[@]}" --annotator lead --to alice,bob --size 2
+[ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already" "$D/err" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
+report $? "package: the same names again are refused, nothing written"
+run package "${WS[@]}" --annotator lead
+[ "$rc" -eq 1 ] && grep -q -- "--to A,B" "$D/err"; report $? "package: --to is required"
+run package "${WS[@]}" --annotator lead --to ../x
+[ "$rc" -eq 1 ] && grep -q "cannot name an annotator" "$D/err"; report $? "package: an annotator name that is a path is refused"
+run package "${WS[@]}" --annotator lead --to alice --set nosuch
+[ "$rc" -eq 2 ] && grep -q 'no query set named "nosuch"' "$D/err"; report $? "package: an unknown query set"
+run review-report "${WS[@]}" --reviewers 1
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	alice	2	2	1	0		-	in review$" "$D/out" &&
+    grep -q "^pkg-002	bob	2	2	1	0		-	in review$" "$D/out" && grep -q "^total		4	4	" "$D/out"
+report $? "review-report: both judged their pairs already (imported): in review, no reviewer yet; the totals"
+run review-report "${WS[@]}" --threshold 2
+[ "$rc" -eq 1 ] && grep -q -- "--threshold expects a number from 0 to 1" "$D/err"; report $? "review-report: a threshold above 1"
+
 # the fixture: three simulated annotators on the DuReader 2.0 pool, against scikit-learn / statsmodels
 need_shared agreement
 need_shared dureader2-demo-ws

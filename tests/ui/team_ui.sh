@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# team_ui.sh — the team in the workbench, driven by scripts as a person would: the disagreement
+# queue and one-key adjudication (adopt, own grade, undo), the agreement view, the team's metrics,
+# another annotator's appends picked up live (two processes), and packages judged and reviewed;
+# then the CLI views of the same (export --team, review-report).
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
+J="$D/j"
+printf 'q1\tfirst query\nq2\tsecond query\n' > "$D/queries.tsv"
+printf 'q1 0 p1 1\nq2 0 p3 0\n' > "$D/qrels"
+printf 'q1 Q0 p1 1 2 r\nq1 Q0 p2 2 1 r\nq2 Q0 p3 1 2 r\nq2 Q0 p4 2 1 r\n' > "$D/run"
+printf 'p1\tthe first passage\np2\tthe second passage\np3\tthe third passage\np4\tthe fourth passage\n' > "$D/coll.tsv"
+WS=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$J")
+ui() {  # ui ANNOTATOR SCRIPT-TEXT: runs the workbench headless, echoing status messages to $D/echo
+    printf '%b' "$2" > "$D/script"
+    "$RETRIAGE" "${WS[@]}" --annotator "$1" --script "$D/script" --size 120x30 --echo > "$D/echo" 2> "$D/uierr"
+}
+
+printf 'annotator\tqid\tpid\tgrade\n' > "$D/j.tsv"
+printf 'alice\tq1\tp1\t1\nalice\tq1\tp2\t0\nalice\tq2\tp3\t1\nalice\tq2\tp4\t0\n' >> "$D/j.tsv"
+printf 'bob\tq1\tp1\t1\nbob\tq1\tp2\t1\nbob\tq2\tp3\t1\nbob\tq2\tp4\t0\n' >> "$D/j.tsv"
+"$RETRIAGE" import "${WS[@]}" --judgments "$D/j.tsv" 2> /dev/null
+ok $? "two annotators' judgments imported"
+
+# the queue: one pair differs (q1 p2: alice 0, bob 1)
+ui lead 'Q\n:snapshot '"$D"'/q1\n1\n:snapshot '"$D"'/q2\nu\n:snapshot '"$D"'/q3\n+\n:snapshot '"$D"'/q4\nA\n:snapshot '"$D"'/a1\nm\n:snapshot '"$D"'/m1\n'
+ok $? "the workbench runs the team script"
+grep -q "disagreements: resolved 0 / 1" "$D/q1" && grep -q "^! q1  *p2  *g  *0  *1 " "$D/q1"
+report_ui() { ok "$1" "$2"; [ "$1" -eq 0 ] || { diag < "$3"; diag < "$D/uierr"; }; }
+report_ui $? "Q: the one disputed pair, each annotator's decision beside it" "$D/q1"
+grep -q "disagreements: resolved 1 / 1" "$D/q2" && grep -q "q1  *p2 .* lead" "$D/q2"
+report_ui $? "1 adopts alice's decision: resolved, adjudicated by lead" "$D/q2"
+grep -q '"op":"adjudicate","qid":"q1","pid":"p2","grade":0,"cats":null,"settles":\["alice:2","bob:2"\]' "$J/lead.jsonl"
+report_ui $? "the adjudication is lead's operation and names the decisions it settles" "$J/lead.jsonl"
+grep -q "disagreements: resolved 0 / 1" "$D/q3" && grep -q "undone: q1 p2: adjudication withdrawn" "$D/echo"
+report_ui $? "u undoes it like any operation" "$D/q3"
+grep -q "disagreements: resolved 1 / 1" "$D/q4" && grep -q "q1 p2 adjudicated: grade 1" "$D/echo"
+report_ui $? "+ sets lead's own grade" "$D/q4"
+grep -q "alice / bob  *4  *0.7500  *0.5000" "$D/a1"
+report_ui $? "A: agreement of alice and bob, kappa 0.5 (lead, who only adjudicated, is left out)" "$D/a1"
+grep -q "Team: 3 pairs agreed, 1 adjudicated; 0 of 1 disagreements unresolved" "$D/m1"
+report_ui $? "the metrics panel shows the team's qrels" "$D/m1"
+
+# export --team: the adjudicated grade, the disputes list
+"$RETRIAGE" export "${WS[@]}" --team --what qrels > "$D/tq" 2> "$D/terr"
+grep -q "^q1 0 p2 1$" "$D/tq" && grep -q "^q2 0 p3 1$" "$D/tq" && grep -q "1 of them unresolved\|0 of them unresolved" "$D/terr"
+report_ui $? "export --team --what qrels: adjudicated and agreed grades" "$D/terr"
+"$RETRIAGE" export "${WS[@]}" --team --what disputes > "$D/td" 2> /dev/null
+grep -q "^q1	p2	grade	0	1	-	lead	resolved$" "$D/td"
+report_ui $? "export --team --what disputes: the pair, each decision, who adjudicated, resolved" "$D/td"
+
+# a second adjudicator, later: the later stands, and the load report says so
+sleep 0.01
+ui chief ':adjudicate q1 p2 alice\n'
+"$RETRIAGE" export "${WS[@]}" --team --what qrels > "$D/tq2" 2> "$D/terr2"
+grep -q "^q1 0 p2 0$" "$D/tq2" && grep -q "q1 p2 was adjudicated by 2 annotators; chief's, the latest" "$D/terr2"
+report_ui $? "two adjudications of one pair: the later (chief's) stands, and it is reported" "$D/terr2"
+
+# live: bob appends while lead's workbench waits; the queue shows it without a restart
+printf 'Q\n:snapshot %s/live1\n:sleep 3000\n:snapshot %s/live2\n' "$D" "$D" > "$D/live.txt"
+"$RETRIAGE" "${WS[@]}" --annotator lead --script "$D/live.txt" --size 120x30 --echo > "$D/live.echo" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$D/live1" ] && break; sleep 0.05; done
+printf 'annotator\tqid\tpid\tgrade\nbob\tq2\tp4\t1\n' > "$D/more.tsv"
+sleep 0.2
+# bob appends through his own workbench: relabel q2 p4 (alice said 0)
+printf ':label q2 p4 1\n' > "$D/bob.txt"
+"$RETRIAGE" "${WS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
+wait $pid
+grep -q "disagreements: resolved 1 / 1" "$D/live1" && grep -q "disagreements: resolved 1 / 2" "$D/live2" &&
+    grep -q "team: new operations picked up (bob +1)" "$D/live.echo"
+report_ui $? "another process's append shows in the queue within the wait, and the status line says whose" "$D/live2"
+
+# packages: lead makes one for alice; alice judges; rev1 reviews; it goes back; alice sees it first
+ui lead ':package alice size 10 sample 2 seed 3\n'
+grep -q "1 packages of 4 pairs for 1 annotators saved" "$D/echo"; report_ui $? ":package saves a package" "$D/echo"
+ui alice 'P\n:snapshot '"$D"'/p1\n<Enter>\n+\n-\n+\n-\n:snapshot '"$D"'/p2\n'
+grep -q "^\* pkg-001 *alice *4/4 *in review" "$D/p1" && grep -q "you judged 4/4" "$D/p2"
+report_ui $? "P lists alice's package (judged already by her import: in review); Enter opens it; + and - judge" "$D/p1"
+ui rev1 'P\nR\n:snapshot '"$D"'/r1\nc\nw\n:snapshot '"$D"'/r2\n'
+grep -q "review of pkg-001 by alice | you: 0/2" "$D/r1" && grep -q "you: 2/2 reviewed, 1 correct" "$D/r2"
+report_ui $? "R opens the review sample; c and w mark the pairs" "$D/r2"
+"$RETRIAGE" review-report "${WS[@]}" --reviewers 1 > "$D/rr" 2> /dev/null
+grep -q "^pkg-001	alice	4	4	2	1	rev1 0.5000 (1/2)	0.5000	revise$" "$D/rr"
+report_ui $? "review-report: rev1's accuracy 0.5 on the sample, below 0.93: revise" "$D/rr"
+ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
+sed -n 4p "$D/p3" | grep -q "^- q1  *p1  *wrong"
+report_ui $? "back to alice: the pair the reviewer marked wrong comes first" "$D/p3"
+
+done_testing
