@@ -42,6 +42,7 @@ struct rt_annot {
     size_t *undo, nundo, ucap;   /* indices into h */
     size_t *redo, nredo, rcap;
     size_t nops;
+    int no_history;              /* rt_annot_keep_history(a, 0): no inverses, no undo */
 };
 
 rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax)
@@ -142,10 +143,12 @@ static rt_prov prov_of(rt_annot *a, const rt_op *op)
 static char *dup_or_null(const char *s) { return s ? rt_strdup(s) : NULL; }
 
 /* The skeleton of an inverse: same target, no payload. */
-static void inverse_base(rt_op *inv, const rt_op *op)
+static void inverse_base(const rt_annot *a, rt_op *inv, const rt_op *op)
 {
     memset(inv, 0, sizeof *inv);
     inv->kind = op->kind;
+    if (a->no_history)
+        return;   /* no undo: the inverse's strings are not needed */
     inv->qid = dup_or_null(op->qid);
     inv->pid = dup_or_null(op->pid);
     inv->train = dup_or_null(op->train);
@@ -222,7 +225,7 @@ static void apply_label(rt_annot *a, const rt_op *op, rt_op *inv)
     qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
     uint32_t pid = pid_of(a, op->pid);
     rt_label *l = find_label(q, pid);
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     inv->has_grade = l != NULL;
     inv->grade = l ? l->grade : 0;
     if (!op->has_grade) {
@@ -270,7 +273,7 @@ static rt_status apply_tag(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err
         return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", op->cat);
     qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
     rt_tag *t = tag_entry(a, q, pid_of(a, op->pid));
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     int had_cats = t->cats != 0;
     if (op->kind == RT_OP_NOTE) {
         inv->text = rt_strdup(t->note ? t->note : "");
@@ -297,7 +300,7 @@ static void apply_leak(rt_annot *a, const rt_op *op, rt_op *inv)
 {
     qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
     rt_leak_label *l = find_leak(q, op->train);
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     inv->text = rt_strdup(l ? l->type : "");
     if (!op->text[0]) {
         if (l) {
@@ -321,7 +324,7 @@ static void apply_leak(rt_annot *a, const rt_op *op, rt_op *inv)
 static void apply_set(rt_annot *a, const rt_op *op, rt_op *inv)
 {
     rt_qset *s = find_set(a, op->name);
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     inv->has_list = s != NULL;
     if (s) {
         inv->text = dup_or_null(s->how);
@@ -364,7 +367,7 @@ static rt_status apply_adjudicate(rt_annot *a, const rt_op *op, rt_op *inv, rt_e
     qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
     uint32_t pid = pid_of(a, op->pid);
     rt_adjud *d = find_adjud(q, pid);
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     if (d) {   /* the inverse restores the adjudication this one replaces */
         inv->has_grade = d->has_grade;
         inv->grade = d->grade;
@@ -401,7 +404,7 @@ static rt_status apply_adjudicate(rt_annot *a, const rt_op *op, rt_op *inv, rt_e
 static void apply_package(rt_annot *a, const rt_op *op, rt_op *inv)
 {
     rt_package *p = find_package(a, op->name);
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     inv->has_list = p != NULL;
     inv->text = rt_strdup(p ? p->annotator : op->text);
     if (p) {
@@ -440,7 +443,7 @@ static void apply_review(rt_annot *a, const rt_op *op, rt_op *inv)
     qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
     uint32_t pid = pid_of(a, op->pid);
     rt_review *r = find_review(q, pid, op->name);
-    inverse_base(inv, op);
+    inverse_base(a, inv, op);
     inv->text = rt_strdup(r ? (r->correct ? "correct" : "wrong") : "");
     if (!op->text[0]) {
         if (r) {
@@ -488,6 +491,8 @@ static const char *track_history(rt_annot *a, const rt_op *op, size_t hi)
     return warn;
 }
 
+void rt_annot_keep_history(rt_annot *a, int keep) { a->no_history = !keep; }
+
 rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_err *err)
 {
     rt_op inv;
@@ -505,8 +510,11 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
     case RT_OP_REVIEW: apply_review(a, op, &inv); break;
     default: st = rt_err_set(err, RT_EINPUT, "unknown operation");
     }
-    if (st != RT_OK) {
+    if (st != RT_OK || a->no_history) {
         rt_op_clear(&inv);
+        a->nops += st == RT_OK;
+        if (warning)
+            *warning = NULL;
         return st;
     }
     RT_GROW(a->h, a->hcap, a->nh + 1);

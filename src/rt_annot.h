@@ -93,6 +93,9 @@ void rt_annot_free(rt_annot **a);
  * (the change itself still applies) and *warning says so when not NULL. */
 rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_err *err);
 
+/* keep 0: apply keeps no undo history (another annotator's state, read-only): cheaper replays. */
+void rt_annot_keep_history(rt_annot *a, int keep);
+
 /* True when applying op would change nothing (tagging a present category, …). */
 int rt_annot_is_noop(const rt_annot *a, const rt_op *op);
 

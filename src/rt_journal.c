@@ -196,12 +196,32 @@ static void set_aside(rt_journal *j, int dirfd, const char *name, const char *bu
  * was written by hand or by another program: nothing is cut or rewritten until the user fixes or
  * moves it); bytes after the last newline that look like a cut-short append are a torn write and
  * are set aside when writable. Returns RT_EINPUT when the file is not a journal at all. */
-static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char *buf, size_t len,
-                          rt_op **ops, size_t *nops, rt_report *report, rt_err *err)
+/* Before any operation was handed over, a line at from that is not one: the file is not a journal
+ * unless no operation follows and the whole file has the shape of a torn write (then it is set
+ * aside like one). */
+static int not_a_journal(const char *buf, size_t len, size_t from)
 {
-    /* One pass: the operations, and where each other non-blank line is. The operations end at
-     * the end of the last line that parses; what follows is the tail. */
-    size_t cap = 0, line = 0, good_end = 0, good_line = 0, nbadl = 0, badcap = 0;
+    for (size_t pos = from; pos < len;) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        rt_op op;
+        rt_err e;
+        if (!blank(buf + pos, end - pos) && rt_op_from_json(&op, buf + pos, end - pos, &e) == RT_OK) {
+            rt_op_clear(&op);
+            return 1;
+        }
+        pos = nl ? end + 1 : len;
+    }
+    return only_space(buf, len) || !torn_shape(buf, len);
+}
+
+static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char *buf, size_t len,
+                          rt_journal_op_fn fn, void *ctx, size_t *nops, rt_report *report, rt_err *err)
+{
+    /* One pass: each operation goes to fn as it is read, and where each other non-blank line is
+     * is noted. The operations end at the end of the last line that parses; what follows is the
+     * tail. */
+    size_t line = 0, good_end = 0, good_line = 0, nbadl = 0, badcap = 0;
     uint64_t max_seq = 0;
     typedef struct bad_line {
         size_t line, pos;
@@ -222,11 +242,16 @@ static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char
                               " does not increase", j->path, line, op.seq);
             max_seq = op.seq > max_seq ? op.seq : max_seq;
             op.line = line;
-            RT_GROW(*ops, cap, *nops + 1);
-            (*ops)[(*nops)++] = op;
+            fn(ctx, j, &op);
+            (*nops)++;
             good_end = nl ? end + 1 : end;
             good_line = line;
         } else {
+            if (!*nops && !nbadl && not_a_journal(buf, len, nl ? end + 1 : len)) {
+                free(bad);   /* its first line is not an operation: nothing was handed over */
+                return rt_err_at(err, RT_EINPUT, j->path, line, "not a retriage journal (%.150s); nothing was "
+                                 "changed: move the file away or choose another annotator", e.msg);
+            }
             RT_GROW(bad, badcap, nbadl + 1);
             bad[nbadl].line = line;
             bad[nbadl].pos = pos;
@@ -244,16 +269,6 @@ static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char
     for (size_t b = 0; b < nbadl; b++) {
         if (torn && bad[b].pos >= good_end)
             break;
-        if (b == 0 && bad[b].pos < (*nops ? good_end : len) && (!*nops || bad[b].line < (*ops)[0].line)) {
-            rt_status st = rt_err_at(err, RT_EINPUT, j->path, bad[b].line, "not a retriage journal (%s); "
-                                     "nothing was changed: move the file away or choose another annotator",
-                                     bad[b].why);   /* its first line is not an operation */
-            free(bad);
-            for (size_t i = 0; i < *nops; i++)
-                rt_op_clear(&(*ops)[i]);
-            *nops = 0;
-            return st;
-        }
         if (!nbad++) {
             first_bad = bad[b].line;
             snprintf(why, sizeof why, "%s", bad[b].why);
@@ -303,11 +318,10 @@ static int open_dir(rt_journal *j, const char *dir, rt_err *err)
 }
 
 static rt_status open_common(rt_journal **out, const char *dir, const char *annotator, int lock,
-                             rt_op **ops, size_t *nops, rt_report *report, rt_err *err)
+                             rt_journal_op_fn fn, void *ctx, rt_report *report, rt_err *err)
 {
     *out = NULL;
-    *ops = NULL;
-    *nops = 0;
+    size_t nops = 0;
     if (!valid_name(annotator))
         return rt_err_set(err, RT_EUSAGE, "annotator name \"%s\" cannot name a file (no '/', no leading '.')",
                           annotator ? annotator : "");
@@ -379,7 +393,7 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
         }
     if (rfd >= 0 && rfd != j->fd)
         close(rfd);
-    rt_status st = read_ops(j, dirfd, name, buf, len, ops, nops, report, err);
+    rt_status st = read_ops(j, dirfd, name, buf, len, fn, ctx, &nops, report, err);
     free(buf);
     if (st != RT_OK && j->made_lock && j->lock_fd >= 0) {   /* leave nothing beside a non-journal */
         char lname[300];
@@ -391,28 +405,61 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     if (dirfd >= 0)
         close(dirfd);
     if (st != RT_OK) {
-        free(*ops);
-        *ops = NULL;
-        *nops = 0;
         rt_journal_close(&j);
         return st;
     }
-    if (*nops)
-        rt_report_add(report, RT_REPORT_INFO, "%s: %zu operations", j->path, *nops);
+    if (nops)
+        rt_report_add(report, RT_REPORT_INFO, "%s: %zu operations", j->path, nops);
     *out = j;
     return RT_OK;
+}
+
+/* The array-collecting receiver of the rt_op ** forms. */
+typedef struct collect {
+    rt_op *ops;
+    size_t n, cap;
+} collect;
+
+static void collect_op(void *ctx, rt_journal *j, rt_op *op)
+{
+    collect *c = ctx;
+    (void)j;
+    RT_GROW(c->ops, c->cap, c->n + 1);
+    c->ops[c->n++] = *op;
+}
+
+static rt_status open_collect(rt_journal **out, const char *dir, const char *annotator, int lock, rt_op **ops,
+                              size_t *nops, rt_report *report, rt_err *err)
+{
+    collect c = {0};
+    rt_status st = open_common(out, dir, annotator, lock, collect_op, &c, report, err);
+    if (st != RT_OK) {
+        for (size_t i = 0; i < c.n; i++)
+            rt_op_clear(&c.ops[i]);
+        free(c.ops);
+        c = (collect){0};
+    }
+    *ops = c.ops;
+    *nops = c.n;
+    return st;
 }
 
 rt_status rt_journal_open(rt_journal **out, const char *dir, const char *annotator, rt_op **ops,
                           size_t *nops, rt_report *report, rt_err *err)
 {
-    return open_common(out, dir, annotator, 1, ops, nops, report, err);
+    return open_collect(out, dir, annotator, 1, ops, nops, report, err);
 }
 
 rt_status rt_journal_open_readonly(rt_journal **out, const char *dir, const char *annotator,
                                    rt_op **ops, size_t *nops, rt_report *report, rt_err *err)
 {
-    return open_common(out, dir, annotator, 0, ops, nops, report, err);
+    return open_collect(out, dir, annotator, 0, ops, nops, report, err);
+}
+
+rt_status rt_journal_open_each(rt_journal **out, const char *dir, const char *annotator, int readonly,
+                               rt_journal_op_fn fn, void *ctx, rt_report *report, rt_err *err)
+{
+    return open_common(out, dir, annotator, !readonly, fn, ctx, report, err);
 }
 
 void rt_journal_close(rt_journal **jp)

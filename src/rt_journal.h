@@ -29,6 +29,16 @@ typedef struct rt_journal rt_journal;
 rt_status rt_journal_open(rt_journal **out, const char *dir, const char *annotator,
                           rt_op **ops, size_t *nops, rt_report *report, rt_err *err);
 
+/* Receives one operation read from journal j (which the caller may make read-only with
+ * rt_journal_refuse); it owns op and must clear it. */
+typedef void (*rt_journal_op_fn)(void *ctx, rt_journal *j, rt_op *op);
+
+/* As rt_journal_open (readonly 0) or rt_journal_open_readonly, handing each operation to fn as it
+ * is read instead of collecting them all first: what a large journal's replay wants. When the
+ * file is refused (not a journal), fn has not been called. */
+rt_status rt_journal_open_each(rt_journal **out, const char *dir, const char *annotator, int readonly,
+                               rt_journal_op_fn fn, void *ctx, rt_report *report, rt_err *err);
+
 /* Opens read-only without taking the lock and without changing anything (exports, reviews). */
 rt_status rt_journal_open_readonly(rt_journal **out, const char *dir, const char *annotator,
                                    rt_op **ops, size_t *nops, rt_report *report, rt_err *err);

@@ -203,9 +203,20 @@ char *rt_op_to_json(const rt_op *op)
 
 /* ---- parsing ----------------------------------------------------------------------------- */
 
+/* cJSON_GetObjectItemCaseSensitive (the first member named key), comparing the first byte before
+ * the rest: a journal line is looked up some fifteen times, and replaying a team's journals
+ * parses millions of lines. */
+static const cJSON *member(const cJSON *o, const char *key)
+{
+    for (const cJSON *x = o ? o->child : NULL; x; x = x->next)
+        if (x->string && x->string[0] == key[0] && strcmp(x->string, key) == 0)
+            return x;
+    return NULL;
+}
+
 static int get_uint(const cJSON *o, const char *key, uint64_t *v)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+    const cJSON *x = member(o, key);
     if (!x) {
         *v = 0;
         return 1;
@@ -220,7 +231,7 @@ static int get_uint(const cJSON *o, const char *key, uint64_t *v)
 /* A whole number from 0 to 2^53 (absent: 0). */
 static int get_count(const cJSON *o, const char *key, uint64_t *v)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+    const cJSON *x = member(o, key);
     *v = 0;
     if (!x)
         return 1;
@@ -235,7 +246,7 @@ static int get_count(const cJSON *o, const char *key, uint64_t *v)
  * of another type. */
 static int get_str(const cJSON *o, const char *key, char **out)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+    const cJSON *x = member(o, key);
     *out = NULL;
     if (!x || cJSON_IsNull(x))
         return 0;
@@ -256,7 +267,7 @@ static rt_status need(rt_op *op, rt_err *err, int ok, const char *what)
 /* An array of strings into *list / *n; 1, 0 when it is absent or null, -1 when malformed. */
 static int get_strings(const cJSON *o, const char *key, char ***list, size_t *n)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+    const cJSON *a = member(o, key), *x;
     if (!a || cJSON_IsNull(a))
         return 0;
     if (!cJSON_IsArray(a))
@@ -272,7 +283,7 @@ static int get_strings(const cJSON *o, const char *key, char ***list, size_t *n)
 
 static rt_status parse_grade(rt_op *op, const cJSON *o, rt_err *err, int must)
 {
-    const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "grade");
+    const cJSON *g = member(o, "grade");
     if (cJSON_IsNumber(g)) {
         if (floor(g->valuedouble) != g->valuedouble || fabs(g->valuedouble) > 1e6)
             return need(op, err, 0, "\"grade\" must be an integer");
@@ -302,7 +313,7 @@ static rt_status parse_adjudicate(rt_op *op, const cJSON *o, rt_err *err, int ha
 
 static rt_status parse_package(rt_op *op, const cJSON *o, rt_err *err, int named)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "pairs"), *x;
+    const cJSON *a = member(o, "pairs"), *x;
     if (!named || (!cJSON_IsArray(a) && !cJSON_IsNull(a)))
         return need(op, err, 0, "a package needs \"name\", \"text\" (its annotator) and \"pairs\" (an array or null)");
     op->has_list = cJSON_IsArray(a);
@@ -347,7 +358,7 @@ static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
     case RT_OP_LEAK:
         return need(op, err, q > 0 && tr > 0 && t > 0, "a leak label needs \"qid\", \"train\" and \"text\"");
     case RT_OP_SET: {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "qids");
+        const cJSON *a = member(o, "qids");
         if (nm <= 0 || (!cJSON_IsArray(a) && !cJSON_IsNull(a)))
             return need(op, err, 0, "a query set needs \"name\" and \"qids\" (an array or null)");
         op->has_list = cJSON_IsArray(a);
@@ -371,7 +382,116 @@ static rt_status parse_fields(rt_op *op, const cJSON *o, rt_err *err)
     }
 }
 
+/* ---- the fast path: labels and tags as rt_op_to_json writes them ------------------------- */
+
+typedef struct cursor {
+    const char *p, *end;
+} cursor;
+
+static int lit(cursor *c, const char *s)
+{
+    size_t n = strlen(s);
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+        return 0;
+    c->p += n;
+    return 1;
+}
+
+/* A string without escapes or control characters (what needs neither, as the writer writes it):
+ * its bytes into a new string. */
+static char *plain_str(cursor *c)
+{
+    if (c->p >= c->end || *c->p != '"')
+        return NULL;
+    const char *s = ++c->p;
+    while (c->p < c->end && *c->p != '"') {
+        if ((unsigned char)*c->p < 0x20 || *c->p == '\\')
+            return NULL;
+        c->p++;
+    }
+    if (c->p >= c->end)
+        return NULL;
+    return rt_strndup(s, (size_t)(c->p++ - s));
+}
+
+/* Digits without a leading zero, at most 2^53 (min 1 when positive is set). */
+static int plain_uint(cursor *c, uint64_t *v, int positive)
+{
+    const char *s = c->p;
+    uint64_t x = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && c->p - s < 17)
+        x = x * 10 + (uint64_t)(*c->p++ - '0');
+    size_t n = (size_t)(c->p - s);
+    if (!n || (n > 1 && *s == '0') || (c->p < c->end && *c->p >= '0' && *c->p <= '9') ||
+        x > 9007199254740992ull || (positive && !x))
+        return 0;
+    *v = x;
+    return 1;
+}
+
+/* 1 and *op when line is a label or tag operation exactly as rt_op_to_json writes it (strings
+ * without escapes); 0 (op cleared) otherwise, for the general parser to decide. */
+static int parse_plain(rt_op *op, const char *line, size_t len)
+{
+    cursor c = {line, line + len};
+    uint64_t v;
+    char when[32];
+    memset(op, 0, sizeof *op);
+    if (!lit(&c, "{\"seq\":") || !plain_uint(&c, &op->seq, 1) || !lit(&c, ",\"time\":\"") || c.end - c.p < 26 ||
+        c.p[24] != '"')
+        goto no;
+    memcpy(when, c.p, 24);
+    when[24] = 0;
+    c.p += 25;
+    if (!parse_time(when, &op->time_ms) || !lit(&c, ",\"author\":") || !(op->author = plain_str(&c)))
+        goto no;
+    if (lit(&c, ",\"op\":\"label\""))
+        op->kind = RT_OP_LABEL;
+    else if (lit(&c, ",\"op\":\"tag\""))
+        op->kind = RT_OP_TAG;
+    else if (lit(&c, ",\"op\":\"untag\""))
+        op->kind = RT_OP_UNTAG;
+    else
+        goto no;
+    if (!lit(&c, ",\"qid\":") || !(op->qid = plain_str(&c)) || !lit(&c, ",\"pid\":"))
+        goto no;
+    if (!lit(&c, "null") && !(op->pid = plain_str(&c)))
+        goto no;
+    if (op->kind == RT_OP_LABEL) {
+        if (!op->pid || !lit(&c, ",\"grade\":"))
+            goto no;
+        if (!lit(&c, "null")) {
+            int neg = lit(&c, "-");
+            if (!plain_uint(&c, &v, 0) || v > 1000000 || (neg && !v))
+                goto no;
+            op->grade = neg ? -(int32_t)v : (int32_t)v;
+            op->has_grade = 1;
+        }
+    } else if (!lit(&c, ",\"cat\":") || !(op->cat = plain_str(&c))) {
+        goto no;
+    }
+    if (lit(&c, ",\"undo\":") && !plain_uint(&c, &op->undo, 1))
+        goto no;
+    if (lit(&c, ",\"redo\":") && !plain_uint(&c, &op->redo, 1))
+        goto no;
+    if (lit(&c, ",\"via\":") && !(op->via = plain_str(&c)))
+        goto no;
+    if (!lit(&c, "}") || c.p != c.end)
+        goto no;
+    return 1;
+no:
+    rt_op_clear(op);
+    return 0;
+}
+
 rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err)
+{
+    if (parse_plain(op, line, len))
+        return RT_OK;
+    return rt_op_from_json_full(op, line, len, err);
+}
+
+rt_status rt_op_from_json_full(rt_op *op, const char *line, size_t len, rt_err *err)
 {
     memset(op, 0, sizeof *op);
     if (memchr(line, 0, len))
@@ -382,8 +502,8 @@ rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err)
         return rt_err_set(err, RT_EINPUT, "not a JSON object");
     }
     rt_status st = RT_OK;
-    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(o, "op");
-    const cJSON *when = cJSON_GetObjectItemCaseSensitive(o, "time");
+    const cJSON *kind = member(o, "op");
+    const cJSON *when = member(o, "time");
     op->kind = RT_OP_KIND_COUNT;
     for (int k = 0; cJSON_IsString(kind) && k < RT_OP_KIND_COUNT; k++)
         if (strcmp(kind->valuestring, kind_names[k]) == 0)

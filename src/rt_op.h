@@ -63,8 +63,12 @@ const char *rt_op_kind_name(rt_op_kind k);
 /* Writes op as one JSON line (with the newline) into a new string; caller frees. */
 char *rt_op_to_json(const rt_op *op);
 
-/* Parses one line into *op; on failure returns RT_EINPUT with a reason (no location). */
+/* Parses one line into *op; on failure returns RT_EINPUT with a reason (no location). Labels and
+ * tags exactly as rt_op_to_json writes them take a fast path; anything else, the general parser. */
 rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err);
+
+/* The general parser alone (cJSON): what the fast path must agree with (tests, fuzzing). */
+rt_status rt_op_from_json_full(rt_op *op, const char *line, size_t len, rt_err *err);
 
 /* The current time in milliseconds (for stamps). */
 int64_t rt_op_now_ms(void);

@@ -51,50 +51,68 @@ static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
     return 1;
 }
 
-static void replay(rt_session *s, rt_op *ops, size_t n)
+/* Applies one operation read back from journal j (s->journal may not be set yet). */
+static void replay_one(rt_session *s, rt_journal *j, rt_op *op)
 {
-    for (size_t i = 0; i < n; i++) {
-        rt_err e;
-        const char *warn = NULL;
-        if (!replayable(s, &ops[i], &e) || rt_annot_apply(s->annot, &ops[i], &warn, &e) != RT_OK) {
-            char why[1400];
-            snprintf(why, sizeof why, "%s:%zu (operation %" PRIu64 "): %.900s; fix or delete that "
-                     "line, or move the journal aside", rt_journal_path(s->journal), ops[i].line,
-                     ops[i].seq, e.msg);
-            rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s; not applied", why);
-            rt_journal_refuse(s->journal, why);
-        } else if (warn)
-            rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s",
-                          rt_journal_path(s->journal), ops[i].seq, warn);
-        rt_op_clear(&ops[i]);
+    rt_err e;
+    const char *warn = NULL;
+    if (!replayable(s, op, &e) || rt_annot_apply(s->annot, op, &warn, &e) != RT_OK) {
+        char why[1400];
+        snprintf(why, sizeof why, "%s:%zu (operation %" PRIu64 "): %.900s; fix or delete that "
+                 "line, or move the journal aside", rt_journal_path(j), op->line, op->seq, e.msg);
+        rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s; not applied", why);
+        rt_journal_refuse(j, why);
+    } else if (warn) {
+        rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s", rt_journal_path(j), op->seq,
+                      warn);
     }
+    rt_op_clear(op);
 }
 
-rt_status rt_session_open(rt_session **out, rt_workspace *ws, const char *dir,
-                          const char *annotator, int readonly, rt_err *err)
+static void replay(rt_session *s, rt_op *ops, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        replay_one(s, s->journal, &ops[i]);
+}
+
+static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { replay_one(ctx, j, op); }
+
+static rt_status open_session(rt_session **out, rt_workspace *ws, const char *dir, const char *annotator,
+                              int readonly, int live, rt_err *err)
 {
     *out = NULL;
     rt_session *s = rt_calloc(1, sizeof *s);
     s->ws = ws;
     s->journal_dir = dir ? rt_strdup(dir) : rt_session_default_dir(ws);
     s->annotator = annotator ? rt_strdup(annotator) : rt_session_default_annotator(ws);
-    rt_op *ops;
-    size_t n;
-    rt_status st = (readonly ? rt_journal_open_readonly : rt_journal_open)(
-        &s->journal, s->journal_dir, s->annotator, &ops, &n, ws->report, err);
+    s->annot = rt_annot_new(ws->qids, ws->pids, ws->taxonomy);
+    if (!live)
+        rt_annot_keep_history(s->annot, 0);   /* another's state: nothing here is undone */
+    rt_status st = rt_journal_open_each(&s->journal, s->journal_dir, s->annotator, readonly, replay_cb, s,
+                                        ws->report, err);
     if (st != RT_OK) {
         rt_session_close(&s);
         return st;
     }
-    s->annot = rt_annot_new(ws->qids, ws->pids, ws->taxonomy);
-    replay(s, ops, n);
-    free(ops);
     if (!readonly && rt_journal_readonly(s->journal))
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s: read-only: %s",
                       rt_journal_path(s->journal), rt_journal_readonly(s->journal));
-    s->live = rt_live_new(ws, s->annot);
+    if (live)
+        s->live = rt_live_new(ws, s->annot);
     *out = s;
     return RT_OK;
+}
+
+rt_status rt_session_open(rt_session **out, rt_workspace *ws, const char *dir,
+                          const char *annotator, int readonly, rt_err *err)
+{
+    return open_session(out, ws, dir, annotator, readonly, 1, err);
+}
+
+rt_status rt_session_open_state(rt_session **out, rt_workspace *ws, const char *dir, const char *annotator,
+                                rt_err *err)
+{
+    return open_session(out, ws, dir, annotator, 1, 0, err);
 }
 
 void rt_session_close(rt_session **sp)
@@ -536,7 +554,7 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
         return st;
     if (replaced) {   /* read it again from the start, into a fresh state */
         rt_session *fresh;
-        if ((st = rt_session_open(&fresh, s->ws, s->journal_dir, s->annotator, 1, err)) != RT_OK)
+        if ((st = open_session(&fresh, s->ws, s->journal_dir, s->annotator, 1, s->live != NULL, err)) != RT_OK)
             return st;
         rt_live_free(&s->live);
         rt_annot_free(&s->annot);
@@ -559,7 +577,7 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
         if (ops[i].kind == RT_OP_LABEL && ops[i].qid)
             touched[nt++] = rt_strtab_intern(s->ws->qids, ops[i].qid, strlen(ops[i].qid));
     replay(s, ops, n);
-    for (size_t i = 0; i < nt; i++)
+    for (size_t i = 0; s->live && i < nt; i++)
         rt_live_update(s->live, touched[i]);
     free(touched);
     free(ops);

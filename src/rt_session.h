@@ -43,6 +43,11 @@ char *rt_session_default_annotator(const rt_workspace *ws);
 rt_status rt_session_open(rt_session **out, rt_workspace *ws, const char *dir,
                           const char *annotator, int readonly, rt_err *err);
 void rt_session_close(rt_session **s);
+
+/* Another annotator's state only (the team): opened read-only, replayed without undo history and
+ * without live metrics (live is NULL). */
+rt_status rt_session_open_state(rt_session **out, rt_workspace *ws, const char *dir, const char *annotator,
+                                rt_err *err);
 /* Closes s, removing its journal when this process created it and wrote nothing
  * (rt_journal_discard). */
 void rt_session_discard(rt_session **s);

@@ -99,7 +99,7 @@ static rt_status add_member(rt_team *t, const char *name, rt_err *err)
         m->s = t->self;
         m->self = 1;
     } else {
-        rt_status st = rt_session_open(&m->s, t->ws, t->dir, name, 1, err);
+        rt_status st = rt_session_open_state(&m->s, t->ws, t->dir, name, err);
         if (st != RT_OK)
             return st;
     }

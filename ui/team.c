@@ -188,3 +188,19 @@ const rt_package_report *team_packages(app *a)
     }
     return ts->report;
 }
+
+void team_open_if_any(app *a)
+{
+    char **names;
+    size_t n, others = 0;
+    rt_err err;
+    if (a->annotators)
+        others = a->nannotators;
+    else if (rt_team_list(a->s->journal_dir, &names, &n, &err) == RT_OK) {
+        for (size_t i = 0; i < n; i++)
+            others += strcmp(names[i], a->s->annotator) != 0;
+        rt_team_names_free(names, n);
+    }
+    if (others)
+        (void)team_ensure(a);
+}

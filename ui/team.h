@@ -12,6 +12,10 @@
 /* Opens the team on first use; 0, or -1 with the reason on the status line. */
 int team_ensure(app *a);
 
+/* Opens the team when the journal folder holds other annotators' journals (or --annotators
+ * names some): the workbench does this as it starts, so that the team's views open at once. */
+void team_open_if_any(app *a);
+
 /* The team and its decisions (NULL until team_ensure). */
 rt_team *team_of(const app *a);
 rt_team_decisions *team_decisions(const app *a);

@@ -316,6 +316,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         app_free(&a);
         return 2;
     }
+    team_open_if_any(&a);   /* others' journals beside: the team views open at once */
     if (rt_session_readonly(s))
         app_message(&a, 1, "read-only: %s", rt_session_readonly(s));
     else if (rt_report_warnings(ws->report))

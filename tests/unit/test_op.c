@@ -31,6 +31,35 @@ static void roundtrip(rt_op op, const char *want, const char *name)
     rt_op_clear(&op);
 }
 
+/* The fast path and the general parser read line alike. */
+static void both_read(const char *line, const char *name)
+{
+    rt_op a, b;
+    rt_err ea = {0}, eb = {0};
+    rt_status sa = rt_op_from_json(&a, line, strlen(line), &ea), sb = rt_op_from_json_full(&b, line, strlen(line), &eb);
+    const char *why = "status";
+    int same = sa == sb && (sa != RT_OK || op_same(&a, &b, &why));
+    ok(same, "fast and general parser agree: %s%s%s", name, same ? "" : "; differ in ", same ? "" : why);
+    if (sa == RT_OK)
+        rt_op_clear(&a);
+    if (sb == RT_OK)
+        rt_op_clear(&b);
+}
+
+static void test_fast_path(void)
+{
+    both_read("{\"seq\":1,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":\"p\",\"grade\":1}", "a label");
+    both_read("{\"seq\":2,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":\"p\",\"grade\":null,\"undo\":1}", "back to base, an undo");
+    both_read("{\"seq\":3,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"tag\",\"qid\":\"q 1\",\"pid\":null,\"cat\":\"entity\",\"redo\":2,\"via\":\"import f:2\"}", "a query tag, a redo, via");
+    both_read("{\"seq\":4,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"untag\",\"qid\":\"中文\",\"pid\":\"p\",\"cat\":\"x\"}", "UTF-8, an untag");
+    both_read("{\"seq\":5,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\\\"\",\"pid\":\"p\",\"grade\":-3}", "an escape: the general parser");
+    both_read("{\"seq\":0,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":\"p\",\"grade\":1}", "seq 0 (refused by both)");
+    both_read("{\"seq\":007,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":\"p\",\"grade\":1}", "a leading zero");
+    both_read("{\"seq\":9,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":null,\"grade\":1}", "a label without a passage (refused by both)");
+    both_read("{\"seq\":9,\"time\":\"2026-11-21T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":\"p\",\"grade\":1000001}", "a grade too large (refused by both)");
+    both_read("{\"seq\":9,\"time\":\"2026-02-30T10:11:12.345Z\",\"author\":\"a\",\"op\":\"label\",\"qid\":\"q\",\"pid\":\"p\",\"grade\":1}", "Feb 30 (refused by both)");
+}
+
 static void test_op_roundtrip(void)
 {
     static const char *const qs[] = {"q1", "q2", "q 3"};
@@ -189,6 +218,7 @@ int main(void)
     if (!fixture_begin())
         return 2;
     test_op_roundtrip();
+    test_fast_path();
     test_op_rejects();
     return fixture_end();
 }
