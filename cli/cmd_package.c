@@ -48,6 +48,7 @@ static const char report_usage[] =
     "\n"
     "      --threshold T       accuracy to pass, 0-1 (default 0.93)\n"
     "      --reviewers N       complete reviews needed (default " STR(RT_PACKAGE_REVIEWERS) ")\n"
+    "      --annotators LIST   only these annotators' journals (comma-separated; default every one)\n"
     "  -f, --format F          tsv (default), csv, json, md, latex\n"
     CLI_HELP_OUTPUT
     "  -h, --help              show this help\n"
@@ -64,7 +65,7 @@ static const struct option package_options[] = {
 static const struct option report_options[] = {
     {"threshold", required_argument, 0, 'x'}, {"reviewers", required_argument, 0, 'v'},
     {"format", required_argument, 0, 'f'},    CLI_LONG_OUTPUT,
-    {"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
+    {"annotators", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
 static int count(const char *cmd, const char *opt, const char *arg, int64_t lo, int64_t hi, size_t *v)
@@ -203,6 +204,8 @@ int cmd_review_report(int argc, char **argv)
     double threshold = RT_PACKAGE_THRESHOLD;
     size_t reviewers = RT_PACKAGE_REVIEWERS;
     rt_table_format fmt = RT_TABLE_TSV;
+    char **names = NULL;
+    size_t nnames = 0;
     int c, v, rc = CLI_OK;
     optind = 1;
     while (rc == CLI_OK && (c = getopt_long(argc, argv, "f:o:m:l:h", w.longopts, NULL)) != -1) {
@@ -219,6 +222,7 @@ int cmd_review_report(int argc, char **argv)
                 rc = cli_usage("review-report", "--threshold expects a number from 0 to 1, not '%s'", optarg);
             break;
         case 'v': rc = count("review-report", "--reviewers", optarg, 1, 1000, &reviewers); break;
+        case 'a': cli_split_names(optarg, &names, &nnames); break;
         case 'f':
             rc = cli_parse_name("review-report", "format", rt_table_formats, optarg, &v);
             fmt = (rt_table_format)v;
@@ -241,7 +245,7 @@ int cmd_review_report(int argc, char **argv)
     rt_err err;
     if (rc == CLI_OK)
         rc = ws_args_open(&w, 0, 1, &ws, &sess);
-    if (rc == CLI_OK && rt_team_open(&team, ws, sess, 0, sess->journal_dir, NULL, 0, &err) != RT_OK)
+    if (rc == CLI_OK && rt_team_open(&team, ws, sess, 0, sess->journal_dir, names, nnames, &err) != RT_OK)
         rc = cli_fail(&err);
     if (rc == CLI_OK) {
         cli_print_warnings(ws->report);
@@ -258,5 +262,8 @@ int cmd_review_report(int argc, char **argv)
     rt_session_close(&sess);
     rt_workspace_free(&ws);
     ws_args_free(&w);
+    for (size_t i = 0; i < nnames; i++)
+        free(names[i]);
+    free(names);
     return rc < 0 ? CLI_OK : rc;
 }

@@ -22,7 +22,7 @@ static void usage(FILE *f)
           "Commands:\n", f);
     for (const cli_command *c = cli_commands; c->name; c++)
         if (c->run)
-            fprintf(f, "  %-9s %s\n", c->name, c->summary);
+            fprintf(f, "  %-13s %s\n", c->name, c->summary);
     fputs("\n"
           "Options:\n"
           "  -h, --help       show this help\n"

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "app.h"
 #include "draw.h"
 #include "rt_breakdown.h"
 #include "rt_parse.h"
+#include "team.h"
 #include "view.h"
 
 #define NAME_W 36
@@ -51,10 +53,12 @@ static void row(app *a, const rt_breakdown *b, int y, const char *label, int gro
 static void draw(app *a, int top, int height)
 {
     const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
-    rt_breakdown *b = rt_breakdown_compute(a->s, a->bk, set ? set->qids : NULL, set ? set->n : 0);
+    rt_session *src = a->breakdown_team && team_session(a) ? team_session(a) : a->s;
+    rt_breakdown *b = rt_breakdown_compute(src, a->bk, set ? set->qids : NULL, set ? set->n : 0);
     const rt_taxonomy *tax = a->ws->taxonomy;
-    draw_fmt(top, 0, a->cols, ROLE_NORMAL, "%zu tagged items over %zu queries%s%s | runs count their top %zu (:breakdown K)",
-             b->total[0], b->nqueries, set ? " of set " : "", set ? a->set : "", a->bk);
+    draw_fmt(top, 0, a->cols, ROLE_NORMAL, "%s%zu tagged items over %zu queries%s%s | runs count their top %zu "
+             "(:breakdown K, :breakdown team|mine)", src != a->s ? "the team's categories: " : "", b->total[0],
+             b->nqueries, set ? " of set " : "", set ? a->set : "", a->bk);
     int barw = a->cols - NAME_W - ALL_W - (int)b->nruns * RUN_W - 1;
     if (barw > 30)
         barw = 30;
@@ -91,13 +95,24 @@ static void draw(app *a, int top, int height)
 
 int act_breakdown(app *a, const char *arg)
 {
-    if (arg) {
+    const char *p = arg ? arg : "";
+    char w[64];
+    while (*p) {
         int64_t k;
-        if (!rt_parse_int_in(arg, 1, INT32_MAX, &k)) {
-            app_message(a, 1, "usage: :breakdown [K] (K: top passages of each run, default 5)");
+        actions_word(&p, w, sizeof w);
+        if (!strcmp(w, "team")) {
+            if (team_ensure(a) != 0)
+                return -1;
+            a->breakdown_team = 1;
+        } else if (!strcmp(w, "mine")) {
+            a->breakdown_team = 0;
+        } else if (rt_parse_int_in(w, 1, INT32_MAX, &k)) {
+            a->bk = (size_t)k;
+        } else {
+            app_message(a, 1, "usage: :breakdown [K] [team|mine] (K: top passages of each run, default 5; team: the "
+                        "team's categories)");
             return -1;
         }
-        a->bk = (size_t)k;
     }
     a->scroll = 0;
     app_push(a, VIEW_BREAKDOWN);

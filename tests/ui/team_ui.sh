@@ -57,6 +57,17 @@ ui chief ':adjudicate q1 p2 alice\n'
 grep -q "^q1 0 p2 0$" "$D/tq2" && grep -q "q1 p2 was adjudicated by 2 annotators; chief's, the latest" "$D/terr2"
 report_ui $? "two adjudications of one pair: the later (chief's) stands, and it is reported" "$D/terr2"
 
+# the breakdown of the team's categories: both tag q2 p4 entity (the same: the team's), q1 p2 apart
+printf 'annotator\tqid\tpid\tcategory\nalice\tq2\tp4\tentity\nbob\tq2\tp4\tentity\nalice\tq1\tp2\ttypo\n' > "$D/t.tsv"
+"$RETRIAGE" import "${WS[@]}" --tags "$D/t.tsv" 2> /dev/null
+ui lead 'b\n:snapshot '"$D"'/b1\n:breakdown team\n:snapshot '"$D"'/b2\n'
+grep -q "^0 tagged items" "$D/b1" && grep -q "^the team's categories: 2 tagged items" "$D/b2" &&
+    grep -q "entity mismatch  *1 " "$D/b2"
+report_ui $? ":breakdown team counts the team's categories (lead tagged nothing himself)" "$D/b2"
+"$RETRIAGE" export "${WS[@]}" --team --what tags > "$D/tt" 2> /dev/null
+[ "$(grep -c "	entity	" "$D/tt")" -eq 1 ] && grep -q "^q1	p2	.*typo	" "$D/tt" && grep -q "	team	" "$D/tt"
+report_ui $? "export --team --what tags: the agreed category once, a lone tagger's category as the team's" "$D/tt"
+
 # live: bob appends while lead's workbench waits; the queue shows it without a restart
 printf 'Q\n:snapshot %s/live1\n:sleep 3000\n:snapshot %s/live2\n' "$D" "$D" > "$D/live.txt"
 "$RETRIAGE" "${WS[@]}" --annotator lead --script "$D/live.txt" --size 120x30 --echo > "$D/live.echo" 2>&1 &
