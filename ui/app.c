@@ -256,3 +256,21 @@ void app_draw(app *a)
     view_current(a)->draw(a, 1, h);
     draw_status(a);
 }
+
+void app_draw_passage_of(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, term_role role)
+{
+    const char *qt = rt_workspace_query_text(a->ws, qid);
+    rt_overlap *ov = rt_overlap_new(qt ? qt : "", qt ? strlen(qt) : 0), *keep = a->ov;
+    a->ov = ov;
+    app_draw_passage_start(a, y, x, w, pid, role);
+    a->ov = keep;
+    rt_overlap_free(&ov);
+}
+
+void app_open_passage(app *a, uint32_t qid, uint32_t pid)
+{
+    app_set_query(a, app_query_index(a, qid));
+    a->pid = pid;
+    a->pscroll = 0;
+    app_push(a, VIEW_PASSAGE);
+}

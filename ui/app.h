@@ -166,6 +166,12 @@ int app_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int 
  * collection, in w columns. */
 void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role role);
 
+/* The same for a passage of any query qid, its overlap with qid's text highlighted. */
+void app_draw_passage_of(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, term_role role);
+
+/* Shows passage pid of query qid in full (the passage view), from a view of pairs. */
+void app_open_passage(app *a, uint32_t qid, uint32_t pid);
+
 /* Draws the current query (id, then its text with overlap highlighted) on row y. */
 void app_draw_query_line(app *a, int y);
 

@@ -289,15 +289,10 @@ static void draw_detail(app *a, int y, int h, const rt_team_pair *p)
 {
     const rt_team *t = team_of(a);
     const char *qt = rt_workspace_query_text(a->ws, p->qid);
-    rt_overlap *ov = rt_overlap_new(qt ? qt : "", qt ? strlen(qt) : 0);
-    rt_overlap *keep = a->ov;
-    a->ov = ov;   /* the passage is highlighted against this query */
     int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%s  ", rt_strtab_str(a->ws->qids, p->qid));
     draw_text(y, x, a->cols - x, qt ? qt : "", qt ? strlen(qt) : 0, ROLE_HEADER, NULL);
     if (h > 1)
-        app_draw_passage_start(a, y + 1, 2, a->cols - 2, p->pid, ROLE_NORMAL);
-    a->ov = keep;
-    rt_overlap_free(&ov);
+        app_draw_passage_of(a, y + 1, 2, a->cols - 2, p->qid, p->pid, ROLE_NORMAL);
     char buf[256];
     for (size_t m = 0; m < t->n && (int)m + 2 < h; m++) {
         const rt_tag *tg = rt_annot_tag(t->m[m].s->annot, p->qid, p->pid);
@@ -377,10 +372,7 @@ static int open(app *a)
     const rt_team_pair *p = focused(a);
     if (!p)
         return 0;
-    app_set_query(a, app_query_index(a, p->qid));
-    a->pid = p->pid;
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    app_open_passage(a, p->qid, p->pid);
     return 0;
 }
 

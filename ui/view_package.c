@@ -152,10 +152,7 @@ static int open(app *a)
     uint32_t q, p;
     if (!focus(a, &q, &p))
         return 0;
-    app_set_query(a, app_query_index(a, q));
-    a->pid = p;
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    app_open_passage(a, q, p);
     return 0;
 }
 
@@ -182,7 +179,6 @@ static void draw(app *a, int top, int height)
         k->top = k->sel;
     if (rows && k->sel >= k->top + rows)
         k->top = k->sel - rows + 1;
-    rt_overlap *keep = a->ov;
     for (size_t r = 0; r < rows && k->top + r < k->nrows; r++) {
         size_t i = k->rows[k->top + r];
         int y = top + 2 + (int)r, focused = k->top + r == k->sel;
@@ -192,12 +188,7 @@ static void draw(app *a, int top, int height)
         int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= a->ws->level ? '+' : '-',
                          rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]),
                          wrong ? "wrong" : "");
-        const char *qt = rt_workspace_query_text(a->ws, p->qids[i]);
-        rt_overlap *ov = rt_overlap_new(qt ? qt : "", qt ? strlen(qt) : 0);
-        a->ov = ov;
-        app_draw_passage_start(a, y, x, a->cols - x, p->pids[i], role);
-        a->ov = keep;
-        rt_overlap_free(&ov);
+        app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
     }
 }
 

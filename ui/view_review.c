@@ -138,10 +138,7 @@ static int open(app *a)
     uint32_t q, p;
     if (!focus(a, &q, &p))
         return 0;
-    app_set_query(a, app_query_index(a, q));
-    a->pid = p;
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    app_open_passage(a, q, p);
     return 0;
 }
 
@@ -175,7 +172,6 @@ static void draw(app *a, int top, int height)
         v->top = v->sel;
     if (rows && v->sel >= v->top + rows)
         v->top = v->sel - rows + 1;
-    rt_overlap *keep = a->ov;
     for (size_t r = 0; r < rows && v->top + r < v->n; r++) {
         size_t i = v->idx[v->top + r];
         int y = top + 2 + (int)r;
@@ -188,12 +184,7 @@ static void draw(app *a, int top, int height)
             snprintf(dec, sizeof dec, "-");
         int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", mk ? (mk->correct ? "correct" : "WRONG") : "",
                          rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]), dec);
-        const char *qt = rt_workspace_query_text(a->ws, p->qids[i]);
-        rt_overlap *ov = rt_overlap_new(qt ? qt : "", qt ? strlen(qt) : 0);
-        a->ov = ov;
-        app_draw_passage_start(a, y, x, a->cols - x, p->pids[i], role);
-        a->ov = keep;
-        rt_overlap_free(&ov);
+        app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
     }
 }
 
