@@ -275,6 +275,41 @@ static void test_packages(rt_workspace *ws)
     rt_session_close(&lead);
 }
 
+/* A graded workspace: the weighted kappas are those of the grades themselves (rt_kappa_cohen is
+ * checked against scikit-learn in test_agree), relevance is grade >= level. */
+static void test_graded(void)
+{
+    rt_workspace *ws = open_ws(1, "RR@10");
+    rt_session *a = NULL, *b = NULL;
+    rt_err err;
+    rt_session_open(&a, ws, P("tg"), "ann1", 0, &err);
+    rt_session_open(&b, ws, P("tg"), "ann2", 0, &err);
+    static const char *const pairs[][2] = {{"q1", "p01"}, {"q1", "p02"}, {"q1", "p03"}, {"q2", "p04"}, {"q2", "p05"}, {"q3", "p06"}};
+    static const int ga[] = {3, 0, 1, 2, 0, 1}, gb[] = {2, 0, 2, 3, 1, 1};
+    for (size_t i = 0; i < 6; i++) {
+        judge(a, pairs[i][0], pairs[i][1], ga[i]);
+        judge(b, pairs[i][0], pairs[i][1], gb[i]);
+    }
+    rt_team *t = NULL;
+    rt_team_agreement *ag = NULL;
+    ok(rt_team_open(&t, ws, NULL, 0, P("tg"), NULL, 0, &err) == RT_OK && rt_team_agreement_compute(t, &ag, &err) == RT_OK,
+       "a graded team");
+    rt_agreement lin = rt_kappa_cohen(ga, gb, 6, 4, RT_KAPPA_LINEAR), quad = rt_kappa_cohen(ga, gb, 6, 4, RT_KAPPA_QUADRATIC);
+    int ra[6], rb[6];
+    for (size_t i = 0; i < 6; i++)
+        ra[i] = ga[i] >= 1, rb[i] = gb[i] >= 1;
+    rt_agreement rel = rt_kappa_cohen(ra, rb, 6, 2, RT_KAPPA_UNWEIGHTED);
+    ok(ag && ag->pairs[0].linear.defined && ag->pairs[0].linear.value == lin.value &&
+           ag->pairs[0].quadratic.value == quad.value && ag->pairs[0].relevance.value == rel.value,
+       "linear %.4f and quadratic %.4f kappas of the grades, relevance kappa %.4f at level 1", lin.value, quad.value,
+       rel.value);
+    rt_team_agreement_free(&ag);
+    rt_team_free(&t);
+    rt_session_close(&b);
+    rt_session_close(&a);
+    rt_workspace_free(&ws);
+}
+
 int main(void)
 {
     if (!fixture_begin())
@@ -292,5 +327,6 @@ int main(void)
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     test_packages(ws);
     rt_workspace_free(&ws);
+    test_graded();
     return fixture_end();
 }
