@@ -15,6 +15,8 @@
 const cli_command cli_commands[] = {
     {"agree", cmd_agree, "agreement between annotators (Cohen, Fleiss, Krippendorff) from their journals",
      "retriage agree --help"},
+    {"compare", cmd_compare, "significance of the differences between runs, corrected (t, Wilcoxon, randomization, bootstrap)",
+     "retriage compare --help"},
     {"eval", cmd_eval, "evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)",
      "retriage eval --help"},
     {"export", cmd_export, "write current qrels, relabels, tags, breakdowns, metric tables",

@@ -25,6 +25,7 @@ typedef struct cli_command {
 extern const cli_command cli_commands[];
 
 int cmd_agree(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_leak(int argc, char **argv);

@@ -189,6 +189,12 @@ static double quantile(const double *sorted, size_t n, double q)
 int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q,
                        double hi_q, double *lo, double *hi)
 {
+    return rt_stats_bootstrap_test(d, n, samples, seed, lo_q, hi_q, lo, hi, NULL);
+}
+
+int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q, double hi_q,
+                            double *lo, double *hi, double *p)
+{
     if (n == 0 || samples == 0)
         return 0;
     double *means = rt_malloc(samples * sizeof *means);
@@ -198,6 +204,15 @@ int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed,
         for (size_t i = 0; i < n; i++)
             sum += d[rt_rng_below(&st, n)];
         means[s] = sum / (double)n;
+    }
+    if (p) {   /* two-sided: twice the smaller share of resampled means on either side of 0 */
+        size_t le = 0, ge = 0;
+        for (size_t s = 0; s < samples; s++) {
+            le += means[s] <= 0;
+            ge += means[s] >= 0;
+        }
+        double x = 2.0 * (double)(le < ge ? le : ge) / (double)samples;
+        *p = x > 1 ? 1 : x;
     }
     qsort(means, samples, sizeof *means, by_value);
     *lo = quantile(means, samples, lo_q);

@@ -38,6 +38,11 @@ rt_test rt_stats_randomization(const double *d, size_t n, size_t samples, uint64
 int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q,
                        double hi_q, double *lo, double *hi);
 
+/* The same, and (p not NULL) the bootstrap's two-sided p: twice the smaller share of resampled
+ * means at or below 0 and at or above 0, capped at 1. */
+int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q, double hi_q,
+                            double *lo, double *hi, double *p);
+
 /* Cohen's d for paired samples (d_z): mean(d) / sd(d); 0 when sd is 0 (returns 0: undefined). */
 int rt_stats_effect_size(const double *d, size_t n, double *dz);
 

@@ -108,19 +108,26 @@ static void cross_check(rt_workspace *ws)
     }
 }
 
-/* Evaluates an in-memory run against the base qrels. */
-static rt_eval_result *eval_run(const rt_workspace *ws, const rt_run *run)
+/* Evaluates an in-memory run against the base qrels with evaluator ev. */
+static rt_eval_result *eval_run_with(const rt_workspace *ws, const rt_eval *ev, const rt_run *run)
 {
-    rt_eval_result *r = rt_eval_begin(ws->eval, rt_run_name(run));
+    rt_eval_result *r = rt_eval_begin(ev, rt_run_name(run));
     for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++) {
         size_t n;
         const uint32_t *pids = rt_run_ranking(run, rt_qrels_qid(ws->qrels, i), &n, NULL);
         if (!pids)
             continue;
-        rt_eval_ranking(ws->eval, r, i, pids, n);
+        rt_eval_ranking(ev, r, i, pids, n);
     }
-    rt_eval_end(ws->eval, r);
+    rt_eval_end(ev, r);
     return r;
+}
+
+static rt_eval_result *eval_run(const rt_workspace *ws, const rt_run *run) { return eval_run_with(ws, ws->eval, run); }
+
+rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev, size_t r)
+{
+    return eval_run_with(ws, ev, ws->runs[r].run);
 }
 
 rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,

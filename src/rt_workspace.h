@@ -102,6 +102,10 @@ const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
 /* The passage text of pid (borrowed from the mapping, not NUL-terminated), or 0. */
 int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len);
 
+/* Run r evaluated against the base qrels by ev (an evaluator over ws->qrels, ws->qids and ws->pids,
+ * e.g. with other measures than the workspace's); caller frees. */
+rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev, size_t r);
+
 /* The base grade of (qid, pid); returns 0 when unjudged. */
 int rt_workspace_grade(const rt_workspace *ws, uint32_t qid, uint32_t pid, int32_t *grade);
 

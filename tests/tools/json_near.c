@@ -2,8 +2,9 @@
  * keys and nesting, strings and booleans equal, null where the reference has null, numbers within
  * a tolerance (default 1e-9); more members in the document are fine. Used by the shell tests to
  * compare output with fixtures computed elsewhere (scikit-learn, statsmodels).
- * Usage: json_near REFERENCE DOCUMENT [TOLERANCE]; exit 0 when it holds, 1 with the first
- * difference on stderr, 2 when a file cannot be read or parsed. */
+ * Usage: json_near REFERENCE DOCUMENT [TOLERANCE] [KEY=TOLERANCE...]: a KEY=TOLERANCE applies to
+ * the members named KEY and what they hold (Monte Carlo figures); exit 0 when it holds, 1 with the
+ * first difference on stderr, 2 when a file cannot be read or parsed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,17 @@
 #include <cjson/cJSON.h>
 
 static double tol = 1e-9;
+static char **keys;
+static double *key_tol;
+static int nkeys;
+
+static double tolerance_for(const char *key, double inherited)
+{
+    for (int i = 0; key && i < nkeys; i++)
+        if (strcmp(keys[i], key) == 0)
+            return key_tol[i];
+    return inherited;
+}
 
 static cJSON *load(const char *path)
 {
@@ -36,7 +48,7 @@ static cJSON *load(const char *path)
     return j;
 }
 
-static int near(const cJSON *want, const cJSON *got, const char *where)
+static int near(const cJSON *want, const cJSON *got, const char *where, double t)
 {
     char sub[1024];
     if (!got) {
@@ -44,7 +56,7 @@ static int near(const cJSON *want, const cJSON *got, const char *where)
         return 0;
     }
     if (cJSON_IsNumber(want)) {
-        if (!cJSON_IsNumber(got) || fabs(want->valuedouble - got->valuedouble) > tol) {
+        if (!cJSON_IsNumber(got) || fabs(want->valuedouble - got->valuedouble) > t) {
             fprintf(stderr, "%s: want %.17g, got %s%.17g\n", where, want->valuedouble,
                     cJSON_IsNumber(got) ? "" : "a non-number ", got->valuedouble);
             return 0;
@@ -73,7 +85,7 @@ static int near(const cJSON *want, const cJSON *got, const char *where)
         }
         for (int i = 0; i < cJSON_GetArraySize(want); i++) {
             snprintf(sub, sizeof sub, "%s[%d]", where, i);
-            if (!near(cJSON_GetArrayItem(want, i), cJSON_GetArrayItem(got, i), sub))
+            if (!near(cJSON_GetArrayItem(want, i), cJSON_GetArrayItem(got, i), sub, t))
                 return 0;
         }
         return 1;
@@ -85,7 +97,7 @@ static int near(const cJSON *want, const cJSON *got, const char *where)
     }
     cJSON_ArrayForEach(m, want) {
         snprintf(sub, sizeof sub, "%s.%s", where, m->string);
-        if (!near(m, cJSON_GetObjectItemCaseSensitive(got, m->string), sub))
+        if (!near(m, cJSON_GetObjectItemCaseSensitive(got, m->string), sub, tolerance_for(m->string, t)))
             return 0;
     }
     return 1;
@@ -93,15 +105,27 @@ static int near(const cJSON *want, const cJSON *got, const char *where)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: json_near REFERENCE DOCUMENT [TOLERANCE]\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: json_near REFERENCE DOCUMENT [TOLERANCE] [KEY=TOLERANCE...]\n");
         return 2;
     }
-    if (argc == 4)
-        tol = strtod(argv[3], NULL);
+    for (int i = 3; i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq) {
+            tol = strtod(argv[i], NULL);
+            continue;
+        }
+        *eq = 0;
+        keys = realloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
+        key_tol = realloc(key_tol, (size_t)(nkeys + 1) * sizeof *key_tol);
+        keys[nkeys] = argv[i];
+        key_tol[nkeys++] = strtod(eq + 1, NULL);
+    }
     cJSON *want = load(argv[1]), *got = load(argv[2]);
-    int ok = near(want, got, "$");
+    int ok = near(want, got, "$", tol);
     cJSON_Delete(want);
     cJSON_Delete(got);
+    free(keys);
+    free(key_tol);
     return ok ? 0 : 1;
 }

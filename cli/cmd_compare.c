@@ -1,0 +1,495 @@
+/* cmd_compare — `retriage compare`: are the differences between runs real? For each measure and
+ * pair of runs (or run against a baseline): means, mean difference, t-test, Wilcoxon,
+ * randomization and bootstrap, effect size, wins / ties / losses, p-values corrected per measure
+ * (rt_compare). A row per comparison (TSV, CSV, JSON) or the paper's table (Markdown, LaTeX). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "opts.h"
+#include "rt_compare.h"
+#include "rt_eval.h"
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_table.h"
+#include "rt_workspace.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char compare_help[] =
+    "Usage: retriage compare [OPTIONS] QRELS RUN RUN...\n"
+    "       retriage compare [OPTIONS] --workspace WORKSPACE.json | --demo\n"
+    "\n"
+    "Compares runs over the evaluation's queries (those of QRELS; a judged query a run misses scores\n"
+    "0), paired by qid: for each measure and each pair of runs (or each run against --baseline) both\n"
+    "means, the mean difference, the paired t-test, the Wilcoxon signed-rank test, a paired sign-flip\n"
+    "randomization test, a percentile bootstrap 95% interval of the difference, the effect size d_z\n"
+    "and wins / ties / losses; the chosen test's p-values are adjusted over the comparisons of one\n"
+    "measure. Monte Carlo tests are reproducible from the seed, which the output states.\n"
+    "\n"
+    "Options:\n"
+    CLI_HELP_MEASURES
+    CLI_HELP_PRESET
+    CLI_HELP_LEVEL
+    "      --baseline RUN      compare each run with RUN only (a name, or a 1-based position)\n"
+    "      --test T            ttest (default), wilcoxon, randomization, bootstrap: the test whose\n"
+    "                          p is corrected and decides significance\n"
+    "      --samples N         randomization and bootstrap samples (default " STR(RT_COMPARE_SAMPLES) ")\n"
+    "      --seed S            their seed (default " STR(RT_COMPARE_SEED) ")\n"
+    "      --correction C      none, bonferroni, holm (default), bh\n"
+    "      --alpha A           significance level (default 0.05)\n"
+    "      --format F          tsv (default), csv, json: a row per comparison; md, latex: the\n"
+    "                          paper's table, means marked * when significantly different from the\n"
+    "                          baseline (the first run unless --baseline), with a footnote\n"
+    "      --workspace F       the workspace's qrels, runs and measures instead of QRELS RUN...\n"
+    "      --demo              the bundled demo workspace\n"
+    CLI_HELP_ORDER
+    CLI_HELP_STRICT
+    CLI_HELP_QRELS_FORMAT
+    CLI_HELP_RUN_FORMAT
+    CLI_HELP_OUTPUT
+    CLI_HELP_QUIET
+    "  -h, --help              show this help\n"
+    "\n"
+    "A test that cannot be computed (one query, every difference the same) is reported as\n"
+    "'undefined' with the reason (JSON: null and a *_why member), never as NaN.\n"
+    "Exit status: 0 ok, 1 usage error, 2 input error.\n";
+
+typedef struct compare_args {
+    rt_compare_opts o;
+    rt_table_format format;
+    const char *baseline, *workspace;
+    int demo;
+    cli_opts c;
+    int first;
+} compare_args;
+
+static int parse(int argc, char **argv, compare_args *a)
+{
+    static const struct option opts[] = {
+        CLI_LONG_MEASURES, CLI_LONG_PRESET, CLI_LONG_LEVEL, CLI_LONG_ORDER, CLI_LONG_STRICT,
+        CLI_LONG_QRELS_FORMAT, CLI_LONG_RUN_FORMAT, CLI_LONG_OUTPUT, CLI_LONG_QUIET,
+        {"baseline", required_argument, 0, 'b'}, {"test", required_argument, 0, 't'},
+        {"samples", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
+        {"correction", required_argument, 0, 'c'}, {"alpha", required_argument, 0, 'a'},
+        {"format", required_argument, 0, 'F'},   {"workspace", required_argument, 0, 'W'},
+        {"demo", no_argument, 0, 'D'},           {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    int c, v, rc = CLI_OK;
+    int64_t x;
+    optind = 1;
+    while (rc == CLI_OK && (c = getopt_long(argc, argv, "m:l:o:Qh", opts, NULL)) != -1) {
+        int h = cli_opts_handle(&a->c, "compare", c, optarg);
+        if (h == CLI_OPTS_BAD)
+            return CLI_USAGE;
+        if (h)
+            continue;
+        switch (c) {
+        case 'b': a->baseline = optarg; break;
+        case 't':
+            rc = cli_parse_name("compare", "--test", rt_test_kinds, optarg, &v);
+            a->o.test = (rt_test_kind)v;
+            break;
+        case 'c':
+            rc = cli_parse_name("compare", "--correction", rt_corrections, optarg, &v);
+            a->o.correction = (rt_correction)v;
+            break;
+        case 'F':
+            rc = cli_parse_name("compare", "format", rt_table_formats, optarg, &v);
+            a->format = (rt_table_format)v;
+            break;
+        case 'n':
+            if (!rt_parse_int_in(optarg, 1, 100000000, &x))
+                rc = cli_usage("compare", "--samples expects a whole number from 1 to 100000000, not '%s'", optarg);
+            a->o.samples = (size_t)x;
+            break;
+        case 's':
+            if (!rt_parse_int_in(optarg, 0, INT64_MAX, &x))
+                rc = cli_usage("compare", "--seed expects a whole number, not '%s'", optarg);
+            a->o.seed = (uint64_t)x;
+            break;
+        case 'a':
+            if (rt_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK || !(a->o.alpha > 0 && a->o.alpha < 1))
+                rc = cli_usage("compare", "--alpha expects a number between 0 and 1, not '%s'", optarg);
+            break;
+        case 'W': a->workspace = optarg; break;
+        case 'D': a->demo = 1; break;
+        case 'h':
+            fputs(compare_help, stdout);
+            return -1;
+        default: return cli_usage("compare", "unknown option");
+        }
+    }
+    if (rc != CLI_OK)
+        return rc;
+    a->first = optind;
+    if ((a->workspace || a->demo) && optind < argc)
+        return cli_usage("compare", "give either a workspace or QRELS RUN..., not both");
+    if (!a->workspace && !a->demo && argc - optind < 3)
+        return cli_usage("compare", "expected QRELS and at least two RUNs (or --workspace F)");
+    return CLI_OK;
+}
+
+/* ---- the runs' per-query values ---------------------------------------------------------- */
+
+typedef struct evaluated {
+    rt_workspace *ws;           /* a workspace's, or */
+    rt_strtab *qids, *pids;     /* the files' */
+    rt_qrels *qrels;
+    rt_eval *ev;
+    rt_eval_result **res;
+    size_t nr, nq, nm;
+    const rt_measure *ms;
+    rt_measure *own_ms;
+    const char **names;
+} evaluated;
+
+static void evaluated_free(evaluated *e)
+{
+    for (size_t r = 0; e->res && r < e->nr; r++)
+        if (!e->ws || e->ev)
+            rt_eval_result_free(&e->res[r]);   /* not the workspace's own base results */
+    free(e->res);
+    free(e->names);
+    rt_eval_free(&e->ev);
+    rt_qrels_free(&e->qrels);
+    rt_strtab_free(&e->qids);
+    rt_strtab_free(&e->pids);
+    free(e->own_ms);
+    rt_workspace_free(&e->ws);
+}
+
+static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
+{
+    rt_err err;
+    rt_report *rep = rt_report_new();
+    rt_load_opts lo = {.strict = a->c.strict};
+    rt_run_opts ro = cli_opts_run(&a->c);
+    e->qids = rt_strtab_new();
+    e->pids = rt_strtab_new();
+    if (rt_measure_list_parse(a->c.measures ? a->c.measures : "dureader", &e->own_ms, &e->nm, &err) != RT_OK ||
+        rt_qrels_load(&e->qrels, argv[a->first], a->c.qrels_format, e->qids, e->pids, &lo, rep, &err) != RT_OK) {
+        rt_report_free(&rep);
+        return cli_fail(&err);
+    }
+    if (!a->c.quiet)
+        cli_print_warnings(rep);
+    rt_report_free(&rep);
+    e->ms = e->own_ms;
+    e->ev = rt_eval_new(e->qrels, e->qids, e->pids, e->own_ms, e->nm, a->c.level);
+    e->nr = (size_t)(argc - a->first - 1);
+    e->res = rt_calloc(e->nr, sizeof *e->res);
+    e->names = rt_calloc(e->nr, sizeof *e->names);
+    for (size_t r = 0; r < e->nr; r++) {
+        char *name;
+        const char *path = cli_split_run(argv[a->first + 1 + (int)r], &name);
+        ro.name = name;
+        rt_status st = rt_eval_file(e->ev, path, &ro, &e->res[r], &err);
+        free(name);
+        if (st != RT_OK)
+            return cli_fail(&err);
+        e->names[r] = e->res[r]->name;
+    }
+    e->nq = rt_qrels_nqueries(e->qrels);
+    return CLI_OK;
+}
+
+static int from_workspace(compare_args *a, evaluated *e)
+{
+    rt_err err;
+    const char *path = a->workspace;
+    char demo[1024];
+    if (a->demo) {
+        const char *env = getenv("RETRIAGE_DEMO");
+        snprintf(demo, sizeof demo, "%s", env ? env : RT_SRCDIR "/data/demo/workspace.json");
+        path = demo;
+    }
+    if (rt_workspace_open_json(&e->ws, path, NULL, NULL, &err) != RT_OK)
+        return cli_fail(&err);
+    if (!a->c.quiet)
+        cli_print_warnings(e->ws->report);
+    if (a->c.measures) {   /* other measures than the workspace's: evaluate again */
+        if (rt_measure_list_parse(a->c.measures, &e->own_ms, &e->nm, &err) != RT_OK)
+            return cli_fail(&err);
+        e->ms = e->own_ms;
+        e->ev = rt_eval_new(e->ws->qrels, e->ws->qids, e->ws->pids, e->own_ms, e->nm, e->ws->level);
+    } else {
+        e->ms = e->ws->ms;
+        e->nm = e->ws->nm;
+    }
+    e->nr = e->ws->nruns;
+    e->res = rt_calloc(e->nr + 1, sizeof *e->res);
+    e->names = rt_calloc(e->nr + 1, sizeof *e->names);
+    for (size_t r = 0; r < e->nr; r++) {
+        e->res[r] = e->ev ? rt_workspace_eval_run(e->ws, e->ev, r) : e->ws->runs[r].base;
+        e->names[r] = rt_run_name(e->ws->runs[r].run);
+    }
+    if (e->nr < 2)
+        return cli_usage("compare", "the workspace has %zu run: a comparison needs two", e->nr);
+    e->nq = rt_qrels_nqueries(e->ws->qrels);
+    return CLI_OK;
+}
+
+/* ---- output -------------------------------------------------------------------------------- */
+
+static void num(char *buf, size_t n, int defined, double v)
+{
+    if (defined)
+        snprintf(buf, n, "%.17g", v);
+    else
+        snprintf(buf, n, "undefined");
+}
+
+static rt_table *rows_table(const evaluated *e, const compare_args *a, const rt_comparison *c, size_t n)
+{
+    const char *h[] = {"measure", "a", "b", "queries", "mean_a", "mean_b", "mean_diff", "t", "p_ttest",
+                       "p_wilcoxon", "p_randomization", "bootstrap_lo", "bootstrap_hi", "effect_size", "wins", "ties",
+                       "losses", "test", "p", "correction", "p_adjusted", "significant", "samples", "seed"};
+    rt_table *t = rt_table_new(24, h);
+    for (size_t i = 0; i < n; i++) {
+        char v[24][64];
+        const rt_comparison *x = &c[i];
+        snprintf(v[3], 64, "%zu", x->queries);
+        num(v[4], 64, x->queries > 0, x->mean_a);
+        num(v[5], 64, x->queries > 0, x->mean_b);
+        num(v[6], 64, x->queries > 0, x->mean_diff);
+        num(v[7], 64, x->ttest.defined, x->ttest.stat);
+        num(v[8], 64, x->ttest.defined, x->ttest.p);
+        num(v[9], 64, x->wilcoxon.defined, x->wilcoxon.p);
+        num(v[10], 64, x->randomization.defined, x->randomization.p);
+        num(v[11], 64, x->has_boot, x->boot_lo);
+        num(v[12], 64, x->has_boot, x->boot_hi);
+        num(v[13], 64, x->has_effect, x->effect);
+        snprintf(v[14], 64, "%zu", x->wins);
+        snprintf(v[15], 64, "%zu", x->ties);
+        snprintf(v[16], 64, "%zu", x->losses);
+        num(v[18], 64, x->has_p, x->p);
+        num(v[19 + 1], 64, x->has_p, x->p_adj);
+        snprintf(v[22], 64, "%zu", a->o.samples);
+        snprintf(v[23], 64, "%llu", (unsigned long long)a->o.seed);
+        const char *row[] = {e->ms[x->measure].name, e->names[x->a], e->names[x->b], v[3], v[4], v[5], v[6], v[7],
+                             v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16],
+                             rt_name_of(rt_test_kinds, (int)a->o.test), v[18],
+                             rt_name_of(rt_corrections, (int)a->o.correction), v[20],
+                             x->significant ? "yes" : "no", v[22], v[23]};
+        rt_table_add(t, row);
+    }
+    return t;
+}
+
+static void put_test(cJSON *o, const char *key, const rt_test *t)
+{
+    if (t->defined) {
+        cJSON_AddNumberToObject(o, key, t->p);
+        return;
+    }
+    char why[64];
+    cJSON_AddNullToObject(o, key);
+    snprintf(why, sizeof why, "%s_why", key);
+    cJSON_AddStringToObject(o, why, t->why ? t->why : "undefined");
+}
+
+static char *to_json(const evaluated *e, const compare_args *a, const rt_comparison *c, size_t n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) {
+        const rt_comparison *x = &c[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "measure", e->ms[x->measure].name);
+        cJSON_AddStringToObject(o, "a", e->names[x->a]);
+        cJSON_AddStringToObject(o, "b", e->names[x->b]);
+        cJSON_AddNumberToObject(o, "queries", (double)x->queries);
+        cJSON_AddNumberToObject(o, "dropped", (double)x->dropped);
+        cJSON_AddNumberToObject(o, "mean_a", x->mean_a);
+        cJSON_AddNumberToObject(o, "mean_b", x->mean_b);
+        cJSON_AddNumberToObject(o, "mean_diff", x->mean_diff);
+        if (x->ttest.defined)
+            cJSON_AddNumberToObject(o, "t", x->ttest.stat);
+        else
+            cJSON_AddNullToObject(o, "t");
+        put_test(o, "p_ttest", &x->ttest);
+        put_test(o, "p_wilcoxon", &x->wilcoxon);
+        put_test(o, "p_randomization", &x->randomization);
+        if (x->has_boot) {
+            cJSON *b = cJSON_AddArrayToObject(o, "bootstrap95");
+            cJSON_AddItemToArray(b, cJSON_CreateNumber(x->boot_lo));
+            cJSON_AddItemToArray(b, cJSON_CreateNumber(x->boot_hi));
+            cJSON_AddNumberToObject(o, "p_bootstrap", x->p_boot);
+        } else {
+            cJSON_AddNullToObject(o, "bootstrap95");
+        }
+        if (x->has_effect)
+            cJSON_AddNumberToObject(o, "effect_size", x->effect);
+        else
+            cJSON_AddNullToObject(o, "effect_size");
+        cJSON_AddNumberToObject(o, "p_ttest_bonferroni", x->p_ttest_adj[0]);
+        cJSON_AddNumberToObject(o, "p_ttest_holm", x->p_ttest_adj[1]);
+        cJSON_AddNumberToObject(o, "p_ttest_bh", x->p_ttest_adj[2]);
+        cJSON_AddNumberToObject(o, "wins", (double)x->wins);
+        cJSON_AddNumberToObject(o, "ties", (double)x->ties);
+        cJSON_AddNumberToObject(o, "losses", (double)x->losses);
+        cJSON_AddStringToObject(o, "test", rt_name_of(rt_test_kinds, (int)a->o.test));
+        cJSON_AddStringToObject(o, "correction", rt_name_of(rt_corrections, (int)a->o.correction));
+        cJSON_AddNumberToObject(o, "alpha", a->o.alpha);
+        cJSON_AddNumberToObject(o, "samples", (double)a->o.samples);
+        cJSON_AddNumberToObject(o, "seed", (double)a->o.seed);
+        if (x->has_p) {
+            cJSON_AddNumberToObject(o, "p", x->p);
+            cJSON_AddNumberToObject(o, "p_adjusted", x->p_adj);
+        } else {
+            cJSON_AddNullToObject(o, "p");
+            cJSON_AddNullToObject(o, "p_adjusted");
+            cJSON_AddStringToObject(o, "p_why", x->why ? x->why : "undefined");
+        }
+        cJSON_AddBoolToObject(o, "significant", x->significant);
+        cJSON_AddItemToArray(arr, o);
+    }
+    char *s = cJSON_Print(arr);
+    cJSON_Delete(arr);
+    return s;
+}
+
+/* The paper's table: runs × measures, each mean marked * when significantly different from the
+ * baseline; the baseline's row says so. */
+static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt_comparison *c, size_t n)
+{
+    const char **h = rt_calloc(e->nm + 1, sizeof *h);
+    h[0] = "run";
+    for (size_t m = 0; m < e->nm; m++)
+        h[m + 1] = e->ms[m].name;
+    rt_table *t = rt_table_new(e->nm + 1, h);
+    char (*cells)[96] = rt_calloc(e->nm + 1, sizeof *cells);
+    const char **row = rt_calloc(e->nm + 1, sizeof *row);
+    for (size_t r = 0; r < e->nr; r++) {
+        snprintf(cells[0], sizeof cells[0], "%s%s", e->names[r], r == a->o.baseline ? " (baseline)" : "");
+        row[0] = cells[0];
+        for (size_t m = 0; m < e->nm; m++) {
+            int sig = 0;
+            for (size_t i = 0; i < n; i++)
+                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline)
+                    sig = c[i].significant;
+            rt_measure_format(&e->ms[m], e->res[r]->mean[m], 0, cells[m + 1], sizeof cells[0] - 2);
+            if (sig)
+                strcat(cells[m + 1], "*");
+            row[m + 1] = cells[m + 1];
+        }
+        rt_table_add(t, row);
+    }
+    free(cells);
+    free(row);
+    free(h);
+    return t;
+}
+
+typedef struct out_ctx {
+    const evaluated *e;
+    const compare_args *a;
+    const rt_comparison *c;
+    size_t n;
+} out_ctx;
+
+static rt_status write_out(FILE *f, void *ctx, rt_err *err)
+{
+    const out_ctx *x = ctx;
+    if (x->a->format == RT_TABLE_JSON) {
+        char *s = to_json(x->e, x->a, x->c, x->n);
+        fputs(s, f);
+        fputc('\n', f);
+        cJSON_free(s);
+        return RT_OK;
+    }
+    int paper = x->a->format == RT_TABLE_MD || x->a->format == RT_TABLE_LATEX;
+    rt_table *t = paper ? paper_table(x->e, x->a, x->c, x->n) : rows_table(x->e, x->a, x->c, x->n);
+    rt_status st = rt_table_write(t, x->a->format, f, err);
+    rt_table_free(&t);
+    if (st == RT_OK && paper) {
+        const char *test = rt_name_of(rt_test_kinds, (int)x->a->o.test);
+        const char *corr = rt_name_of(rt_corrections, (int)x->a->o.correction);
+        char extra[128] = "";
+        if (x->a->o.test == RT_TEST_RANDOMIZATION || x->a->o.test == RT_TEST_BOOTSTRAP)
+            snprintf(extra, sizeof extra, ", %zu samples, seed %llu", x->a->o.samples, (unsigned long long)x->a->o.seed);
+        fprintf(f, "%s* significantly different from %s: %s test%s, %s correction over the runs of each measure, "
+                "alpha %g; %zu queries%s\n", x->a->format == RT_TABLE_LATEX ? "% " : "\n",
+                x->e->names[x->a->o.baseline], test, extra, corr, x->a->o.alpha, x->e->nq,
+                x->a->format == RT_TABLE_LATEX ? "" : ".");
+    }
+    return st;
+}
+
+static int find_run(const evaluated *e, const char *name, size_t *r)
+{
+    for (size_t i = 0; i < e->nr; i++)
+        if (strcmp(e->names[i], name) == 0) {
+            *r = i;
+            return 1;
+        }
+    int64_t k;
+    if (rt_parse_int_in(name, 1, (int64_t)e->nr, &k)) {
+        *r = (size_t)k - 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    compare_args a = {.o = {.test = RT_TEST_TTEST, .correction = RT_CORRECT_HOLM, .alpha = RT_COMPARE_ALPHA,
+                            .samples = RT_COMPARE_SAMPLES, .seed = RT_COMPARE_SEED, .baseline = (size_t)-1}};
+    cli_opts_init(&a.c);
+    int rc = parse(argc, argv, &a);
+    evaluated e = {0};
+    if (rc == CLI_OK)
+        rc = a.workspace || a.demo ? from_workspace(&a, &e) : from_files(&a, argc, argv, &e);
+    if (rc == CLI_OK && a.baseline && !find_run(&e, a.baseline, &a.o.baseline)) {
+        char list[512] = "";
+        for (size_t r = 0; r < e.nr; r++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", r ? ", " : "", e.names[r]);
+        rc = cli_usage("compare", "unknown baseline '%s' (%s)", a.baseline, list);
+    }
+    if (rc == CLI_OK && (a.format == RT_TABLE_MD || a.format == RT_TABLE_LATEX) && a.o.baseline == (size_t)-1)
+        a.o.baseline = 0;   /* the paper's table marks runs against one baseline */
+    rt_comparison *c = NULL;
+    size_t n = 0;
+    rt_err err;
+    if (rc == CLI_OK) {
+        const double **vals = rt_calloc(e.nr, sizeof *vals);
+        const unsigned char **def = rt_calloc(e.nr, sizeof *def);
+        for (size_t r = 0; r < e.nr; r++) {
+            vals[r] = e.res[r]->value;
+            def[r] = e.res[r]->defined;
+        }
+        if (rt_compare_runs(vals, def, e.nr, e.nq, e.nm, &a.o, &c, &n, &err) != RT_OK)
+            rc = cli_fail(&err);
+        free(vals);
+        free(def);
+    }
+    if (rc == CLI_OK && !a.c.quiet) {
+        size_t undefined = 0, dropped = 0;
+        for (size_t i = 0; i < n; i++) {
+            undefined += !c[i].has_p;
+            dropped = c[i].dropped > dropped ? c[i].dropped : dropped;
+        }
+        if (undefined)
+            fprintf(stderr, "retriage: warning: %zu comparisons have no %s p (e.g. %s)\n", undefined,
+                    rt_name_of(rt_test_kinds, (int)a.o.test), c[0].why ? c[0].why : "see the table");
+        if (dropped)
+            fprintf(stderr, "retriage: warning: up to %zu queries left out of a comparison: the measure is "
+                    "undefined there for a run\n", dropped);
+    }
+    if (rc == CLI_OK) {
+        out_ctx ctx = {&e, &a, c, n};
+        rc = cli_write_output(a.c.output, write_out, &ctx);
+    }
+    free(c);
+    evaluated_free(&e);
+    cli_opts_free(&a.c);
+    return rc < 0 ? CLI_OK : rc;
+}

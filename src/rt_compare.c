@@ -1,0 +1,121 @@
+/* rt_compare — paired comparisons of runs (see rt_compare.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_compare.h"
+#include "rt_mem.h"
+
+const rt_name rt_test_kinds[] = {{"ttest", RT_TEST_TTEST}, {"wilcoxon", RT_TEST_WILCOXON},
+                                 {"randomization", RT_TEST_RANDOMIZATION}, {"bootstrap", RT_TEST_BOOTSTRAP},
+                                 {NULL, 0}};
+const rt_name rt_corrections[] = {{"none", RT_CORRECT_NONE}, {"bonferroni", RT_CORRECT_BONFERRONI},
+                                  {"holm", RT_CORRECT_HOLM}, {"bh", RT_CORRECT_BH}, {NULL, 0}};
+
+static void compare_one(const double *va, const unsigned char *da, const double *vb, const unsigned char *db,
+                        size_t nq, size_t nm, size_t m, const rt_compare_opts *o, rt_comparison *c, double *d)
+{
+    double sa = 0, sb = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < nq; i++) {
+        if (!da[i * nm + m] || !db[i * nm + m]) {
+            c->dropped++;
+            continue;
+        }
+        double x = va[i * nm + m], y = vb[i * nm + m];
+        sa += x;
+        sb += y;
+        d[n++] = x - y;
+        c->wins += x > y;
+        c->ties += x == y;
+        c->losses += x < y;
+    }
+    c->queries = n;
+    if (n) {
+        c->mean_a = sa / (double)n;
+        c->mean_b = sb / (double)n;
+        double sd = 0;
+        for (size_t i = 0; i < n; i++)
+            sd += d[i];
+        c->mean_diff = sd / (double)n;
+    }
+    c->ttest = rt_stats_ttest(d, n);
+    c->wilcoxon = rt_stats_wilcoxon(d, n);
+    c->randomization = n ? rt_stats_randomization(d, n, o->samples, o->seed)
+                         : (rt_test){.why = "no query to compare"};
+    c->has_boot = rt_stats_bootstrap_test(d, n, o->samples, o->seed, 0.025, 0.975, &c->boot_lo, &c->boot_hi, &c->p_boot);
+    c->has_effect = rt_stats_effect_size(d, n, &c->effect);
+    switch (o->test) {
+    case RT_TEST_TTEST:
+        c->has_p = c->ttest.defined, c->p = c->ttest.p, c->why = c->ttest.why;
+        break;
+    case RT_TEST_WILCOXON:
+        c->has_p = c->wilcoxon.defined, c->p = c->wilcoxon.p, c->why = c->wilcoxon.why;
+        break;
+    case RT_TEST_RANDOMIZATION:
+        c->has_p = c->randomization.defined, c->p = c->randomization.p, c->why = c->randomization.why;
+        break;
+    case RT_TEST_BOOTSTRAP:
+        c->has_p = c->has_boot, c->p = c->p_boot, c->why = c->has_boot ? NULL : "no query to resample";
+        break;
+    }
+}
+
+/* Adjusts the p of the comparisons [from, to) of one measure: undefined ones count as p = 1 (they
+ * are comparisons made), as statsmodels would be given them. */
+static void adjust(rt_comparison *c, size_t from, size_t to, const rt_compare_opts *o)
+{
+    size_t m = to - from;
+    double *p = rt_calloc(m + 1, sizeof *p), *adj = rt_calloc(m + 1, sizeof *adj);
+    static const rt_correction all[3] = {RT_CORRECT_BONFERRONI, RT_CORRECT_HOLM, RT_CORRECT_BH};
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i < m; i++)
+            p[i] = c[from + i].ttest.defined ? c[from + i].ttest.p : 1;
+        rt_stats_adjust(p, m, all[k], adj);
+        for (size_t i = 0; i < m; i++)
+            c[from + i].p_ttest_adj[k] = adj[i];
+    }
+    for (size_t i = 0; i < m; i++)
+        p[i] = c[from + i].has_p ? c[from + i].p : 1;
+    rt_stats_adjust(p, m, o->correction, adj);
+    for (size_t i = 0; i < m; i++) {
+        c[from + i].p_adj = adj[i];
+        c[from + i].significant = c[from + i].has_p && adj[i] < o->alpha;
+    }
+    free(p);
+    free(adj);
+}
+
+rt_status rt_compare_runs(const double *const *values, const unsigned char *const *defined, size_t nruns, size_t nq,
+                          size_t nm, const rt_compare_opts *o, rt_comparison **out, size_t *n, rt_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (nruns < 2)
+        return rt_err_set(err, RT_EUSAGE, "a comparison needs at least two runs");
+    if (o->samples == 0)
+        return rt_err_set(err, RT_EUSAGE, "the randomization and bootstrap need at least one sample");
+    if (o->baseline != (size_t)-1 && o->baseline >= nruns)
+        return rt_err_set(err, RT_EUSAGE, "no run %zu to be the baseline", o->baseline);
+    size_t per = o->baseline == (size_t)-1 ? nruns * (nruns - 1) / 2 : nruns - 1;
+    rt_comparison *c = rt_calloc(per * nm + 1, sizeof *c);
+    double *d = rt_calloc(nq + 1, sizeof *d);
+    size_t k = 0;
+    for (size_t m = 0; m < nm; m++) {
+        size_t from = k;
+        for (size_t a = 0; a < nruns; a++)
+            for (size_t b = o->baseline == (size_t)-1 ? a + 1 : 0; b < nruns; b++) {
+                if (o->baseline != (size_t)-1 && (b != o->baseline || a == o->baseline))
+                    continue;
+                c[k] = (rt_comparison){.measure = m, .a = a, .b = b};
+                compare_one(values[a], defined[a], values[b], defined[b], nq, nm, m, o, &c[k], d);
+                k++;
+            }
+        adjust(c, from, k, o);
+    }
+    free(d);
+    *out = c;
+    *n = k;
+    return RT_OK;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# compare.sh — `retriage compare`: a paired t-test worked out by hand, undefined tests said so
+# (one query, equal runs), the options' refusals, the paper's table, reproducible Monte Carlo
+# tests, the workspace form, and every figure of ../shared/data/significance/expected.json
+# (SciPy / statsmodels: 1e-9 for the t-test, Wilcoxon and corrections; ±0.005 randomization at
+# 10^5 samples; ±0.01 bootstrap).
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+CLI_CMD=compare
+
+# RR@10: A 1, 1, 1/2; B 1/2, 1/2, 1/2 → d = 1/2, 1/2, 0: mean 1/3, sd sqrt(1/12), t = 2, df 2,
+# p = 1 - 2/sqrt(6) = 0.18350341907227397; wins 2, ties 1
+printf 'q1 0 r1 1\nq2 0 r2 1\nq3 0 r3 1\n' > "$D/qrels"
+printf 'q1 Q0 r1 1 9 A\nq2 Q0 r2 1 9 A\nq3 Q0 x 1 9 A\nq3 Q0 r3 2 8 A\n' > "$D/a.trec"
+printf 'q1 Q0 x 1 9 B\nq1 Q0 r1 2 8 B\nq2 Q0 x 1 9 B\nq2 Q0 r2 2 8 B\nq3 Q0 x 1 9 B\nq3 Q0 r3 2 8 B\n' > "$D/b.trec"
+run -m RR@10 "$D/qrels" "$D/a.trec" "$D/b.trec"
+[ "$rc" -eq 0 ] && awk -F'\t' 'NR == 2 && $1 == "RR@10" && $2 == "A" && $3 == "B" && $4 == 3 && ($8 - 2) < 1e-12 && ($8 - 2) > -1e-12 &&
+    ($9 - 0.18350341907227397) < 1e-12 && ($9 - 0.18350341907227397) > -1e-12 && $15 == 2 && $16 == 1 && $17 == 0 { ok = 1 }
+    END { exit !ok }' "$D/out"
+report $? "t = 2 and p = 1 - 2/sqrt(6) on three queries, 2 wins and a tie, worked out by hand"
+run -m RR@10 --format json "$D/qrels" "$D/a.trec" "$D/b.trec"
+grep -q '"test":	"ttest"' "$D/out" && grep -q '"correction":	"holm"' "$D/out" && grep -q '"samples":	10000' "$D/out" &&
+    grep -q '"seed":	1' "$D/out"
+report $? "the output states the test, the correction, the samples and the seed"
+
+# one query: the tests that need more say so; equal runs: no difference to test
+printf 'q1 0 r1 1\n' > "$D/q1"
+run -m RR@10 "$D/q1" "$D/a.trec" "$D/b.trec"
+[ "$rc" -eq 0 ] && ! grep -qi "nan" "$D/out" && awk -F'\t' 'NR == 2 && $8 == "undefined" && $9 == "undefined" { ok = 1 } END { exit !ok }' "$D/out" &&
+    grep -q "warning: 1 comparisons have no ttest p" "$D/err"
+report $? "one query: the t-test is undefined, said so, no NaN"
+run -m RR@10 --format json "$D/qrels" "$D/a.trec" "$D/a.trec"
+[ "$rc" -eq 0 ] && grep -q '"p_ttest":	null' "$D/out" && grep -q '"p_ttest_why":' "$D/out" && ! grep -qi "nan" "$D/out"
+report $? "a run against itself: every difference 0, the tests are null with a reason"
+
+# refusals
+fails 1 "--samples expects" "--samples 0 is a usage error" -m RR@10 --samples 0 "$D/qrels" "$D/a.trec" "$D/b.trec"
+fails 1 "unknown baseline 'C' (A, B)" "an unknown baseline lists the runs" --baseline C "$D/qrels" "$D/a.trec" "$D/b.trec"
+fails 1 "unknown --test 'z' (ttest, wilcoxon, randomization, bootstrap)" "an unknown test lists them" --test z "$D/qrels" "$D/a.trec" "$D/b.trec"
+fails 1 "unknown --correction 'x' (none, bonferroni, holm, bh)" "an unknown correction lists them" --correction x "$D/qrels" "$D/a.trec" "$D/b.trec"
+fails 1 "at least two RUNs" "one run is not a comparison" "$D/qrels" "$D/a.trec"
+run -m nope "$D/qrels" "$D/a.trec" "$D/b.trec"
+[ "$rc" -ne 0 ] && grep -q "nope" "$D/err"; report $? "an unknown measure is named"
+
+# the baseline, the paper's table, reproducibility
+cp "$D/b.trec" "$D/c.trec"
+run -m RR@10 --baseline B "$D/qrels" "$D/a.trec" "B=$D/b.trec" "C=$D/c.trec"
+[ "$rc" -eq 0 ] && [ "$(wc -l < "$D/out")" -eq 3 ] && awk -F'\t' 'NR > 1 && $3 != "B" { bad = 1 } END { exit bad }' "$D/out"
+report $? "--baseline: each other run against it only"
+run -m RR@10,P@1 --format md --test wilcoxon --correction none --alpha 0.5 "$D/qrels" "$D/a.trec" "$D/b.trec"
+grep -q "^| B | 0.5000\* | 0.0000\* |$" "$D/out" && grep -q "^| A (baseline) |" "$D/out" &&
+    grep -q "^\* significantly different from A: wilcoxon test, none correction over the runs of each measure, alpha 0.5; 3 queries.$" "$D/out"
+report $? "md: the paper's table with the baseline, markers and a footnote naming test, correction, alpha" 
+run -m RR@10 --test randomization --seed 7 --format json "$D/qrels" "$D/a.trec" "$D/b.trec"
+cp "$D/out" "$D/r1"
+run -m RR@10 --test randomization --seed 7 --format json "$D/qrels" "$D/a.trec" "$D/b.trec"
+cmp -s "$D/out" "$D/r1"; report $? "randomization and bootstrap: the same seed, the same figures"
+run --demo --format tsv
+[ "$rc" -eq 0 ] && [ "$(awk -F'\t' 'NR > 1' "$D/out" | wc -l)" -eq 9 ]
+report $? "the workspace form (--demo): its runs and measures, 3 pairs x 3 measures"
+
+# the fixture
+if [ -d "$SHARED_DATA/significance" ] && [ -d "$SHARED_DATA/dureader2-demo-ws" ]; then
+    S="$SHARED_DATA/dureader2-demo-ws"
+    run -m RR@10,nDCG@10,AP --samples 100000 --format json "$S/qrels.trec" "$S/runs/baidu-search.trec" \
+        "$S/runs/sklearn-tfidf-char.trec" "$S/runs/xapian-bm25-jieba.trec"
+    [ "$rc" -eq 0 ] && "$JSON_NEAR" "$SHARED_DATA/significance/expected.json" "$D/out" 1e-9 p_randomization=0.005 \
+        bootstrap95=0.01 2> "$D/near"
+    st=$?; [ $st -eq 0 ] || diag < "$D/near"
+    ok $st "every figure of significance/expected.json: t-test, Wilcoxon, corrections to 1e-9, randomization ±0.005, bootstrap ±0.01"
+else
+    ok 0 "# SKIP ../shared/data/significance is absent (fixtures are read from ../shared/data, never copied)"
+fi
+
+done_testing
