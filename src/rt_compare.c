@@ -40,12 +40,24 @@ static void compare_one(const double *va, const unsigned char *da, const double 
             sd += d[i];
         c->mean_diff = sd / (double)n;
     }
-    c->ttest = rt_stats_ttest(d, n);
-    c->wilcoxon = rt_stats_wilcoxon(d, n);
-    c->randomization = n ? rt_stats_randomization(d, n, o->samples, o->seed)
-                         : (rt_test){.why = "no query to compare"};
-    c->has_boot = rt_stats_bootstrap_test(d, n, o->samples, o->seed, 0.025, 0.975, &c->boot_lo, &c->boot_hi, &c->p_boot);
+    int all = !o->only_test;
+    static const rt_test skipped = {.why = "not computed"};
+    c->ttest = all || o->test == RT_TEST_TTEST ? rt_stats_ttest(d, n) : skipped;
+    c->wilcoxon = all || o->test == RT_TEST_WILCOXON ? rt_stats_wilcoxon(d, n) : skipped;
+    /* the Monte Carlo tests: here when queries were dropped; otherwise for every such comparison
+     * at once (monte_carlo), with the same figures */
+    c->randomization = skipped;
+    if (c->dropped && (all || o->test == RT_TEST_RANDOMIZATION))
+        c->randomization = n ? rt_stats_randomization(d, n, o->samples, o->seed)
+                             : (rt_test){.why = "no query to compare"};
+    if (c->dropped && (all || o->test == RT_TEST_BOOTSTRAP))
+        c->has_boot = rt_stats_bootstrap_test(d, n, o->samples, o->seed, 0.025, 0.975, &c->boot_lo, &c->boot_hi,
+                                              &c->p_boot);
     c->has_effect = rt_stats_effect_size(d, n, &c->effect);
+}
+
+static void choose_p(const rt_compare_opts *o, rt_comparison *c)
+{
     switch (o->test) {
     case RT_TEST_TTEST:
         c->has_p = c->ttest.defined, c->p = c->ttest.p, c->why = c->ttest.why;
@@ -60,6 +72,50 @@ static void compare_one(const double *va, const unsigned char *da, const double 
         c->has_p = c->has_boot, c->p = c->p_boot, c->why = c->has_boot ? NULL : "no query to resample";
         break;
     }
+}
+
+/* The randomization and bootstrap of the comparisons that dropped no query, all at once. */
+static void monte_carlo(const double *const *values, size_t nq, size_t nm, const rt_compare_opts *o, rt_comparison *c,
+                        size_t n)
+{
+    int rand = !o->only_test || o->test == RT_TEST_RANDOMIZATION, boot = !o->only_test || o->test == RT_TEST_BOOTSTRAP;
+    size_t *which = rt_calloc(n + 1, sizeof *which), m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!c[k].dropped)
+            which[m++] = k;
+    if (!m || (!rand && !boot) || !nq) {
+        free(which);
+        return;
+    }
+    double *d = rt_malloc(nq * m * sizeof *d);
+    for (size_t i = 0; i < nq; i++)
+        for (size_t j = 0; j < m; j++) {
+            const rt_comparison *x = &c[which[j]];
+            d[i * m + j] = values[x->a][i * nm + x->measure] - values[x->b][i * nm + x->measure];
+        }
+    if (rand) {
+        rt_test *t = rt_calloc(m, sizeof *t);
+        rt_stats_randomization_many(d, nq, m, o->samples, o->seed, t);
+        for (size_t j = 0; j < m; j++)
+            c[which[j]].randomization = t[j];
+        free(t);
+    }
+    if (boot) {
+        double *lo = rt_calloc(m, sizeof *lo), *hi = rt_calloc(m, sizeof *hi), *p = rt_calloc(m, sizeof *p);
+        int ok = rt_stats_bootstrap_many(d, nq, m, o->samples, o->seed, 0.025, 0.975, lo, hi, p);
+        for (size_t j = 0; j < m; j++) {
+            rt_comparison *x = &c[which[j]];
+            x->has_boot = ok;
+            x->boot_lo = lo[j];
+            x->boot_hi = hi[j];
+            x->p_boot = p[j];
+        }
+        free(lo);
+        free(hi);
+        free(p);
+    }
+    free(d);
+    free(which);
 }
 
 /* Adjusts the p of the comparisons [from, to) of one measure: undefined ones count as p = 1 (they
@@ -102,8 +158,7 @@ rt_status rt_compare_runs(const double *const *values, const unsigned char *cons
     rt_comparison *c = rt_calloc(per * nm + 1, sizeof *c);
     double *d = rt_calloc(nq + 1, sizeof *d);
     size_t k = 0;
-    for (size_t m = 0; m < nm; m++) {
-        size_t from = k;
+    for (size_t m = 0; m < nm; m++)
         for (size_t a = 0; a < nruns; a++)
             for (size_t b = o->baseline == (size_t)-1 ? a + 1 : 0; b < nruns; b++) {
                 if (o->baseline != (size_t)-1 && (b != o->baseline || a == o->baseline))
@@ -112,7 +167,15 @@ rt_status rt_compare_runs(const double *const *values, const unsigned char *cons
                 compare_one(values[a], defined[a], values[b], defined[b], nq, nm, m, o, &c[k], d);
                 k++;
             }
-        adjust(c, from, k, o);
+    monte_carlo(values, nq, nm, o, c, k);
+    for (size_t i = 0; i < k; i++)
+        choose_p(o, &c[i]);
+    for (size_t from = 0; from < k;) {   /* a measure's comparisons are adjusted together */
+        size_t to = from;
+        while (to < k && c[to].measure == c[from].measure)
+            to++;
+        adjust(c, from, to, o);
+        from = to;
     }
     free(d);
     *out = c;

@@ -35,6 +35,7 @@ typedef struct rt_compare_opts {
     size_t samples;      /* randomization and bootstrap resamples (> 0) */
     uint64_t seed;
     size_t baseline;     /* run index, or (size_t)-1: every pair of runs */
+    int only_test;       /* compute the chosen test only (and the means, wins…): live markers */
 } rt_compare_opts;
 
 typedef struct rt_comparison {

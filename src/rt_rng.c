@@ -21,3 +21,21 @@ uint64_t rt_rng_below(uint64_t *state, uint64_t n)
     while (r >= limit);
     return r % n;
 }
+
+uint64_t rt_rng_below_fast(uint64_t *state, uint64_t n)
+{
+    /* Lemire (2019): the high half of r·n; reject the few low halves that would bias it. */
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t x = rt_rng_next(state);
+    u128 m = (u128)x * n;
+    uint64_t l = (uint64_t)m;
+    if (l < n) {
+        uint64_t t = (0 - n) % n;
+        while (l < t) {
+            x = rt_rng_next(state);
+            m = (u128)x * n;
+            l = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}

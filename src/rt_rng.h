@@ -11,4 +11,8 @@ uint64_t rt_rng_next(uint64_t *state);
 /* A uniform integer in [0, n) without modulo bias (n > 0). */
 uint64_t rt_rng_below(uint64_t *state, uint64_t n);
 
+/* The same without a division (Lemire's multiply-and-reject): as unbiased, another sequence of
+ * values; the bootstrap's resampling. */
+uint64_t rt_rng_below_fast(uint64_t *state, uint64_t n);
+
 #endif

@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "rt_mem.h"
@@ -202,7 +203,7 @@ int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t 
     for (size_t s = 0; s < samples; s++) {
         double sum = 0;
         for (size_t i = 0; i < n; i++)
-            sum += d[rt_rng_below(&st, n)];
+            sum += d[rt_rng_below_fast(&st, n)];
         means[s] = sum / (double)n;
     }
     if (p) {   /* two-sided: twice the smaller share of resampled means on either side of 0 */
@@ -284,4 +285,134 @@ void rt_stats_adjust(const double *p, size_t m, rt_correction c, double *adj)
     memcpy(adj, out, m * sizeof *adj);
     free(out);
     free(r);
+}
+
+/* ---- several comparisons over the same queries at once ------------------------------------ */
+
+/* A share of the work: comparisons [c0, c1) of the d matrix; each share draws the whole random
+ * sequence itself (cheap), so the figures do not depend on how the work is shared. */
+typedef struct share {
+    const double *d;
+    size_t n, m, c0, c1, samples;
+    uint64_t seed;
+    const double *obs, *eps;
+    size_t *hits;         /* randomization */
+    double *means;        /* bootstrap: means[c * samples + s] */
+} share;
+
+static void *randomize_share(void *arg)
+{
+    share *w = arg;
+    size_t k = w->c1 - w->c0;
+    double *sum = rt_calloc(k + 1, sizeof *sum);
+    uint64_t st = w->seed;
+    for (size_t s = 0; s < w->samples; s++) {
+        memset(sum, 0, k * sizeof *sum);
+        uint64_t bits = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            if (i % 64 == 0)
+                bits = rt_rng_next(&st);
+            const double *row = w->d + i * w->m + w->c0;
+            double sign = 1.0 - 2.0 * (double)(bits & 1);   /* ±1: sign·x is exactly ±x, no branch */
+            for (size_t c = 0; c < k; c++)   /* the same sign for every comparison */
+                sum[c] += sign * row[c];
+            bits >>= 1;
+        }
+        for (size_t c = 0; c < k; c++)
+            w->hits[w->c0 + c] += fabs(sum[c]) >= w->obs[w->c0 + c] - w->eps[w->c0 + c];
+    }
+    free(sum);
+    return NULL;
+}
+
+static void *resample_share(void *arg)
+{
+    share *w = arg;
+    size_t k = w->c1 - w->c0;
+    double *sum = rt_calloc(k + 1, sizeof *sum);
+    uint64_t st = w->seed;
+    for (size_t s = 0; s < w->samples; s++) {
+        memset(sum, 0, k * sizeof *sum);
+        for (size_t i = 0; i < w->n; i++) {
+            const double *row = w->d + rt_rng_below_fast(&st, w->n) * w->m + w->c0;
+            for (size_t c = 0; c < k; c++)
+                sum[c] += row[c];
+        }
+        for (size_t c = 0; c < k; c++)
+            w->means[(w->c0 + c) * w->samples + s] = sum[c] / (double)w->n;
+    }
+    free(sum);
+    return NULL;
+}
+
+/* Runs fn over the comparisons in two shares on two threads when there is enough work (the
+ * machine has two cores), else in one. */
+static void run_shares(share base, void *(*fn)(void *))
+{
+    share w[2] = {base, base};
+    pthread_t th;
+    int two = base.m >= 2 && (double)base.n * (double)base.samples * (double)base.m > 2e6;
+    if (two) {
+        w[0].c1 = base.m / 2;
+        w[1].c0 = base.m / 2;
+        two = pthread_create(&th, NULL, fn, &w[1]) == 0;
+    }
+    if (!two) {
+        w[0] = base;
+        fn(&w[0]);
+        return;
+    }
+    fn(&w[0]);
+    pthread_join(th, NULL);
+}
+
+void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, rt_test *out)
+{
+    if (n == 0 || samples == 0) {
+        for (size_t c = 0; c < m; c++)
+            out[c] = undefined(n == 0 ? "no query to compare" : "no random sample was asked for");
+        return;
+    }
+    double *obs = rt_calloc(m + 1, sizeof *obs), *eps = rt_calloc(m + 1, sizeof *eps);
+    size_t *hits = rt_calloc(m + 1, sizeof *hits);
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < m; c++)
+            obs[c] += d[i * m + c];
+    for (size_t c = 0; c < m; c++) {
+        obs[c] = fabs(obs[c]);
+        eps[c] = 1e-12 * (obs[c] > 1 ? obs[c] : 1);
+    }
+    run_shares((share){.d = d, .n = n, .m = m, .c0 = 0, .c1 = m, .samples = samples, .seed = seed, .obs = obs,
+                       .eps = eps, .hits = hits},
+               randomize_share);
+    for (size_t c = 0; c < m; c++)
+        out[c] = (rt_test){.defined = 1, .stat = obs[c] / (double)n, .p = ((double)hits[c] + 1) / ((double)samples + 1)};
+    free(obs);
+    free(eps);
+    free(hits);
+}
+
+int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
+                            double hi_q, double *lo, double *hi, double *p)
+{
+    if (n == 0 || samples == 0)
+        return 0;
+    double *means = rt_malloc(samples * m * sizeof *means + 1);
+    run_shares((share){.d = d, .n = n, .m = m, .c0 = 0, .c1 = m, .samples = samples, .seed = seed, .means = means},
+               resample_share);
+    for (size_t c = 0; c < m; c++) {
+        double *mc = means + c * samples;
+        size_t le = 0, ge = 0;
+        for (size_t s = 0; s < samples; s++) {
+            le += mc[s] <= 0;
+            ge += mc[s] >= 0;
+        }
+        double x = 2.0 * (double)(le < ge ? le : ge) / (double)samples;
+        p[c] = x > 1 ? 1 : x;
+        qsort(mc, samples, sizeof *mc, by_value);
+        lo[c] = quantile(mc, samples, lo_q);
+        hi[c] = quantile(mc, samples, hi_q);
+    }
+    free(means);
+    return 1;
 }

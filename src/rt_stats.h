@@ -43,6 +43,14 @@ int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed,
 int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q, double hi_q,
                             double *lo, double *hi, double *p);
 
+/* The randomization test and the bootstrap of m comparisons over the same n queries at once:
+ * d[i * m + c] is comparison c's difference on query i. Every comparison sees the same sign
+ * vectors and resamples, in the same order: the figures equal m separate calls with the same
+ * seed, for the cost of drawing them once. out / lo / hi / p have m entries. */
+void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, rt_test *out);
+int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
+                            double hi_q, double *lo, double *hi, double *p);
+
 /* Cohen's d for paired samples (d_z): mean(d) / sd(d); 0 when sd is 0 (returns 0: undefined). */
 int rt_stats_effect_size(const double *d, size_t n, double *dz);
 

@@ -299,7 +299,8 @@ int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
     app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
-             .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0};
+             .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
+             .baseline_run = (size_t)-1};
     app_compute_stats(&a);
     a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);

@@ -69,6 +69,9 @@ int act_clear_filter(app *a, const char *arg);
 int act_goto(app *a, const char *arg);
 int act_delta(app *a, const char *arg);
 
+/* view_metrics.c: the run the panel marks significance against */
+int act_baseline(app *a, const char *arg);
+
 /* view_breakdown.c */
 int act_breakdown(app *a, const char *arg);
 

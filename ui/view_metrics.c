@@ -11,6 +11,7 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_leakage.h"
+#include "rt_compare.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
@@ -18,23 +19,116 @@
 #define SUB_W 8     /* base, current */
 #define DELTA_W 9
 
+/* Significance in the panel: each run's current values against the baseline run's (paired
+ * t-test over the current qrels' queries, Holm over the runs of a measure), and each run's
+ * current values against its base values (did the relabels change its score?). */
+typedef struct marks {
+    unsigned char *vs_base;      /* [r * nm + m]: differs from the baseline run */
+    unsigned char *relabels;     /* [r * nm + m]: current differs from base */
+} marks;
+
+static void compute_marks(app *a, marks *mk)
+{
+    rt_workspace *ws = a->ws;
+    size_t nr = ws->nruns, nm = ws->nm, nq;
+    const uint32_t *qs = rt_live_sorted(a->s->live, &nq);
+    mk->vs_base = rt_calloc(nr * nm + 1, 1);
+    mk->relabels = rt_calloc(nr * nm + 1, 1);
+    double **vals = rt_calloc(nr + 1, sizeof *vals);
+    unsigned char **def = rt_calloc(nr + 1, sizeof *def);
+    for (size_t r = 0; r < nr; r++) {
+        vals[r] = rt_calloc(nq * nm + 1, sizeof **vals);
+        def[r] = rt_calloc(nq * nm + 1, 1);
+        for (size_t i = 0; i < nq; i++)
+            for (size_t m = 0; m < nm; m++)
+                def[r][i * nm + m] = (unsigned char)rt_live_value(a->s->live, r, qs[i], m, &vals[r][i * nm + m]);
+    }
+    rt_compare_opts o = {.test = RT_TEST_TTEST, .correction = RT_CORRECT_HOLM, .alpha = RT_COMPARE_ALPHA,
+                         .samples = 1, .seed = 1, .baseline = a->baseline_run, .only_test = 1};
+    rt_comparison *c;
+    size_t n;
+    rt_err err;
+    if (a->baseline_run != (size_t)-1 && nr > 1 &&
+        rt_compare_runs((const double *const *)vals, (const unsigned char *const *)def, nr, nq, nm, &o, &c, &n,
+                        &err) == RT_OK) {
+        for (size_t i = 0; i < n; i++)
+            mk->vs_base[c[i].a * nm + c[i].measure] = (unsigned char)c[i].significant;
+        free(c);
+    }
+    /* base vs current, per run: the base evaluation's queries, paired */
+    const rt_qrels *bq = ws->qrels;
+    size_t nb = rt_qrels_nqueries(bq);
+    double *pair[2] = {rt_calloc(nb * nm + 1, sizeof(double)), rt_calloc(nb * nm + 1, sizeof(double))};
+    unsigned char *pdef[2] = {rt_calloc(nb * nm + 1, 1), rt_calloc(nb * nm + 1, 1)};
+    o.baseline = 1;
+    for (size_t r = 0; r < nr; r++) {
+        const rt_eval_result *b = ws->runs[r].base;
+        for (size_t i = 0; i < nb; i++)
+            for (size_t m = 0; m < nm; m++) {
+                pair[1][i * nm + m] = b->value[i * nm + m];
+                pdef[1][i * nm + m] = b->defined[i * nm + m];
+                pdef[0][i * nm + m] = (unsigned char)rt_live_value(a->s->live, r, rt_qrels_qid(bq, i), m,
+                                                                   &pair[0][i * nm + m]);
+            }
+        if (rt_compare_runs((const double *const *)pair, (const unsigned char *const *)pdef, 2, nb, nm, &o, &c, &n,
+                            &err) == RT_OK) {
+            for (size_t i = 0; i < n; i++)
+                mk->relabels[r * nm + c[i].measure] = (unsigned char)c[i].significant;
+            free(c);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        free(pair[k]);
+        free(pdef[k]);
+    }
+    for (size_t r = 0; r < nr; r++) {
+        free(vals[r]);
+        free(def[r]);
+    }
+    free(vals);
+    free(def);
+}
+
+int act_baseline(app *a, const char *arg)
+{
+    if (!arg || !strcmp(arg, "none")) {
+        a->baseline_run = (size_t)-1;
+        app_message(a, 0, "no baseline: the metrics panel marks no run");
+        return 0;
+    }
+    size_t r = rt_workspace_find_run(a->ws, arg);
+    if (r == (size_t)-1) {
+        app_message(a, 1, "no run \"%s\" (a name or a number)", arg);
+        return -1;
+    }
+    a->baseline_run = r;
+    app_message(a, 0, "baseline %s: * marks the runs that differ significantly (paired t-test, Holm, alpha 0.05)",
+                rt_run_name(a->ws->runs[r].run));
+    return 0;
+}
+
 static int name_width(const app *a)
 {
     int namew = 8;
     for (size_t r = 0; r < a->ws->nruns; r++) {
         const char *n = rt_run_name(a->ws->runs[r].run);
-        int w = (int)rt_text_width(n, strlen(n));
+        int w = (int)rt_text_width(n, strlen(n)) + (r == a->baseline_run ? 4 : 0);
         if (w + 2 > namew)
             namew = w + 2;
     }
     return namew > 24 ? 24 : namew;
 }
 
-static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm)
+static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm, const marks *mk)
 {
     rt_workspace *ws = a->ws;
     int colw = 2 * SUB_W + DELTA_W + 2;
     const char *name = rt_run_name(ws->runs[r].run);
+    char label[160];
+    if (mk && r == a->baseline_run) {
+        snprintf(label, sizeof label, "%s (b)", name);
+        name = label;
+    }
     draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
     for (size_t m = 0; m < ws->nm; m++) {
         int x = namew + (int)m * colw;
@@ -44,9 +138,13 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
         int n = rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);
         draw_text(y, x, SUB_W, b, (size_t)n, ROLE_DIM, NULL);
         n = rt_measure_format(&ws->ms[m], cm[m], 0, b, sizeof b);
+        if (mk && mk->vs_base[r * ws->nm + m])
+            b[n++] = '*', b[n] = 0;
         draw_text(y, x + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
         double d = cm[m] - bm[m];
         n = rt_measure_format(&ws->ms[m], d, 1, b, sizeof b);
+        if (mk && mk->relabels[r * ws->nm + m])
+            b[n++] = '*', b[n] = 0;
         int zero = d > -5e-5 && d < 5e-5;
         draw_text(y, x + 2 * SUB_W, DELTA_W + 2, b, (size_t)n, zero ? ROLE_DIM : d > 0 ? ROLE_GOOD : ROLE_BAD, NULL);
     }
@@ -97,12 +195,18 @@ static void draw(app *a, int top, int height)
     int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
     const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
+    char sig[200] = "";
+    if (!set && a->baseline_run != (size_t)-1)
+        snprintf(sig, sizeof sig, " | * differs from %s (b); delta*: relabels change it (t-test, Holm, 0.05)",
+                 rt_run_name(ws->runs[a->baseline_run].run));
+    else if (!set)
+        snprintf(sig, sizeof sig, " | delta*: relabels change it significantly (t-test; :baseline RUN marks runs)");
     if (set)
         draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Query set %s (%zu queries) | %zu relabels | level %d",
                  a->set, set->n, nl, (int)ws->level);
     else
-        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Base: %u judged queries | current: %zu | %zu relabels | level %d",
-                 rt_qrels_nqueries(ws->qrels), rt_live_nqueries(a->s->live), nl, (int)ws->level);
+        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Base: %u judged queries | current: %zu | %zu relabels | level %d%s",
+                 rt_qrels_nqueries(ws->qrels), rt_live_nqueries(a->s->live), nl, (int)ws->level, sig);
     draw_text(top + 1, 0, namew, "run", 3, ROLE_HEADER, NULL);
     draw_fill(top + 2, 0, a->cols, ROLE_NORMAL);
     for (size_t m = 0; m < ws->nm; m++) {
@@ -120,11 +224,16 @@ static void draw(app *a, int top, int height)
         a->scroll = maxscroll;
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *nd = rt_calloc(ws->nm + 1, sizeof *nd);
+    marks mk = {0};
+    if (!set)   /* (the tests run over every judged query; with a set, the means are the set's) */
+        compute_marks(a, &mk);
     for (size_t k = 0; k < rows && a->scroll + k < ws->nruns; k++) {
         size_t r = a->scroll + k;
         rt_live_means(a->s->live, r, set ? set->qids : NULL, set ? set->n : 0, bm, nd, cm, nd);
-        draw_row(a, top + 3 + (int)k, namew, r, bm, cm);
+        draw_row(a, top + 3 + (int)k, namew, r, bm, cm, set ? NULL : &mk);
     }
+    free(mk.vs_base);
+    free(mk.relabels);
     int y = top + 4 + (int)ws->nruns;
     if (a->scroll == 0 && ws->nruns + 4 < rows && team_session(a)) {
         /* the team's qrels: base ⊕ adjudications ⊕ agreed decisions */
@@ -135,7 +244,7 @@ static void draw(app *a, int top, int height)
                  d->unresolved, d->disputed);
         for (size_t r = 0; r < ws->nruns && y < top + height; r++) {
             rt_live_means(ts->live, r, set ? set->qids : NULL, set ? set->n : 0, bm, nd, cm, nd);
-            draw_row(a, y++, namew, r, bm, cm);
+            draw_row(a, y++, namew, r, bm, cm, NULL);
         }
         y++;
     }

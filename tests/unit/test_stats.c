@@ -185,10 +185,39 @@ static void fixture(void)
     free(rows);
 }
 
+/* The many-at-once forms equal one call per comparison, bit for bit (one thread and two). */
+static void test_many(void)
+{
+    for (int big = 0; big < 2; big++) {
+        size_t n = big ? 1000 : 40, m = 3, samples = big ? 1000 : 300;
+        double *d = calloc(n * m, sizeof *d), *col = calloc(n, sizeof *col);
+        uint64_t st = 9;
+        for (size_t i = 0; i < n * m; i++)
+            d[i] = (double)(rt_rng_below(&st, 7)) / 7.0 - 0.4 + 0.05 * (double)(i % m);
+        rt_test many[3];
+        double lo[3], hi[3], p[3];
+        rt_stats_randomization_many(d, n, m, samples, 77, many);
+        rt_stats_bootstrap_many(d, n, m, samples, 78, 0.025, 0.975, lo, hi, p);
+        int same = 1;
+        for (size_t c = 0; c < m; c++) {
+            for (size_t i = 0; i < n; i++)
+                col[i] = d[i * m + c];
+            rt_test one = rt_stats_randomization(col, n, samples, 77);
+            double l, h, q;
+            rt_stats_bootstrap_test(col, n, samples, 78, 0.025, 0.975, &l, &h, &q);
+            same &= one.p == many[c].p && l == lo[c] && h == hi[c] && q == p[c];
+        }
+        ok(same, "%s: randomization and bootstrap of three comparisons at once equal three calls", big ? "two threads" : "one thread");
+        free(d);
+        free(col);
+    }
+}
+
 int main(void)
 {
     closed_forms();
     hand_cases();
     fixture();
+    test_many();
     return tap_done();
 }
