@@ -43,7 +43,7 @@ enum {
 #define CLI_HELP_MEASURES \
     "  -m, --measures LIST     comma-separated measures, or a preset name (repeatable):\n" \
     "                          RR[@k] P@k R[@k] Success@k AP[@k] AP_min nDCG[@k] Rprec MFR[@k]\n" \
-    "                          NumRet NumRel NumRelRet; trec_eval names also work (recip_rank,\n" \
+    "                          NumRet NumRel NumRelRet Judged@k; trec_eval names also work (recip_rank,\n" \
     "                          P_10…); default dureader\n"
 #define CLI_HELP_PRESET \
     "      --preset NAME       dureader (RR@10,Success@1,Success@50; the default),\n" \

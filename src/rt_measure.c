@@ -47,6 +47,7 @@ static const spelling spellings[] = {
     {"NumRet", RT_M_NUM_RET, 0, 0},  {"num_ret", RT_M_NUM_RET, 0, 0},
     {"NumRel", RT_M_NUM_REL, 0, 0},  {"num_rel", RT_M_NUM_REL, 0, 0},
     {"NumRelRet", RT_M_NUM_REL_RET, 0, 0}, {"num_rel_ret", RT_M_NUM_REL_RET, 0, 0},
+    {"Judged", RT_M_JUDGED, '@', 1},
 };
 
 static const char *canonical(rt_measure_kind k)
@@ -64,6 +65,7 @@ static const char *canonical(rt_measure_kind k)
     case RT_M_NUM_RET: return "NumRet";
     case RT_M_NUM_REL: return "NumRel";
     case RT_M_NUM_REL_RET: return "NumRelRet";
+    case RT_M_JUDGED: return "Judged";
     }
     return "?";
 }
@@ -113,7 +115,7 @@ rt_status rt_measure_parse(const char *name, rt_measure *m, rt_err *err)
     }
     return rt_err_set(err, RT_EUSAGE,
                       "unknown measure \"%s\" (known: RR[@k], P@k, R[@k], Success@k, AP[@k], "
-                      "AP_min, nDCG[@k], Rprec, MFR[@k], NumRet, NumRel, NumRelRet; presets: "
+                      "AP_min, nDCG[@k], Rprec, MFR[@k], NumRet, NumRel, NumRelRet, Judged@k; presets: "
                       "dureader, trec, dbqa)", name);
 }
 
@@ -246,6 +248,12 @@ double rt_measure_compute(const rt_measure *m, const int32_t *g, size_t n, const
         return (double)top;
     case RT_M_NUM_REL:
         return (double)qi->num_rel;
+    case RT_M_JUDGED: {
+        size_t judged = 0;
+        for (size_t i = 0; i < top; i++)
+            judged += g[i] != RT_UNJUDGED;
+        return (double)judged / (double)k;
+    }
     }
     return 0.0;
 }

@@ -24,6 +24,7 @@ typedef enum rt_measure_kind {
     RT_M_NUM_RET,     /* NumRet: passages retrieved (summed over queries, like trec_eval) */
     RT_M_NUM_REL,     /* NumRel: relevant passages judged (summed) */
     RT_M_NUM_REL_RET, /* NumRelRet: relevant passages retrieved (summed) */
+    RT_M_JUDGED,      /* Judged@k: judged passages (any grade) in the top k / k (ir_measures) */
 } rt_measure_kind;
 
 typedef struct rt_measure {

@@ -390,8 +390,23 @@ static void test_eval_queries(void)
     }
 }
 
+/* Judged@k (ir_measures): the judged share of the top k, whatever the grade; k the denominator. */
+static void test_judged(void)
+{
+    parses_as("Judged@10", RT_M_JUDGED, 10, "Judged@10");
+    parses_as("judged@3", RT_M_JUDGED, 3, "Judged@3");
+    rejects("Judged");
+    const int32_t g[] = {1, RT_UNJUDGED, 0, RT_UNJUDGED, 2};
+    rt_qinfo qi = {.num_rel = 2};
+    is_dbl(val("Judged@4", g, 5, &qi, 1), 0.5, EPS, "Judged@4: 2 of the top 4 judged (0 counts)");
+    is_dbl(val("Judged@2", g, 5, &qi, 1), 0.5, EPS, "Judged@2: 1 of 2");
+    is_dbl(val("Judged@10", g, 5, &qi, 1), 0.3, EPS, "Judged@10 of a ranking of 5: 3 / 10");
+    is_dbl(val("Judged@1", g + 1, 4, &qi, 1), 0.0, EPS, "Judged@1 of an unjudged first passage: 0");
+}
+
 int main(void)
 {
+    test_judged();
     test_names();
     test_lists();
     test_binary();
