@@ -13,9 +13,10 @@
 
 rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
 {
-    char kind[32] = "", x[128] = "", y[128] = "", extra[8] = "";
-    int n = sscanf(text, "%31s %127s %127s %7s", kind, x, y, extra);
+    char kind[32] = "", x[128] = "", y[128] = "", z[64] = "", extra[8] = "";
+    int n = sscanf(text, "%31s %127s %127s %63s %7s", kind, x, y, z, extra);
     memset(c, 0, sizeof *c);
+    c->measure = (size_t)-1;
     if (n == 1 && strcmp(kind, "all") == 0)
         return RT_OK;
     if (n == 1 && (strcmp(kind, "tagged") == 0 || strcmp(kind, "untagged") == 0)) {
@@ -31,15 +32,17 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
         if (ok && c->a != (size_t)-1)
             return RT_OK;
     }
-    if (n == 3 && strcmp(kind, "worse") == 0) {
-        c->kind = RT_COND_WORSE;
+    if ((n == 3 || n == 4) && (strcmp(kind, "worse") == 0 || strcmp(kind, "better") == 0)) {
+        c->kind = kind[0] == 'w' ? RT_COND_WORSE : RT_COND_BETTER;
         c->a = rt_workspace_find_run(ws, x);
         c->b = rt_workspace_find_run(ws, y);
-        if (c->a != (size_t)-1 && c->b != (size_t)-1)
+        int ok = n == 3 || (rt_parse_double(z, strlen(z), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0);
+        if (ok && c->a != (size_t)-1 && c->b != (size_t)-1)
             return RT_OK;
     }
     return rt_err_set(err, RT_EUSAGE, "condition \"%s\": use all | tagged | untagged | notop K RUN | "
-                      "worse RUN_A RUN_B (runs by name or number)", text);
+                      "worse RUN_A RUN_B [MIN_DELTA] | better RUN_A RUN_B [MIN_DELTA] (runs by name or number)",
+                      text);
 }
 
 int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
@@ -50,7 +53,18 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
         size_t f = rt_session_first_rel(s, c->a, qid);
         return f == 0 || f > c->k;
     }
-    case RT_COND_WORSE: return rt_session_rr10(s, c->a, qid) < rt_session_rr10(s, c->b, qid);
+    case RT_COND_WORSE:
+    case RT_COND_BETTER: {
+        double va = 0, vb = 0;
+        if (c->measure == (size_t)-1) {
+            va = rt_session_rr10(s, c->a, qid);
+            vb = rt_session_rr10(s, c->b, qid);
+        } else {
+            rt_live_value(s->live, c->a, qid, c->measure, &va);
+            rt_live_value(s->live, c->b, qid, c->measure, &vb);
+        }
+        return c->kind == RT_COND_WORSE ? va < vb - c->min_delta : va > vb + c->min_delta;
+    }
     case RT_COND_TAGGED: return rt_annot_tag_count(s->annot, qid) > 0;
     case RT_COND_UNTAGGED: return rt_annot_tag_count(s->annot, qid) == 0;
     }

@@ -72,6 +72,7 @@ typedef struct app {
     size_t sel, top;
     sort_key sort;
     size_t sort_run;
+    size_t list_m;              /* the measure the list shows (index into ws->ms) */
     int sort_desc;
     char text_filter[256];
     int filtering;              /* only the queries that meet cond */

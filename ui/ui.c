@@ -301,6 +301,11 @@ int ui_run(rt_session *s, const ui_opts *o)
     app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
              .baseline_run = (size_t)-1};
+    for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
+        if (!strcmp(ws->ms[m].name, "RR@10")) {
+            a.list_m = m;
+            break;
+        }
     app_compute_stats(&a);
     a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);

@@ -68,6 +68,7 @@ int act_failing(app *a, const char *arg);
 int act_clear_filter(app *a, const char *arg);
 int act_goto(app *a, const char *arg);
 int act_delta(app *a, const char *arg);
+int act_measure(app *a, const char *arg);
 
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);

@@ -1,5 +1,6 @@
 /* view_list — the query list: qid, query text, per run the rank of the first relevant passage
- * and RR@10, the RR@10 delta of two runs, and judged/tag counts. */
+ * and the value of the list's measure (any of the workspace's, :measure or M; RR@10 unless the
+ * workspace lacks it), the delta of two runs on it, and judged/tag counts. */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,7 +17,12 @@
 
 /* ---- the rows: which queries the list shows, in which order ------------------------------ */
 
-static double rr10_of(const app *a, size_t qi, size_t r) { return rt_session_rr10(a->s, r, a->ws->qlist[qi]); }
+/* Run r's value of the list's measure on query qi (0 when undefined: MFR without a relevant). */
+static double value_of(const app *a, size_t qi, size_t r)
+{
+    double v = 0;
+    return rt_live_value(a->s->live, r, a->ws->qlist[qi], a->list_m, &v) ? v : 0;
+}
 
 static int contains_ci(const char *hay, const char *needle)
 {
@@ -51,7 +57,7 @@ static int visible(const app *a, size_t qi)
 
 static double delta_of(const app *a, size_t qi)
 {
-    return rr10_of(a, qi, a->delta_a) - rr10_of(a, qi, a->delta_b);
+    return value_of(a, qi, a->delta_a) - value_of(a, qi, a->delta_b);
 }
 
 static int row_cmp(const void *x, const void *y, void *ctx)
@@ -72,7 +78,7 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_RUN: {
-        double s = rr10_of(a, i, a->sort_run), t = rr10_of(a, j, a->sort_run);
+        double s = value_of(a, i, a->sort_run), t = value_of(a, j, a->sort_run);
         c = s < t ? -1 : s > t;
         if (!c) {
             size_t fs = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[i]);
@@ -182,7 +188,7 @@ int act_sort(app *a, const char *arg)
     app_refresh_rows(a);
     const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags"};
     if (a->sort == SORT_RUN)
-        app_message(a, 0, "sorted by RR@10 of %s%s", rt_run_name(a->ws->runs[a->sort_run].run),
+        app_message(a, 0, "sorted by %s of %s%s", a->ws->ms[a->list_m].name, rt_run_name(a->ws->runs[a->sort_run].run),
                     a->sort_desc ? ", descending" : "");
     else
         app_message(a, 0, "sorted by %s%s", names[a->sort], a->sort_desc ? ", descending" : "");
@@ -212,8 +218,10 @@ int act_filter(app *a, const char *arg)
         snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
     } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK) {
         a->filtering = 1;
+        a->cond.measure = a->list_m;   /* worse / better: on the list's measure */
     } else {
-        app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B | tagged | untagged");
+        app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B [MIN_DELTA] | "
+                    "better RUN_A RUN_B [MIN_DELTA] | tagged | untagged");
         return -1;
     }
     app_show_list(a);
@@ -307,7 +315,9 @@ static void draw(app *a, int top, int height)
     int x = 0;
     draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
     x += qw + 1;
-    draw_text(top, x, textw, "query", 5, ROLE_HEADER, NULL);
+    char qh[80];
+    int ql = snprintf(qh, sizeof qh, "query (%s)", a->ws->ms[a->list_m].name);
+    draw_text(top, x, textw, qh, (size_t)ql, ROLE_HEADER, NULL);
     x += textw;
     for (size_t r = 0; r < nr; r++) {
         const char *name = rt_run_name(a->ws->runs[r].run);
@@ -345,20 +355,25 @@ static void draw(app *a, int top, int height)
         draw_text(y, x, textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
         x += textw;
         int judged = rt_live_is_judged(a->s->live, q);
+        const rt_measure *lm = &a->ws->ms[a->list_m];
         for (size_t r = 0; r < nr; r++) {
             size_t fr = rt_session_first_rel(a->s, r, q);
-            double rr = rt_session_rr10(a->s, r, q);
-            char cell[32];
+            double v = value_of(a, qi, r);
+            char cell[48], vs[24];
+            if (rt_measure_is_sum(lm))
+                snprintf(vs, sizeof vs, "%4.0f", v);
+            else
+                snprintf(vs, sizeof vs, "%.2f", v);
             if (!judged)
                 snprintf(cell, sizeof cell, "   -   -");
             else if (fr)
-                snprintf(cell, sizeof cell, "%4zu %.2f", fr, rr);
+                snprintf(cell, sizeof cell, "%4zu %s", fr, vs);
             else
-                snprintf(cell, sizeof cell, "   - %.2f", rr);
+                snprintf(cell, sizeof cell, "   - %s", vs);
             draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
             x += RUN_W;
         }
-        double d = rt_session_rr10(a->s, a->delta_a, q) - rt_session_rr10(a->s, a->delta_b, q);
+        double d = value_of(a, qi, a->delta_a) - value_of(a, qi, a->delta_b);
         char cell[32];
         snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
         term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
@@ -399,3 +414,25 @@ static int open_query(app *a)
 const view_ops view_list_ops = {
     .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query,
 };
+
+int act_measure(app *a, const char *arg)
+{
+    size_t m = (a->list_m + 1) % a->ws->nm;   /* M: the next measure */
+    if (arg) {
+        for (m = 0; m < a->ws->nm && strcasecmp(a->ws->ms[m].name, arg) != 0; m++)
+            ;
+        if (m == a->ws->nm) {
+            char list[512] = "";
+            for (size_t k = 0; k < a->ws->nm; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", a->ws->ms[k].name);
+            app_message(a, 1, "the workspace has no measure %s (%s; -m or \"measures\" adds others)", arg, list);
+            return -1;
+        }
+    }
+    a->list_m = m;
+    if (a->filtering)
+        a->cond.measure = m;
+    app_refresh_rows(a);
+    app_message(a, 0, "the list shows %s: run columns, delta, sorting and :filter worse/better", a->ws->ms[m].name);
+    return 0;
+}

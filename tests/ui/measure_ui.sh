@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# measure_ui.sh — the query list with any measure of the workspace: its run columns and delta
+# follow :measure / M (values equal `retriage eval -q`), sorting by a run uses it, and
+# :filter worse|better A B [MIN_DELTA] compares on it with a threshold.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
+DEMO="$SRCDIR/data/demo"
+[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
+WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
+    -m RR@10,nDCG@10,Judged@10 --journal-dir "$D/j" --annotator m)
+ui() {
+    printf '%b' "$1" > "$D/script"
+    "$RETRIAGE" "${WS[@]}" --script "$D/script" --size 120x45 --echo > "$D/echo" 2> "$D/err"
+}
+ui ':snapshot '"$D"'/l0\nM\n:snapshot '"$D"'/l1\nM\n:snapshot '"$D"'/l2\n:measure rr@10\n:snapshot '"$D"'/l3\n'
+ok $? "the list, M twice and :measure"
+grep -q "query (RR@10)" "$D/l0" && grep -q "query (nDCG@10)" "$D/l1" && grep -q "query (Judged@10)" "$D/l2" &&
+    grep -q "query (RR@10)" "$D/l3"
+ok $? "the header names the list's measure; M cycles, :measure picks one (any case)"
+# the values are eval's, to two decimals: q01..q05 of bm25 and dense under nDCG@10
+"$RETRIAGE" eval -q -m nDCG@10 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec" > "$D/eval"
+st=0
+for q in q01 q02 q03 q04 q05; do
+    want=$(awk -F'\t' -v q=$q '$3 == q { printf "%.2f ", $4 }' "$D/eval")
+    got=$(grep "^$q " "$D/l1" | grep -o '[0-9]*\.[0-9][0-9]' | head -2 | tr '\n' ' ')
+    [ "$want" = "$got" ] || { echo "$q: eval $want, list $got" | diag; st=1; }
+done
+ok $st "nDCG@10 in the list equals retriage eval -q (to two decimals)"
+ui ':measure nDCG@10\n:filter worse 1 2\n:snapshot '"$D"'/f1\n:filter worse 1 2 0.2\n:snapshot '"$D"'/f2\n:filter better 1 2 0.2\n'
+cmp_count() {  # cmp_count worse|better MIN: queries where bm25 is below / above dense by more than MIN
+    awk -F'\t' -v how="$1" -v min="$2" '$3 != "all" { if ($1 == "bm25") a[$3] = $4; else b[$3] = $4 }
+        END { for (q in a) if ((how == "worse" && a[q] < b[q] - min) || (how == "better" && a[q] > b[q] + min)) n++; print n + 0 }' "$D/eval"
+}
+want=$(cmp_count worse 0) want2=$(cmp_count worse 0.2) want3=$(cmp_count better 0.2)
+got=$(grep -o "^[0-9]* queries shown" "$D/echo" | tr '\n' ' ')
+[ "$got" = "$want queries shown $want2 queries shown $want3 queries shown " ]
+ok $? "worse 1 2, worse 1 2 0.2, better 1 2 0.2 on nDCG@10: $want, $want2, $want3 queries as eval says (got: $got)"
+ui ':measure MAP\n'
+[ $? -eq 2 ] && grep -q "the workspace has no measure MAP (RR@10, nDCG@10, Judged@10" "$D/err"
+ok $? "a measure the workspace lacks is refused, listing those it has"
+
+done_testing
