@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_contrast.h"
 #include "rt_parse.h"
 #include "rt_rng.h"
 #include "rt_sample.h"
@@ -32,6 +33,14 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
         if (ok && c->a != (size_t)-1)
             return RT_OK;
     }
+    if (n == 4 && (strcmp(kind, "rbo") == 0 || strcmp(kind, "jaccard") == 0)) {
+        c->kind = kind[0] == 'r' ? RT_COND_RBO : RT_COND_JACCARD;
+        c->a = rt_workspace_find_run(ws, x);
+        c->b = rt_workspace_find_run(ws, y);
+        if (rt_parse_double(z, strlen(z), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0 && c->min_delta <= 1 &&
+            c->a != (size_t)-1 && c->b != (size_t)-1)
+            return RT_OK;
+    }
     if ((n == 3 || n == 4) && (strcmp(kind, "worse") == 0 || strcmp(kind, "better") == 0)) {
         c->kind = kind[0] == 'w' ? RT_COND_WORSE : RT_COND_BETTER;
         c->a = rt_workspace_find_run(ws, x);
@@ -41,8 +50,21 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
             return RT_OK;
     }
     return rt_err_set(err, RT_EUSAGE, "condition \"%s\": use all | tagged | untagged | notop K RUN | "
-                      "worse RUN_A RUN_B [MIN_DELTA] | better RUN_A RUN_B [MIN_DELTA] (runs by name or number)",
+                      "worse RUN_A RUN_B [MIN_DELTA] | better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | "
+                      "jaccard RUN_A RUN_B MAX (runs by name or number)",
                       text);
+}
+
+int rt_contrast_of(const rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v)
+{
+    size_t na = 0, nb = 0;
+    const uint32_t *ra = rt_run_ranking(ws->runs[a].run, qid, &na, NULL);
+    const uint32_t *rb = rt_run_ranking(ws->runs[b].run, qid, &nb, NULL);
+    if (!ra)
+        na = 0;
+    if (!rb)
+        nb = 0;
+    return jaccard ? rt_jaccard(ra, na, rb, nb, RT_JACCARD_K, v) : rt_rbo(ra, na, rb, nb, RT_RBO_P, v);
 }
 
 int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
@@ -64,6 +86,11 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
             rt_live_value(s->live, c->b, qid, c->measure, &vb);
         }
         return c->kind == RT_COND_WORSE ? va < vb - c->min_delta : va > vb + c->min_delta;
+    }
+    case RT_COND_RBO:
+    case RT_COND_JACCARD: {
+        double v;
+        return rt_contrast_of(s->ws, c->a, c->b, qid, c->kind == RT_COND_JACCARD, &v) && v <= c->min_delta;
     }
     case RT_COND_TAGGED: return rt_annot_tag_count(s->annot, qid) > 0;
     case RT_COND_UNTAGGED: return rt_annot_tag_count(s->annot, qid) == 0;

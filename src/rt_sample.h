@@ -18,6 +18,8 @@ typedef enum rt_cond_kind {
     RT_COND_BETTER,    /* "better A B [MIN]": A above B by more than MIN */
     RT_COND_TAGGED,    /* "tagged": at least one tag */
     RT_COND_UNTAGGED,  /* "untagged" */
+    RT_COND_RBO,       /* "rbo A B MAX": the runs' rank-biased overlap (p 0.9) at most MAX */
+    RT_COND_JACCARD,   /* "jaccard A B MAX": the Jaccard of their top 10 at most MAX */
 } rt_cond_kind;
 
 typedef struct rt_condition {
@@ -27,6 +29,10 @@ typedef struct rt_condition {
     size_t measure;    /* worse / better compare this workspace measure ((size_t)-1: RR@10, as
                           :sample has always done; the query list sets its own) */
 } rt_condition;
+
+/* The contrast of runs a and b on qid without qrels: RBO (p 0.9) when jaccard is 0, else the
+ * Jaccard of the top 10; returns 0 when neither ranks the query. */
+int rt_contrast_of(const rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v);
 
 /* Parses a condition; runs are named or numbered from 1. */
 rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err);

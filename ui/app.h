@@ -43,6 +43,7 @@ typedef enum sort_key {
     SORT_DELTA,
     SORT_JUDGED,
     SORT_TAGS,
+    SORT_CONTRAST,    /* the contrast column (RBO or Jaccard of the delta runs), most different first */
 } sort_key;
 
 /* A key that waits for a second one. */
@@ -73,6 +74,7 @@ typedef struct app {
     sort_key sort;
     size_t sort_run;
     size_t list_m;              /* the measure the list shows (index into ws->ms) */
+    int contrast;               /* the list's contrast column: 0 none, 1 RBO, 2 Jaccard@10 */
     int sort_desc;
     char text_filter[256];
     int filtering;              /* only the queries that meet cond */

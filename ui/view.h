@@ -69,6 +69,7 @@ int act_clear_filter(app *a, const char *arg);
 int act_goto(app *a, const char *arg);
 int act_delta(app *a, const char *arg);
 int act_measure(app *a, const char *arg);
+int act_contrast(app *a, const char *arg);
 
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);

@@ -14,6 +14,14 @@
 #define RUN_W 11
 #define DELTA_W 7
 #define COUNT_W 7
+#define CONTRAST_W 7
+
+/* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it. */
+static double contrast_of(const app *a, size_t qi)
+{
+    double v;
+    return rt_contrast_of(a->ws, a->delta_a, a->delta_b, a->ws->qlist[qi], a->contrast == 2, &v) ? v : -1;
+}
 
 /* ---- the rows: which queries the list shows, in which order ------------------------------ */
 
@@ -97,6 +105,11 @@ static int row_cmp(const void *x, const void *y, void *ctx)
     case SORT_JUDGED:
         c = a->judged[i] < a->judged[j] ? -1 : a->judged[i] > a->judged[j];
         break;
+    case SORT_CONTRAST: {
+        double ci = contrast_of(a, i), cj = contrast_of(a, j);   /* most different (lowest) first */
+        c = ci < cj ? -1 : ci > cj;
+        break;
+    }
     case SORT_TAGS: {
         size_t ti = rt_annot_tag_count(a->s->annot, a->ws->qlist[i]);
         size_t tj = rt_annot_tag_count(a->s->annot, a->ws->qlist[j]);
@@ -152,9 +165,15 @@ static int set_sort(app *a, const char *key)
             a->sort = keys[i].k;
             return 0;
         }
+    if (!strcmp(key, "rbo") || !strcmp(key, "jaccard")) {   /* shows the column too */
+        a->contrast = key[0] == 'r' ? 1 : 2;
+        a->sort = SORT_CONTRAST;
+        return 0;
+    }
     size_t r = rt_workspace_find_run(a->ws, key);
     if (r == (size_t)-1) {
-        app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags or a run name, not \"%s\"", key);
+        app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags, rbo, jaccard or a run name, not \"%s\"",
+                    key);
         return -1;
     }
     a->sort = SORT_RUN;
@@ -186,7 +205,8 @@ int act_sort(app *a, const char *arg)
         a->sort_desc = strcmp(dir, "desc") == 0;
     }
     app_refresh_rows(a);
-    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags"};
+    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
+                           a->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
     if (a->sort == SORT_RUN)
         app_message(a, 0, "sorted by %s of %s%s", a->ws->ms[a->list_m].name, rt_run_name(a->ws->runs[a->sort_run].run),
                     a->sort_desc ? ", descending" : "");
@@ -221,7 +241,7 @@ int act_filter(app *a, const char *arg)
         a->cond.measure = a->list_m;   /* worse / better: on the list's measure */
     } else {
         app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B [MIN_DELTA] | "
-                    "better RUN_A RUN_B [MIN_DELTA] | tagged | untagged");
+                    "better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | jaccard RUN_A RUN_B MAX | tagged | untagged");
         return -1;
     }
     app_show_list(a);
@@ -309,7 +329,7 @@ static void draw(app *a, int top, int height)
 {
     int qw = qid_width(a);
     size_t nr = runs_shown(a, qw);
-    int textw = a->cols - qw - 1 - (int)nr * RUN_W - DELTA_W - 2 * COUNT_W;
+    int textw = a->cols - qw - 1 - (int)nr * RUN_W - DELTA_W - 2 * COUNT_W - (a->contrast ? CONTRAST_W : 0);
     if (textw < 4)
         textw = 4;
     int x = 0;
@@ -328,6 +348,11 @@ static void draw(app *a, int top, int height)
     snprintf(dh, sizeof dh, "Δ%zu-%zu", a->delta_a + 1, a->delta_b + 1);
     draw_text(top, x, DELTA_W, dh, strlen(dh), ROLE_HEADER, NULL);
     x += DELTA_W;
+    if (a->contrast) {
+        const char *ch = a->contrast == 2 ? "Jac@10" : "RBO";
+        draw_text(top, x, CONTRAST_W, ch, strlen(ch), ROLE_HEADER, NULL);
+        x += CONTRAST_W;
+    }
     draw_text(top, x, COUNT_W, "judged", 6, ROLE_HEADER, NULL);
     x += COUNT_W;
     draw_text(top, x, a->cols - x, "tags", 4, ROLE_HEADER, NULL);
@@ -379,6 +404,15 @@ static void draw(app *a, int top, int height)
         term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
         draw_text(y, x, DELTA_W, cell, strlen(cell), drole, NULL);
         x += DELTA_W;
+        if (a->contrast) {
+            double cv = contrast_of(a, qi);
+            if (cv < 0)
+                snprintf(cell, sizeof cell, "-");
+            else
+                snprintf(cell, sizeof cell, "%.3f", cv);
+            draw_text(y, x, CONTRAST_W, cell, strlen(cell), role, NULL);
+            x += CONTRAST_W;
+        }
         snprintf(cell, sizeof cell, "%u", a->judged[qi]);
         draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
         x += COUNT_W;
@@ -434,5 +468,23 @@ int act_measure(app *a, const char *arg)
         a->cond.measure = m;
     app_refresh_rows(a);
     app_message(a, 0, "the list shows %s: run columns, delta, sorting and :filter worse/better", a->ws->ms[m].name);
+    return 0;
+}
+
+int act_contrast(app *a, const char *arg)
+{
+    if (!arg || (strcmp(arg, "rbo") && strcmp(arg, "jaccard") && strcmp(arg, "none"))) {
+        app_message(a, 1, "usage: :contrast rbo|jaccard|none (how differently the delta runs rank each query)");
+        return -1;
+    }
+    a->contrast = arg[0] == 'r' ? 1 : arg[0] == 'j' ? 2 : 0;
+    if (!a->contrast && a->sort == SORT_CONTRAST)
+        a->sort = SORT_ORDER;
+    app_refresh_rows(a);
+    app_message(a, 0, a->contrast ? "the %s column compares %s with %s (:sort %s puts the most different first)"
+                                  : "no contrast column%s%s%s%s",
+                a->contrast ? (a->contrast == 2 ? "Jaccard@10" : "RBO (p 0.9)") : "",
+                a->contrast ? rt_run_name(a->ws->runs[a->delta_a].run) : "",
+                a->contrast ? rt_run_name(a->ws->runs[a->delta_b].run) : "", a->contrast == 2 ? "jaccard" : a->contrast ? "rbo" : "");
     return 0;
 }

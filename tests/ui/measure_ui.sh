@@ -36,6 +36,16 @@ want=$(cmp_count worse 0) want2=$(cmp_count worse 0.2) want3=$(cmp_count better 
 got=$(grep -o "^[0-9]* queries shown" "$D/echo" | tr '\n' ' ')
 [ "$got" = "$want queries shown $want2 queries shown $want3 queries shown " ]
 ok $? "worse 1 2, worse 1 2 0.2, better 1 2 0.2 on nDCG@10: $want, $want2, $want3 queries as eval says (got: $got)"
+# contrasts without qrels: the RBO column, sorted most different first, and the filter on it
+ui ':contrast rbo\n:sort rbo\n:snapshot '"$D"'/c1\n:filter rbo 1 2 0.5\n:snapshot '"$D"'/c2\n:sort jaccard\n:snapshot '"$D"'/c3\n'
+ok $? "the contrast column, sorting and filtering by it"
+col() { awk 'NR > 2 && NF > 4 { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]\.[0-9][0-9][0-9]$/) { print $i; break } }' "$1"; }
+col "$D/c1" > "$D/rbo"
+n=$(wc -l < "$D/rbo"); sorted=$(sort -n "$D/rbo" | tr '\n' ' '); asis=$(tr '\n' ' ' < "$D/rbo")
+below=$(awk '$1 <= 0.5' "$D/rbo" | wc -l)
+grep -q "RBO" "$D/c1" && [ "$n" -eq 34 ] && [ "$sorted" = "$asis" ] && awk '$1 < 0 || $1 > 1 { bad = 1 } END { exit bad }' "$D/rbo" &&
+    grep -q "^$below queries shown" "$D/echo" && grep -q "Jac@10" "$D/c3"
+ok $? "RBO of bm25 and dense for the 34 queries, in [0, 1], most different first; rbo 1 2 0.5 keeps the $below at or below 0.5"
 ui ':measure MAP\n'
 [ $? -eq 2 ] && grep -q "the workspace has no measure MAP (RR@10, nDCG@10, Judged@10" "$D/err"
 ok $? "a measure the workspace lacks is refused, listing those it has"
