@@ -15,6 +15,7 @@
 #include "opts.h"
 #include "rt_compare.h"
 #include "rt_eval.h"
+#include "rt_facets.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_table.h"
@@ -48,6 +49,9 @@ static const char compare_help[] =
     "      --format F          tsv (default), csv, json: a row per comparison; md, latex: the\n"
     "                          paper's table, means marked * when significantly different from the\n"
     "                          baseline (the first run unless --baseline), with a footnote\n"
+    "      --facet NAME=VALUE  only the queries whose facet NAME is VALUE (the workspace's facets,\n"
+    "                          or --facets F: TSV with a header qid<TAB>NAME…)\n"
+    "      --facets F          query facets for QRELS RUN...\n"
     "      --workspace F       the workspace's qrels, runs and measures instead of QRELS RUN...\n"
     "      --demo              the bundled demo workspace\n"
     CLI_HELP_ORDER
@@ -65,7 +69,7 @@ static const char compare_help[] =
 typedef struct compare_args {
     rt_compare_opts o;
     rt_table_format format;
-    const char *baseline, *workspace;
+    const char *baseline, *workspace, *facet, *facets;
     int demo;
     cli_opts c;
     int first;
@@ -81,6 +85,7 @@ static int parse(int argc, char **argv, compare_args *a)
         {"correction", required_argument, 0, 'c'}, {"alpha", required_argument, 0, 'a'},
         {"format", required_argument, 0, 'F'},   {"workspace", required_argument, 0, 'W'},
         {"demo", no_argument, 0, 'D'},           {"help", no_argument, 0, 'h'},
+        {"facet", required_argument, 0, 'G'},    {"facets", required_argument, 0, 'H'},
         {0, 0, 0, 0},
     };
     int c, v, rc = CLI_OK;
@@ -121,6 +126,8 @@ static int parse(int argc, char **argv, compare_args *a)
                 rc = cli_usage("compare", "--alpha expects a number between 0 and 1, not '%s'", optarg);
             break;
         case 'W': a->workspace = optarg; break;
+        case 'G': a->facet = optarg; break;
+        case 'H': a->facets = optarg; break;
         case 'D': a->demo = 1; break;
         case 'h':
             fputs(compare_help, stdout);
@@ -150,6 +157,8 @@ typedef struct evaluated {
     const rt_measure *ms;
     rt_measure *own_ms;
     const char **names;
+    rt_facets *own_facets;
+    const rt_facets *facets;
 } evaluated;
 
 static void evaluated_free(evaluated *e)
@@ -164,6 +173,7 @@ static void evaluated_free(evaluated *e)
     rt_strtab_free(&e->qids);
     rt_strtab_free(&e->pids);
     free(e->own_ms);
+    rt_facets_free(&e->own_facets);
     rt_workspace_free(&e->ws);
 }
 
@@ -199,6 +209,16 @@ static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
         e->names[r] = e->res[r]->name;
     }
     e->nq = rt_qrels_nqueries(e->qrels);
+    if (a->facets) {
+        rt_report *frep = rt_report_new();
+        rt_status st = rt_facets_load(&e->own_facets, a->facets, e->qids, frep, &err);
+        if (st == RT_OK && !a->c.quiet)
+            cli_print_warnings(frep);
+        rt_report_free(&frep);
+        if (st != RT_OK)
+            return cli_fail(&err);
+        e->facets = e->own_facets;
+    }
     return CLI_OK;
 }
 
@@ -235,6 +255,28 @@ static int from_workspace(compare_args *a, evaluated *e)
     if (e->nr < 2)
         return cli_usage("compare", "the workspace has %zu run: a comparison needs two", e->nr);
     e->nq = rt_qrels_nqueries(e->ws->qrels);
+    e->facets = e->ws->facets;
+    return CLI_OK;
+}
+
+/* --facet NAME=VALUE: keep[i] for the evaluation's queries of that value; CLI_OK or a usage error. */
+static int facet_subset(const compare_args *a, const evaluated *e, const rt_qrels *qrels, unsigned char *keep, size_t *n)
+{
+    char name[128];
+    const char *eq = strchr(a->facet, '=');
+    if (!eq || eq == a->facet || (size_t)(eq - a->facet) >= sizeof name)
+        return cli_usage("compare", "--facet expects NAME=VALUE, not '%s'", a->facet);
+    memcpy(name, a->facet, (size_t)(eq - a->facet));
+    name[eq - a->facet] = 0;
+    if (!e->facets)
+        return cli_usage("compare", "--facet: no facets (the workspace's \"facets\", or --facets F)");
+    size_t k = rt_facets_find(e->facets, name);
+    size_t v = k == (size_t)-1 ? (size_t)-1 : rt_facet_value_index(e->facets, k, eq + 1);
+    if (k == (size_t)-1 || v == (size_t)-1)
+        return cli_usage("compare", k == (size_t)-1 ? "no facet %s" : "facet %s has no value %s", name, eq + 1);
+    *n = 0;
+    for (size_t i = 0; i < e->nq; i++)
+        *n += keep[i] = rt_facet_value(e->facets, k, rt_qrels_qid(qrels, (uint32_t)i)) == v;
     return CLI_OK;
 }
 
@@ -373,10 +415,15 @@ static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt
         row[0] = cells[0];
         for (size_t m = 0; m < e->nm; m++) {
             int sig = 0;
-            for (size_t i = 0; i < n; i++)
-                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline)
+            double mean = e->res[r]->mean[m];
+            for (size_t i = 0; i < n; i++)   /* the compared queries' means (a facet's, say) */
+                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline) {
                     sig = c[i].significant;
-            rt_measure_format(&e->ms[m], e->res[r]->mean[m], 0, cells[m + 1], sizeof cells[0] - 2);
+                    mean = c[i].mean_a;
+                } else if (c[i].measure == m && r == a->o.baseline && c[i].b == r) {
+                    mean = c[i].mean_b;
+                }
+            rt_measure_format(&e->ms[m], mean, 0, cells[m + 1], sizeof cells[0] - 2);
             if (sig)
                 strcat(cells[m + 1], "*");
             row[m + 1] = cells[m + 1];
@@ -459,18 +506,47 @@ int cmd_compare(int argc, char **argv)
     rt_comparison *c = NULL;
     size_t n = 0;
     rt_err err;
+    unsigned char *keep = NULL;
+    size_t nkeep = e.nq;
+    if (rc == CLI_OK && a.facet) {
+        keep = rt_calloc(e.nq + 1, 1);
+        rc = facet_subset(&a, &e, e.ws ? e.ws->qrels : e.qrels, keep, &nkeep);
+    }
     if (rc == CLI_OK) {
         const double **vals = rt_calloc(e.nr, sizeof *vals);
         const unsigned char **def = rt_calloc(e.nr, sizeof *def);
+        double **sv = rt_calloc(e.nr, sizeof *sv);
+        unsigned char **sd = rt_calloc(e.nr, sizeof *sd);
         for (size_t r = 0; r < e.nr; r++) {
             vals[r] = e.res[r]->value;
             def[r] = e.res[r]->defined;
+            if (!keep)
+                continue;   /* --facet: the queries of the value only */
+            sv[r] = rt_calloc(nkeep * e.nm + 1, sizeof **sv);
+            sd[r] = rt_calloc(nkeep * e.nm + 1, 1);
+            for (size_t i = 0, k = 0; i < e.nq; i++)
+                if (keep[i]) {
+                    memcpy(sv[r] + k * e.nm, vals[r] + i * e.nm, e.nm * sizeof **sv);
+                    memcpy(sd[r] + k * e.nm, def[r] + i * e.nm, e.nm);
+                    k++;
+                }
+            vals[r] = sv[r];
+            def[r] = sd[r];
         }
-        if (rt_compare_runs(vals, def, e.nr, e.nq, e.nm, &a.o, &c, &n, &err) != RT_OK)
+        if (rt_compare_runs(vals, def, e.nr, nkeep, e.nm, &a.o, &c, &n, &err) != RT_OK)
             rc = cli_fail(&err);
+        for (size_t r = 0; r < e.nr; r++) {
+            free(sv[r]);
+            free(sd[r]);
+        }
+        free(sv);
+        free(sd);
         free(vals);
         free(def);
+        if (keep)
+            e.nq = nkeep;   /* the footnote's query count */
     }
+    free(keep);
     if (rc == CLI_OK && !a.c.quiet) {
         size_t undefined = 0, dropped = 0;
         for (size_t i = 0; i < n; i++) {

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "rt_export.h"
+#include "rt_facets.h"
 #include "rt_leakage.h"
 #include "rt_parse.h"
 #include "rt_team.h"
@@ -43,6 +44,8 @@ static const char export_usage[] =
     "      --set NAME          breakdown, metrics, per-query: only the queries of set NAME\n"
     "      --leaked HOW        leakage: 'reviewed' (default: pairs a reviewer typed as a leak)\n"
     "                          or 'candidates' (every candidate above the threshold)\n"
+    "      --by FACET          metrics: split every run's means by the values of a query facet\n"
+    "                          (the workspace's \"facets\", or --facets F), with query counts\n"
     "      --team              the team's decisions instead of one annotator's\n"
     "      --annotators LIST   with --team: these annotators (comma-separated), not every journal\n"
     "  -h, --help              show this help\n"
@@ -53,6 +56,7 @@ static const struct option own_options[] = {
     CLI_LONG_OUTPUT, {"top", required_argument, 0, 'k'},
     {"set", required_argument, 0, 'T'}, {"leaked", required_argument, 0, 'L'},
     {"team", no_argument, 0, 'E'}, {"annotators", required_argument, 0, 'a'},
+    {"by", required_argument, 0, 'B'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
@@ -61,6 +65,7 @@ typedef struct export_args {
     int candidates;            /* --leaked candidates */
     long k;
     int team;
+    const char *by;            /* --by FACET */
     char **names;              /* --annotators */
     size_t nnames;
 } export_args;
@@ -80,6 +85,7 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         case 'f': e->format = optarg; break;
         case 'T': e->set = optarg; break;
         case 'E': e->team = 1; break;
+        case 'B': e->by = optarg; break;
         case 'a': cli_split_names(optarg, &e->names, &e->nnames); break;
         case 'L': {
             static const rt_name hows[] = {{"reviewed", 0}, {"candidates", 1}, {NULL, 0}};
@@ -140,6 +146,8 @@ int cmd_export(int argc, char **argv)
     }
     if (rc == CLI_OK && e.nnames && !e.team)
         rc = cli_usage("export", "--annotators goes with --team");
+    if (rc == CLI_OK && e.by && o.what != RT_EXPORT_METRICS)
+        rc = cli_usage("export", "--by splits --what metrics");
     if (rc == CLI_OK && o.what == RT_EXPORT_DISPUTES && !e.team)
         rc = cli_usage("export", "the disputed pairs are the team's: add --team");
     rt_workspace *ws = NULL;
@@ -161,6 +169,17 @@ int cmd_export(int argc, char **argv)
                     dec->unresolved);
             if (o.what == RT_EXPORT_DISPUTES)
                 o.table = disputes = rt_team_disputes_table(team, dec);
+        }
+    }
+    if (rc == CLI_OK && e.by) {
+        o.by = rt_facets_find(ws->facets, e.by);
+        o.split = 1;
+        if (o.by == (size_t)-1) {
+            char list[512] = "";
+            for (size_t k = 0; ws->facets && k < ws->facets->n; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", ws->facets->f[k].name);
+            rc = ws->facets ? cli_usage("export", "no facet %s (%s)", e.by, list)
+                            : cli_usage("export", "--by %s: the workspace has no facets (\"facets\" in it, or --facets F)", e.by);
         }
     }
     if (rc == CLI_OK) {

@@ -20,6 +20,7 @@ const char ws_args_help[] =
     "      --collection F      passages: pid<TAB>text (mmap'd, indexed once)\n"
     "      --qrels F           judgments: TREC, TSV or DuReader JSON lines\n"
     "      --run [NAME=]F      a run (TREC, TSV or DuReader JSON); repeat for more runs\n"
+    "      --facets F          query facets: TSV with a header qid<TAB>NAME… (metrics by facet)\n"
     CLI_HELP_MEASURES
     CLI_HELP_LEVEL
     CLI_HELP_ORDER
@@ -35,7 +36,7 @@ const char ws_args_help[] =
 
 enum {
     WS_DEMO = 0x100, WS_QUERIES, WS_COLLECTION, WS_QRELS, WS_RUN, WS_ANNOTATOR, WS_JOURNAL_DIR,
-    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB,
+    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS,
 };
 
 static const struct option ws_options[] = {
@@ -50,6 +51,7 @@ static const struct option ws_options[] = {
     {"train-queries", required_argument, 0, WS_TRAIN_QUERIES},
     {"train-emb", required_argument, 0, WS_TRAIN_EMB},
     {"test-emb", required_argument, 0, WS_TEST_EMB},
+    {"facets", required_argument, 0, WS_FACETS},
     {0, 0, 0, 0},
 };
 
@@ -102,6 +104,7 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case WS_TRAIN_QUERIES: w->spec.train_queries = arg; return 1;
     case WS_TRAIN_EMB: w->spec.train_emb = arg; return 1;
     case WS_TEST_EMB: w->spec.test_emb = arg; return 1;
+    case WS_FACETS: w->spec.facets = arg; return 1;
     default: return 0;
     }
 }

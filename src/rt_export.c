@@ -7,6 +7,7 @@
 
 #include "rt_breakdown.h"
 #include "rt_export.h"
+#include "rt_facets.h"
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_parse.h"
@@ -175,8 +176,62 @@ static rt_table *tags_table(const rt_session *s)
 
 /* ---- metrics ----------------------------------------------------------------------------- */
 
+static int in_scope(const rt_export_opts *o, uint32_t q)
+{
+    for (size_t i = 0; i < o->nqids; i++)
+        if (o->qids[i] == q)
+            return 1;
+    return 0;
+}
+
+/* Metrics per value of a facet (DuReader's per-question-type table): run, measure, the facet's
+ * value, base, current, delta and the queries of the value. Queries without a value are "-". */
+static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
+{
+    const rt_workspace *ws = s->ws;
+    const rt_facet *fc = &ws->facets->f[o->by];
+    const char *h[] = {"run", "measure", fc->name, "base", "current", "delta", "queries"};
+    rt_table *t = rt_table_new(7, h);
+    double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
+    size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
+    uint32_t *sub = rt_calloc(ws->nq + 1, sizeof *sub);
+    for (size_t r = 0; r < ws->nruns; r++)
+        for (size_t v = 0; v <= fc->nv; v++) {   /* fc->nv: the queries without a value */
+            size_t n = 0;
+            for (size_t i = 0; i < ws->nq; i++) {
+                uint32_t q = ws->qlist[i];
+                size_t qv = rt_facet_value(ws->facets, o->by, q);
+                if ((v == fc->nv ? qv == (size_t)-1 : qv == v) && (!o->qids || in_scope(o, q)))
+                    sub[n++] = q;
+            }
+            if (!n)
+                continue;
+            rt_live_means(s->live, r, sub, n, bm, bn, cm, cn);
+            for (size_t m = 0; m < ws->nm; m++) {
+                if (!cn[m] && !bn[m])
+                    continue;   /* none of them judged */
+                char b[32], c[32], d[32], q[32];
+                rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);
+                rt_measure_format(&ws->ms[m], cm[m], 0, c, sizeof c);
+                rt_measure_format(&ws->ms[m], cm[m] - bm[m], 1, d, sizeof d);
+                snprintf(q, sizeof q, "%zu", cn[m]);
+                const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, v == fc->nv ? "-" : fc->values[v],
+                                     b, c, d, q};
+                rt_table_add(t, row);
+            }
+        }
+    free(sub);
+    free(bm);
+    free(cm);
+    free(bn);
+    free(cn);
+    return t;
+}
+
 static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
 {
+    if (o->split)
+        return facet_table(s, o);
     const rt_workspace *ws = s->ws;
     const char *h[] = {"run", "measure", "base", "current", "delta", "queries"};
     rt_table *t = rt_table_new(6, h);

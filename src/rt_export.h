@@ -35,6 +35,9 @@ typedef struct rt_export_opts {
     size_t nqids;
     const unsigned char *leaked;  /* leakage: leaked[qid] marks the leaked test queries */
     const rt_table *table;        /* disputes: rt_team_disputes_table */
+    size_t by;                    /* metrics: split by this facet of ws->facets ((size_t)-1: no split; set
+                                     it, 0 is a facet) */
+    int split;                    /* by is set */
 } rt_export_opts;
 
 /* The names of the values (rt_names). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rt_leak.h"
+#include "rt_facets.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -191,6 +192,10 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
         ws->runs[r].base = eval_run(ws, ws->runs[r].run);
     list_queries(ws);
     cross_check(ws);
+    if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
+        rt_workspace_free(&ws);
+        return st;
+    }
     *out = ws;
     return RT_OK;
 }
@@ -224,7 +229,7 @@ static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t 
 static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
 {
     static const char *strings[] = {"name", "queries", "collection", "qrels", "measures",
-                                    "order", "journal_dir", "annotator"};
+                                    "order", "journal_dir", "annotator", "facets"};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, strings[i]);
         if (v && !cJSON_IsString(v) && !cJSON_IsNull(v))
@@ -287,9 +292,9 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         paths[k] = owned[k];
         k++;
     }
-    const char *keys[] = {"queries", "collection", "qrels", "journal_dir"};
-    char *resolved[4] = {0};
-    for (size_t i = 0; i < 4; i++)
+    const char *keys[] = {"queries", "collection", "qrels", "journal_dir", "facets"};
+    char *resolved[5] = {0};
+    for (size_t i = 0; i < 5; i++)
         if (json_str(o, keys[i]))
             resolved[i] = rt_path_join(dir, json_str(o, keys[i]));
     const cJSON *lk = cJSON_GetObjectItemCaseSensitive(o, "leakage");
@@ -331,7 +336,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         .train_queries = lres[0], .train_emb = lres[1], .test_emb = lres[2],
         .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
         .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
-        .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim,
+        .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4],
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -346,7 +351,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
     rt_taxonomy_free(&tax);
     for (size_t i = 0; i < nr; i++)
         free(owned[i]);
-    for (size_t i = 0; i < 4; i++)
+    for (size_t i = 0; i < 5; i++)
         free(resolved[i]);
     for (size_t i = 0; i < 3; i++)
         free(lres[i]);
@@ -376,6 +381,7 @@ void rt_workspace_free(rt_workspace **wp)
     rt_strtab_free(&ws->pids);
     rt_report_free(&ws->report);
     rt_taxonomy_free(&ws->taxonomy);
+    rt_facets_free(&ws->facets);
     free(ws->leak.train_queries);
     free(ws->leak.train_emb);
     free(ws->leak.test_emb);

@@ -50,6 +50,7 @@ typedef struct rt_ws_spec {
     double leak_threshold;     /* NAN or 0 with leak_threshold_set 0: default */
     int leak_threshold_set;
     size_t leak_k, leak_dim;
+    const char *facets;        /* optional: query facets (rt_facets) */
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -76,6 +77,7 @@ typedef struct rt_workspace {
     rt_taxonomy *taxonomy;     /* the error categories (DESIGN.md §7 unless replaced) */
     rt_ws_leak leak;
     rt_report *report;         /* what loading found */
+    struct rt_facets *facets;  /* NULL when none were given */
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
 } rt_workspace;
@@ -89,7 +91,8 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
 /* Reads a workspace JSON file and opens it. Keys: name, queries, collection, qrels, runs (array
  * of paths or of {"name", "path"}), measures, level, graded, order ("score"|"file"), strict,
  * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json), leakage ({"train_queries",
- * "train_embeddings", "test_embeddings", "threshold", "k", "index", "dim"}). Paths are relative
+ * "train_embeddings", "test_embeddings", "threshold", "k", "index", "dim"}), facets (a TSV of
+ * query facets, rt_facets). Paths are relative
  * to the file's folder. */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);

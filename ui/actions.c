@@ -256,6 +256,7 @@ const action ui_actions[] = {
     {"export", {0}, VIEWS_ALL, act_export, "WHAT [FORMAT] PATH",
      "write qrels, qrels-diff, tags, breakdown, metrics, per-query or leakage (tsv, csv, json, md, latex, trec)", PEND_NONE},
     {"metrics", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel: base, current, delta", PEND_NONE},
+    {"by", {0}, VIEWS_ALL, act_by, "FACET|none", "split the metrics panel's means by a query facet", PEND_NONE},
     {"baseline", {0}, VIEWS_ALL, act_baseline, "RUN|none",
      "the metrics panel marks * the runs significantly different from RUN (paired t-test, Holm)", PEND_NONE},
     {"report", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)", PEND_NONE},

@@ -102,6 +102,7 @@ typedef struct app {
     size_t bk;                  /* top k for the breakdown and for "next failing" (default 5) */
     int breakdown_team;         /* the breakdown counts the team's categories (:breakdown team) */
     size_t baseline_run;        /* the metrics panel marks runs against it ((size_t)-1: none) */
+    size_t facet_by;            /* the metrics panel splits by this facet ((size_t)-1: none) */
     char set[128];              /* the query set the list and breakdown are limited to, or "" */
 
     /* judging: view_judge.c's own state (NULL until it is first used) */

@@ -300,7 +300,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     rt_workspace *ws = s->ws;
     app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .baseline_run = (size_t)-1};
+             .baseline_run = (size_t)-1, .facet_by = (size_t)-1};
     for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
         if (!strcmp(ws->ms[m].name, "RR@10")) {
             a.list_m = m;

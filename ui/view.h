@@ -73,6 +73,7 @@ int act_contrast(app *a, const char *arg);
 
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);
+int act_by(app *a, const char *arg);
 
 /* view_breakdown.c */
 int act_breakdown(app *a, const char *arg);

@@ -12,6 +12,7 @@
 #include "draw.h"
 #include "rt_leakage.h"
 #include "rt_compare.h"
+#include "rt_facets.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
@@ -87,6 +88,64 @@ static void compute_marks(app *a, marks *mk)
     }
     free(vals);
     free(def);
+}
+
+static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm, const marks *mk);
+
+/* The panel split by a facet's values: a line per value, then each run's values over its queries. */
+static int draw_facet(app *a, int y, int bottom, int namew)
+{
+    rt_workspace *ws = a->ws;
+    const rt_facet *fc = &ws->facets->f[a->facet_by];
+    double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
+    size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
+    uint32_t *sub = rt_calloc(ws->nq + 1, sizeof *sub);
+    for (size_t v = 0; v <= fc->nv && y < bottom; v++) {
+        size_t n = 0;
+        for (size_t i = 0; i < ws->nq; i++) {
+            size_t qv = rt_facet_value(ws->facets, a->facet_by, ws->qlist[i]);
+            if (v == fc->nv ? qv == (size_t)-1 : qv == v)
+                sub[n++] = ws->qlist[i];
+        }
+        if (!n)
+            continue;
+        rt_live_means(a->s->live, 0, sub, n, bm, bn, cm, cn);
+        draw_fmt(y++, 0, a->cols, ROLE_HEADER, "%s = %s: %zu judged queries", fc->name, v == fc->nv ? "(none)" : fc->values[v],
+                 cn[0]);
+        for (size_t r = 0; r < ws->nruns && y < bottom; r++) {
+            rt_live_means(a->s->live, r, sub, n, bm, bn, cm, cn);
+            draw_row(a, y++, namew, r, bm, cm, NULL);
+        }
+    }
+    free(sub);
+    free(bm);
+    free(cm);
+    free(bn);
+    free(cn);
+    return y;
+}
+
+int act_by(app *a, const char *arg)
+{
+    if (!arg || !strcmp(arg, "none")) {
+        a->facet_by = (size_t)-1;
+        app_message(a, 0, "the metrics panel is not split");
+        return 0;
+    }
+    size_t k = rt_facets_find(a->ws->facets, arg);
+    if (k == (size_t)-1) {
+        char list[400] = "";
+        for (size_t i = 0; a->ws->facets && i < a->ws->facets->n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", a->ws->facets->f[i].name);
+        app_message(a, 1, a->ws->facets ? "no facet %s (%s)" : "no facets in this workspace (\"facets\", or --facets F)%s%s",
+                    a->ws->facets ? arg : "", list);
+        return -1;
+    }
+    a->facet_by = k;
+    a->scroll = 0;
+    app_push(a, VIEW_METRICS);
+    app_message(a, 0, "the metrics panel splits the means by %s", arg);
+    return 0;
 }
 
 int act_baseline(app *a, const char *arg)
@@ -235,6 +294,8 @@ static void draw(app *a, int top, int height)
     free(mk.vs_base);
     free(mk.relabels);
     int y = top + 4 + (int)ws->nruns;
+    if (a->scroll == 0 && a->facet_by != (size_t)-1 && ws->facets && y < top + height)
+        y = draw_facet(a, y, top + height, namew) + 1;
     if (a->scroll == 0 && ws->nruns + 4 < rows && team_session(a)) {
         /* the team's qrels: base ⊕ adjudications ⊕ agreed decisions */
         const rt_team_decisions *d = team_decisions(a);

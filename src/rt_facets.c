@@ -1,0 +1,130 @@
+/* rt_facets — loading query facets (see rt_facets.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_facets.h"
+#include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_reader.h"
+
+#define MAX_FACETS 64
+
+void rt_facets_free(rt_facets **fp)
+{
+    if (!fp || !*fp)
+        return;
+    rt_facets *f = *fp;
+    for (size_t k = 0; k < f->n; k++) {
+        free(f->f[k].name);
+        for (size_t v = 0; v < f->f[k].nv; v++)
+            free(f->f[k].values[v]);
+        free(f->f[k].values);
+        free(f->f[k].of);
+    }
+    free(f->f);
+    free(f);
+    *fp = NULL;
+}
+
+static size_t value_of(rt_facet *fc, const char *s, size_t len)
+{
+    for (size_t v = 0; v < fc->nv; v++)
+        if (strlen(fc->values[v]) == len && memcmp(fc->values[v], s, len) == 0)
+            return v;
+    fc->values = rt_reallocarray(fc->values, fc->nv + 1, sizeof *fc->values);
+    fc->values[fc->nv] = rt_strndup(s, len);
+    return fc->nv++;
+}
+
+rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qids, rt_report *rep, rt_err *err)
+{
+    *out = NULL;
+    rt_reader *r;
+    rt_status st = rt_reader_open(&r, path, err);
+    if (st != RT_OK)
+        return st;
+    rt_facets *f = rt_calloc(1, sizeof *f);
+    char *line;
+    size_t len, unknown = 0;
+    int rc;
+    rt_field fl[MAX_FACETS + 1];
+    while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
+        size_t no = rt_reader_lineno(r);
+        if (rt_line_skippable(line, len))
+            continue;
+        size_t nf = rt_split_tab(line, len, fl, MAX_FACETS + 1);
+        if (!f->n) {   /* the header */
+            if (nf < 2 || nf > MAX_FACETS || fl[0].len != 3 || memcmp(fl[0].s, "qid", 3) != 0) {
+                st = rt_err_at(err, RT_EINPUT, path, no, "a facets file starts with a header: qid<TAB>NAME… "
+                               "(at most %d facets)", MAX_FACETS - 1);
+                break;
+            }
+            f->n = nf - 1;
+            f->f = rt_calloc(f->n, sizeof *f->f);
+            for (size_t k = 0; k < f->n; k++)
+                f->f[k].name = rt_strndup(fl[k + 1].s, fl[k + 1].len);
+            continue;
+        }
+        if (nf != f->n + 1) {
+            st = rt_err_at(err, RT_EINPUT, path, no, "%zu tab-separated fields; the header has %zu", nf, f->n + 1);
+            break;
+        }
+        const char *why = rt_id_problem(fl[0].s, fl[0].len);
+        if (why) {
+            st = rt_err_at(err, RT_EINPUT, path, no, "bad query id: %s", why);
+            break;
+        }
+        uint32_t q = rt_strtab_find(qids, fl[0].s, fl[0].len);
+        if (q == RT_NO_ID) {
+            unknown++;
+            continue;
+        }
+        for (size_t k = 0; k < f->n; k++) {
+            rt_facet *fc = &f->f[k];
+            fc->of = rt_grow_index(fc->of, &fc->nof, q, sizeof *fc->of, 0);
+            if (fc->of[q]) {
+                st = rt_err_at(err, RT_EINPUT, path, no, "query %.*s is given twice", (int)fl[0].len, fl[0].s);
+                break;
+            }
+            if (fl[k + 1].len)
+                fc->of[q] = (uint32_t)value_of(fc, fl[k + 1].s, fl[k + 1].len) + 1;
+        }
+    }
+    if (st == RT_OK && rc < 0)
+        st = RT_EINPUT;
+    if (st == RT_OK && !f->n)
+        st = rt_err_set(err, RT_EINPUT, "%s: no header line (qid<TAB>NAME…)", path);
+    rt_reader_close(&r);
+    if (st != RT_OK) {
+        rt_facets_free(&f);
+        return st;
+    }
+    if (unknown && rep)
+        rt_report_add(rep, RT_REPORT_WARNING, "%s: %zu queries the workspace does not know (ignored)", path, unknown);
+    *out = f;
+    return RT_OK;
+}
+
+size_t rt_facets_find(const rt_facets *f, const char *name)
+{
+    for (size_t k = 0; f && k < f->n; k++)
+        if (strcmp(f->f[k].name, name) == 0)
+            return k;
+    return (size_t)-1;
+}
+
+size_t rt_facet_value(const rt_facets *f, size_t k, uint32_t qid)
+{
+    const rt_facet *fc = &f->f[k];
+    return qid < fc->nof && fc->of[qid] ? fc->of[qid] - 1 : (size_t)-1;
+}
+
+size_t rt_facet_value_index(const rt_facets *f, size_t k, const char *value)
+{
+    for (size_t v = 0; v < f->f[k].nv; v++)
+        if (strcmp(f->f[k].values[v], value) == 0)
+            return v;
+    return (size_t)-1;
+}

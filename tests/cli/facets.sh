@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# facets.sh — query facets (issue 12): a TSV of facets per query; `export --what metrics --by FACET`
+# and the metrics panel's :by split every run's means by value, `compare --facet NAME=VALUE` tests
+# within one; each split equals retriage eval on the qrels of that value's queries. Bad facet files
+# name file:line.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
+DEMO="$SRCDIR/data/demo"
+[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
+awk -F'\t' 'BEGIN { print "qid\ttype\tsource" }
+    { t = NR % 3 == 0 ? "entity" : NR % 3 == 1 ? "description" : "yes_no"; print $1 "\t" t "\t" (NR % 2 ? "web" : "") }' \
+    "$DEMO/queries.tsv" > "$D/facets.tsv"
+WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
+    --facets "$D/facets.tsv" --journal-dir "$D/j")
+run export "${WS[@]}" --what metrics --by type
+[ "$rc" -eq 0 ]; report $? "export --what metrics --by type"
+cp "$D/out" "$D/split"
+st=0
+for v in description yes_no entity; do
+    awk -F'\t' -v v=$v 'NR == FNR { if ($2 == v) keep[$1] = 1; next } { split($0, f, " "); if (keep[f[1]]) print }' \
+        "$D/facets.tsv" "$DEMO/qrels.trec" > "$D/q.$v"
+    for r in bm25 dense; do
+        want=$("$RETRIAGE" eval "$D/q.$v" "$DEMO/runs/$r.trec" 2> /dev/null | awk -F'\t' '$2 == "RR@10" && $3 == "all" { printf "%.4f", $4 }')
+        got=$(awk -F'\t' -v r=$r -v v=$v '$1 == r && $2 == "RR@10" && $3 == v { print $5 }' "$D/split")
+        [ "$want" = "$got" ] || { echo "$r $v: eval $want, split $got" | diag; st=1; }
+    done
+done
+ok $st "each value's RR@10 equals retriage eval on the qrels of its queries"
+awk -F'\t' '$2 == "RR@10" && $1 == "bm25" { n += $7 } END { exit n != 34 }' "$D/split"
+ok $? "the values' query counts add up to the 34 judged queries"
+
+run compare -m RR@10 --facets "$D/facets.tsv" --facet type=entity "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
+want=$(awk -F'\t' '$1 == "bm25" && $2 == "RR@10" && $3 == "entity" { print $7 }' "$D/split")
+[ "$rc" -eq 0 ] && awk -F'\t' -v n="$want" 'NR == 2 { exit !($4 == n) }' "$D/out"
+report $? "compare --facet type=entity: the comparison over that value's $want queries"
+fails 1 "facet type has no value movie" "compare --facet: an unknown value" compare -m RR@10 --facets "$D/facets.tsv" --facet type=movie \
+    "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
+CLI_CMD=compare fails 1 "--facet: no facets" "compare --facet without facets" --facet type=entity "$DEMO/qrels.trec" \
+    "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
+fails 1 "no facet genre (type, source)" "export --by an unknown facet lists them" export "${WS[@]}" --what metrics --by genre
+
+# the workbench: :by splits the metrics panel
+printf ':by type\n:snapshot %s/by\n' "$D" > "$D/script"
+"$RETRIAGE" "${WS[@]}" --script "$D/script" --size 120x30 > /dev/null 2>&1
+grep -q "^type = entity: 11 judged queries" "$D/by" && grep -A2 "^type = entity" "$D/by" | grep -q "^bm25 .*0.4242"
+ok $? ":by type splits the panel (entity: 11 queries, bm25 0.4242 as the export)"
+
+# a workspace file names its facets
+printf '{"queries": "%s", "qrels": "%s", "runs": ["%s"], "facets": "%s"}' "$DEMO/queries.tsv" "$DEMO/qrels.trec" \
+    "$DEMO/runs/bm25.trec" "$D/facets.tsv" > "$D/ws.json"
+run export "$D/ws.json" --journal-dir "$D/j" --what metrics --by source
+[ "$rc" -eq 0 ] && grep -q "	web	" "$D/out" && grep -q "	-	" "$D/out"
+report $? "a workspace's \"facets\"; queries without a value are '-'"
+
+# bad facet files
+printf 'q01\tentity\n' > "$D/nohead.tsv"
+fails 2 "nohead.tsv:1: a facets file starts with a header" "no header: file:line" export --queries "$DEMO/queries.tsv" \
+    --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/nohead.tsv" --what metrics
+printf 'qid\ttype\nq01\tentity\nq02\n' > "$D/short.tsv"
+fails 2 "short.tsv:3: 1 tab-separated fields; the header has 2" "a short line: file:line" export --queries "$DEMO/queries.tsv" \
+    --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/short.tsv" --what metrics
+printf 'qid\ttype\nq01\tentity\nq01\tother\n' > "$D/twice.tsv"
+fails 2 "twice.tsv:3: query q01 is given twice" "a query twice: file:line" export --queries "$DEMO/queries.tsv" \
+    --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice.tsv" --what metrics
+printf 'qid\ttype\nq01\tentity\nzz9\tx\n' > "$D/unknown.tsv"
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/unknown.tsv" \
+    --journal-dir "$D/j" --what metrics --by type
+[ "$rc" -eq 0 ] && grep -q "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
+report $? "queries the workspace does not know: a warning, ignored"
+
+done_testing
