@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "rt_export.h"
@@ -27,6 +28,11 @@ static const char export_usage[] =
     "  metrics     per run and measure: base, current and delta\n"
     "  per-query   per run and judged query: the current value of each measure\n"
     "  leakage     per run and measure: the leaked (\"Duplicated\") test queries vs the others\n"
+    "  figure-delta, figure-hist, figure-before-after\n"
+    "              SVG figures (--format svg, the default for them): the per-query difference of\n"
+    "              two runs sorted (--runs A,B; default the first two), a histogram of a run's\n"
+    "              values (--runs A), every run's mean before and after the relabels; of\n"
+    "              --measure NAME (default the workspace's first)\n"
     "  disputes    with --team: the pairs the annotators decided differently, each one's\n"
     "              decision, who adjudicated it, resolved or not\n"
     "\n"
@@ -38,7 +44,7 @@ static const char export_usage[] =
     "\n"
     "Options:\n"
     "  -w, --what WHAT         what to write (required)\n"
-    "  -f, --format F          trec (qrels), tsv (default for tables), csv, json, md, latex\n"
+    "  -f, --format F          trec (qrels), tsv (default for tables), csv, json, md, latex; svg\n"
     CLI_HELP_OUTPUT
     "  -k, --top K             breakdown: count pairs in each run's top K (default 5)\n"
     "      --set NAME          breakdown, metrics, per-query: only the queries of set NAME\n"
@@ -56,7 +62,8 @@ static const struct option own_options[] = {
     CLI_LONG_OUTPUT, {"top", required_argument, 0, 'k'},
     {"set", required_argument, 0, 'T'}, {"leaked", required_argument, 0, 'L'},
     {"team", no_argument, 0, 'E'}, {"annotators", required_argument, 0, 'a'},
-    {"by", required_argument, 0, 'B'},
+    {"by", required_argument, 0, 'B'}, {"runs", required_argument, 0, 'N'},
+    {"measure", required_argument, 0, 'M'},
     {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 };
 
@@ -66,6 +73,7 @@ typedef struct export_args {
     long k;
     int team;
     const char *by;            /* --by FACET */
+    const char *runs, *measure;   /* figures: --runs A[,B], --measure NAME */
     char **names;              /* --annotators */
     size_t nnames;
 } export_args;
@@ -86,6 +94,8 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         case 'T': e->set = optarg; break;
         case 'E': e->team = 1; break;
         case 'B': e->by = optarg; break;
+        case 'N': e->runs = optarg; break;
+        case 'M': e->measure = optarg; break;
         case 'a': cli_split_names(optarg, &e->names, &e->nnames); break;
         case 'L': {
             static const rt_name hows[] = {{"reviewed", 0}, {"candidates", 1}, {NULL, 0}};
@@ -169,6 +179,34 @@ int cmd_export(int argc, char **argv)
                     dec->unresolved);
             if (o.what == RT_EXPORT_DISPUTES)
                 o.table = disputes = rt_team_disputes_table(team, dec);
+        }
+    }
+    if (rc == CLI_OK && o.what >= RT_EXPORT_FIG_DELTA) {   /* the figure's runs and measure */
+        o.fig_a = 0;
+        o.fig_b = ws->nruns > 1 ? 1 : 0;
+        o.fig_m = 0;
+        char a[256] = "", b[256] = "";
+        if (e.runs) {
+            const char *comma = strchr(e.runs, ',');
+            snprintf(a, sizeof a, "%.*s", comma ? (int)(comma - e.runs) : (int)strlen(e.runs), e.runs);
+            if (comma)
+                snprintf(b, sizeof b, "%s", comma + 1);
+        }
+        if (a[0] && (o.fig_a = rt_workspace_find_run(ws, a)) == (size_t)-1)
+            rc = cli_usage("export", "--runs: no run %s", a);
+        if (rc == CLI_OK && b[0] && (o.fig_b = rt_workspace_find_run(ws, b)) == (size_t)-1)
+            rc = cli_usage("export", "--runs: no run %s", b);
+        if (rc == CLI_OK && o.what == RT_EXPORT_FIG_DELTA && o.fig_a == o.fig_b)
+            rc = cli_usage("export", "figure-delta compares two runs: --runs A,B");
+        for (size_t m = 0; rc == CLI_OK && e.measure && m <= ws->nm; m++) {
+            if (m == ws->nm) {
+                rc = cli_usage("export", "--measure: the workspace has no measure %s", e.measure);
+                break;
+            }
+            if (strcasecmp(ws->ms[m].name, e.measure) == 0) {
+                o.fig_m = m;
+                break;
+            }
         }
     }
     if (rc == CLI_OK && e.by) {

@@ -10,10 +10,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 say() { printf 'setup: %s\n' "$*"; }
 
 # libopenblas0-pthread becomes the system libblas.so.3 (Debian alternatives): Faiss's exact
-# search is a matrix product, about 9x faster than with the reference BLAS.
+# search is a matrix product, about 9x faster than with the reference BLAS. libxml2-utils
+# (xmllint) and librsvg2-bin (rsvg-convert) check the SVG figures in the tests.
 packages=(build-essential autoconf automake libtool pkg-config dpkg-dev
           libncurses-dev libutf8proc-dev libcjson-dev libfaiss-dev libblas-dev liblapack-dev
-          libopenblas0-pthread)
+          libopenblas0-pthread libxml2-utils librsvg2-bin)
 
 fuzz=0
 pass=()

@@ -8,6 +8,7 @@
 #include "rt_breakdown.h"
 #include "rt_export.h"
 #include "rt_facets.h"
+#include "rt_figure.h"
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_parse.h"
@@ -17,7 +18,8 @@ const rt_name rt_export_whats[] = {
     {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},
     {"breakdown", RT_EXPORT_BREAKDOWN}, {"metrics", RT_EXPORT_METRICS},
     {"per-query", RT_EXPORT_PER_QUERY}, {"leakage", RT_EXPORT_LEAKAGE}, {"disputes", RT_EXPORT_DISPUTES},
-    {NULL, 0},
+    {"figure-delta", RT_EXPORT_FIG_DELTA}, {"figure-hist", RT_EXPORT_FIG_HIST},
+    {"figure-before-after", RT_EXPORT_FIG_BEFORE_AFTER}, {NULL, 0},
 };
 
 int rt_export_what_parse(const char *name, rt_export_what *w)
@@ -29,6 +31,16 @@ int rt_export_what_parse(const char *name, rt_export_what *w)
 rt_status rt_export_format(rt_export_what what, const char *name, rt_table_format *fmt, rt_err *err)
 {
     int qrels = what == RT_EXPORT_QRELS || what == RT_EXPORT_QRELS_DIFF;
+    int figure = what >= RT_EXPORT_FIG_DELTA;
+    if (figure || (name && strcmp(name, "svg") == 0)) {
+        if (!figure)
+            return rt_err_set(err, RT_EUSAGE, "--format svg is for the figures (figure-delta, figure-hist, "
+                              "figure-before-after)");
+        if (name && strcmp(name, "svg") != 0)
+            return rt_err_set(err, RT_EUSAGE, "the figures are written as svg");
+        *fmt = RT_EXPORT_SVG;
+        return RT_OK;
+    }
     if (!name) {
         *fmt = qrels ? RT_EXPORT_TREC : RT_TABLE_TSV;
         return RT_OK;
@@ -361,6 +373,16 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
         if (!o->table)
             return rt_err_set(err, RT_EUSAGE, "the disputed pairs are the team's (export --team)");
         return rt_table_write(o->table, o->format, out, err);
+    case RT_EXPORT_FIG_DELTA:
+    case RT_EXPORT_FIG_HIST:
+    case RT_EXPORT_FIG_BEFORE_AFTER: {
+        rt_figure *f = o->what == RT_EXPORT_FIG_DELTA  ? rt_figure_delta(s, o->fig_a, o->fig_b, o->fig_m)
+                       : o->what == RT_EXPORT_FIG_HIST ? rt_figure_hist(s, o->fig_a, o->fig_m, 10)
+                                                       : rt_figure_before_after(s, o->fig_m);
+        rt_figure_svg(f, out);
+        rt_figure_free(&f);
+        return ferror(out) ? rt_err_set(err, RT_EIO, "cannot write the figure") : RT_OK;
+    }
     }
     rt_status st = RT_OK;
     if (t) {

@@ -22,10 +22,14 @@ typedef enum rt_export_what {
     RT_EXPORT_PER_QUERY,   /* run, qid, then each measure (current) */
     RT_EXPORT_LEAKAGE,     /* run, measure, leaked ("Duplicated") and others, with query counts */
     RT_EXPORT_DISPUTES,    /* the team's disputed pairs: the table the caller gives (rt_team) */
+    RT_EXPORT_FIG_DELTA,   /* SVG: per-query difference of runs fig_a and fig_b on fig_m */
+    RT_EXPORT_FIG_HIST,    /* SVG: histogram of run fig_a's values of fig_m */
+    RT_EXPORT_FIG_BEFORE_AFTER,   /* SVG: every run's fig_m before and after the relabels */
 } rt_export_what;
 
-/* "trec" besides the table formats. */
+/* "trec" and "svg" besides the table formats. */
 #define RT_EXPORT_TREC ((rt_table_format)100)
+#define RT_EXPORT_SVG ((rt_table_format)101)
 
 typedef struct rt_export_opts {
     rt_export_what what;
@@ -38,6 +42,7 @@ typedef struct rt_export_opts {
     size_t by;                    /* metrics: split by this facet of ws->facets ((size_t)-1: no split; set
                                      it, 0 is a facet) */
     int split;                    /* by is set */
+    size_t fig_a, fig_b, fig_m;   /* figures: the runs and the measure */
 } rt_export_opts;
 
 /* The names of the values (rt_names). */

@@ -29,6 +29,7 @@ typedef enum view_id {
     VIEW_PACKAGES,
     VIEW_PACKAGE,
     VIEW_REVIEW,
+    VIEW_PLOT,
     VIEW_COUNT
 } view_id;
 
@@ -103,6 +104,7 @@ typedef struct app {
     int breakdown_team;         /* the breakdown counts the team's categories (:breakdown team) */
     size_t baseline_run;        /* the metrics panel marks runs against it ((size_t)-1: none) */
     size_t facet_by;            /* the metrics panel splits by this facet ((size_t)-1: none) */
+    int plot;                   /* the plot view's figure: 0 difference, 1 histogram, 2 before/after */
     char set[128];              /* the query set the list and breakdown are limited to, or "" */
 
     /* judging: view_judge.c's own state (NULL until it is first used) */

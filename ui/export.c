@@ -15,7 +15,7 @@
 static int is_format(const char *w)
 {
     rt_table_format f;
-    return strcmp(w, "trec") == 0 || rt_table_format_parse(w, &f);
+    return strcmp(w, "trec") == 0 || strcmp(w, "svg") == 0 || rt_table_format_parse(w, &f);
 }
 
 int act_export(app *a, const char *arg)
@@ -31,10 +31,12 @@ int act_export(app *a, const char *arg)
         p = rest;
     }
     snprintf(path, sizeof path, "%s", p);
-    rt_export_opts o = {.k = a->bk};
+    /* figures: the delta runs and the list's measure, as the screen shows them */
+    rt_export_opts o = {.k = a->bk, .fig_a = a->delta_a, .fig_b = a->delta_b, .fig_m = a->list_m};
     rt_err err;
     if (!path[0] || !rt_export_what_parse(what, &o.what)) {
-        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query|leakage [FORMAT] PATH");
+        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query|leakage|figure-delta|"
+                    "figure-hist|figure-before-after [FORMAT] PATH");
         return -1;
     }
     if (rt_export_format(o.what, fmt[0] ? fmt : NULL, &o.format, &err) != RT_OK) {

@@ -1,0 +1,227 @@
+/* rt_figure — figures from the live metrics, and their SVG (see rt_figure.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_figure.h"
+#include "rt_live.h"
+#include "rt_mem.h"
+
+const char *const rt_figure_kinds[] = {"figure-delta", "figure-hist", "figure-before-after", NULL};
+
+static rt_figure *fig_new(rt_figure_kind kind, size_t n)
+{
+    rt_figure *f = rt_calloc(1, sizeof *f);
+    f->kind = kind;
+    f->n = n;
+    f->value = rt_calloc(n + 1, sizeof *f->value);
+    f->value2 = rt_calloc(n + 1, sizeof *f->value2);
+    f->label = rt_calloc(n + 1, sizeof *f->label);
+    return f;
+}
+
+void rt_figure_free(rt_figure **fp)
+{
+    if (!fp || !*fp)
+        return;
+    for (size_t i = 0; i < (*fp)->n; i++)
+        free((*fp)->label[i]);
+    free((*fp)->label);
+    free((*fp)->value);
+    free((*fp)->value2);
+    free(*fp);
+    *fp = NULL;
+}
+
+typedef struct qd {
+    double d;
+    uint32_t q;
+} qd;
+
+static int by_delta_desc(const void *x, const void *y)
+{
+    const qd *a = x, *b = y;
+    return a->d > b->d ? -1 : a->d < b->d ? 1 : (a->q > b->q) - (a->q < b->q);
+}
+
+rt_figure *rt_figure_delta(const rt_session *s, size_t a, size_t b, size_t m)
+{
+    size_t nq;
+    const uint32_t *qs = rt_live_sorted(s->live, &nq);
+    qd *v = rt_calloc(nq + 1, sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < nq; i++) {
+        double x = 0, y = 0;
+        int dx = rt_live_value(s->live, a, qs[i], m, &x), dy = rt_live_value(s->live, b, qs[i], m, &y);
+        if (dx && dy)
+            v[n++] = (qd){x - y, qs[i]};
+    }
+    qsort(v, n, sizeof *v, by_delta_desc);
+    rt_figure *f = fig_new(RT_FIG_DELTA, n);
+    for (size_t i = 0; i < n; i++) {
+        f->value[i] = v[i].d;
+        f->label[i] = rt_strdup(rt_strtab_str(s->ws->qids, v[i].q));
+    }
+    snprintf(f->title, sizeof f->title, "%s − %s, %s per query (%zu queries, sorted)",
+             rt_run_name(s->ws->runs[a].run), rt_run_name(s->ws->runs[b].run), s->ws->ms[m].name, n);
+    snprintf(f->ylabel, sizeof f->ylabel, "Δ %s", s->ws->ms[m].name);
+    free(v);
+    return f;
+}
+
+rt_figure *rt_figure_hist(const rt_session *s, size_t r, size_t m, size_t bins)
+{
+    size_t nq;
+    const uint32_t *qs = rt_live_sorted(s->live, &nq);
+    double lo = 0, hi = 1;
+    if (rt_measure_is_sum(&s->ws->ms[m]) || s->ws->ms[m].kind == RT_M_MFR) {
+        lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < nq; i++) {
+            double x;
+            if (rt_live_value(s->live, r, qs[i], m, &x)) {
+                lo = x < lo ? x : lo;
+                hi = x > hi ? x : hi;
+            }
+        }
+        if (!(lo <= hi))
+            lo = 0, hi = 1;
+        if (hi == lo)
+            hi = lo + 1;
+    }
+    bins = bins ? bins : 10;
+    rt_figure *f = fig_new(RT_FIG_HIST, bins);
+    f->lo = lo;
+    f->width = (hi - lo) / (double)bins;
+    size_t total = 0;
+    for (size_t i = 0; i < nq; i++) {
+        double x;
+        if (!rt_live_value(s->live, r, qs[i], m, &x))
+            continue;
+        size_t k = (size_t)((x - lo) / f->width);
+        f->value[k < bins ? k : bins - 1]++;   /* the top edge goes in the last bin */
+        total++;
+    }
+    for (size_t k = 0; k < bins; k++) {
+        char l[64];
+        snprintf(l, sizeof l, "%.2f", lo + (double)k * f->width);
+        f->label[k] = rt_strdup(l);
+    }
+    snprintf(f->title, sizeof f->title, "%s: %s per query (%zu queries)", rt_run_name(s->ws->runs[r].run),
+             s->ws->ms[m].name, total);
+    snprintf(f->ylabel, sizeof f->ylabel, "queries");
+    return f;
+}
+
+rt_figure *rt_figure_before_after(const rt_session *s, size_t m)
+{
+    const rt_workspace *ws = s->ws;
+    rt_figure *f = fig_new(RT_FIG_BEFORE_AFTER, ws->nruns);
+    double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
+    size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
+    for (size_t r = 0; r < ws->nruns; r++) {
+        rt_live_means(s->live, r, NULL, 0, bm, bn, cm, cn);
+        f->value[r] = bm[m];
+        f->value2[r] = cm[m];
+        f->label[r] = rt_strdup(rt_run_name(ws->runs[r].run));
+    }
+    free(bm);
+    free(cm);
+    free(bn);
+    free(cn);
+    snprintf(f->title, sizeof f->title, "%s before and after the relabels", ws->ms[m].name);
+    snprintf(f->ylabel, sizeof f->ylabel, "%s", ws->ms[m].name);
+    return f;
+}
+
+/* ---- SVG --------------------------------------------------------------------------------- */
+
+static void xml_text(const char *s, FILE *out)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '<')
+            fputs("&lt;", out);
+        else if (c == '>')
+            fputs("&gt;", out);
+        else if (c == '&')
+            fputs("&amp;", out);
+        else if (c == '"')
+            fputs("&quot;", out);
+        else if (c < 0x20 || c == 0x7f)
+            fputc(' ', out);   /* XML 1.0 has no place for control characters */
+        else
+            fputc(c, out);
+    }
+}
+
+#define W 720.0
+#define H 420.0
+#define L 70.0    /* left margin: the y axis and its numbers */
+#define R 20.0
+#define T 40.0
+#define B 70.0    /* bottom margin: the labels */
+
+void rt_figure_svg(const rt_figure *f, FILE *out)
+{
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        lo = fmin(lo, fmin(f->value[i], f->kind == RT_FIG_BEFORE_AFTER ? f->value2[i] : 0));
+        hi = fmax(hi, fmax(f->value[i], f->kind == RT_FIG_BEFORE_AFTER ? f->value2[i] : 0));
+    }
+    if (hi == lo)
+        hi = lo + 1;
+    double ph = H - T - B, pw = W - L - R, scale = ph / (hi - lo), zero = T + hi * scale;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                 "font-family=\"Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, sans-serif\" font-size=\"12\">\n",
+                 W, H, W, H);
+    fputs("<title>", out);
+    xml_text(f->title, out);
+    fputs("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n", out);
+    fprintf(out, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">", W / 2);
+    xml_text(f->title, out);
+    fputs("</text>\n", out);
+    /* axes, ticks and the zero line */
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, T + ph);
+    for (int k = 0; k <= 4; k++) {
+        double v = lo + (hi - lo) * k / 4, y = zero - v * scale;
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#ccc\"/>"
+                     "<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">%.3g</text>\n", L, y, L + pw, y, L - 6, y + 4, v);
+    }
+    fprintf(out, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"black\"/>\n", L, zero,
+            L + pw, zero);
+    fprintf(out, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">", T + ph / 2,
+            T + ph / 2);
+    xml_text(f->ylabel, out);
+    fputs("</text>\n", out);
+    /* the bars */
+    int pairs = f->kind == RT_FIG_BEFORE_AFTER;
+    double slot = f->n ? pw / (double)f->n : pw, bw = slot * (pairs ? 0.38 : 0.8);
+    for (size_t i = 0; i < f->n; i++)
+        for (int s = 0; s <= pairs; s++) {
+            double v = s ? f->value2[i] : f->value[i];
+            double x = L + slot * (double)i + (pairs ? slot * 0.1 + (double)s * bw : slot * 0.1);
+            double y = v >= 0 ? zero - v * scale : zero, h = fabs(v) * scale;
+            const char *fill = pairs ? (s ? "#d95f02" : "#7570b3") : v >= 0 ? "#1b9e77" : "#d95f02";
+            fprintf(out, "<rect class=\"bar\" data-value=\"%.17g\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                         "fill=\"%s\"><title>", v, x, y, bw, h, fill);
+            xml_text(f->label[i], out);
+            fprintf(out, ": %.4g</title></rect>\n", v);
+        }
+    /* labels: every one when they fit, else a few */
+    size_t step = f->n ? (f->n + 29) / 30 : 1;
+    for (size_t i = 0; i < f->n; i += step) {
+        double x = L + slot * ((double)i + 0.5);
+        fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" transform=\"rotate(45 %.2f %.1f)\" font-size=\"10\">", x, T + ph + 14, x,
+                T + ph + 14);
+        xml_text(f->label[i], out);
+        fputs("</text>\n", out);
+    }
+    if (pairs)
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#7570b3\"/><text x=\"%.1f\" y=\"%.1f\">base qrels</text>"
+                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#d95f02\"/><text x=\"%.1f\" y=\"%.1f\">after relabels</text>\n",
+                W - 220, T - 6, W - 206, T + 3, W - 120, T - 6, W - 106, T + 3);
+    fputs("</svg>\n", out);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# figures.sh — the SVG figures (issue 12): they parse (xmllint), a real renderer turns them into a
+# PNG (rsvg-convert), and their bars are the numbers: a bar a query with the per-query difference
+# `retriage eval -q` gives, histogram counts that add up, before/after means as the metrics
+# export; heights proportional to the values; CJK run names escaped and rendered. And the plot
+# view in the workbench, live.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
+DEMO="$SRCDIR/data/demo"
+[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
+WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
+    --journal-dir "$D/j")
+vals() { grep -o 'class="bar" data-value="[^"]*"' "$1" | sed 's/.*data-value="//; s/"$//'; }
+
+run export "${WS[@]}" --what figure-delta --runs bm25,dense -o "$D/delta.svg"
+[ "$rc" -eq 0 ] && xmllint --noout "$D/delta.svg" 2> "$D/xml"
+report $? "figure-delta: an SVG that parses"
+"$RETRIAGE" eval -q -m RR@10 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec" > "$D/eval"
+awk -F'\t' '$3 != "all" { if ($1 == "bm25") a[$3] = $4; else b[$3] = $4 } END { for (q in a) printf "%.12f\n", a[q] - b[q] }' \
+    "$D/eval" | sort -g > "$D/want"
+vals "$D/delta.svg" | awk '{ printf "%.12f\n", $1 }' | sort -g > "$D/got"
+[ "$(wc -l < "$D/got")" -eq 34 ] && cmp -s "$D/want" "$D/got"
+ok $? "34 bars, one a query, each the per-query difference eval gives"
+vals "$D/delta.svg" | awk 'NR > 1 && $1 > prev + 1e-15 { bad = 1 } { prev = $1 } END { exit bad }'
+ok $? "the bars are sorted by the difference, largest first"
+grep -o 'data-value="[^"]*" x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*"' "$D/delta.svg" |
+    sed 's/data-value="//; s/" x="[^"]*" y="[^"]*" width="[^"]*" height="/ /; s/"$//' |
+    awk '$1 != 0 { r = $2 / ($1 < 0 ? -$1 : $1); if (n++ && (r - r0 > 0.002 * r0 || r0 - r > 0.002 * r0)) bad = 1; r0 = r } END { exit bad || n < 2 }'
+ok $? "bar heights are proportional to the values"
+
+run export "${WS[@]}" --what figure-hist --runs dense -o "$D/hist.svg"
+n=$(vals "$D/hist.svg" | wc -l); sum=$(vals "$D/hist.svg" | awk '{ s += $1 } END { print s }')
+want=$(awk -F'\t' '$1 == "dense" && $3 != "all" { b = int($4 * 10); if (b > 9) b = 9; c[b]++ } END { for (i = 0; i < 10; i++) printf "%d ", c[i] + 0 }' "$D/eval")
+got=$(vals "$D/hist.svg" | tr '\n' ' ')
+[ "$rc" -eq 0 ] && xmllint --noout "$D/hist.svg" && [ "$n" -eq 10 ] && [ "$sum" -eq 34 ] && [ "$got" = "$want" ]
+ok $? "figure-hist: 10 bins of RR@10 holding the 34 queries as eval's values fall ($got)"
+
+run export "${WS[@]}" --what figure-before-after -o "$D/ba.svg"
+"$RETRIAGE" export "${WS[@]}" --what metrics > "$D/metrics" 2> /dev/null
+want=$(awk -F'\t' '$2 == "RR@10" { printf "%s %s ", $3, $4 }' "$D/metrics")
+got=$(vals "$D/ba.svg" | awk '{ printf "%.4f ", $1 }')
+[ "$rc" -eq 0 ] && xmllint --noout "$D/ba.svg" && [ "$got" = "$want" ]
+ok $? "figure-before-after: each run's base and current mean, as the metrics export ($got)"
+
+if command -v rsvg-convert > /dev/null; then
+    st=0
+    for f in delta hist ba; do
+        rsvg-convert -o "$D/$f.png" "$D/$f.svg" 2>> "$D/rsvg" && [ "$(head -c 8 "$D/$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || st=1
+    done
+    ok $st "rsvg-convert renders the three figures as PNG"
+else
+    ok 0 "# SKIP rsvg-convert is not installed (scripts/setup.sh installs librsvg2-bin)"
+fi
+
+# CJK run names and markup characters are escaped; the figure still parses and renders
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "基线<&>=$DEMO/runs/bm25.trec" \
+    --run "稠密=$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-before-after -o "$D/cjk.svg"
+[ "$rc" -eq 0 ] && xmllint --noout "$D/cjk.svg" && grep -q "基线&lt;&amp;&gt;" "$D/cjk.svg" && grep -q "稠密" "$D/cjk.svg" &&
+    { ! command -v rsvg-convert > /dev/null || rsvg-convert -o "$D/cjk.png" "$D/cjk.svg"; }
+report $? "CJK and markup in run names: escaped, parsed, rendered"
+
+# refusals
+fails 1 "the figures are written as svg" "a figure in another format is refused" export "${WS[@]}" --what figure-delta --format tsv
+fails 1 "figure-delta compares two runs" "figure-delta of a run with itself" export "${WS[@]}" --what figure-delta --runs bm25,bm25
+fails 1 "--measure: the workspace has no measure MAP" "an unknown measure" export "${WS[@]}" --what figure-hist --measure MAP
+fails 1 "--format svg is for the figures" "svg for a table is refused" export "${WS[@]}" --what metrics --format svg
+
+# the plot view: v cycles, and the figures follow a relabel
+printf 'v\n:snapshot %s/p1\nv\n:snapshot %s/p2\nv\n:snapshot %s/p3\n:label q01 p0023 1\n:snapshot %s/p4\n' "$D" "$D" "$D" "$D" > "$D/script"
+"$RETRIAGE" "${WS[@]}" --annotator plot --script "$D/script" --size 100x30 > /dev/null 2> "$D/uierr"
+grep -q "bm25 − dense, RR@10 per query (34 queries, sorted)" "$D/p1" && grep -q "█" "$D/p1" &&
+    grep -q "bm25: RR@10 per query (34 queries)" "$D/p2" && grep -q "RR@10 before and after the relabels" "$D/p3" &&
+    grep -q "after .* 0.4637" "$D/p3" && ! grep -q "after .* 0.4637" "$D/p4"
+ok $? "v opens the difference plot, then the histogram and the before/after bars, which follow a relabel"
+
+done_testing
