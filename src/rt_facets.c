@@ -2,7 +2,11 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "rt_facets.h"
 #include "rt_mem.h"
@@ -38,6 +42,41 @@ static size_t value_of(rt_facet *fc, const char *s, size_t len)
     return fc->nv++;
 }
 
+/* DuReader's JSON lines (the answers file, or queries that carry them): question_id,
+ * question_type, fact_or_opinion. */
+static const char *const dureader_facets[] = {"question_type", "fact_or_opinion"};
+
+static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const char *line, size_t len,
+                               const rt_strtab *qids, size_t *unknown, rt_err *err)
+{
+    cJSON *o = cJSON_ParseWithLength(line, len);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
+    char num[32];
+    const char *q = cJSON_IsString(id) ? id->valuestring : NULL;
+    if (cJSON_IsNumber(id) && id->valuedouble >= 0 && id->valuedouble < 9007199254740992.0 &&
+        floor(id->valuedouble) == id->valuedouble) {
+        snprintf(num, sizeof num, "%.0f", id->valuedouble);
+        q = num;
+    }
+    if (!cJSON_IsObject(o) || !q) {
+        cJSON_Delete(o);
+        return rt_err_at(err, RT_EINPUT, path, no, "a DuReader line needs \"question_id\" (and question_type, "
+                         "fact_or_opinion)");
+    }
+    uint32_t qid = rt_strtab_find(qids, q, strlen(q));
+    if (qid == RT_NO_ID)
+        (*unknown)++;
+    for (size_t k = 0; k < f->n && qid != RT_NO_ID; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, dureader_facets[k]);
+        rt_facet *fc = &f->f[k];
+        fc->of = rt_grow_index(fc->of, &fc->nof, qid, sizeof *fc->of, 0);
+        if (cJSON_IsString(v) && v->valuestring[0])
+            fc->of[qid] = (uint32_t)value_of(fc, v->valuestring, strlen(v->valuestring)) + 1;
+    }
+    cJSON_Delete(o);
+    return RT_OK;
+}
+
 rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qids, rt_report *rep, rt_err *err)
 {
     *out = NULL;
@@ -45,6 +84,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     rt_status st = rt_reader_open(&r, path, err);
     if (st != RT_OK)
         return st;
+    int json = -1;   /* decided by the first line */
     rt_facets *f = rt_calloc(1, sizeof *f);
     char *line;
     size_t len, unknown = 0;
@@ -54,6 +94,16 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
         size_t no = rt_reader_lineno(r);
         if (rt_line_skippable(line, len))
             continue;
+        if (json < 0 && (json = line[strspn(line, " \t")] == '{')) {
+            f->n = 2;
+            f->f = rt_calloc(f->n, sizeof *f->f);
+            for (size_t k = 0; k < f->n; k++)
+                f->f[k].name = rt_strdup(dureader_facets[k]);
+        }
+        if (json) {
+            st = dureader_line(f, path, no, line, len, qids, &unknown, err);
+            continue;
+        }
         size_t nf = rt_split_tab(line, len, fl, MAX_FACETS + 1);
         if (!f->n) {   /* the header */
             if (nf < 2 || nf > MAX_FACETS || fl[0].len != 3 || memcmp(fl[0].s, "qid", 3) != 0) {

@@ -1,5 +1,7 @@
 /* rt_facets — facets of queries (question type, fact or opinion, leaked or clean, …): a TSV file
- * with a header line `qid<TAB>NAME…` and one line a query, a value per facet (empty: none). The
+ * with a header line `qid<TAB>NAME…` and one line a query, a value per facet (empty: none); or
+ * DuReader's JSON lines (its answers file), whose question_id, question_type and fact_or_opinion
+ * become the facets question_type and fact_or_opinion. The
  * metrics panel, `export --what metrics --by FACET` and `compare --facet NAME=VALUE` split or
  * select queries by them. */
 #ifndef RT_FACETS_H

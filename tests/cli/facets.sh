@@ -69,4 +69,22 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO
 [ "$rc" -eq 0 ] && grep -q "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
 report $? "queries the workspace does not know: a warning, ignored"
 
+# DuReader's answers file carries question_type and fact_or_opinion
+if [ -f "$SHARED_DATA/dureader2-demo-ws/answers.jsonl" ]; then
+    S="$SHARED_DATA/dureader2-demo-ws"
+    run export --queries "$S/queries.tsv" --qrels "$S/qrels.trec" --run "$S/runs/baidu-search.trec" \
+        --facets "$S/answers.jsonl" --journal-dir "$D/j" --what metrics --by question_type
+    awk -F'\t' '$2 == "RR@10" { n += $7 } END { exit n != 93 }' "$D/out"
+    st=$?
+    awk -F'\t' 'NR == FNR { if ($0 ~ /"question_type": "ENTITY"/) { match($0, /"question_id": "[^"]*"/);
+        keep[substr($0, RSTART + 16, RLENGTH - 17)] = 1 }; next } { split($0, f, " "); if (keep[f[1]]) print }' \
+        "$S/answers.jsonl" "$S/qrels.trec" > "$D/q.entity"
+    want=$("$RETRIAGE" eval "$D/q.entity" "$S/runs/baidu-search.trec" 2> /dev/null | awk -F'\t' '$2 == "RR@10" && $3 == "all" { printf "%.4f", $4 }')
+    got=$(awk -F'\t' '$2 == "RR@10" && $3 == "ENTITY" { print $5 }' "$D/out")
+    [ $st -eq 0 ] && [ -n "$want" ] && [ "$want" = "$got" ]
+    report $? "DuReader's answers file as facets: question_type splits the 93 judged queries; ENTITY's RR@10 as eval ($got)"
+else
+    ok 0 "# SKIP ../shared/data/dureader2-demo-ws is absent (fixtures are read from ../shared/data, never copied)"
+fi
+
 done_testing
