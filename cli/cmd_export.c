@@ -51,7 +51,8 @@ static const char export_usage[] =
     "      --leaked HOW        leakage: 'reviewed' (default: pairs a reviewer typed as a leak)\n"
     "                          or 'candidates' (every candidate above the threshold)\n"
     "      --by FACET          metrics: split every run's means by the values of a query facet\n"
-    "                          (the workspace's \"facets\", or --facets F), with query counts\n"
+    "                          (the workspace's \"facets\", or --facets F), with query counts;\n"
+    "                          --by leaked: the leaked (\"duplicated\") test queries and the others\n"
     "      --team              the team's decisions instead of one annotator's\n"
     "      --annotators LIST   with --team: these annotators (comma-separated), not every journal\n"
     "  -h, --help              show this help\n"
@@ -209,8 +210,19 @@ int cmd_export(int argc, char **argv)
             }
         }
     }
+    rt_facets *leak_facet = NULL;
+    if (rc == CLI_OK && e.by && !strcmp(e.by, "leaked") && rt_facets_find(ws->facets, "leaked") == (size_t)-1) {
+        /* DuReader-retrieval's Table 6 as a facet: the leaked test queries and the others */
+        unsigned char *mask = NULL;
+        rc = leaked_mask(team_sess ? team_sess : sess, e.candidates, &mask);
+        if (rc == CLI_OK) {
+            leak_facet = rt_facets_from_mask("leaked", "duplicated", "others", mask, rt_strtab_count(ws->qids));
+            o.facets = leak_facet;
+        }
+        free(mask);
+    }
     if (rc == CLI_OK && e.by) {
-        o.by = rt_facets_find(ws->facets, e.by);
+        o.by = rt_facets_find(o.facets ? o.facets : ws->facets, e.by);
         o.split = 1;
         if (o.by == (size_t)-1) {
             char list[512] = "";
@@ -242,6 +254,7 @@ int cmd_export(int argc, char **argv)
             free(mask);
         }
     }
+    rt_facets_free(&leak_facet);
     rt_table_free(&disputes);
     rt_session_close(&team_sess);
     rt_team_decisions_free(&dec);

@@ -201,7 +201,8 @@ static int in_scope(const rt_export_opts *o, uint32_t q)
 static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
 {
     const rt_workspace *ws = s->ws;
-    const rt_facet *fc = &ws->facets->f[o->by];
+    const rt_facets *fs = o->facets ? o->facets : ws->facets;
+    const rt_facet *fc = &fs->f[o->by];
     const char *h[] = {"run", "measure", fc->name, "base", "current", "delta", "queries"};
     rt_table *t = rt_table_new(7, h);
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
@@ -212,7 +213,7 @@ static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
             size_t n = 0;
             for (size_t i = 0; i < ws->nq; i++) {
                 uint32_t q = ws->qlist[i];
-                size_t qv = rt_facet_value(ws->facets, o->by, q);
+                size_t qv = rt_facet_value(fs, o->by, q);
                 if ((v == fc->nv ? qv == (size_t)-1 : qv == v) && (!o->qids || in_scope(o, q)))
                     sub[n++] = q;
             }

@@ -39,8 +39,8 @@ typedef struct rt_export_opts {
     size_t nqids;
     const unsigned char *leaked;  /* leakage: leaked[qid] marks the leaked test queries */
     const rt_table *table;        /* disputes: rt_team_disputes_table */
-    size_t by;                    /* metrics: split by this facet of ws->facets ((size_t)-1: no split; set
-                                     it, 0 is a facet) */
+    size_t by;                    /* metrics: split by this facet of facets (or ws->facets) */
+    const struct rt_facets *facets;   /* NULL: ws->facets */
     int split;                    /* by is set */
     size_t fig_a, fig_b, fig_m;   /* figures: the runs and the measure */
 } rt_export_opts;

@@ -178,3 +178,21 @@ size_t rt_facet_value_index(const rt_facets *f, size_t k, const char *value)
             return v;
     return (size_t)-1;
 }
+
+rt_facets *rt_facets_from_mask(const char *name, const char *yes, const char *no, const unsigned char *mask, size_t n)
+{
+    rt_facets *f = rt_calloc(1, sizeof *f);
+    f->n = 1;
+    f->f = rt_calloc(1, sizeof *f->f);
+    rt_facet *fc = &f->f[0];
+    fc->name = rt_strdup(name);
+    fc->nv = 2;
+    fc->values = rt_calloc(2, sizeof *fc->values);
+    fc->values[0] = rt_strdup(yes);
+    fc->values[1] = rt_strdup(no);
+    fc->nof = n;
+    fc->of = rt_calloc(n + 1, sizeof *fc->of);
+    for (size_t q = 0; q < n; q++)
+        fc->of[q] = mask[q] ? 1 : 2;
+    return f;
+}

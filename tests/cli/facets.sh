@@ -69,6 +69,15 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO
 [ "$rc" -eq 0 ] && grep -q "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
 report $? "queries the workspace does not know: a warning, ignored"
 
+# the leaked / clean split is a facet too: --by leaked equals --what leakage
+export RETRIAGE_DEMO="$DEMO/workspace.json"
+"$RETRIAGE" export --demo --journal-dir "$D/lj" --what metrics --by leaked --leaked candidates > "$D/byleak" 2> /dev/null
+"$RETRIAGE" export --demo --journal-dir "$D/lj" --what leakage --leaked candidates > "$D/leak" 2> /dev/null
+a=$(awk -F'\t' '$3 == "duplicated" { printf "%s %s %s %s;", $1, $2, $5, $7 } $3 == "others" { printf "%s %s %s %s;", $1, $2, $5, $7 }' "$D/byleak" | tr ';' '\n' | sort)
+b=$(awk -F'\t' 'NR > 1 { printf "%s %s %s %s;%s %s %s %s;", $1, $2, $3, $5, $1, $2, $4, $6 }' "$D/leak" | tr ';' '\n' | sort)
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "export --by leaked (DuReader-retrieval Table 6 as a facet) equals --what leakage"
+
 # DuReader's answers file carries question_type and fact_or_opinion
 if [ -f "$SHARED_DATA/dureader2-demo-ws/answers.jsonl" ]; then
     S="$SHARED_DATA/dureader2-demo-ws"

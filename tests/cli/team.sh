@@ -169,7 +169,7 @@ if [ ! -d "$SHARED_DATA/agreement" ] || [ ! -d "$SHARED_DATA/dureader2-demo-ws" 
     ok 0 "# SKIP ../shared/data/agreement or dureader2-demo-ws is absent (fixtures are read from ../shared/data, never copied)"
 else
     S="$SHARED_DATA/dureader2-demo-ws"
-    FWS=(--queries "$S/queries.tsv" --collection "$S/collection.tsv" --qrels "$S/qrels.trec"
+    FWS=(--queries "$S/queries.tsv" --qrels "$S/qrels.trec"
          --run "$S/runs/baidu-search.trec" --run "$S/runs/sklearn-tfidf-char.trec"
          --run "$S/runs/xapian-bm25-jieba.trec" --journal-dir "$D/fj")
     run import "${FWS[@]}" --judgments "$SHARED_DATA/agreement/judgments.tsv" --tags "$SHARED_DATA/agreement/tags.tsv"
