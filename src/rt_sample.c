@@ -33,6 +33,12 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
         if (ok && c->a != (size_t)-1)
             return RT_OK;
     }
+    if (n == 2 && strcmp(kind, "zero") == 0) {
+        c->kind = RT_COND_ZERO;
+        c->a = rt_workspace_find_run(ws, x);
+        if (c->a != (size_t)-1)
+            return RT_OK;
+    }
     if (n == 4 && (strcmp(kind, "rbo") == 0 || strcmp(kind, "jaccard") == 0)) {
         c->kind = kind[0] == 'r' ? RT_COND_RBO : RT_COND_JACCARD;
         c->a = rt_workspace_find_run(ws, x);
@@ -51,7 +57,7 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
     }
     return rt_err_set(err, RT_EUSAGE, "condition \"%s\": use all | tagged | untagged | notop K RUN | "
                       "worse RUN_A RUN_B [MIN_DELTA] | better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | "
-                      "jaccard RUN_A RUN_B MAX (runs by name or number)",
+                      "jaccard RUN_A RUN_B MAX | zero RUN (runs by name or number)",
                       text);
 }
 
@@ -86,6 +92,12 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
             rt_live_value(s->live, c->b, qid, c->measure, &vb);
         }
         return c->kind == RT_COND_WORSE ? va < vb - c->min_delta : va > vb + c->min_delta;
+    }
+    case RT_COND_ZERO: {
+        double v = 0;
+        if (c->measure == (size_t)-1)
+            return rt_session_rr10(s, c->a, qid) == 0;
+        return !rt_live_value(s->live, c->a, qid, c->measure, &v) || v == 0;
     }
     case RT_COND_RBO:
     case RT_COND_JACCARD: {

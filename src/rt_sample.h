@@ -18,6 +18,7 @@ typedef enum rt_cond_kind {
     RT_COND_BETTER,    /* "better A B [MIN]": A above B by more than MIN */
     RT_COND_TAGGED,    /* "tagged": at least one tag */
     RT_COND_UNTAGGED,  /* "untagged" */
+    RT_COND_ZERO,      /* "zero RUN": RUN scores 0 on the measure (the query list's: its f) */
     RT_COND_RBO,       /* "rbo A B MAX": the runs' rank-biased overlap (p 0.9) at most MAX */
     RT_COND_JACCARD,   /* "jaccard A B MAX": the Jaccard of their top 10 at most MAX */
 } rt_cond_kind;

@@ -241,7 +241,7 @@ int act_filter(app *a, const char *arg)
         a->cond.measure = a->list_m;   /* worse / better: on the list's measure */
     } else {
         app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B [MIN_DELTA] | "
-                    "better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | jaccard RUN_A RUN_B MAX | tagged | untagged");
+                    "better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | jaccard RUN_A RUN_B MAX | zero RUN | tagged | untagged");
         return -1;
     }
     app_show_list(a);
@@ -250,11 +250,17 @@ int act_filter(app *a, const char *arg)
     return 0;
 }
 
+/* f: the queries the focused run fails — no relevant passage in its top 5 when the list shows
+ * RR@10 (the paper's failures), a value of 0 on the list's measure otherwise. */
 int act_failing(app *a, const char *arg)
 {
     (void)arg;
     char buf[160];
-    snprintf(buf, sizeof buf, "notop 5 %s", rt_run_name(a->ws->runs[view_focused_run(a)].run));
+    const char *run = rt_run_name(a->ws->runs[view_focused_run(a)].run);
+    if (!strcmp(a->ws->ms[a->list_m].name, "RR@10"))
+        snprintf(buf, sizeof buf, "notop 5 %s", run);
+    else
+        snprintf(buf, sizeof buf, "zero %s", run);
     return act_filter(a, buf);
 }
 

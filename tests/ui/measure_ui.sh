@@ -8,7 +8,7 @@ export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
 DEMO="$SRCDIR/data/demo"
 [ -d "$DEMO" ] || skip_all "the demo workspace is missing"
 WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
-    -m RR@10,nDCG@10,Judged@10 --journal-dir "$D/j" --annotator m)
+    -m RR@10,nDCG@10,Judged@10,P@1 --journal-dir "$D/j" --annotator m)
 ui() {
     printf '%b' "$1" > "$D/script"
     "$RETRIAGE" "${WS[@]}" --script "$D/script" --size 120x45 --echo > "$D/echo" 2> "$D/err"
@@ -46,8 +46,13 @@ below=$(awk '$1 <= 0.5' "$D/rbo" | wc -l)
 grep -q "RBO" "$D/c1" && [ "$n" -eq 34 ] && [ "$sorted" = "$asis" ] && awk '$1 < 0 || $1 > 1 { bad = 1 } END { exit bad }' "$D/rbo" &&
     grep -q "^$below queries shown" "$D/echo" && grep -q "Jac@10" "$D/c3"
 ok $? "RBO of bm25 and dense for the 34 queries, in [0, 1], most different first; rbo 1 2 0.5 keeps the $below at or below 0.5"
+# f with another measure: the queries where the run scores 0 on it
+ui ':measure P@1\nf\n'
+want=$("$RETRIAGE" eval -q -m P@1 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" | awk -F'\t' '$3 != "all" && $4 == 0' | wc -l)
+[ "$want" -gt 0 ] && grep -q "^$want queries shown" "$D/echo"
+ok $? "f on P@1: the $want queries where bm25 scores 0"
 ui ':measure MAP\n'
-[ $? -eq 2 ] && grep -q "the workspace has no measure MAP (RR@10, nDCG@10, Judged@10" "$D/err"
+[ $? -eq 2 ] && grep -q "the workspace has no measure MAP (RR@10, nDCG@10, Judged@10, P@1" "$D/err"
 ok $? "a measure the workspace lacks is refused, listing those it has"
 
 done_testing
