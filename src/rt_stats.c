@@ -146,30 +146,9 @@ rt_test rt_stats_wilcoxon(const double *d, size_t n)
 
 rt_test rt_stats_randomization(const double *d, size_t n, size_t samples, uint64_t seed)
 {
-    if (n == 0)
-        return undefined("no query to compare");
-    if (samples == 0)
-        return undefined("no random sample was asked for");
-    double obs = 0;
-    for (size_t i = 0; i < n; i++)
-        obs += d[i];
-    obs = fabs(obs);
-    double eps = 1e-12 * (obs > 1 ? obs : 1);   /* sums in another order differ in the last bits */
-    uint64_t st = seed;
-    size_t hits = 0;
-    for (size_t s = 0; s < samples; s++) {
-        double sum = 0;
-        uint64_t bits = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (i % 64 == 0)
-                bits = rt_rng_next(&st);
-            sum += (bits & 1) ? -d[i] : d[i];
-            bits >>= 1;
-        }
-        hits += fabs(sum) >= obs - eps;
-    }
-    double p = ((double)hits + 1) / ((double)samples + 1);
-    return (rt_test){.defined = 1, .stat = obs / (double)n, .p = p};
+    rt_test t;   /* the same code as many comparisons at once, so the figures are the same */
+    rt_stats_randomization_many(d, n, 1, samples, seed, &t);
+    return t;
 }
 
 static int by_value(const void *x, const void *y)
@@ -196,30 +175,11 @@ int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed,
 int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q, double hi_q,
                             double *lo, double *hi, double *p)
 {
-    if (n == 0 || samples == 0)
-        return 0;
-    double *means = rt_malloc(samples * sizeof *means);
-    uint64_t st = seed;
-    for (size_t s = 0; s < samples; s++) {
-        double sum = 0;
-        for (size_t i = 0; i < n; i++)
-            sum += d[rt_rng_below_fast(&st, n)];
-        means[s] = sum / (double)n;
-    }
-    if (p) {   /* two-sided: twice the smaller share of resampled means on either side of 0 */
-        size_t le = 0, ge = 0;
-        for (size_t s = 0; s < samples; s++) {
-            le += means[s] <= 0;
-            ge += means[s] >= 0;
-        }
-        double x = 2.0 * (double)(le < ge ? le : ge) / (double)samples;
-        *p = x > 1 ? 1 : x;
-    }
-    qsort(means, samples, sizeof *means, by_value);
-    *lo = quantile(means, samples, lo_q);
-    *hi = quantile(means, samples, hi_q);
-    free(means);
-    return 1;
+    double q;   /* the same code as many comparisons at once */
+    int ok = rt_stats_bootstrap_many(d, n, 1, samples, seed, lo_q, hi_q, lo, hi, &q);
+    if (ok && p)
+        *p = q;
+    return ok;
 }
 
 int rt_stats_effect_size(const double *d, size_t n, double *dz)
@@ -289,10 +249,13 @@ void rt_stats_adjust(const double *p, size_t m, rt_correction c, double *adj)
 
 /* ---- several comparisons over the same queries at once ------------------------------------ */
 
-/* A share of the work: comparisons [c0, c1) of the d matrix; each share draws the whole random
- * sequence itself (cheap), so the figures do not depend on how the work is shared. */
+/* A share of the work: comparisons [c0, c1), packed in blocks of 8 (block b holds comparisons
+ * c0 + 8b … c0 + 8b + 7, row i of it at pk[(b · n + i) · 8], zeros past c1), so that a query's
+ * values of a block sit in one cache line and its 8 sums stay in registers. Each share draws the
+ * whole random sequence itself (cheap), so the figures do not depend on how the work is shared;
+ * every comparison's sum runs over the queries in order, as a single one would. */
 typedef struct share {
-    const double *d;
+    const double *d;      /* n × m, row-major */
     size_t n, m, c0, c1, samples;
     uint64_t seed;
     const double *obs, *eps;
@@ -300,48 +263,101 @@ typedef struct share {
     double *means;        /* bootstrap: means[c * samples + s] */
 } share;
 
+#define BLOCK 8
+
+static double *pack(const share *w, size_t *nblocks)
+{
+    size_t k = w->c1 - w->c0, nb = (k + BLOCK - 1) / BLOCK;
+    double *pk = rt_calloc(nb * w->n * BLOCK + 1, sizeof *pk);
+    for (size_t c = 0; c < k; c++)
+        for (size_t i = 0; i < w->n; i++)
+            pk[((c / BLOCK) * w->n + i) * BLOCK + c % BLOCK] = w->d[i * w->m + w->c0 + c];
+    *nblocks = nb;
+    return pk;
+}
+
 static void *randomize_share(void *arg)
 {
     share *w = arg;
-    size_t k = w->c1 - w->c0;
-    double *sum = rt_calloc(k + 1, sizeof *sum);
-    uint64_t st = w->seed;
+    size_t nb, k = w->c1 - w->c0;
+    double *pk = pack(w, &nb), *sign = rt_malloc((w->n + 1) * sizeof *sign);
+    uint64_t st = w->seed, bits = 0;
     for (size_t s = 0; s < w->samples; s++) {
-        memset(sum, 0, k * sizeof *sum);
-        uint64_t bits = 0;
-        for (size_t i = 0; i < w->n; i++) {
+        for (size_t i = 0; i < w->n; i++) {   /* one sign vector for every comparison */
             if (i % 64 == 0)
                 bits = rt_rng_next(&st);
-            const double *row = w->d + i * w->m + w->c0;
-            double sign = 1.0 - 2.0 * (double)(bits & 1);   /* ±1: sign·x is exactly ±x, no branch */
-            for (size_t c = 0; c < k; c++)   /* the same sign for every comparison */
-                sum[c] += sign * row[c];
+            sign[i] = 1.0 - 2.0 * (double)(bits & 1);   /* ±1: sign·x is exactly ±x */
             bits >>= 1;
         }
-        for (size_t c = 0; c < k; c++)
-            w->hits[w->c0 + c] += fabs(sum[c]) >= w->obs[w->c0 + c] - w->eps[w->c0 + c];
+        for (size_t b = 0; b < nb; b++) {
+            const double *rows = pk + b * w->n * BLOCK;
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;   /* in registers */
+            for (size_t i = 0; i < w->n; i++) {
+                const double *r = rows + i * BLOCK, x = sign[i];
+                a0 += x * r[0], a1 += x * r[1], a2 += x * r[2], a3 += x * r[3];
+                a4 += x * r[4], a5 += x * r[5], a6 += x * r[6], a7 += x * r[7];
+            }
+            const double acc[BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
+            for (int j = 0; j < BLOCK && b * BLOCK + (size_t)j < k; j++) {
+                size_t c = w->c0 + b * BLOCK + (size_t)j;
+                w->hits[c] += fabs(acc[j]) >= w->obs[c] - w->eps[c];
+            }
+        }
     }
-    free(sum);
+    free(sign);
+    free(pk);
     return NULL;
+}
+
+/* Uniform indices below n (< 2^32) from 32-bit halves of the generator's words, two a call
+ * (Lemire's multiply-and-reject on 32 bits, t = 2^32 mod n: unbiased). */
+typedef struct halves {
+    uint64_t st, word;
+    int left;
+} halves;
+
+static uint32_t below32(halves *h, uint32_t n, uint32_t t)
+{
+    for (;;) {
+        if (!h->left) {
+            h->word = rt_rng_next(&h->st);
+            h->left = 2;
+        }
+        uint32_t x = (uint32_t)h->word;
+        h->word >>= 32;
+        h->left--;
+        uint64_t m = (uint64_t)x * n;
+        if ((uint32_t)m >= t)
+            return (uint32_t)(m >> 32);
+    }
 }
 
 static void *resample_share(void *arg)
 {
     share *w = arg;
-    size_t k = w->c1 - w->c0;
-    double *sum = rt_calloc(k + 1, sizeof *sum);
-    uint64_t st = w->seed;
+    size_t nb, k = w->c1 - w->c0;
+    double *pk = pack(w, &nb);
+    uint32_t *idx = rt_malloc((w->n + 1) * sizeof *idx);
+    halves h = {.st = w->seed};
+    uint32_t n32 = (uint32_t)w->n, t = (0u - n32) % n32;   /* the rejection threshold, once */
     for (size_t s = 0; s < w->samples; s++) {
-        memset(sum, 0, k * sizeof *sum);
-        for (size_t i = 0; i < w->n; i++) {
-            const double *row = w->d + rt_rng_below_fast(&st, w->n) * w->m + w->c0;
-            for (size_t c = 0; c < k; c++)
-                sum[c] += row[c];
+        for (size_t i = 0; i < w->n; i++)   /* one resample for every comparison */
+            idx[i] = below32(&h, n32, t);
+        for (size_t b = 0; b < nb; b++) {
+            const double *rows = pk + b * w->n * BLOCK;
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;   /* in registers */
+            for (size_t i = 0; i < w->n; i++) {
+                const double *r = rows + (size_t)idx[i] * BLOCK;
+                a0 += r[0], a1 += r[1], a2 += r[2], a3 += r[3];
+                a4 += r[4], a5 += r[5], a6 += r[6], a7 += r[7];
+            }
+            const double acc[BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
+            for (int j = 0; j < BLOCK && b * BLOCK + (size_t)j < k; j++)
+                w->means[(w->c0 + b * BLOCK + (size_t)j) * w->samples + s] = acc[j] / (double)w->n;
         }
-        for (size_t c = 0; c < k; c++)
-            w->means[(w->c0 + c) * w->samples + s] = sum[c] / (double)w->n;
     }
-    free(sum);
+    free(idx);
+    free(pk);
     return NULL;
 }
 
