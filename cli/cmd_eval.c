@@ -19,7 +19,7 @@
 #include "rt_table.h"
 
 static const char eval_help[] =
-    "Usage: retriage eval [OPTIONS] QRELS RUN...\n"
+    "Usage: retriage eval [OPTIONS] QRELS [NAME=]RUN...\n"
     "       retriage eval [OPTIONS] --dbqa FILE SCORES...\n"
     "\n"
     "Evaluates each RUN against QRELS. The mean is over the queries of QRELS: a judged query\n"
@@ -249,9 +249,13 @@ int cmd_eval(int argc, char **argv)
         cli_print_warnings(rep);
     ev = rt_eval_new(judged, qids, pids, a.ms, a.nm, a.level);
     for (size_t r = 0; r < nr; r++) {
-        const char *path = argv[run0 + (int)r];
+        char *name = NULL;   /* [NAME=]RUN, as pool and the workbench take it */
+        const char *path = dbqa ? argv[run0 + (int)r] : cli_split_run(argv[run0 + (int)r], &name);
+        rt_run_opts ro = a.ropts;
+        ro.name = name;
         st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
-                  : rt_eval_file(ev, path, &a.ropts, &res[r], &err);
+                  : rt_eval_file(ev, path, &ro, &res[r], &err);
+        free(name);
         if (st != RT_OK) {
             rc = cli_fail(&err);
             goto out;
@@ -263,6 +267,13 @@ int cmd_eval(int argc, char **argv)
             rt_report_free(&w);
         }
     }
+    for (size_t r = 0; r < nr && !a.quiet; r++)   /* two runs of one name read as one */
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(res[r]->name, res[k]->name) == 0) {
+                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
+                        "file name): name them with NAME=RUN\n", k + 1, r + 1, res[r]->name);
+                break;
+            }
     if (a.format == RT_TABLE_TSV)
         print_tsv(ev, res, nr, &a);
     else if (a.format == RT_TABLE_JSON)

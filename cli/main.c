@@ -30,7 +30,8 @@ static void usage(FILE *f)
           "      --help-open  the workbench's options\n"
           "      --help-keys  the workbench's keys and commands\n"
           "\n"
-          "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything.\n", f);
+          "Run 'retriage COMMAND --help' for a command's options; 'man retriage' for everything\n"
+          "(from the source tree: man ./man/retriage.1).\n", f);
 }
 
 /* Puts fd's stream behind a terminal-safe filter (rt_safeout). */
@@ -59,9 +60,13 @@ int main(int argc, char **argv)
             workbench = 0;
     if (!workbench && isatty(1))   /* (the workbench draws through curses, sanitised by rt_text) */
         stdout = safe_stream(stdout, 1, _IOFBF);
-    if (argc < 2) {
-        usage(stderr);
-        return CLI_USAGE;
+    if (argc < 2) {   /* a first run: say where to start */
+        fputs("Welcome to retriage. To look around, open the bundled demo workspace:\n"
+              "    retriage --demo\n"
+              "To open your own: retriage --qrels QRELS --run RUN [--run RUN...] [--queries F] [--collection F]\n"
+              "(README.md, \"Quick start\", sets everything up in one command.)\n\n", stdout);
+        usage(stdout);
+        return CLI_OK;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {

@@ -60,6 +60,14 @@ static void list_queries(rt_workspace *ws)
 /* Warns about ids that do not line up between the inputs. */
 static void cross_check(rt_workspace *ws)
 {
+    for (size_t r = 0; r < ws->nruns; r++)   /* two runs of one name cannot be told apart on screen */
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(rt_run_name(ws->runs[r].run), rt_run_name(ws->runs[k].run)) == 0) {
+                rt_report_add(ws->report, RT_REPORT_WARNING, "runs %zu and %zu are both named \"%s\": name them "
+                              "(--run NAME=PATH, or {\"name\", \"path\"} in the workspace file)", k + 1, r + 1,
+                              rt_run_name(ws->runs[r].run));
+                break;
+            }
     if (ws->queries) {
         size_t unknown = 0;
         for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
@@ -140,7 +148,9 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
     if (s->nruns == 0)
         return rt_err_set(err, RT_EUSAGE, "a workspace needs at least one run");
     rt_workspace *ws = rt_calloc(1, sizeof *ws);
-    ws->name = rt_strdup(s->name ? s->name : "retriage");
+    /* unnamed: a workspace given by flags is called after its qrels file */
+    const char *slash = strrchr(s->qrels, '/');
+    ws->name = rt_strdup(s->name ? s->name : slash ? slash + 1 : s->qrels);
     ws->qids = rt_strtab_new();
     ws->pids = rt_strtab_new();
     ws->report = rt_report_new();
@@ -342,6 +352,10 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         st = rt_workspace_open(out, &s, progress, ctx, err);
     if (st == RT_OK) {
         (*out)->path = rt_strdup(path);
+        if (!json_str(o, "name")) {   /* unnamed: called after its file */
+            free((*out)->name);
+            (*out)->name = rt_path_stem(path);
+        }
         if (tax) {
             rt_taxonomy_free(&(*out)->taxonomy);
             (*out)->taxonomy = tax;

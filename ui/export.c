@@ -26,6 +26,10 @@ int act_export(app *a, const char *arg)
     actions_word(&p, what, sizeof what);
     const char *rest = p;
     actions_word(&p, fmt, sizeof fmt);
+    if (!is_format(fmt) && *p) {   /* WHAT WORD PATH: the middle word can only be a format */
+        app_message(a, 1, "unknown format \"%s\" (trec, svg, tsv, csv, json, md, latex)", fmt);
+        return -1;
+    }
     if (!is_format(fmt) || !*p) {
         fmt[0] = 0;
         p = rest;

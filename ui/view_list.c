@@ -68,6 +68,38 @@ static double delta_of(const app *a, size_t qi)
     return value_of(a, qi, a->delta_a) - value_of(a, qi, a->delta_b);
 }
 
+/* Natural order: runs of digits compare as numbers (q2 before q10), the rest byte by byte. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            const char *x = a, *y = b;
+            while (*x == '0')
+                x++;
+            while (*y == '0')
+                y++;
+            const char *xe = x, *ye = y;
+            while (*xe >= '0' && *xe <= '9')
+                xe++;
+            while (*ye >= '0' && *ye <= '9')
+                ye++;
+            if (xe - x != ye - y)
+                return xe - x < ye - y ? -1 : 1;   /* more digits: a bigger number */
+            int c = memcmp(x, y, (size_t)(xe - x));
+            if (c)
+                return c;
+            a = xe;
+            b = ye;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
 static int row_cmp(const void *x, const void *y, void *ctx)
 {
     const app *a = ctx;
@@ -77,7 +109,7 @@ static int row_cmp(const void *x, const void *y, void *ctx)
     case SORT_ORDER:
         break;
     case SORT_QID:
-        c = strcmp(rt_strtab_str(a->ws->qids, a->ws->qlist[i]), rt_strtab_str(a->ws->qids, a->ws->qlist[j]));
+        c = natural_cmp(rt_strtab_str(a->ws->qids, a->ws->qlist[i]), rt_strtab_str(a->ws->qids, a->ws->qlist[j]));
         break;
     case SORT_TEXT: {
         const char *s = rt_workspace_query_text(a->ws, a->ws->qlist[i]);

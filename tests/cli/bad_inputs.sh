@@ -260,7 +260,8 @@ fails 1 "" "unknown option: exit 1" eval --frobnicate "$D/q" "$D/r"
 fails 1 "" "option without its argument: exit 1" eval "$D/q" "$D/r" -m
 fails 1 "" "no arguments: exit 1" eval
 fails 1 "" "qrels but no run: exit 1" eval "$D/q"
-fails 1 "" "no command: exit 1"
+run
+[ "$rc" -eq 0 ] && grep -q "retriage --demo" "$D/out"; report $? "no command: a welcome, exit 0 (issue 13: a first run is not an error)"
 fails 1 "frob" "unknown command: exit 1 naming it" frob
 
 run eval --help
