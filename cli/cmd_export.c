@@ -35,6 +35,9 @@ static const char export_usage[] =
     "              --measure NAME (default the workspace's first)\n"
     "  disputes    with --team: the pairs the annotators decided differently, each one's\n"
     "              decision, who adjudicated it, resolved or not\n"
+    "  leak-pairs  each reviewed leakage pair: test qid, train qid, cosine (when it is a\n"
+    "              candidate of the workspace's leakage check), type, leak or not, who, when\n"
+    "  leak-types  reviewed pairs per reformulation type (Fröbe et al.'s table): count, share\n"
     "\n"
     "With --team the annotations are the team's, from every journal of the journal folder (or\n"
     "those --annotators names): a pair's adjudication (the latest, when several annotators\n"
@@ -182,7 +185,14 @@ int cmd_export(int argc, char **argv)
                 o.table = disputes = rt_team_disputes_table(team, dec);
         }
     }
-    if (rc == CLI_OK && o.what >= RT_EXPORT_FIG_DELTA) {   /* the figure's runs and measure */
+    rt_leakage *cands = NULL;
+    if (rc == CLI_OK && o.what == RT_EXPORT_LEAK_PAIRS && ws->leak.train_queries) {
+        /* the cosine of each reviewed pair, when the check finds it a candidate */
+        if (rt_leakage_find(&cands, ws, &err) != RT_OK)
+            rc = cli_fail(&err);
+        o.leakage = cands;
+    }
+    if (rc == CLI_OK && o.what >= RT_EXPORT_FIG_DELTA && o.what <= RT_EXPORT_FIG_BEFORE_AFTER) {   /* the figure's runs and measure */
         o.fig_a = 0;
         o.fig_b = ws->nruns > 1 ? 1 : 0;
         o.fig_m = 0;
@@ -255,6 +265,7 @@ int cmd_export(int argc, char **argv)
         }
     }
     rt_facets_free(&leak_facet);
+    rt_leakage_free(&cands);
     rt_table_free(&disputes);
     rt_session_close(&team_sess);
     rt_team_decisions_free(&dec);

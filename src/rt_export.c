@@ -9,6 +9,7 @@
 #include "rt_export.h"
 #include "rt_facets.h"
 #include "rt_figure.h"
+#include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_parse.h"
@@ -19,7 +20,8 @@ const rt_name rt_export_whats[] = {
     {"breakdown", RT_EXPORT_BREAKDOWN}, {"metrics", RT_EXPORT_METRICS},
     {"per-query", RT_EXPORT_PER_QUERY}, {"leakage", RT_EXPORT_LEAKAGE}, {"disputes", RT_EXPORT_DISPUTES},
     {"figure-delta", RT_EXPORT_FIG_DELTA}, {"figure-hist", RT_EXPORT_FIG_HIST},
-    {"figure-before-after", RT_EXPORT_FIG_BEFORE_AFTER}, {NULL, 0},
+    {"figure-before-after", RT_EXPORT_FIG_BEFORE_AFTER}, {"leak-pairs", RT_EXPORT_LEAK_PAIRS},
+    {"leak-types", RT_EXPORT_LEAK_TYPES}, {NULL, 0},
 };
 
 int rt_export_what_parse(const char *name, rt_export_what *w)
@@ -31,7 +33,7 @@ int rt_export_what_parse(const char *name, rt_export_what *w)
 rt_status rt_export_format(rt_export_what what, const char *name, rt_table_format *fmt, rt_err *err)
 {
     int qrels = what == RT_EXPORT_QRELS || what == RT_EXPORT_QRELS_DIFF;
-    int figure = what >= RT_EXPORT_FIG_DELTA;
+    int figure = what >= RT_EXPORT_FIG_DELTA && what <= RT_EXPORT_FIG_BEFORE_AFTER;
     if (figure || (name && strcmp(name, "svg") == 0)) {
         if (!figure)
             return rt_err_set(err, RT_EUSAGE, "--format svg is for the figures (figure-delta, figure-hist, "
@@ -307,6 +309,72 @@ static rt_table *per_query_table(const rt_session *s, const rt_export_opts *o)
     return t;
 }
 
+/* The cosine of a reviewed pair among the candidates, or -2 when it is not one. */
+static double cosine_of(const rt_leakage *l, uint32_t test, const char *train)
+{
+    for (size_t i = 0; l && i < l->ntest; i++)
+        if (l->test_qid[i] == test)
+            for (size_t p = l->first[i]; p < l->first[i + 1]; p++)
+                if (strcmp(rt_leakage_train_qid(l, &l->pairs[p]), train) == 0)
+                    return l->pairs[p].score;
+    return -2;
+}
+
+static rt_table *leak_pairs_table(const rt_session *s, const rt_export_opts *o)
+{
+    const rt_workspace *ws = s->ws;
+    const char *h[] = {"test_qid", "train_qid", "cosine", "type", "leak", "author", "time"};
+    rt_table *t = rt_table_new(7, h);
+    for (size_t i = 0; i < ws->nq; i++) {
+        uint32_t q = ws->qlist[i];
+        size_t n;
+        const rt_leak_label *lb = rt_annot_leaks(s->annot, q, &n);
+        for (size_t k = 0; k < n; k++) {
+            char cos[32] = "", when[32];
+            double c = cosine_of(o->leakage, q, lb[k].train);
+            if (c > -2)
+                snprintf(cos, sizeof cos, "%.6f", c);
+            rt_op_format_time(lb[k].prov.time_ms, when, sizeof when);
+            const char *row[] = {rt_strtab_str(ws->qids, q), lb[k].train, cos, lb[k].type,
+                                 rt_leak_type_is_leak(lb[k].type) ? "yes" : "no", lb[k].prov.author, when};
+            rt_table_add(t, row);
+        }
+    }
+    return t;
+}
+
+static rt_table *leak_types_table(const rt_session *s)
+{
+    const rt_workspace *ws = s->ws;
+    size_t count[16] = {0}, total = 0, nt = 0;
+    while (rt_leak_types[nt])
+        nt++;
+    for (size_t i = 0; i < ws->nq; i++) {
+        size_t n;
+        const rt_leak_label *lb = rt_annot_leaks(s->annot, ws->qlist[i], &n);
+        for (size_t k = 0; k < n; k++)
+            for (size_t j = 0; j < nt && j < 16; j++)
+                if (strcmp(lb[k].type, rt_leak_types[j]) == 0) {
+                    count[j]++;
+                    total++;
+                }
+    }
+    const char *h[] = {"type", "leak", "pairs", "share"};
+    rt_table *t = rt_table_new(4, h);
+    for (size_t j = 0; j < nt && j < 16; j++) {
+        char c[32], sh[32];
+        snprintf(c, sizeof c, "%zu", count[j]);
+        snprintf(sh, sizeof sh, "%.17g", total ? (double)count[j] / (double)total : 0.0);
+        const char *row[] = {rt_leak_types[j], j < RT_LEAK_TYPES_LEAKING ? "yes" : "no", c, sh};
+        rt_table_add(t, row);
+    }
+    char c[32];
+    snprintf(c, sizeof c, "%zu", total);
+    const char *row[] = {"all", "", c, total ? "1" : "0"};
+    rt_table_add(t, row);
+    return t;
+}
+
 static rt_table *leakage_table(const rt_session *s, const rt_export_opts *o)
 {
     const rt_workspace *ws = s->ws;
@@ -374,6 +442,8 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
         if (!o->table)
             return rt_err_set(err, RT_EUSAGE, "the disputed pairs are the team's (export --team)");
         return rt_table_write(o->table, o->format, out, err);
+    case RT_EXPORT_LEAK_PAIRS: t = leak_pairs_table(s, o); break;
+    case RT_EXPORT_LEAK_TYPES: t = leak_types_table(s); break;
     case RT_EXPORT_FIG_DELTA:
     case RT_EXPORT_FIG_HIST:
     case RT_EXPORT_FIG_BEFORE_AFTER: {

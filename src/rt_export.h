@@ -25,6 +25,8 @@ typedef enum rt_export_what {
     RT_EXPORT_FIG_DELTA,   /* SVG: per-query difference of runs fig_a and fig_b on fig_m */
     RT_EXPORT_FIG_HIST,    /* SVG: histogram of run fig_a's values of fig_m */
     RT_EXPORT_FIG_BEFORE_AFTER,   /* SVG: every run's fig_m before and after the relabels */
+    RT_EXPORT_LEAK_PAIRS,  /* each reviewed leakage pair: test, train, cosine, type, author, time */
+    RT_EXPORT_LEAK_TYPES,  /* reviewed pairs per type (Fröbe et al.'s table): count and share */
 } rt_export_what;
 
 /* "trec" and "svg" besides the table formats. */
@@ -43,6 +45,7 @@ typedef struct rt_export_opts {
     const struct rt_facets *facets;   /* NULL: ws->facets */
     int split;                    /* by is set */
     size_t fig_a, fig_b, fig_m;   /* figures: the runs and the measure */
+    const struct rt_leakage *leakage;   /* leak-pairs: the candidates, for their cosine (may be NULL) */
 } rt_export_opts;
 
 /* The names of the values (rt_names). */

@@ -90,3 +90,36 @@ int draw_fmt(int y, int x, int w, term_role role, const char *fmt, ...)
         n = sizeof buf - 1;
     return draw_text(y, x, w, buf, (size_t)n, role, NULL);
 }
+
+/* Lines of len bytes of s wrapped to w columns: the glyphs and their line starts (caller frees). */
+static size_t wrap_lines(int w, const char *s, size_t len, rt_glyphs *g, size_t **starts)
+{
+    rt_text_sanitize(s, len, 1, g);
+    size_t n = rt_glyphs_wrap(g, (size_t)(w > 0 ? w : 0), NULL, 0);
+    *starts = rt_calloc(n + 1, sizeof **starts);
+    rt_glyphs_wrap(g, (size_t)(w > 0 ? w : 0), *starts, n);
+    return n;
+}
+
+int draw_wrapped_rows(int w, const char *s, size_t len)
+{
+    rt_glyphs g = {0};
+    size_t *starts;
+    size_t n = wrap_lines(w, s, len, &g, &starts);
+    free(starts);
+    rt_glyphs_free(&g);
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+int draw_wrapped(int y, int x, int w, int rows, const char *s, size_t len, term_role role)
+{
+    rt_glyphs g = {0};
+    size_t *starts;
+    size_t n = wrap_lines(w, s, len, &g, &starts);
+    int drawn = 0;
+    for (size_t i = 0; i < n && drawn < rows; i++, drawn++)
+        draw_glyphs(y + drawn, x, w, &g, starts[i], i + 1 < n ? starts[i + 1] : g.n, NULL, role);
+    free(starts);
+    rt_glyphs_free(&g);
+    return drawn;
+}

@@ -24,6 +24,12 @@ int draw_fmt(int y, int x, int w, term_role role, const char *fmt, ...)
 int draw_glyphs(int y, int x, int w, const rt_glyphs *g, size_t from, size_t to,
                 const uint8_t *mark, term_role role);
 
+/* Draws len bytes of (untrusted) UTF-8 at s wrapped to w columns (rt_glyphs_wrap: after spaces,
+ * anywhere in CJK text) on at most rows rows from row y; returns the rows drawn. draw_wrapped_rows
+ * says how many rows the whole text needs, so a view can make room before drawing. */
+int draw_wrapped(int y, int x, int w, int rows, const char *s, size_t len, term_role role);
+int draw_wrapped_rows(int w, const char *s, size_t len);
+
 /* Fills w columns at (y, x) with blanks in role. */
 void draw_fill(int y, int x, int w, term_role role);
 

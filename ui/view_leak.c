@@ -147,19 +147,34 @@ static void draw(app *a, int top, int height)
         reviewed += label_of(a, &a->leak->pairs[i]) != NULL;
     size_t nleaked;
     free(rt_leakage_mask(a->s, a->leak, 0, &nleaked));
-    draw_fmt(top, 0, a->cols, ROLE_HEADER,
+    char head[256];
+    snprintf(head, sizeof head,
              "%zu candidates (cosine >= %.2f, %s) | reviewed %zu/%zu | %zu test queries confirmed leaked",
              a->leak->npairs, a->leak->threshold, a->leak->builtin ? "built-in lexical embedder" : "given embeddings",
              reviewed, a->leak->npairs, nleaked);
-    static const char keys[] = "1 identical 2 generalization 3 specialization 4 reformulation "
-                               "5 different topic 6 not a leak 0 clear  x next unreviewed";
-    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
+    int hr = draw_wrapped(top, 0, a->cols, height > 6 ? 2 : 1, head, strlen(head), ROLE_HEADER);
+    top += hr - 1;
+    height -= hr - 1;
+    /* the keys, each type with how many candidates carry it (Fröbe et al.'s table, live) */
+    char keys[512];
+    size_t len = 0;
+    for (size_t t = 0; rt_leak_types[t] && len < sizeof keys; t++) {
+        size_t count = 0;
+        for (size_t i = 0; i < a->leak->npairs; i++) {
+            const char *type = label_of(a, &a->leak->pairs[i]);
+            count += type && strcmp(type, rt_leak_types[t]) == 0;
+        }
+        len += (size_t)snprintf(keys + len, sizeof keys - len, "%zu\u00a0%s\u00a0(%zu)  ", t + 1, rt_leak_types[t], count);
+    }
+    if (len < sizeof keys)
+        snprintf(keys + len, sizeof keys - len, "0\u00a0clear  x\u00a0next\u00a0unreviewed");
+    int kr = draw_wrapped(top + 1, 0, a->cols, height > 8 ? 3 : 1, keys, strlen(keys), ROLE_DIM);
     if (!a->leak->npairs) {
         static const char none[] = "No training query is that close to a test query.";
-        draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
+        draw_text(top + 1 + kr, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
         return;
     }
-    size_t per = 2, rows = height > 2 ? (size_t)(height - 2) / per : 0;
+    size_t per = 2, rows = height > 1 + kr ? (size_t)(height - 1 - kr) / per : 0;
     if (rows == 0)
         return;
     if (L(a)->sel >= a->leak->npairs)
@@ -169,7 +184,7 @@ static void draw(app *a, int top, int height)
     if (L(a)->sel >= L(a)->top + rows)
         L(a)->top = L(a)->sel - rows + 1;
     for (size_t r = 0; r < rows && L(a)->top + r < a->leak->npairs; r++)
-        draw_pair(a, top + 2 + (int)(r * per), (int)per, L(a)->top + r);
+        draw_pair(a, top + 1 + kr + (int)(r * per), (int)per, L(a)->top + r);
 }
 
 static size_t *cursor(app *a, size_t *n)

@@ -33,7 +33,7 @@ report $? "no arguments: a welcome pointing to --demo, and the usage (exit 0)"
 
 # Every "unknown X" lists the valid values, from the same table the parser reads.
 run export --demo --what bogus
-[ "$rc" -eq 1 ] && grep -q "(qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage, disputes, figure-delta, figure-hist, figure-before-after)" "$D/err"
+[ "$rc" -eq 1 ] && grep -q "(qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage, disputes, figure-delta, figure-hist, figure-before-after, leak-pairs, leak-types)" "$D/err"
 report $? "export: an unknown --what lists every kind"
 run export --demo
 [ "$rc" -eq 1 ] && grep -q "leakage" "$D/err"; report $? "export: a missing --what lists every kind (leakage too)"

@@ -20,10 +20,43 @@ printf 'D\n:snapshot %s\n' "$TMPD/snap" > "$TMPD/s2"
 run "$TMPD/s2" > /dev/null; ok $? "reopened"
 grep -q 'specialization' "$TMPD/snap" && grep -q 'not-leak' "$TMPD/snap"; ok $? "labels shown after reopening"
 grep -q 'reviewed 2/' "$TMPD/snap"; ok $? "progress counts the reviewed pairs"
+for size in 80x24 140x42; do
+    "$RETRIAGE" --demo --journal-dir "$J" --annotator rev --script "$TMPD/s2" --size $size > /dev/null
+    sed 's/\xc2\xa0/ /g' "$TMPD/snap" > "$TMPD/snap.sp"   # the keys hold no-break spaces
+    grep -q '3 specialization (1)' "$TMPD/snap.sp" && grep -q '6 not-leak (1)' "$TMPD/snap.sp" &&
+        grep -q '1 identical (0)' "$TMPD/snap.sp" && grep -q 'x next unreviewed' "$TMPD/snap.sp" &&
+        grep -q 'test queries confirmed leaked' "$TMPD/snap.sp"
+    ok $? "$size: the review view counts the pairs of each type, its key line and header wrapped, not cut"
+done
 "$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leakage > "$TMPD/split"
 ok $? "export --what leakage"
 awk -F'\t' 'NR > 1 && ($5 != 1 || $6 != 33) { bad = 1 } END { exit bad }' "$TMPD/split"
 ok $? "one duplicated query (q01), 33 others"
+
+# the review itself: each reviewed pair with the check's cosine, and the count per type
+"$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leak-pairs > "$TMPD/pairs"
+ok $? "export --what leak-pairs"
+"$RETRIAGE" leak --train "$SRCDIR/data/demo/train_queries.tsv" --test "$SRCDIR/data/demo/queries.tsv" 2>/dev/null |
+    awk -F'\t' '$1 == "q01" && ($2 == "t001" || $2 == "t014") { print $1 "\t" $2 "\t" $3 }' | sort > "$TMPD/want_cos"
+awk -F'\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$TMPD/pairs" | sort > "$TMPD/got_cos"
+cmp -s "$TMPD/want_cos" "$TMPD/got_cos"; ok $? "leak-pairs: the reviewed pairs with the cosine retriage leak reports"
+awk -F'\t' 'NR == 1 { ok = $4 == "type" && $5 == "leak" && $6 == "author" && $7 == "time" }
+             NR > 1 && $6 != "rev" { ok = 0 } NR > 1 && $7 !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T/ { ok = 0 }
+             $2 == "t001" && ($4 != "specialization" || $5 != "yes") { ok = 0 }
+             $2 == "t014" && ($4 != "not-leak" || $5 != "no") { ok = 0 } END { exit !ok }' "$TMPD/pairs"
+ok $? "leak-pairs: type, leak or not, who and when of each"
+"$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leak-types --format json > "$TMPD/types"
+ok $? "export --what leak-types --format json"
+python3 -c '
+import json, sys
+rows = {r["type"]: r for r in json.load(open(sys.argv[1]))}
+assert rows["specialization"]["pairs"] in (1, "1"), rows
+assert rows["not-leak"]["pairs"] in (1, "1"), rows
+assert rows["identical"]["pairs"] in (0, "0"), rows
+assert rows["all"]["pairs"] in (2, "2"), rows
+assert abs(float(rows["specialization"]["share"]) - 0.5) < 1e-12, rows
+' "$TMPD/types" 2>"$TMPD/types.err"
+ok $? "leak-types: one specialization, one not-leak, shares of the two reviewed ($(cat "$TMPD/types.err"))"
 
 # undo the last label through the journal: q01 stays leaked (specialization), none removed
 printf ':undo\n' > "$TMPD/s3"
