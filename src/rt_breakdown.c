@@ -96,7 +96,7 @@ size_t rt_breakdown_group(const rt_breakdown *b, size_t c, size_t g, double *sha
 }
 
 static void add_row(rt_table *t, const rt_breakdown *b, const char *group, const char *cat,
-                    size_t g, size_t i, int is_group)
+                    size_t g, size_t i, int is_group, int rounded)
 {
     size_t cols = 1 + b->nruns, nc = 2 + 2 * cols;
     char **cells = rt_calloc(nc, sizeof *cells);
@@ -109,7 +109,7 @@ static void add_row(rt_table *t, const rt_breakdown *b, const char *group, const
         cells[2 + 2 * c] = rt_malloc(32);
         snprintf(cells[2 + 2 * c], 32, "%zu", x);
         cells[3 + 2 * c] = rt_malloc(32);
-        snprintf(cells[3 + 2 * c], 32, "%.1f", 100.0 * sh);
+        snprintf(cells[3 + 2 * c], 32, rounded ? "%.1f" : "%.17g", 100.0 * sh);
     }
     rt_table_add(t, (const char *const *)cells);
     for (size_t c = 0; c < nc; c++)
@@ -117,7 +117,7 @@ static void add_row(rt_table *t, const rt_breakdown *b, const char *group, const
     free(cells);
 }
 
-rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s)
+rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s, int rounded)
 {
     const rt_taxonomy *tax = s->ws->taxonomy;
     size_t cols = 1 + b->nruns, nc = 2 + 2 * cols;
@@ -142,11 +142,13 @@ rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s)
         free(h[c]);
     free(h);
     for (size_t g = 0; g < tax->ngroups; g++) {
-        add_row(t, b, tax->groups[g], "(all)", g, 0, 1);
+        add_row(t, b, tax->groups[g], "(all)", g, 0, 1, rounded);
         for (size_t i = 0; i < tax->ncats; i++)
             if (tax->cats[i].group == g)
-                add_row(t, b, tax->groups[g], tax->cats[i].name, g, i, 0);
+                add_row(t, b, tax->groups[g], tax->cats[i].name, g, i, 0, rounded);
     }
-    add_row(t, b, "(total)", "tagged items", 0, 0, 2);
+    add_row(t, b, "(total)", "tagged items", 0, 0, 2, rounded);
+    if (rounded)
+        rt_table_note(t, "shares in percent rounded to 1 decimal place; TSV, CSV and JSON carry full precision");
     return t;
 }

@@ -31,7 +31,8 @@ size_t rt_breakdown_group(const rt_breakdown *b, size_t c, size_t g, double *sha
 
 /* The breakdown as a table: group, category, then count and share for overall and each run;
  * a group's own row has category "(all)"; the last row, "(total)", counts the tagged items.
- * Caller frees. */
-rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s);
+ * Shares are in percent, to 1 decimal when rounded (Markdown, LaTeX; the table notes it), else
+ * to 17 significant digits. Caller frees. */
+rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s, int rounded);
 
 #endif

@@ -198,6 +198,23 @@ static int in_scope(const rt_export_opts *o, uint32_t q)
     return 0;
 }
 
+/* A measure's value as a cell: full precision (17 significant digits, as eval prints) in the
+ * formats a program reads (TSV, CSV, JSON), rounded by rt_measure_format (4 decimals) in
+ * Markdown and LaTeX, whose tables then say so. */
+static void value_cell(const rt_export_opts *o, const rt_measure *m, double v, int signed_, char *buf, size_t n)
+{
+    if (rt_table_format_rounds(o->format))
+        rt_measure_format(m, v, signed_, buf, n);
+    else
+        snprintf(buf, n, "%.17g", v == 0 ? 0.0 : v);   /* no "-0" */
+}
+
+static void note_rounding(const rt_export_opts *o, rt_table *t)
+{
+    if (t && rt_table_format_rounds(o->format))
+        rt_table_note(t, "values rounded to 4 decimal places; TSV, CSV and JSON carry full precision");
+}
+
 /* Metrics per value of a facet (DuReader's per-question-type table): run, measure, the facet's
  * value, base, current, delta and the queries of the value. Queries without a value are "-". */
 static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
@@ -226,9 +243,9 @@ static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
                 if (!cn[m] && !bn[m])
                     continue;   /* none of them judged */
                 char b[32], c[32], d[32], q[32];
-                rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);
-                rt_measure_format(&ws->ms[m], cm[m], 0, c, sizeof c);
-                rt_measure_format(&ws->ms[m], cm[m] - bm[m], 1, d, sizeof d);
+                value_cell(o, &ws->ms[m], bm[m], 0, b, sizeof b);
+                value_cell(o, &ws->ms[m], cm[m], 0, c, sizeof c);
+                value_cell(o, &ws->ms[m], cm[m] - bm[m], 1, d, sizeof d);
                 snprintf(q, sizeof q, "%zu", cn[m]);
                 const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, v == fc->nv ? "-" : fc->values[v],
                                      b, c, d, q};
@@ -256,9 +273,9 @@ static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
         rt_live_means(s->live, r, o->qids, o->nqids, bm, bn, cm, cn);
         for (size_t m = 0; m < ws->nm; m++) {
             char b[32], c[32], d[32], n[32];
-            rt_measure_format(&ws->ms[m], bm[m], 0, b, sizeof b);
-            rt_measure_format(&ws->ms[m], cm[m], 0, c, sizeof c);
-            rt_measure_format(&ws->ms[m], cm[m] - bm[m], 1, d, sizeof d);
+            value_cell(o, &ws->ms[m], bm[m], 0, b, sizeof b);
+            value_cell(o, &ws->ms[m], cm[m], 0, c, sizeof c);
+            value_cell(o, &ws->ms[m], cm[m] - bm[m], 1, d, sizeof d);
             snprintf(n, sizeof n, "%zu", cn[m]);
             const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, b, c, d, n};
             rt_table_add(t, row);
@@ -296,7 +313,7 @@ static rt_table *per_query_table(const rt_session *s, const rt_export_opts *o)
             row[1] = rt_strtab_str(ws->qids, q[i]);
             for (size_t m = 0; m < ws->nm; m++) {
                 if (rt_live_value(s->live, r, q[i], m, &v))
-                    rt_measure_format(&ws->ms[m], v, 0, cells[m], sizeof cells[m]);
+                    value_cell(o, &ws->ms[m], v, 0, cells[m], sizeof cells[m]);
                 else
                     cells[m][0] = 0;
                 row[2 + m] = cells[m];
@@ -333,7 +350,7 @@ static rt_table *leak_pairs_table(const rt_session *s, const rt_export_opts *o)
             char cos[32] = "", when[32];
             double c = cosine_of(o->leakage, q, lb[k].train);
             if (c > -2)
-                snprintf(cos, sizeof cos, "%.6f", c);
+                snprintf(cos, sizeof cos, rt_table_format_rounds(o->format) ? "%.4f" : "%.17g", c);
             rt_op_format_time(lb[k].prov.time_ms, when, sizeof when);
             const char *row[] = {rt_strtab_str(ws->qids, q), lb[k].train, cos, lb[k].type,
                                  rt_leak_type_is_leak(lb[k].type) ? "yes" : "no", lb[k].prov.author, when};
@@ -343,7 +360,7 @@ static rt_table *leak_pairs_table(const rt_session *s, const rt_export_opts *o)
     return t;
 }
 
-static rt_table *leak_types_table(const rt_session *s)
+static rt_table *leak_types_table(const rt_session *s, const rt_export_opts *o)
 {
     const rt_workspace *ws = s->ws;
     size_t count[16] = {0}, total = 0, nt = 0;
@@ -364,7 +381,8 @@ static rt_table *leak_types_table(const rt_session *s)
     for (size_t j = 0; j < nt && j < 16; j++) {
         char c[32], sh[32];
         snprintf(c, sizeof c, "%zu", count[j]);
-        snprintf(sh, sizeof sh, "%.17g", total ? (double)count[j] / (double)total : 0.0);
+        snprintf(sh, sizeof sh, rt_table_format_rounds(o->format) ? "%.4f" : "%.17g",
+                 total ? (double)count[j] / (double)total : 0.0);
         const char *row[] = {rt_leak_types[j], j < RT_LEAK_TYPES_LEAKING ? "yes" : "no", c, sh};
         rt_table_add(t, row);
     }
@@ -386,8 +404,8 @@ static rt_table *leakage_table(const rt_session *s, const rt_export_opts *o)
         rt_live_split(s->live, r, o->leaked, in, out, &ni, &no);
         for (size_t m = 0; m < ws->nm; m++) {
             char a[32], b[32], c[32], d[32];
-            rt_measure_format(&ws->ms[m], in[m], 0, a, sizeof a);
-            rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
+            value_cell(o, &ws->ms[m], in[m], 0, a, sizeof a);
+            value_cell(o, &ws->ms[m], out[m], 0, b, sizeof b);
             snprintf(c, sizeof c, "%zu", ni);
             snprintf(d, sizeof d, "%zu", no);
             const char *row[] = {rt_run_name(ws->runs[r].run), ws->ms[m].name, a, b, c, d};
@@ -427,23 +445,30 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
     case RT_EXPORT_TAGS: t = tags_table(s); break;
     case RT_EXPORT_BREAKDOWN: {
         rt_breakdown *b = rt_breakdown_compute(s, o->k ? o->k : 5, o->qids, o->nqids);
-        t = rt_breakdown_table(b, s);
+        t = rt_breakdown_table(b, s, rt_table_format_rounds(o->format));
         rt_breakdown_free(&b);
         break;
     }
-    case RT_EXPORT_METRICS: t = metrics_table(s, o); break;
-    case RT_EXPORT_PER_QUERY: t = per_query_table(s, o); break;
+    case RT_EXPORT_METRICS:
+        t = metrics_table(s, o);
+        note_rounding(o, t);
+        break;
+    case RT_EXPORT_PER_QUERY:
+        t = per_query_table(s, o);
+        note_rounding(o, t);
+        break;
     case RT_EXPORT_LEAKAGE:
         if (!o->leaked)
             return rt_err_set(err, RT_EUSAGE, "the leakage split needs the leaked queries");
         t = leakage_table(s, o);
+        note_rounding(o, t);
         break;
     case RT_EXPORT_DISPUTES:
         if (!o->table)
             return rt_err_set(err, RT_EUSAGE, "the disputed pairs are the team's (export --team)");
         return rt_table_write(o->table, o->format, out, err);
     case RT_EXPORT_LEAK_PAIRS: t = leak_pairs_table(s, o); break;
-    case RT_EXPORT_LEAK_TYPES: t = leak_types_table(s); break;
+    case RT_EXPORT_LEAK_TYPES: t = leak_types_table(s, o); break;
     case RT_EXPORT_FIG_DELTA:
     case RT_EXPORT_FIG_HIST:
     case RT_EXPORT_FIG_BEFORE_AFTER: {

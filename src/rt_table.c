@@ -14,6 +14,7 @@ struct rt_table {
     size_t ncols, nrows, cap;
     char **head;
     char **cells;   /* row-major */
+    char *note;     /* rt_table_note, or NULL */
 };
 
 rt_table *rt_table_new(size_t ncols, const char *const *headers)
@@ -37,6 +38,7 @@ void rt_table_free(rt_table **tp)
         free(t->cells[i]);
     free(t->head);
     free(t->cells);
+    free(t->note);
     free(t);
     *tp = NULL;
 }
@@ -176,6 +178,20 @@ static void put_latex(const char *s, FILE *f)
     }
 }
 
+void rt_table_note(rt_table *t, const char *note)
+{
+    free(t->note);
+    t->note = rt_strdup(note);
+    for (char *c = t->note; *c; c++)   /* one comment line, which no "-->" can close early */
+        if (*c == '\n' || *c == '\r' || (*c == '-' && c[1] == '-'))
+            *c = ' ';
+}
+
+int rt_table_format_rounds(rt_table_format fmt)
+{
+    return fmt == RT_TABLE_MD || fmt == RT_TABLE_LATEX;
+}
+
 rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err *err)
 {
     size_t nc = t->ncols;
@@ -231,8 +247,12 @@ rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err
             }
             fputs("|\n", f);
         }
+        if (t->note)
+            fprintf(f, "\n<!-- %s -->\n", t->note);
         break;
     case RT_TABLE_LATEX:
+        if (t->note)
+            fprintf(f, "%% %s\n", t->note);
         fputs("\\begin{tabular}{", f);
         for (size_t c = 0; c < nc; c++)
             fputc(num[c] ? 'r' : 'l', f);

@@ -27,6 +27,13 @@ void rt_table_free(rt_table **t);
  * as numbers in JSON and right-aligned in Markdown and LaTeX. */
 void rt_table_add(rt_table *t, const char *const *cells);
 
+/* A note about the whole table (e.g. "values rounded to 4 decimal places"): written as a comment
+ * where the format has one (Markdown <!-- -->, LaTeX %), never into TSV, CSV or JSON. */
+void rt_table_note(rt_table *t, const char *note);
+
+/* True for the formats meant to be read by a person (Markdown, LaTeX), which round values. */
+int rt_table_format_rounds(rt_table_format fmt);
+
 /* The names of the values (rt_names). */
 extern const rt_name rt_table_formats[];
 

@@ -120,34 +120,33 @@ for r in $RUNS; do set -- "$@" "$DEMO/runs/$r.trec"; done
 st1=$?
 "$RETRIAGE" eval -Q -q -m "$MEASURES" "$DEMO/qrels.trec" "$@" >"$D/a.eval.base" 2>>"$D/a.eval.err"
 check $((st1 | $?)) "a: retriage eval of the exported and of the base qrels" "$D/a.eval.err"
-# A metrics row from eval: run measure base current delta queries, at the export's precision.
-# (Every export prints 4 places, so this is as close as the files allow; bench_relabel checks the
-# incremental means bit for bit against a from-scratch evaluation.)
+# A metrics row from eval: run measure base current delta queries, to 17 significant digits as
+# both print them (TSV carries full precision): the live means are eval's, bit for bit.
 nq=$(awk '{ print $1 }' "$D/a.qrels.ui" | sort -u | wc -l)
 awk -F '\t' -v nq="$nq" 'NR == FNR { if ($3 == "all") b[$1 "\t" $2] = $4; next }
     $3 == "all" && !($2 ~ /\.queries$/) {
         k = $1 "\t" $2
-        printf "%s\t%.4f\t%.4f\t%+.4f\t%d\n", k, b[k], $4, $4 - b[k], nq
+        printf "%s\t%.17g\t%.17g\t%.17g\t%d\n", k, b[k], $4, $4 - b[k], nq
     }' "$D/a.eval.base" "$D/a.eval.cur" >"$D/a.metrics.want"
 tail -n +2 "$D/a.metrics.ui" >"$D/a.metrics.body"
 cmp -s "$D/a.metrics.want" "$D/a.metrics.body" &&
     [ "$(wc -l <"$D/a.metrics.body")" -eq $(($(echo $RUNS | wc -w) * 3)) ] &&
     head -n1 "$D/a.metrics.ui" | grep -qx "$(printf 'run\tmeasure\tbase\tcurrent\tdelta\tqueries')"
-check $? "a: :export metrics: base, current and delta equal retriage eval (4 places) for every run and measure" \
+check $? "a: :export metrics: base, current and delta equal retriage eval (17 digits) for every run and measure" \
     "$D/a.metrics.want" "$D/a.metrics.ui"
 # The comparison must not be vacuous: the relabels change several values.
-[ "$(awk -F '\t' 'NR > 1 && $5 != "+0.0000"' "$D/a.metrics.ui" | wc -l)" -ge 3 ]
+[ "$(awk -F '\t' 'NR > 1 && $5 != "0"' "$D/a.metrics.ui" | wc -l)" -ge 3 ]
 check $? "a: the relabels change at least 3 of the means" "$D/a.metrics.ui"
 # Per query: every run × judged query × measure equals eval -q at the export's precision.
 awk -F '\t' 'NR == 1 { for (i = 3; i <= NF; i++) m[i] = $i; next }
     { for (i = 3; i <= NF; i++) printf "%s\t%s\t%s\t%s\n", $1, m[i], $2, $i }' "$D/a.perq.ui" |
     sort >"$D/a.perq.got"
-awk -F '\t' '$3 != "all" && !($2 ~ /\.queries$/) { printf "%s\t%s\t%s\t%.4f\n", $1, $2, $3, $4 }' \
+awk -F '\t' '$3 != "all" && !($2 ~ /\.queries$/) { printf "%s\t%s\t%s\t%s\n", $1, $2, $3, $4 }' \
     "$D/a.eval.cur" | sort >"$D/a.perq.want"
 cmp -s "$D/a.perq.want" "$D/a.perq.got" && [ "$(wc -l <"$D/a.perq.got")" -eq $((3 * 34 * 3)) ]
 check $? "a: :export per-query equals retriage eval -q for each run, query and measure (306 values)" \
     "$D/a.perq.want" "$D/a.perq.got"
-grep -q "^rerank	RR@10	q13	0.0000$" "$D/a.perq.got" && grep -q "^bm25	Success@1	q23	1.0000$" "$D/a.perq.got"
+grep -q "^rerank	RR@10	q13	0$" "$D/a.perq.got" && grep -q "^bm25	Success@1	q23	1$" "$D/a.perq.got"
 check $? "a: q13 (no relevant passage left) scores 0 and q23 (p0100 now relevant) has a hit at rank 1" \
     "$D/a.perq.got"
 
@@ -160,7 +159,7 @@ echo "$set_q" | tr ' ' '\n' | awk 'NR == FNR { s[$1] = 1; next } $1 in s' - "$DE
 awk -F '\t' -v nq="$(echo $set_q | wc -w)" 'NR == FNR { if ($3 == "all") b[$1 "\t" $2] = $4; next }
     $3 == "all" && !($2 ~ /\.queries$/) {
         k = $1 "\t" $2
-        printf "%s\t%.4f\t%.4f\t%+.4f\t%d\n", k, b[k], $4, $4 - b[k], nq
+        printf "%s\t%.17g\t%.17g\t%.17g\t%d\n", k, b[k], $4, $4 - b[k], nq
     }' "$D/a.evs.base" "$D/a.evs.cur" >"$D/a.metrics.set.want"
 tail -n +2 "$D/a.metrics.set" | cmp -s "$D/a.metrics.set.want" - && [ "$(echo $set_q | wc -w)" -eq 6 ] &&
     ! cmp -s "$D/a.metrics.set" "$D/a.metrics.ui"
@@ -281,6 +280,8 @@ import csv, json, sys
 p = sys.argv[1]
 def norm(rows):
     return [[r[0], r[1]] + [float(x) for x in r[2:]] for r in rows]
+def rounded(rows):   # Markdown and LaTeX round shares to 1 decimal (counts are whole)
+    return [[r[0], r[1]] + [round(x, 1) for x in r[2:]] for r in rows]
 tsv = [l.split("\t") for l in open(p + ".tsv", encoding="utf-8").read().splitlines()]
 head, body = tsv[0], norm(tsv[1:])
 assert head[:4] == ["group", "category", "all", "all %"], head
@@ -293,16 +294,18 @@ assert cs[0] == head and norm(cs[1:]) == body, "csv"
 md = [l for l in open(p + ".md", encoding="utf-8").read().splitlines() if l.startswith("|")]
 cells = [[c.strip() for c in l.strip("|").split("|")] for l in md]
 assert cells[0] == head, cells[0]
-assert norm(cells[2:]) == body, "md"
+assert norm(cells[2:]) == rounded(body), "md"
+assert "<!-- shares in percent rounded to 1 decimal place" in open(p + ".md", encoding="utf-8").read(), "md note"
 tex = open(p + ".latex", encoding="utf-8").read().splitlines()
 mid = tex.index("\\midrule")
 rows = [l.rstrip("\\").strip() for l in tex[mid + 1:tex.index("\\bottomrule")]]
 tr = [[c.strip().replace("\\%", "%") for c in l.split("&")] for l in rows]
-assert norm(tr) == body, ("latex", tr)
+assert norm(tr) == rounded(body), ("latex", tr)
+assert tex[0].startswith("% shares in percent rounded to 1 decimal place"), tex[0]
 hd = [c.strip().replace("\\%", "%") for c in tex[mid - 1].rstrip("\\").split("&")]
 assert hd == head, hd
 EOF
-    check $? "b: breakdown tsv, json, csv, md and latex hold the same header, rows and numbers" "$D/py"
+    check $? "b: breakdown tsv, json, csv, md and latex hold the same header, rows and numbers (md, latex rounded, saying so)" "$D/py"
 else
     skip_one "b: breakdown formats agree" "python3 is absent"
 fi
@@ -426,7 +429,7 @@ want_breakdown() {  # want_breakdown K QIDS
         s = ""
         for (c = 0; c <= nr; c++) {
             x = arr_kind == "g" ? gcount[c, key] + 0 : arr_kind == "c" ? cat[c, key] + 0 : total[c] + 0
-            s = s sprintf("\t%d\t%.1f", x, total[c] ? 100 * (x / total[c]) : 0)
+            s = s sprintf("\t%d\t%.17g", x, total[c] ? 100 * (x / total[c]) : 0)
         }
         return s
     }

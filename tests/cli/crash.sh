@@ -154,8 +154,9 @@ while read -r delay; do
     if [ -s "$jf" ] && [ "$(tail -c 1 "$jf" | od -An -c | tr -d ' ')" != '\n' ]; then
         torn=1 torn_natural=$((torn_natural + 1))
     fi
-    if [ $((i % 5)) -eq 0 ] && [ $torn -eq 0 ]; then
+    if [ $((i % 5)) -eq 0 ] && [ $torn -eq 0 ] && [ -s "$jf" ]; then
         # a simulated torn write: the start of one more operation line, cut at a seeded length
+        # (after a journal line: a kill in the first milliseconds may leave no journal at all)
         cut=$(awk -v seed="$SEED" -v i="$i" 'BEGIN { srand(seed * 100 + i); print 1 + int(rand() * 90) }')
         printf '{"seq":%d,"time":"2026-01-01T00:00:00.000Z","author":"crash","op":"tag","qid":"q01","pid":"p0001","cat":"other"}' \
             $((base + n + 2)) | head -c "$cut" >>"$jf"

@@ -21,7 +21,7 @@ for v in description yes_no entity; do
     awk -F'\t' -v v=$v 'NR == FNR { if ($2 == v) keep[$1] = 1; next } { split($0, f, " "); if (keep[f[1]]) print }' \
         "$D/facets.tsv" "$DEMO/qrels.trec" > "$D/q.$v"
     for r in bm25 dense; do
-        want=$("$RETRIAGE" eval "$D/q.$v" "$DEMO/runs/$r.trec" 2> /dev/null | awk -F'\t' '$2 == "RR@10" && $3 == "all" { printf "%.4f", $4 }')
+        want=$("$RETRIAGE" eval "$D/q.$v" "$DEMO/runs/$r.trec" 2> /dev/null | awk -F'\t' '$2 == "RR@10" && $3 == "all" { printf "%s", $4 }')
         got=$(awk -F'\t' -v r=$r -v v=$v '$1 == r && $2 == "RR@10" && $3 == v { print $5 }' "$D/split")
         [ "$want" = "$got" ] || { echo "$r $v: eval $want, split $got" | diag; st=1; }
     done
@@ -88,7 +88,7 @@ if [ -f "$SHARED_DATA/dureader2-demo-ws/answers.jsonl" ]; then
     awk -F'\t' 'NR == FNR { if ($0 ~ /"question_type": "ENTITY"/) { match($0, /"question_id": "[^"]*"/);
         keep[substr($0, RSTART + 16, RLENGTH - 17)] = 1 }; next } { split($0, f, " "); if (keep[f[1]]) print }' \
         "$S/answers.jsonl" "$S/qrels.trec" > "$D/q.entity"
-    want=$("$RETRIAGE" eval "$D/q.entity" "$S/runs/baidu-search.trec" 2> /dev/null | awk -F'\t' '$2 == "RR@10" && $3 == "all" { printf "%.4f", $4 }')
+    want=$("$RETRIAGE" eval "$D/q.entity" "$S/runs/baidu-search.trec" 2> /dev/null | awk -F'\t' '$2 == "RR@10" && $3 == "all" { printf "%s", $4 }')
     got=$(awk -F'\t' '$2 == "RR@10" && $3 == "ENTITY" { print $5 }' "$D/out")
     [ $st -eq 0 ] && [ -n "$want" ] && [ "$want" = "$got" ]
     report $? "DuReader's answers file as facets: question_type splits the 93 judged queries; ENTITY's RR@10 as eval ($got)"

@@ -38,7 +38,7 @@ ok $? "figure-hist: 10 bins of RR@10 holding the 34 queries as eval's values fal
 
 run export "${WS[@]}" --what figure-before-after -o "$D/ba.svg"
 "$RETRIAGE" export "${WS[@]}" --what metrics > "$D/metrics" 2> /dev/null
-want=$(awk -F'\t' '$2 == "RR@10" { printf "%s %s ", $3, $4 }' "$D/metrics")
+want=$(awk -F'\t' '$2 == "RR@10" { printf "%.4f %.4f ", $3, $4 }' "$D/metrics")
 got=$(vals "$D/ba.svg" | awk '{ printf "%.4f ", $1 }')
 [ "$rc" -eq 0 ] && xmllint --noout "$D/ba.svg" && [ "$got" = "$want" ]
 ok $? "figure-before-after: each run's base and current mean, as the metrics export ($got)"

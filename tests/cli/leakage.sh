@@ -38,7 +38,7 @@ ok $? "one duplicated query (q01), 33 others"
 ok $? "export --what leak-pairs"
 "$RETRIAGE" leak --train "$SRCDIR/data/demo/train_queries.tsv" --test "$SRCDIR/data/demo/queries.tsv" 2>/dev/null |
     awk -F'\t' '$1 == "q01" && ($2 == "t001" || $2 == "t014") { print $1 "\t" $2 "\t" $3 }' | sort > "$TMPD/want_cos"
-awk -F'\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$TMPD/pairs" | sort > "$TMPD/got_cos"
+awk -F'\t' 'NR > 1 { printf "%s\t%s\t%.6f\n", $1, $2, $3 }' "$TMPD/pairs" | sort > "$TMPD/got_cos"
 cmp -s "$TMPD/want_cos" "$TMPD/got_cos"; ok $? "leak-pairs: the reviewed pairs with the cosine retriage leak reports"
 awk -F'\t' 'NR == 1 { ok = $4 == "type" && $5 == "leak" && $6 == "author" && $7 == "time" }
              NR > 1 && $6 != "rev" { ok = 0 } NR > 1 && $7 !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T/ { ok = 0 }

@@ -67,7 +67,7 @@ int main(void)
     b = rt_breakdown_compute(s, 2, only, 1);
     ok(b->total[0] == 1 && catn(b, 0, t, "entity", &sh) == 1 && sh == 1, "q2 only: one item, entity");
     ok(b->nqueries == 1, "q2 only: one query in scope");
-    rt_table *tab = rt_breakdown_table(b, s);
+    rt_table *tab = rt_breakdown_table(b, s, 0), *md = rt_breakdown_table(b, s, 1);
     rt_breakdown_free(&b);
     FILE *f = tmpfile();
     ok(rt_table_write(tab, RT_TABLE_TSV, f, &err) == RT_OK, "the table writes as TSV");
@@ -77,7 +77,23 @@ int main(void)
     while (fgets(line, sizeof line, f))
         found += strstr(line, "entity") && strstr(line, "\t1\t") != NULL;
     ok(found, "the table holds the entity row with its count");
+    rewind(f);
+    found = 0;
+    while (fgets(line, sizeof line, f))
+        found += strstr(line, "entity") && strstr(line, "\t1\t100\t") != NULL;
+    ok(found, "unrounded: the share is written as 100, not 100.0");
     fclose(f);
+    f = tmpfile();
+    ok(rt_table_write(md, RT_TABLE_MD, f, &err) == RT_OK, "the rounded table writes as Markdown");
+    rewind(f);
+    int rounded = 0, noted = 0;
+    while (fgets(line, sizeof line, f)) {
+        rounded += strstr(line, "| 100.0 |") != NULL;
+        noted += strstr(line, "<!-- shares in percent rounded to 1 decimal place") != NULL;
+    }
+    ok(rounded && noted, "Markdown rounds to 1 decimal and says so in a comment");
+    fclose(f);
+    rt_table_free(&md);
     rt_table_free(&tab);
     rt_session_close(&s);
     rt_workspace_free(&ws);

@@ -87,44 +87,53 @@ int main(void)
      * P@2   A: (1/2 + 0 + 0) / 3 = 0.16667;     B: (1/2 + 0 + 0) / 3 */
     ok(export_is(s, RT_EXPORT_METRICS, RT_TABLE_TSV, NULL, 0, NULL,
                  "run\tmeasure\tbase\tcurrent\tdelta\tqueries\n"
-                 "A\tRR@10\t0.3611\t0.3611\t+0.0000\t3\n"
-                 "A\tP@2\t0.1667\t0.1667\t+0.0000\t3\n"
-                 "B\tRR@10\t0.3889\t0.3889\t+0.0000\t3\n"
-                 "B\tP@2\t0.1667\t0.1667\t+0.0000\t3\n"),
-       "metrics before any relabel: base = current");
+                 "A\tRR@10\t0.3611111111111111\t0.3611111111111111\t0\t3\n"
+                 "A\tP@2\t0.16666666666666666\t0.16666666666666666\t0\t3\n"
+                 "B\tRR@10\t0.3888888888888889\t0.3888888888888889\t0\t3\n"
+                 "B\tP@2\t0.16666666666666666\t0.16666666666666666\t0\t3\n"),
+       "metrics before any relabel: base = current, to 17 significant digits");
+    ok(export_is(s, RT_EXPORT_METRICS, RT_TABLE_MD, NULL, 0, NULL,
+                 "| run | measure | base | current | delta | queries |\n"
+                 "|---|---|---:|---:|---:|---:|\n"
+                 "| A | RR@10 | 0.3611 | 0.3611 | +0.0000 | 3 |\n"
+                 "| A | P@2 | 0.1667 | 0.1667 | +0.0000 | 3 |\n"
+                 "| B | RR@10 | 0.3889 | 0.3889 | +0.0000 | 3 |\n"
+                 "| B | P@2 | 0.1667 | 0.1667 | +0.0000 | 3 |\n"
+                 "\n<!-- values rounded to 4 decimal places; TSV, CSV and JSON carry full precision -->\n"),
+       "Markdown rounds to 4 decimals and says so");
     ok(export_is(s, RT_EXPORT_QRELS_DIFF, RT_EXPORT_TREC, NULL, 0, NULL, ""), "no relabels: an empty diff");
 
     /* q2 p05 becomes relevant: A ranks it first (RR 1, P@2 1/2); B does not rank it */
     relabel(s, "q2", "p05", 1);
     ok(export_is(s, RT_EXPORT_METRICS, RT_TABLE_TSV, NULL, 0, NULL,
                  "run\tmeasure\tbase\tcurrent\tdelta\tqueries\n"
-                 "A\tRR@10\t0.3611\t0.5833\t+0.2222\t3\n"
-                 "A\tP@2\t0.1667\t0.3333\t+0.1667\t3\n"
-                 "B\tRR@10\t0.3889\t0.3889\t+0.0000\t3\n"
-                 "B\tP@2\t0.1667\t0.1667\t+0.0000\t3\n"),
+                 "A\tRR@10\t0.3611111111111111\t0.58333333333333337\t0.22222222222222227\t3\n"
+                 "A\tP@2\t0.16666666666666666\t0.33333333333333331\t0.16666666666666666\t3\n"
+                 "B\tRR@10\t0.3888888888888889\t0.3888888888888889\t0\t3\n"
+                 "B\tP@2\t0.16666666666666666\t0.16666666666666666\t0\t3\n"),
        "after relabelling q2 p05: A's RR@10 (1/2 + 1 + 1/4) / 3, P@2 (1/2 + 1/2) / 3");
     ok(export_is(s, RT_EXPORT_PER_QUERY, RT_TABLE_TSV, NULL, 0, NULL,
                  "run\tqid\tRR@10\tP@2\n"
-                 "A\tq1\t0.5000\t0.5000\n"
-                 "A\tq2\t1.0000\t0.5000\n"
-                 "A\tq3\t0.2500\t0.0000\n"
-                 "B\tq1\t1.0000\t0.5000\n"
-                 "B\tq2\t0.1667\t0.0000\n"
-                 "B\tq3\t0.0000\t0.0000\n"),
+                 "A\tq1\t0.5\t0.5\n"
+                 "A\tq2\t1\t0.5\n"
+                 "A\tq3\t0.25\t0\n"
+                 "B\tq1\t1\t0.5\n"
+                 "B\tq2\t0.16666666666666666\t0\n"
+                 "B\tq3\t0\t0\n"),
        "per query: current values of the judged queries (B's unranked q3 scores 0)");
 
     /* a scope: q1 and q3 only (q5, never judged, is left out of the means) */
     uint32_t scope[] = {QID(s, "q1"), QID(s, "q3"), QID(s, "q5")};
     ok(export_is(s, RT_EXPORT_METRICS, RT_TABLE_TSV, scope, 3, NULL,
                  "run\tmeasure\tbase\tcurrent\tdelta\tqueries\n"
-                 "A\tRR@10\t0.3750\t0.3750\t+0.0000\t2\n"
-                 "A\tP@2\t0.2500\t0.2500\t+0.0000\t2\n"
-                 "B\tRR@10\t0.5000\t0.5000\t+0.0000\t2\n"
-                 "B\tP@2\t0.2500\t0.2500\t+0.0000\t2\n"),
+                 "A\tRR@10\t0.375\t0.375\t0\t2\n"
+                 "A\tP@2\t0.25\t0.25\t0\t2\n"
+                 "B\tRR@10\t0.5\t0.5\t0\t2\n"
+                 "B\tP@2\t0.25\t0.25\t0\t2\n"),
        "metrics over a scope: q1 and q3, the unjudged q5 not counted");
     ok(export_is(s, RT_EXPORT_PER_QUERY, RT_TABLE_CSV, scope, 3, NULL,
-                 "run,qid,RR@10,P@2\nA,q1,0.5000,0.5000\nA,q3,0.2500,0.0000\n"
-                 "B,q1,1.0000,0.5000\nB,q3,0.0000,0.0000\n"),
+                 "run,qid,RR@10,P@2\nA,q1,0.5,0.5\nA,q3,0.25,0\n"
+                 "B,q1,1,0.5\nB,q3,0,0\n"),
        "per query over the scope, as CSV");
 
     /* leakage: q1 leaked. A: q1 0.5 vs (1 + 1/4) / 2; B: q1 1 vs (1/6 + 0) / 2 */
@@ -132,10 +141,10 @@ int main(void)
     leaked[QID(s, "q1")] = 1;
     ok(export_is(s, RT_EXPORT_LEAKAGE, RT_TABLE_TSV, NULL, 0, leaked,
                  "run\tmeasure\tduplicated\tothers\tduplicated_queries\tother_queries\n"
-                 "A\tRR@10\t0.5000\t0.6250\t1\t2\n"
-                 "A\tP@2\t0.5000\t0.2500\t1\t2\n"
-                 "B\tRR@10\t1.0000\t0.0833\t1\t2\n"
-                 "B\tP@2\t0.5000\t0.0000\t1\t2\n"),
+                 "A\tRR@10\t0.5\t0.625\t1\t2\n"
+                 "A\tP@2\t0.5\t0.25\t1\t2\n"
+                 "B\tRR@10\t1\t0.083333333333333329\t1\t2\n"
+                 "B\tP@2\t0.5\t0\t1\t2\n"),
        "the leakage split: q1 against q2 and q3");
     ok(text_of(s, RT_EXPORT_LEAKAGE, RT_TABLE_TSV, NULL, 0, NULL) == NULL, "the split without leaked queries is refused");
     free(leaked);
