@@ -25,6 +25,7 @@ struct rt_journal {
     int made_lock;     /* this process created the lock file (removed again if it refuses) */
     int created;       /* this process created the journal file */
     int lock_fd;
+    int holds_lock;    /* the lock is taken: closing removes the lock file */
     char *readonly;    /* why, or NULL */
     uint64_t next_seq;
     off_t size;
@@ -87,13 +88,23 @@ static void take_lock(rt_journal *j, int dirfd, const char *name)
         set_readonly(j, why);
         return;
     }
-    struct stat sb;
-    j->made_lock = fstatat(dirfd, lname, &sb, AT_SYMLINK_NOFOLLOW) != 0;
-    j->lock_fd = open_regular(dirfd, lname, O_RDWR | O_CREAT, 0644);
+    struct stat sb, held;
+    for (int tries = 0;; tries++) {
+        j->made_lock = fstatat(dirfd, lname, &sb, AT_SYMLINK_NOFOLLOW) != 0;
+        j->lock_fd = open_regular(dirfd, lname, O_RDWR | O_CREAT, 0644);
+        if (j->lock_fd < 0 || flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0 || tries == 5)
+            break;
+        /* a holder that quits removes the file: a lock on the file it removed is no lock, so
+         * check that the name still leads to the file locked, and start again if not */
+        if (fstat(j->lock_fd, &held) == 0 && fstatat(dirfd, lname, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+            sb.st_dev == held.st_dev && sb.st_ino == held.st_ino)
+            break;
+        close(j->lock_fd);
+    }
     if (j->lock_fd < 0) {
         snprintf(why, sizeof why, "cannot create %s.lock (%s)", j->path, strerror(errno));
         set_readonly(j, why);
-    } else if (flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    } else if (flock(j->lock_fd, LOCK_EX | LOCK_NB) != 0) {   /* taken above, or held by another */
         char pid[32] = "";
         ssize_t n = pread(j->lock_fd, pid, sizeof pid - 1, 0);
         pid[n > 0 ? n : 0] = 0;
@@ -108,7 +119,29 @@ static void take_lock(rt_journal *j, int dirfd, const char *name)
         int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
         if (ftruncate(j->lock_fd, 0) == 0)
             (void)pwrite(j->lock_fd, pid, (size_t)n, 0);   /* only for the other process's message */
+        j->holds_lock = 1;
     }
+}
+
+static int open_dir(rt_journal *j, const char *dir, rt_err *err);
+
+/* Removes the lock file this process holds the lock of (before closing it releases the lock,
+ * so no other process can hold a lock on the removed file and believe it alone). */
+static void drop_lock(rt_journal *j)
+{
+    if (!j->holds_lock || j->lock_fd < 0)
+        return;
+    rt_err e;
+    int dirfd = open_dir(j, j->dir, &e);
+    if (dirfd < 0)
+        return;
+    char lname[300];
+    snprintf(lname, sizeof lname, "%.250s.lock", strrchr(j->path, '/') + 1);
+    struct stat sb, held;
+    if (fstat(j->lock_fd, &held) == 0 && fstatat(dirfd, lname, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+        sb.st_dev == held.st_dev && sb.st_ino == held.st_ino)
+        (void)unlinkat(dirfd, lname, 0);
+    close(dirfd);
 }
 
 static char *read_fd(int fd, size_t *len)
@@ -469,6 +502,7 @@ void rt_journal_close(rt_journal **jp)
     rt_journal *j = *jp;
     if (j->fd >= 0)
         close(j->fd);
+    drop_lock(j);
     if (j->lock_fd >= 0)
         close(j->lock_fd);   /* releases the lock */
     free(j->path);

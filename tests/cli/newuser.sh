@@ -53,4 +53,17 @@ for size in 80x24 140x42; do
     ok $? "$size: :export with an unknown format is an error listing the formats; nothing written"
 done
 
+# a clean quit leaves the journal and no lock file; a killed one's lock is taken over next time
+printf ':label q1 p1 0\n:quit\n' > "$D/quit"
+(cd "$D" && "$RETRIAGE" --queries q.tsv --qrels qrels.trec --run run --journal-dir j2 --annotator n \
+    --script quit --size 80x24 > /dev/null 2>&1)
+[ -s "$D/j2/n.jsonl" ] && [ ! -e "$D/j2/n.jsonl.lock" ] && [ "$(ls "$D/j2")" = "n.jsonl" ]
+ok $? "a clean quit removes the lock file, keeps the journal ($(ls "$D/j2" | tr '\n' ' '))"
+echo 999999 > "$D/j2/n.jsonl.lock"   # left by a process that was killed
+printf ':label q1 p1 1\n:quit\n' > "$D/quit"
+(cd "$D" && "$RETRIAGE" --queries q.tsv --qrels qrels.trec --run run --journal-dir j2 --annotator n \
+    --script quit --size 80x24 > /dev/null 2> "$D/err.stale")
+[ "$(grep -c '"op":"label"' "$D/j2/n.jsonl")" -eq 2 ] && [ ! -e "$D/j2/n.jsonl.lock" ]
+ok $? "a stale lock file (killed process) is taken over and removed on quit"
+
 done_testing

@@ -37,7 +37,14 @@ static void test_journal_basics(void)
     }
     is_int(rt_journal_next_seq(o.j), 4, "the next seq is 4");
     ok(file_is(path, expect, strlen(expect)), "the file holds exactly the three lines");
+    jo o2;
+    if (ok(jo_open(&o2, dir, "alice", 0) == RT_OK, "a second writer opens it") &&
+        ok(rt_journal_readonly(o2.j) != NULL, "read-only while the first holds the lock")) {
+        jo_close(&o2);
+        ok(exists(P("j/nested/deeper/alice.jsonl.lock")), "the refused writer leaves the holder's lock file");
+    }
     jo_close(&o);
+    ok(!exists(P("j/nested/deeper/alice.jsonl.lock")), "closing removes the lock file");
 
     if (ok(jo_open(&o, dir, "alice", 0) == RT_OK, "reopen")) {
         int same = o.nops == 3;
