@@ -2,7 +2,9 @@
  * fitting and wrapping them to columns. The rules are listed at rt_text_sanitize in rt_text.h. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <utf8proc.h>
 #include <wchar.h>
 
@@ -346,4 +348,79 @@ size_t rt_glyphs_utf8(const rt_glyphs *g, size_t from, size_t to, char *buf, siz
     }
     buf[o] = '\0';
     return o;
+}
+
+/* ---- short names ----------------------------------------------------------------------------- */
+
+static int is_name_sep(uint32_t c)
+{
+    return c == '-' || c == '_' || c == '.' || c == '/' || c == ' ' || c == ':' || c == '+';
+}
+
+/* glyphs [from, g->n) cut to cols columns, with "…" before (lead) and/or after when cut. */
+static char *cut_form(const rt_glyphs *g, size_t from, size_t cols, int lead)
+{
+    size_t room = cols > (size_t)lead ? cols - (size_t)lead : 0, used;
+    size_t n = rt_glyphs_fit(g, from, room, &used);
+    int tail = from + n < g->n;
+    if (tail && n > 0)   /* make room for the closing "…" */
+        n = rt_glyphs_fit(g, from, room > 0 ? room - 1 : 0, &used);
+    size_t cap = 8 + 4 * (n + 1);
+    char *s = rt_malloc(cap), *o = s;
+    if (lead)
+        o += sprintf(o, "\u2026");
+    o += rt_glyphs_utf8(g, from, from + n, o, cap - (size_t)(o - s));
+    if (tail)
+        sprintf(o, "\u2026");
+    return s;
+}
+
+size_t rt_text_short_names(const char *const *names, size_t n, size_t cols, char **out)
+{
+    rt_glyphs *g = rt_calloc(n + 1, sizeof *g);
+    for (size_t i = 0; i < n; i++)
+        rt_text_sanitize(names[i], strlen(names[i]), 0, &g[i]);
+    size_t shortened = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (g[i].width <= cols) {
+            out[i] = rt_strdup(names[i]);
+            continue;
+        }
+        /* the longest start it shares with another name: what follows tells it apart */
+        size_t lcp = 0;
+        for (size_t j = 0; j < n; j++) {
+            size_t k = 0;
+            while (j != i && k < g[i].n && k < g[j].n && g[i].g[k].cp == g[j].g[k].cp)
+                k++;
+            if (k > lcp)
+                lcp = k;
+        }
+        size_t from = lcp;
+        while (from > 0 && !is_name_sep(g[i].g[from - 1].cp))   /* start at a word */
+            from--;
+        if (from >= g[i].n)
+            from = lcp < g[i].n ? lcp : 0;
+        out[i] = cut_form(&g[i], from, cols, from > 0);
+        shortened++;
+    }
+    /* forms that still collide (names that differ only past the columns): numbered */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(out[i], out[j]) == 0 && strcmp(names[i], names[j]) != 0) {
+                for (size_t k = 0; k < n; k++)
+                    if (k != i && strcmp(out[k], out[i]) == 0 && strcmp(names[k], names[i]) != 0) {
+                        char num[32];
+                        snprintf(num, sizeof num, "#%zu", k + 1);
+                        free(out[k]);
+                        out[k] = rt_strdup(num);
+                    }
+                char num[32];
+                snprintf(num, sizeof num, "#%zu", i + 1);
+                free(out[i]);
+                out[i] = rt_strdup(num);
+            }
+    for (size_t i = 0; i < n; i++)
+        rt_glyphs_free(&g[i]);
+    free(g);
+    return shortened;
 }

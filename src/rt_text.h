@@ -95,4 +95,12 @@ int rt_text_libc_width(uint32_t cp);
  * and RT_TEXT_INVALID. Overlongs, surrogates and code points past U+10FFFF are invalid. */
 size_t rt_text_decode(const char *s, size_t len, uint32_t *cp);
 
+/* Short forms of n names (run names in table headers), each at most cols columns wide, that tell
+ * them apart: a name that fits is kept; a longer one keeps, from the start of a word, what follows
+ * the longest start it shares with another name ("…jieba" beside "…bigram" for xapian-bm25-jieba
+ * and xapian-bm25-bigram), cut with "…" when still too wide; forms that would still be equal for
+ * different names become "#k" (k the 1-based position). out[i] are new strings (caller frees).
+ * Returns how many names were shortened, so the caller can show a legend when any was. */
+size_t rt_text_short_names(const char *const *names, size_t n, size_t cols, char **out);
+
 #endif

@@ -209,6 +209,14 @@ static void draw_title(app *a)
     draw_text(0, 0, a->cols, buf, strlen(buf), ROLE_TITLE, NULL);
 }
 
+void app_columns_hint(const app *a, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (a->htotal && a->hshown < a->htotal)
+        snprintf(buf, n, "  %s %zu\u2013%zu of %zu (h/l)", a->hwhat, a->hfirst + 1, a->hfirst + a->hshown, a->htotal);
+}
+
 static void draw_status(app *a)
 {
     int y = a->rows - 1;
@@ -231,8 +239,14 @@ static void draw_status(app *a)
         return;
     }
     size_t warn = rt_report_warnings(a->ws->report);
-    snprintf(buf, sizeof buf, " %zu/%zu queries  %zu runs%s  ? help  : command  q back",
-             a->nrows, a->ws->nq, a->ws->nruns, warn ? "  L load warnings" : "");
+    char hint[128];
+    app_columns_hint(a, hint, sizeof hint);
+    char runs[32] = "";
+    if (!hint[0])
+        snprintf(runs, sizeof runs, "  %zu runs", a->ws->nruns);
+    int o = snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s", a->nrows, a->ws->nq, runs,
+                     rt_run_name(a->ws->runs[view_focused_run(a)].run), hint, warn ? "  L load warnings" : "");
+    snprintf(buf + o, sizeof buf - (size_t)o, "  ? help  : command  q back");
     draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
 }
 
@@ -252,6 +266,7 @@ void app_draw(app *a)
         return;
     }
     draw_title(a);
+    a->htotal = a->hshown = a->hfirst = 0;   /* the view's draw says which columns it shows */
     int h = app_body_height(a);
     view_current(a)->draw(a, 1, h);
     draw_status(a);

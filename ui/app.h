@@ -81,6 +81,13 @@ typedef struct app {
     int filtering;              /* only the queries that meet cond */
     rt_condition cond;
     size_t delta_a, delta_b;    /* runs compared in the delta column */
+    size_t list_hoff;           /* the list's first run column shown (h/l move the focused run) */
+    size_t metrics_hoff;        /* the metrics panel's first measure column shown */
+    size_t bd_hoff;             /* the breakdown's first run column shown */
+    /* the columns the view on screen drew (set by its draw, read by the status line): the
+     * first, how many, of how many, and what they are ("runs", "measures"); htotal 0: none */
+    size_t hfirst, hshown, htotal;
+    const char *hwhat;
 
     /* side by side */
     size_t cur;                 /* index into ws->qlist */
@@ -184,5 +191,14 @@ void app_draw_query_line(app *a, int y);
 
 /* Rows available to the current view's body. */
 int app_body_height(const app *a);
+
+/* "  runs 1–3 of 6 (h/l)" when the view on screen shows only some of its columns, else "". */
+void app_columns_hint(const app *a, char *buf, size_t n);
+
+/* Frees n names and the array (view_list's short run names, shared with the breakdown). */
+void app_free_names(char **names, size_t n);
+
+/* Recomputes the list's rows and goes to the first one (after a sort, filter or search). */
+void app_rows_to_top(app *a);
 
 #endif

@@ -49,5 +49,5 @@ void view_move(app *a, long d)
 
 size_t view_focused_run(const app *a)
 {
-    return view_current(a)->flags & VIEW_RUN_FOCUS ? a->col : a->delta_a;
+    return a->col < a->ws->nruns ? a->col : 0;
 }

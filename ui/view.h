@@ -14,7 +14,7 @@
 /* What a view is about, for the actions shared by every view. */
 enum {
     VIEW_IN_QUERY = 1,   /* it shows the current query: x starts from its focused rank */
-    VIEW_RUN_FOCUS = 2,  /* the run in focus is a->col (else the list's first delta run) */
+    VIEW_RUN_FOCUS = 2,  /* it shows the runs side by side, the focused one (a->col) among them */
     VIEW_OF_PASSAGE = 4, /* it shows one passage: stepping to another query leaves it */
 };
 
@@ -53,8 +53,8 @@ int view_focus(app *a, uint32_t *qid, uint32_t *pid);
 /* Moves the current view's cursor by d positions, clamped to its range. */
 void view_move(app *a, long d);
 
-/* The run the user is looking at: the focused column where the view has one, else the first
- * run of the list's delta column. */
+/* The run in focus (a->col): h/l move it in the list and the side-by-side, whose headers mark it;
+ * the status line names it in every view, and f, x and the breakdown's top k follow it. */
 size_t view_focused_run(const app *a);
 
 /* ---- the actions each view file defines (bound in the action table) ------------------------ */

@@ -10,6 +10,8 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_breakdown.h"
+#include "rt_mem.h"
+#include "rt_text.h"
 #include "rt_parse.h"
 #include "team.h"
 #include "view.h"
@@ -33,7 +35,8 @@ static void row(app *a, const rt_breakdown *b, int y, const char *label, int gro
 {
     draw_text(y, 0, NAME_W, label, strlen(label), group ? ROLE_HEADER : ROLE_NORMAL, NULL);
     int x = NAME_W;
-    for (size_t c = 0; c <= b->nruns; c++) {
+    for (size_t k = 0; k <= a->hshown; k++) {   /* the overall column, then the runs shown */
+        size_t c = k ? 1 + a->hfirst + k - 1 : 0;
         double sh;
         size_t n = group == 2 ? b->total[c] : group ? rt_breakdown_group(b, c, i, &sh) : rt_breakdown_cat(b, c, i, &sh);
         if (group == 2)
@@ -56,20 +59,57 @@ static void draw(app *a, int top, int height)
     rt_session *src = a->breakdown_team && team_session(a) ? team_session(a) : a->s;
     rt_breakdown *b = rt_breakdown_compute(src, a->bk, set ? set->qids : NULL, set ? set->n : 0);
     const rt_taxonomy *tax = a->ws->taxonomy;
-    draw_fmt(top, 0, a->cols, ROLE_NORMAL, "%s%zu tagged items over %zu queries%s%s | runs count their top %zu "
+    char head[512];
+    snprintf(head, sizeof head, "%s%zu tagged items over %zu queries%s%s | runs count their top %zu "
              "(:breakdown K, :breakdown team|mine)", src != a->s ? "the team's categories: " : "", b->total[0],
              b->nqueries, set ? " of set " : "", set ? a->set : "", a->bk);
-    int barw = a->cols - NAME_W - ALL_W - (int)b->nruns * RUN_W - 1;
-    if (barw > 30)
-        barw = 30;
-    if (barw < 5)
-        barw = 0;
+    int hr = draw_wrapped(top, 0, a->cols, height > 8 ? 2 : 1, head, strlen(head), ROLE_NORMAL);
+    top += hr - 1;
+    height -= hr - 1;
+    /* the run columns that fit (the bar only when every run does); h/l scroll the others */
+    int avail = a->cols - NAME_W - ALL_W, barw = 0;
+    size_t fit = avail > 0 ? (size_t)(avail / RUN_W) : 0, nruns = b->nruns;
+    if (fit >= nruns) {
+        fit = nruns;
+        barw = avail - (int)nruns * RUN_W - 1;
+        barw = barw > 30 ? 30 : barw < 5 ? 0 : barw;
+    }
+    if (a->bd_hoff + fit > nruns)
+        a->bd_hoff = nruns - fit;
+    a->hfirst = a->bd_hoff;
+    a->hshown = fit;
+    a->htotal = nruns;
+    a->hwhat = "runs";
+    char at[32], legend[1024];
+    int atw = snprintf(at, sizeof at, "@%zu", a->bk);
+    const char **full = rt_calloc(nruns + 1, sizeof *full);
+    char **names = rt_calloc(nruns + 1, sizeof *names);
+    for (size_t r = 0; r < nruns; r++)
+        full[r] = rt_run_name(a->ws->runs[r].run);
+    size_t shortened = rt_text_short_names(full, nruns, (size_t)(RUN_W - 2 - atw > 3 ? RUN_W - 2 - atw : 3), names);
+    size_t lo = 0;
+    legend[0] = '\0';
+    for (size_t r = 0; shortened && r < nruns && lo < sizeof legend; r++)
+        if (strcmp(names[r], full[r]) != 0)
+            lo += (size_t)snprintf(legend + lo, sizeof legend - lo, "%s%s\u00a0=\u00a0%s", lo ? "   " : "runs: ",
+                                   names[r], full[r]);
+    if (legend[0] && height > 6) {
+        int lr = draw_wrapped(top + 1, 0, a->cols, 2, legend, strlen(legend), ROLE_DIM);
+        top += lr;
+        height -= lr;
+    }
     draw_text(top + 1, 0, NAME_W, "category", 8, ROLE_HEADER, NULL);
     int x = NAME_W;
-    draw_text(top + 1, x, ALL_W + (barw ? barw + 1 : 0), "    n  share (all)", 18, ROLE_HEADER, NULL);
+    const char *allh = barw ? "    n  share (all)" : "  all  share";
+    draw_text(top + 1, x, ALL_W + (barw ? barw + 1 : 0), allh, strlen(allh), ROLE_HEADER, NULL);
     x += ALL_W + (barw ? barw + 1 : 0);
-    for (size_t r = 0; r < b->nruns && x + RUN_W <= a->cols; r++, x += RUN_W)
-        draw_fmt(top + 1, x, RUN_W, ROLE_HEADER, " %s@%zu", rt_run_name(a->ws->runs[r].run), a->bk);
+    for (size_t k = 0; k < fit; k++, x += RUN_W) {
+        size_t r = a->bd_hoff + k;
+        draw_fmt(top + 1, x, RUN_W - 1, ROLE_HEADER, " %s%s", names[r], at);
+        draw_fill(top + 1, x + RUN_W - 1, 1, ROLE_HEADER);
+    }
+    app_free_names(names, nruns);
+    free(full);
     size_t nrows = tax->ngroups + tax->ncats + 1, rows = height > 2 ? (size_t)(height - 2) : 0;
     size_t maxscroll = nrows > rows ? nrows - rows : 0;
     if (a->scroll > maxscroll)
@@ -119,4 +159,13 @@ int act_breakdown(app *a, const char *arg)
     return 0;
 }
 
-const view_ops view_breakdown_ops = {.name = "breakdown", .draw = draw};
+/* h / l: the run columns that do not fit */
+static void side(app *a, int d)
+{
+    if (d < 0 && a->bd_hoff > 0)
+        a->bd_hoff--;
+    else if (d > 0 && a->bd_hoff + a->hshown < a->ws->nruns)
+        a->bd_hoff++;
+}
+
+const view_ops view_breakdown_ops = {.name = "breakdown", .draw = draw, .side = side};

@@ -9,6 +9,8 @@
 
 #include "app.h"
 #include "draw.h"
+#include "rt_mem.h"
+#include "rt_text.h"
 #include "view.h"
 
 #define RUN_W 11
@@ -169,6 +171,15 @@ void app_refresh_rows(app *a)
     a->top = 0;
 }
 
+/* After a sort, a filter or a search the list starts at its first row, focused: the rows the
+ * user asked for are on screen from the top (a live update keeps the focused query instead). */
+void app_rows_to_top(app *a)
+{
+    app_refresh_rows(a);
+    a->sel = 0;
+    a->top = 0;
+}
+
 /* ---- actions on the list ------------------------------------------------------------------ */
 
 int act_search(app *a, const char *arg)
@@ -181,7 +192,7 @@ int act_search(app *a, const char *arg)
     }
     snprintf(a->text_filter, sizeof a->text_filter, "%s", arg);
     app_show_list(a);
-    app_refresh_rows(a);
+    app_rows_to_top(a);
     app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", a->nrows, arg);
     return 0;
 }
@@ -236,7 +247,7 @@ int act_sort(app *a, const char *arg)
         }
         a->sort_desc = strcmp(dir, "desc") == 0;
     }
-    app_refresh_rows(a);
+    app_rows_to_top(a);
     const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
                            a->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
     if (a->sort == SORT_RUN)
@@ -251,7 +262,7 @@ int act_reverse(app *a, const char *arg)
 {
     (void)arg;
     a->sort_desc = !a->sort_desc;
-    app_refresh_rows(a);
+    app_rows_to_top(a);
     app_message(a, 0, "sort %s", a->sort_desc ? "descending" : "ascending");
     return 0;
 }
@@ -277,7 +288,7 @@ int act_filter(app *a, const char *arg)
         return -1;
     }
     app_show_list(a);
-    app_refresh_rows(a);
+    app_rows_to_top(a);
     app_message(a, 0, "%zu queries shown", a->nrows);
     return 0;
 }
@@ -363,13 +374,54 @@ static size_t runs_shown(const app *a, int qw)
     return n < a->ws->nruns ? n : a->ws->nruns;
 }
 
+/* The run names as the headers show them (RUN_W - 2 columns: a marker and a gap) and, when any
+ * had to be shortened, a legend "short = full" in buf. Returns the short names (caller frees). */
+static char **short_names(const app *a, size_t width, char *legend, size_t n)
+{
+    size_t nr = a->ws->nruns;
+    const char **full = rt_calloc(nr + 1, sizeof *full);
+    char **out = rt_calloc(nr + 1, sizeof *out);
+    for (size_t r = 0; r < nr; r++)
+        full[r] = rt_run_name(a->ws->runs[r].run);
+    size_t k = rt_text_short_names(full, nr, width, out);
+    size_t o = 0;
+    legend[0] = '\0';
+    for (size_t r = 0; k && r < nr && o < n; r++)
+        if (strcmp(out[r], full[r]) != 0)
+            o += (size_t)snprintf(legend + o, n - o, "%s%s\u00a0=\u00a0%s", o ? "   " : "runs: ", out[r], full[r]);
+    free(full);
+    return out;
+}
+
+void app_free_names(char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
 static void draw(app *a, int top, int height)
 {
     int qw = qid_width(a);
-    size_t nr = runs_shown(a, qw);
+    size_t nr = runs_shown(a, qw), nruns = a->ws->nruns;
     int textw = a->cols - qw - 1 - (int)nr * RUN_W - DELTA_W - 2 * COUNT_W - (a->contrast ? CONTRAST_W : 0);
     if (textw < 4)
         textw = 4;
+    /* the focused run is always among the columns shown (h/l move it, scrolling them) */
+    if (a->col >= nruns)
+        a->col = 0;
+    if (a->col < a->list_hoff)
+        a->list_hoff = a->col;
+    if (nr && a->col >= a->list_hoff + nr)
+        a->list_hoff = a->col - nr + 1;
+    if (a->list_hoff + nr > nruns)
+        a->list_hoff = nruns - nr;
+    a->hfirst = a->list_hoff;
+    a->hshown = nr;
+    a->htotal = nruns;
+    a->hwhat = "runs";
+    char legend[1024];
+    char **names = short_names(a, RUN_W - 2, legend, sizeof legend);
     int x = 0;
     draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
     x += qw + 1;
@@ -377,9 +429,11 @@ static void draw(app *a, int top, int height)
     int ql = snprintf(qh, sizeof qh, "query (%s)", a->ws->ms[a->list_m].name);
     draw_text(top, x, textw, qh, (size_t)ql, ROLE_HEADER, NULL);
     x += textw;
-    for (size_t r = 0; r < nr; r++) {
-        const char *name = rt_run_name(a->ws->runs[r].run);
-        draw_text(top, x, RUN_W, name, strlen(name), ROLE_HEADER, NULL);
+    for (size_t k = 0; k < nr; k++) {
+        size_t r = a->list_hoff + k;
+        draw_text(top, x, 1, r == a->col ? ">" : " ", 1, ROLE_HEADER, NULL);
+        draw_text(top, x + 1, RUN_W - 2, names[r], strlen(names[r]), ROLE_HEADER, NULL);
+        draw_fill(top, x + RUN_W - 1, 1, ROLE_HEADER);   /* two headers never run together */
         x += RUN_W;
     }
     char dh[32];
@@ -394,6 +448,12 @@ static void draw(app *a, int top, int height)
     draw_text(top, x, COUNT_W, "judged", 6, ROLE_HEADER, NULL);
     x += COUNT_W;
     draw_text(top, x, a->cols - x, "tags", 4, ROLE_HEADER, NULL);
+    app_free_names(names, nruns);
+    if (legend[0] && height > 4) {   /* which short name is which run */
+        int lr = draw_wrapped(top + 1, 0, a->cols, height > 12 ? 2 : 1, legend, strlen(legend), ROLE_DIM);
+        top += lr;
+        height -= lr;
+    }
 
     int h = height - 1;
     if (a->sel < a->top)
@@ -419,7 +479,7 @@ static void draw(app *a, int top, int height)
         x += textw;
         int judged = rt_live_is_judged(a->s->live, q);
         const rt_measure *lm = &a->ws->ms[a->list_m];
-        for (size_t r = 0; r < nr; r++) {
+        for (size_t r = a->list_hoff; r < a->list_hoff + nr; r++) {
             size_t fr = rt_session_first_rel(a->s, r, q);
             double v = value_of(a, qi, r);
             char cell[48], vs[24];
@@ -483,8 +543,18 @@ static int open_query(app *a)
     return 0;
 }
 
+/* h / l: the focused run, the one f filters on and the status line names */
+static void side(app *a, int d)
+{
+    if (d < 0 && a->col > 0)
+        a->col--;
+    else if (d > 0 && a->col + 1 < a->ws->nruns)
+        a->col++;
+    app_message(a, 0, "run %s in focus (f: its failing queries)", rt_run_name(a->ws->runs[a->col].run));
+}
+
 const view_ops view_list_ops = {
-    .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query,
+    .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query, .side = side,
 };
 
 int act_measure(app *a, const char *arg)

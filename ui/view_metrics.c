@@ -189,8 +189,8 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
         name = label;
     }
     draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-    for (size_t m = 0; m < ws->nm; m++) {
-        int x = namew + (int)m * colw;
+    for (size_t m = a->metrics_hoff; m < ws->nm; m++) {
+        int x = namew + (int)(m - a->metrics_hoff) * colw;
         if (x + colw > a->cols)
             break;
         char b[32];
@@ -228,18 +228,19 @@ static void draw_split(app *a, int y, int bottom, int namew)
         if (r == 0) {
             draw_fmt(y++, 0, a->cols, ROLE_NORMAL, "Leakage (%s): duplicated %zu queries, others %zu (:leaked reviewed|candidates)",
                      a->leak_candidates ? "every candidate" : "reviewed leaks", ni, no);
-            for (size_t m = 0; m < ws->nm && namew + (int)(m + 1) * colw <= a->cols; m++)
-                draw_text(y, namew + (int)m * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
+            for (size_t m = a->metrics_hoff; m < ws->nm && namew + (int)(m - a->metrics_hoff + 1) * colw <= a->cols; m++)
+                draw_text(y, namew + (int)(m - a->metrics_hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
             y++;
         }
         const char *name = rt_run_name(ws->runs[r].run);
         draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-        for (size_t m = 0; m < ws->nm && namew + (int)(m + 1) * colw <= a->cols; m++) {
+        for (size_t m = a->metrics_hoff; m < ws->nm && namew + (int)(m - a->metrics_hoff + 1) * colw <= a->cols; m++) {
             char b[32];
+            int x = namew + (int)(m - a->metrics_hoff) * colw;
             int n = rt_measure_format(&ws->ms[m], in[m], 0, b, sizeof b);
-            draw_text(y, namew + (int)m * colw, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
+            draw_text(y, x, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
             n = rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
-            draw_text(y, namew + (int)m * colw + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
+            draw_text(y, x + SUB_W, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
         }
         y++;
     }
@@ -260,20 +261,32 @@ static void draw(app *a, int top, int height)
                  rt_run_name(ws->runs[a->baseline_run].run));
     else if (!set)
         snprintf(sig, sizeof sig, " | delta*: relabels change it significantly (t-test; :baseline RUN marks runs)");
+    char head[512];
     if (set)
-        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Query set %s (%zu queries) | %zu relabels | level %d",
+        snprintf(head, sizeof head, "Query set %s (%zu queries) | %zu relabels | level %d",
                  a->set, set->n, nl, (int)ws->level);
     else
-        draw_fmt(top, 0, a->cols, ROLE_NORMAL, "Base: %u judged queries | current: %zu | %zu relabels | level %d%s",
+        snprintf(head, sizeof head, "Base: %u judged queries | current: %zu | %zu relabels | level %d%s",
                  rt_qrels_nqueries(ws->qrels), rt_live_nqueries(a->s->live), nl, (int)ws->level, sig);
+    int hr = draw_wrapped(top, 0, a->cols, height > 10 ? 2 : 1, head, strlen(head), ROLE_NORMAL);
+    top += hr - 1;
+    height -= hr - 1;
     draw_text(top + 1, 0, namew, "run", 3, ROLE_HEADER, NULL);
     draw_fill(top + 2, 0, a->cols, ROLE_NORMAL);
-    for (size_t m = 0; m < ws->nm; m++) {
-        int x = namew + (int)m * colw;
-        if (x + colw > a->cols) {
-            draw_text(top + 1, x, a->cols - x, "…", 3, ROLE_DIM, NULL);
-            break;
-        }
+    /* the measure columns that fit, from metrics_hoff (h/l scroll them; the run names stay) */
+    size_t fit = a->cols > namew ? (size_t)((a->cols - namew) / colw) : 0;
+    if (fit < 1)
+        fit = 1;
+    if (fit > ws->nm)
+        fit = ws->nm;
+    if (a->metrics_hoff + fit > ws->nm)
+        a->metrics_hoff = ws->nm - fit;
+    a->hfirst = a->metrics_hoff;
+    a->hshown = fit;
+    a->htotal = ws->nm;
+    a->hwhat = "measures";
+    for (size_t m = a->metrics_hoff; m < a->metrics_hoff + fit; m++) {
+        int x = namew + (int)(m - a->metrics_hoff) * colw;
         draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
         draw_text(top + 2, x, colw, "base    current  delta", 22, ROLE_DIM, NULL);
     }
@@ -316,4 +329,13 @@ static void draw(app *a, int top, int height)
     free(nd);
 }
 
-const view_ops view_metrics_ops = {.name = "metrics", .draw = draw};
+/* h / l: the measure columns that do not fit */
+static void side(app *a, int d)
+{
+    if (d < 0 && a->metrics_hoff > 0)
+        a->metrics_hoff--;
+    else if (d > 0 && a->metrics_hoff + a->hshown < a->ws->nm)
+        a->metrics_hoff++;
+}
+
+const view_ops view_metrics_ops = {.name = "metrics", .draw = draw, .side = side};

@@ -375,6 +375,46 @@ static void tricky(void)
     free(big);
 }
 
+/* Short run names: kept when they fit, told apart by what differs, never equal, never wider. */
+static int short_is(const char *const *names, size_t n, size_t cols, const char *const *want, size_t nshort)
+{
+    char **out = calloc(n, sizeof *out);
+    size_t k = rt_text_short_names(names, n, cols, out);
+    int same = k == nshort;
+    for (size_t i = 0; i < n; i++) {
+        if (!want[i] || strcmp(out[i], want[i]) != 0) {
+            printf("#   name %zu: got \"%s\", want \"%s\"\n", i, out[i], want[i] ? want[i] : "(null)");
+            same = 0;
+        }
+        if (rt_text_width(out[i], strlen(out[i])) > cols)
+            same = 0;
+        free(out[i]);
+    }
+    free(out);
+    return same;
+}
+
+static void short_names(void)
+{
+    const char *runs[] = {"xapian-bm25-jieba", "xapian-bm25-bigram", "sklearn-tfidf-char", "fused-rrf"};
+    const char *w10[] = {"\u2026jieba", "\u2026bigram", "sklearn-t\u2026", "fused-rrf"};
+    ok(short_is(runs, 4, 10, w10, 3), "the differing part of shared starts; others cut with an ellipsis");
+    const char *w20[] = {"xapian-bm25-jieba", "xapian-bm25-bigram", "sklearn-tfidf-char", "fused-rrf"};
+    ok(short_is(runs, 4, 20, w20, 0), "names that fit are kept whole");
+    const char *long2[] = {"exp-2024-dense-retriever-v1", "exp-2024-dense-retriever-v2"};
+    const char *wl[] = {"\u2026v1", "\u2026v2"};
+    ok(short_is(long2, 2, 8, wl, 2), "only the last word differs: it is kept");
+    const char *tail[] = {"abc-xxxxxxxx1", "abc-xxxxxxxx2"};
+    const char *wt[] = {"#1", "#2"};
+    ok(short_is(tail, 2, 6, wt, 2), "forms still equal after cutting are numbered");
+    const char *cjk[] = {"稠密检索-实验一", "稠密检索-实验二"};
+    const char *wc[] = {"\u2026实验一", "\u2026实验二"};
+    ok(short_is(cjk, 2, 8, wc, 2), "CJK names by display width");
+    const char *dup[] = {"bm25-with-a-long-name", "bm25-with-a-long-name"};
+    const char *wd[] = {"\u2026name", "\u2026name"};
+    ok(short_is(dup, 2, 9, wd, 2), "identical names stay identical (eval warns about them)");
+}
+
 int main(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8")) {
@@ -389,5 +429,6 @@ int main(void)
     fitting();
     wrapping();
     tricky();
+    short_names();
     return tap_done();
 }
