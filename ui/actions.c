@@ -258,7 +258,8 @@ const action ui_actions[] = {
      "save a reproducible random query set (all | tagged | untagged | notop K RUN | worse A B) and show it", PEND_NONE},
     {"set", {0}, VIEWS_ALL, act_set, "NAME|none", "limit the list, metrics and breakdown to a query set", PEND_NONE},
     {"export", {0}, VIEWS_ALL, act_export, "WHAT [FORMAT] PATH",
-     "write qrels, qrels-diff, tags, breakdown, metrics, per-query or leakage (tsv, csv, json, md, latex, trec)", PEND_NONE},
+     "write qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage, leak-pairs, leak-types or a figure "
+     "(figure-delta, figure-hist, figure-before-after) as tsv, csv, json, md, latex, trec or svg", PEND_NONE},
     {"metrics", {'m', 0}, VIEWS_ALL, act_metrics, "", "show the metrics panel: base, current, delta", PEND_NONE},
     {"plot", {'v', 0}, LIST | VIEW_BIT(VIEW_METRICS) | VIEW_BIT(VIEW_PLOT), act_plot, "[delta|hist|before-after]",
      "plots of the list's measure: per-query difference of the delta runs, histogram, before/after relabels (v cycles)",

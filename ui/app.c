@@ -182,6 +182,29 @@ void app_message(app *a, int error, const char *fmt, ...)
 
 /* ---- the frame --------------------------------------------------------------------------- */
 
+size_t app_tax_legend(const app *a, int full, char *buf, size_t n)
+{
+    const rt_taxonomy *t = a->ws->taxonomy;
+    size_t o = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t c = 0; c < t->ncats && o < n; c++)
+        if (t->cats[c].key)
+            o += (size_t)snprintf(buf + o, n - o, "%s%c\u00a0%s", o ? "  " : "", t->cats[c].key,
+                                  full ? t->cats[c].name : t->cats[c].id);
+    return o < n ? o : n ? n - 1 : 0;
+}
+
+int app_draw_tax_legend(app *a, int bottom)
+{
+    char buf[512];
+    int o = snprintf(buf, sizeof buf, "tags: ");
+    app_tax_legend(a, 0, buf + o, sizeof buf - (size_t)o);
+    int rows = draw_wrapped_rows(a->cols, buf, strlen(buf));
+    rows = rows < 1 ? 1 : rows > 2 ? 2 : rows;
+    return draw_wrapped(bottom - rows + 1, 0, a->cols, rows, buf, strlen(buf), ROLE_DIM);
+}
+
 void app_draw_query_line(app *a, int y)
 {
     uint32_t q = app_qid(a);

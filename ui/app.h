@@ -189,6 +189,13 @@ void app_open_passage(app *a, uint32_t qid, uint32_t pid);
 /* Draws the current query (id, then its text with overlap highlighted) on row y. */
 void app_draw_query_line(app *a, int y);
 
+/* The taxonomy's keyed categories as "1 entity  2 numeral …" (full: their names, else their ids)
+ * into buf; returns the length. app_draw_tax_legend draws it, dim, on the rows ending at row
+ * bottom (one, or two when it does not fit) and returns how many: the legend of the digit keys
+ * in the views that tag (side by side, passage, judging). */
+size_t app_tax_legend(const app *a, int full, char *buf, size_t n);
+int app_draw_tax_legend(app *a, int bottom);
+
 /* Rows available to the current view's body. */
 int app_body_height(const app *a);
 

@@ -9,6 +9,7 @@
 #include "actions.h"
 #include "export.h"
 #include "rt_export.h"
+#include "rt_names.h"
 #include "rt_leakage.h"
 #include "view.h"
 
@@ -39,8 +40,9 @@ int act_export(app *a, const char *arg)
     rt_export_opts o = {.k = a->bk, .fig_a = a->delta_a, .fig_b = a->delta_b, .fig_m = a->list_m};
     rt_err err;
     if (!path[0] || !rt_export_what_parse(what, &o.what)) {
-        app_message(a, 1, "usage: :export qrels|qrels-diff|tags|breakdown|metrics|per-query|leakage|figure-delta|"
-                    "figure-hist|figure-before-after [FORMAT] PATH");
+        char list[512];
+        app_message(a, 1, "usage: :export WHAT [FORMAT] PATH, WHAT one of %s",
+                    rt_name_list(rt_export_whats, list, sizeof list));
         return -1;
     }
     if (rt_export_format(o.what, fmt[0] ? fmt : NULL, &o.format, &err) != RT_OK) {
@@ -52,6 +54,7 @@ int act_export(app *a, const char *arg)
         o.qids = set->qids;
         o.nqids = set->n;
     }
+    o.leakage = a->leak;   /* leak-pairs: the cosines, once the leakage view has run the check */
     unsigned char *mask = NULL;
     if (o.what == RT_EXPORT_LEAKAGE)
         o.leaked = mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, NULL);

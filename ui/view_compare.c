@@ -84,6 +84,8 @@ static void draw(app *a, int top, int height)
     rt_workspace *ws = a->ws;
     uint32_t q = app_qid(a);
     app_draw_query_line(a, top);
+    if (height > 6)
+        height -= app_draw_tax_legend(a, top + height - 1);
 
     size_t ncol = columns_fit(a);
     if (a->col < C(a)->col_off)

@@ -185,9 +185,15 @@ static void draw(app *a, int top, int height)
     for (size_t i = 0; i < J(a)->n; i++)
         jq += !unjudged(a, q, J(a)->pool[i].pid);
     overall(a, &oj, &on);
-    draw_fmt(top + 1, 0, a->cols, ROLE_HEADER,
+    if (height > 6)
+        height -= app_draw_tax_legend(a, top + height - 1);
+    char prog[256];
+    snprintf(prog, sizeof prog,
              "pool depth %zu of %zu runs, fusion order | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
              J(a)->depth, a->ws->nruns, jq, J(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
+    int pr = draw_wrapped(top + 1, 0, a->cols, height > 8 ? 2 : 1, prog, strlen(prog), ROLE_HEADER);
+    top += pr - 1;
+    height -= pr - 1;
     int rows = height - 2;
     if (rows < 1)
         return;

@@ -15,30 +15,30 @@
 #define RT_PASSAGE_VIEW_MAX ((size_t)128 << 10)
 #include "view.h"
 
-/* The categories and note of (qid, pid), and of the query itself. */
-static void draw_tags(app *a, int y, int x, int w, uint32_t q, uint32_t pid)
+/* The categories and note of (qid, pid), and of the query itself, into buf (length returned). */
+static size_t tags_text(app *a, uint32_t q, uint32_t pid, char *buf, size_t size)
 {
     const rt_taxonomy *tax = a->ws->taxonomy;
-    char buf[600];
     size_t n = 0;
+    buf[0] = '\0';
     for (int level = 0; level < 2; level++) {
         const rt_tag *t = rt_annot_tag(a->s->annot, q, level ? RT_NO_ID : pid);
         if (!t)
             continue;
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", n ? "  " : "");
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", level ? "query: " : "tags: ");
+        n += (size_t)snprintf(buf + n, size - n, "%s", n ? "  " : "");
+        n += (size_t)snprintf(buf + n, size - n, "%s", level ? "query: " : "tags: ");
         int first = 1;
-        for (size_t c = 0; c < tax->ncats && n < sizeof buf - 80; c++)
+        for (size_t c = 0; c < tax->ncats && n < size - 80; c++)
             if (t->cats >> c & 1) {
-                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", first ? "" : ", ", tax->cats[c].name);
+                n += (size_t)snprintf(buf + n, size - n, "%s%s", first ? "" : ", ", tax->cats[c].name);
                 first = 0;
             }
-        if (t->note && n < sizeof buf - 40)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%snote \"%.200s\"", first ? "" : "; ", t->note);
-        if (n >= sizeof buf)
-            n = sizeof buf - 1;
+        if (t->note && n < size - 40)
+            n += (size_t)snprintf(buf + n, size - n, "%snote \"%.200s\"", first ? "" : "; ", t->note);
+        if (n >= size)
+            n = size - 1;
     }
-    draw_text(y, x, w, buf, n, ROLE_HEADER, NULL);
+    return n;
 }
 
 static void draw(app *a, int top, int height)
@@ -48,6 +48,8 @@ static void draw(app *a, int top, int height)
     char buf[256];
     int n;
     app_draw_query_line(a, top);
+    if (height > 8)
+        height -= app_draw_tax_legend(a, top + height - 1);
 
     int32_t g, bg;
     const rt_label *rl;
@@ -77,7 +79,16 @@ static void draw(app *a, int top, int height)
                          : snprintf(ranks + o, sizeof ranks - o, "%s: -   ", rt_run_name(ws->runs[r].run)));
     }
     int used = draw_text(top + 2, 0, a->cols, ranks, o, ROLE_DIM, NULL);
-    draw_tags(a, top + 2, used, a->cols - used, q, a->pid);
+    /* the tags beside the ranks when they fit, else wrapped on rows of their own */
+    char tags[600];
+    size_t tn = tags_text(a, q, a->pid, tags, sizeof tags);
+    if (tn && (int)rt_text_width(tags, tn) <= a->cols - used) {
+        draw_text(top + 2, used, a->cols - used, tags, tn, ROLE_HEADER, NULL);
+    } else if (tn) {
+        int tr = draw_wrapped(top + 3, 0, a->cols, height > 12 ? 3 : 1, tags, tn, ROLE_HEADER);
+        top += tr;
+        height -= tr;
+    }
     draw_fill(top + 3, 0, a->cols, ROLE_NORMAL);
 
     const char *text;
