@@ -21,6 +21,9 @@ const char ws_args_help[] =
     "      --qrels F           judgments: TREC, TSV or DuReader JSON lines\n"
     "      --run [NAME=]F      a run (TREC, TSV or DuReader JSON); repeat for more runs\n"
     "      --facets F          query facets: TSV with a header qid<TAB>NAME… (metrics by facet)\n"
+    "      --dbqa F            an NLPCC DBQA file (question<TAB>sentence<TAB>label) instead of\n"
+    "                          --queries, --collection and --qrels; each --run is then a score\n"
+    "                          file aligned with it (ranked as eval --dbqa ranks it)\n"
     CLI_HELP_MEASURES
     CLI_HELP_LEVEL
     CLI_HELP_ORDER
@@ -36,7 +39,7 @@ const char ws_args_help[] =
 
 enum {
     WS_DEMO = 0x100, WS_QUERIES, WS_COLLECTION, WS_QRELS, WS_RUN, WS_ANNOTATOR, WS_JOURNAL_DIR,
-    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS,
+    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS, WS_DBQA,
 };
 
 static const struct option ws_options[] = {
@@ -52,6 +55,7 @@ static const struct option ws_options[] = {
     {"train-emb", required_argument, 0, WS_TRAIN_EMB},
     {"test-emb", required_argument, 0, WS_TEST_EMB},
     {"facets", required_argument, 0, WS_FACETS},
+    {"dbqa", required_argument, 0, WS_DBQA},
     {0, 0, 0, 0},
 };
 
@@ -105,6 +109,7 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case WS_TRAIN_EMB: w->spec.train_emb = arg; return 1;
     case WS_TEST_EMB: w->spec.test_emb = arg; return 1;
     case WS_FACETS: w->spec.facets = arg; return 1;
+    case WS_DBQA: w->spec.dbqa = arg; return 1;
     default: return 0;
     }
 }
@@ -119,10 +124,14 @@ int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv)
         w->workspace = argv[optind++];
     if (optind < argc)
         return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-    if (!w->demo && !w->workspace && !w->spec.qrels)
-        return cli_usage(cmd, "give a WORKSPACE.json, --demo, or --qrels and --run");
+    if (!w->demo && !w->workspace && !w->spec.qrels && !w->spec.dbqa)
+        return cli_usage(cmd, "give a WORKSPACE.json, --demo, --qrels and --run, or --dbqa and --run");
     if (w->spec.qrels && !w->n)
         return cli_usage(cmd, "--qrels needs at least one --run");
+    if (w->spec.dbqa && !w->n)
+        return cli_usage(cmd, "--dbqa needs at least one --run (a score file aligned with it)");
+    if (w->spec.dbqa && (w->spec.qrels || w->spec.queries || w->spec.collection))
+        return cli_usage(cmd, "--dbqa holds the queries, passages and labels: no --queries, --collection or --qrels with it");
     return CLI_OK;
 }
 

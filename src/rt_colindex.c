@@ -134,20 +134,7 @@ char *colindex_side_path(const char *path)
     return s;
 }
 
-/* ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/index, or NULL when neither names an absolute folder. */
-static char *cache_dir(void)
-{
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char buf[PATH_MAX];
-    int n;
-    if (x && x[0] == '/')
-        n = snprintf(buf, sizeof buf, "%s/retriage/index", x);
-    else if (home && home[0] == '/')
-        n = snprintf(buf, sizeof buf, "%s/.cache/retriage/index", home);
-    else
-        return NULL;
-    return n > 0 && (size_t)n < sizeof buf ? rt_strdup(buf) : NULL;
-}
+static char *cache_dir(void) { return rt_file_cache_dir("index"); }
 
 /* The cache file for the collection: named by a hash of its absolute, resolved path. */
 char *colindex_cache_path(const char *path)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rt_dbqa.h"
+#include "rt_file.h"
 #include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
@@ -15,6 +16,7 @@ typedef struct cand {
     uint32_t q;       /* question number, 0-based */
     uint32_t pid;
     char *sentence;
+    int32_t label;
 } cand;
 
 struct rt_dbqa {
@@ -79,7 +81,7 @@ static rt_status add_line(rt_dbqa *d, rt_qrels_builder *b, const char *line, siz
     if (st != RT_OK)
         return st;
     RT_GROW(d->c, d->cap, d->n + 1);
-    d->c[d->n++] = (cand){q, rt_strtab_intern(d->pids, pid, (size_t)pl), rt_strndup(f[1].s, f[1].len)};
+    d->c[d->n++] = (cand){q, rt_strtab_intern(d->pids, pid, (size_t)pl), rt_strndup(f[1].s, f[1].len), label};
     return RT_OK;
 }
 
@@ -183,7 +185,8 @@ static rt_status read_scores(const rt_dbqa *d, const char *path, scored *s, rt_e
     if (rc < 0)
         st = RT_EINPUT;
     if (st == RT_OK && n != d->n)
-        st = rt_err_at(err, RT_EINPUT, path, 0, "%zu scores for the %zu lines of %s", n, d->n, d->path);
+        st = rt_err_at(err, RT_EINPUT, path, rt_reader_lineno(r) + 1, "the file ends after %zu scores, for the %zu lines of %s",
+                       n, d->n, d->path);
     rt_reader_close(&r);
     return st;
 }
@@ -225,4 +228,111 @@ rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *s
     free(s);
     *out = r;
     return RT_OK;
+}
+
+/* ---- as a workspace ----------------------------------------------------------------------- */
+
+static rt_status write_file(const char *path, rt_status (*fill)(FILE *f, const void *ctx), const void *ctx,
+                            rt_err *err)
+{
+    rt_outfile *o;
+    rt_status st = rt_outfile_open(&o, path, err);
+    if (st != RT_OK)
+        return st;
+    st = fill(rt_outfile_stream(o), ctx);
+    if (st != RT_OK) {
+        rt_outfile_discard(&o);
+        return rt_err_set(err, st, "%s: cannot write", path);
+    }
+    return rt_outfile_commit(&o, err);
+}
+
+static rt_status fill_queries(FILE *f, const void *ctx)
+{
+    const rt_dbqa *d = ctx;   /* question N is the N-th distinct question of the file */
+    for (uint32_t q = 0; q < rt_strtab_count(d->questions); q++)
+        fprintf(f, "q%u\t%s\n", q + 1, rt_strtab_str(d->questions, q));
+    return RT_OK;
+}
+
+static rt_status fill_collection(FILE *f, const void *ctx)
+{
+    const rt_dbqa *d = ctx;
+    for (size_t i = 0; i < d->n; i++)
+        fprintf(f, "%s\t%s\n", rt_strtab_str(d->pids, d->c[i].pid), d->c[i].sentence);
+    return RT_OK;
+}
+
+static rt_status fill_qrels(FILE *f, const void *ctx)
+{
+    const rt_dbqa *d = ctx;
+    for (size_t i = 0; i < d->n; i++)
+        fprintf(f, "q%u 0 %s %d\n", d->c[i].q + 1, rt_strtab_str(d->pids, d->c[i].pid), (int)d->c[i].label);
+    return RT_OK;
+}
+
+typedef struct run_ctx {
+    const rt_dbqa *d;
+    const scored *s;
+} run_ctx;
+
+static rt_status fill_run(FILE *f, const void *ctx)
+{
+    const run_ctx *r = ctx;
+    for (size_t i = 0, rank = 1; i < r->d->n; i++) {
+        rank = i > 0 && r->s[i].q == r->s[i - 1].q ? rank + 1 : 1;
+        fprintf(f, "q%u Q0 %s %zu %.17g dbqa\n", r->s[i].q + 1, rt_strtab_str(r->d->pids, r->d->c[r->s[i].line].pid),
+                rank, r->s[i].score);
+    }
+    return RT_OK;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = rt_malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+rt_status rt_dbqa_write_workspace(const rt_dbqa *d, const char *dir, const char *const *scores, size_t nscores,
+                                  rt_dbqa_files *out, rt_err *err)
+{
+    memset(out, 0, sizeof *out);
+    rt_status st = rt_file_mkdirs(dir, 0777, err);
+    if (st != RT_OK)
+        return st;
+    out->queries = join(dir, "queries.tsv");
+    out->collection = join(dir, "collection.tsv");
+    out->qrels = join(dir, "qrels.trec");
+    out->runs = rt_calloc(nscores + 1, sizeof *out->runs);
+    out->nruns = nscores;
+    if ((st = write_file(out->queries, fill_queries, d, err)) != RT_OK ||
+        (st = write_file(out->collection, fill_collection, d, err)) != RT_OK ||
+        (st = write_file(out->qrels, fill_qrels, d, err)) != RT_OK)
+        return st;
+    scored *s = rt_reallocarray(NULL, d->n + 1, sizeof *s);
+    for (size_t k = 0; k < nscores && st == RT_OK; k++) {
+        if ((st = read_scores(d, scores[k], s, err)) != RT_OK)
+            break;
+        qsort(s, d->n, sizeof *s, scored_cmp);
+        char name[32];
+        snprintf(name, sizeof name, "run%zu.trec", k + 1);
+        out->runs[k] = join(dir, name);
+        run_ctx r = {d, s};
+        st = write_file(out->runs[k], fill_run, &r, err);
+    }
+    free(s);
+    return st;
+}
+
+void rt_dbqa_files_free(rt_dbqa_files *f)
+{
+    free(f->queries);
+    free(f->collection);
+    free(f->qrels);
+    for (size_t k = 0; k < f->nruns; k++)
+        free(f->runs[k]);
+    free(f->runs);
+    memset(f, 0, sizeof *f);
 }

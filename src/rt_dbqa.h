@@ -38,4 +38,18 @@ const char *rt_dbqa_sentence(const rt_dbqa *d, size_t i);
 rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *scores_path,
                               rt_eval_result **out, rt_err *err);
 
+/* The file as a workspace's inputs, for the workbench: written into folder dir (created) as
+ * queries.tsv, collection.tsv (the sentences), qrels.trec (the labels) and, for each score file,
+ * runN.trec ranked as rt_dbqa_eval_scores ranks it (score, ties in file order), so that a
+ * workspace opened on them with order "file" evaluates exactly as eval --dbqa. Errors name the
+ * DBQA or score file and line. Paths are new strings (rt_dbqa_files_free). */
+typedef struct rt_dbqa_files {
+    char *queries, *collection, *qrels;
+    char **runs;
+    size_t nruns;
+} rt_dbqa_files;
+rt_status rt_dbqa_write_workspace(const rt_dbqa *d, const char *dir, const char *const *scores, size_t nscores,
+                                  rt_dbqa_files *out, rt_err *err);
+void rt_dbqa_files_free(rt_dbqa_files *f);
+
 #endif

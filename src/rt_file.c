@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -320,4 +322,18 @@ rt_status rt_outfile_commit(rt_outfile **fp, rt_err *err)
     }
     free_outfile(fp);
     return st;
+}
+
+char *rt_file_cache_dir(const char *what)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char buf[PATH_MAX];
+    int n;
+    if (x && x[0] == '/')
+        n = snprintf(buf, sizeof buf, "%s/retriage/%s", x, what);
+    else if (home && home[0] == '/')
+        n = snprintf(buf, sizeof buf, "%s/.cache/retriage/%s", home, what);
+    else
+        return NULL;
+    return n > 0 && (size_t)n < sizeof buf ? rt_strdup(buf) : NULL;
 }

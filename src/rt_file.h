@@ -52,6 +52,10 @@ void rt_file_sync_dir_of(const char *path);
 /* mkdir -p dir with mode for the folders it creates. RT_EIO naming the folder that failed. */
 rt_status rt_file_mkdirs(const char *dir, mode_t mode, rt_err *err);
 
+/* ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/WHAT (a new string), or NULL when neither names an
+ * absolute folder; the folder may not exist yet. */
+char *rt_file_cache_dir(const char *what);
+
 typedef struct rt_outfile rt_outfile;
 
 /* Opens path for writing by the policy above and sets *out. RT_EIO (naming path) when the folder

@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_leak.h"
+#include "rt_dbqa.h"
 #include "rt_facets.h"
+#include "rt_file.h"
+#include "rt_hash.h"
+#include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -139,8 +142,77 @@ rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev,
     return eval_run_with(ws, ev, ws->runs[r].run);
 }
 
+static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
+                           void *ctx, rt_err *err);
+
+/* An NLPCC DBQA file with score files: written once more (each open) as TSV/TREC inputs into
+ * the cache folder (rt_dbqa_write_workspace), then opened like any workspace with order "file". */
+static rt_status open_dbqa(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
+                           rt_err *err)
+{
+    if (s->nruns == 0)
+        return rt_err_set(err, RT_EUSAGE, "--dbqa needs at least one score file (--run)");
+    if (s->qrels || s->queries || s->collection)
+        return rt_err_set(err, RT_EUSAGE, "--dbqa holds the queries, passages and labels: no --queries, "
+                          "--collection or --qrels with it");
+    rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
+    rt_report *rep = rt_report_new();
+    rt_load_opts lo = {.strict = s->strict};
+    rt_dbqa *d = NULL;
+    rt_dbqa_files files = {0};
+    char *dir = NULL;
+    rt_status st = rt_dbqa_load(&d, s->dbqa, qids, pids, &lo, rep, err);
+    if (st == RT_OK) {
+        char *abs = realpath(s->dbqa, NULL), sub[64];
+        const char *key = abs ? abs : s->dbqa;
+        snprintf(sub, sizeof sub, "dbqa/%016llx", (unsigned long long)rt_hash_bytes(key, strlen(key)));
+        free(abs);
+        if (!(dir = rt_file_cache_dir(sub)))
+            st = rt_err_set(err, RT_EIO, "%s: no cache folder to write its workspace in (neither XDG_CACHE_HOME "
+                            "nor HOME is an absolute path)", s->dbqa);
+    }
+    if (st == RT_OK)
+        st = rt_dbqa_write_workspace(d, dir, s->run_paths, s->nruns, &files, err);
+    if (st == RT_OK) {
+        rt_ws_spec w = *s;
+        const char **names = rt_calloc(s->nruns + 1, sizeof *names);
+        char **stems = rt_calloc(s->nruns + 1, sizeof *stems);
+        for (size_t r = 0; r < s->nruns; r++)   /* a score file's run is named after it */
+            names[r] = s->run_names && s->run_names[r] ? s->run_names[r] : (stems[r] = rt_path_stem(s->run_paths[r]));
+        const char *slash = strrchr(s->dbqa, '/');
+        w.dbqa = NULL;
+        w.name = s->name ? s->name : slash ? slash + 1 : s->dbqa;
+        w.queries = files.queries;
+        w.collection = files.collection;
+        w.qrels = files.qrels;
+        w.run_paths = (const char **)files.runs;
+        w.run_names = names;
+        w.order = RT_ORDER_FILE;
+        w.measures = s->measures ? s->measures : "dbqa";
+        st = open_spec(out, &w, progress, ctx, err);
+        for (size_t r = 0; r < s->nruns; r++)
+            free(stems[r]);
+        free(stems);
+        free(names);
+    }
+    rt_dbqa_files_free(&files);
+    free(dir);
+    rt_dbqa_free(&d);
+    rt_report_free(&rep);
+    rt_strtab_free(&qids);
+    rt_strtab_free(&pids);
+    return st;
+}
+
 rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
                             void *ctx, rt_err *err)
+{
+    *out = NULL;
+    return s->dbqa ? open_dbqa(out, s, progress, ctx, err) : open_spec(out, s, progress, ctx, err);
+}
+
+static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
+                           void *ctx, rt_err *err)
 {
     *out = NULL;
     if (!s->qrels)
@@ -239,7 +311,7 @@ static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t 
 static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
 {
     static const char *strings[] = {"name", "queries", "collection", "qrels", "measures",
-                                    "order", "journal_dir", "annotator", "facets"};
+                                    "order", "journal_dir", "annotator", "facets", "dbqa"};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, strings[i]);
         if (v && !cJSON_IsString(v) && !cJSON_IsNull(v))
@@ -248,8 +320,8 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "runs");
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
         return bad_key(err, path, "runs", "a non-empty array of paths or {\"name\", \"path\"} objects");
-    if (!json_str(o, "qrels"))
-        return bad_key(err, path, "qrels", "the path of the qrels file");
+    if (!json_str(o, "qrels") && !json_str(o, "dbqa"))
+        return bad_key(err, path, "qrels", "the path of the qrels file (or \"dbqa\": an NLPCC DBQA file)");
     int order;
     char valid[64], want[80];
     if (json_str(o, "order") && !rt_name_value(rt_orders, json_str(o, "order"), &order)) {
@@ -302,9 +374,9 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         paths[k] = owned[k];
         k++;
     }
-    const char *keys[] = {"queries", "collection", "qrels", "journal_dir", "facets"};
-    char *resolved[5] = {0};
-    for (size_t i = 0; i < 5; i++)
+    const char *keys[] = {"queries", "collection", "qrels", "journal_dir", "facets", "dbqa"};
+    char *resolved[6] = {0};
+    for (size_t i = 0; i < 6; i++)
         if (json_str(o, keys[i]))
             resolved[i] = rt_path_join(dir, json_str(o, keys[i]));
     const cJSON *lk = cJSON_GetObjectItemCaseSensitive(o, "leakage");
@@ -346,7 +418,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         .train_queries = lres[0], .train_emb = lres[1], .test_emb = lres[2],
         .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
         .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
-        .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4],
+        .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4], .dbqa = resolved[5],
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -365,7 +437,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
     rt_taxonomy_free(&tax);
     for (size_t i = 0; i < nr; i++)
         free(owned[i]);
-    for (size_t i = 0; i < 5; i++)
+    for (size_t i = 0; i < 6; i++)
         free(resolved[i]);
     for (size_t i = 0; i < 3; i++)
         free(lres[i]);

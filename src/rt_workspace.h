@@ -51,6 +51,8 @@ typedef struct rt_ws_spec {
     int leak_threshold_set;
     size_t leak_k, leak_dim;
     const char *facets;        /* optional: query facets (rt_facets) */
+    const char *dbqa;          /* an NLPCC DBQA file instead of queries, collection and qrels: the
+                                  runs are then its score files (rt_dbqa_write_workspace) */
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -92,8 +94,8 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
  * of paths or of {"name", "path"}), measures, level, graded, order ("score"|"file"), strict,
  * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json), leakage ({"train_queries",
  * "train_embeddings", "test_embeddings", "threshold", "k", "index", "dim"}), facets (a TSV of
- * query facets, rt_facets). Paths are relative
- * to the file's folder. */
+ * query facets, rt_facets), dbqa (an NLPCC DBQA file instead of queries, collection and qrels;
+ * the runs are then its score files). Paths are relative to the file's folder. */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 

@@ -62,8 +62,8 @@ int main(void)
     /* all tied: file order; q1's relevant first (RR 1), q2's second (RR 1/2) */
     ok(scores("1\n1\n1\n1\n", &rr, &acc, &ap, &err) == RT_OK && rr == 0.75 && acc == 0.5,
        "ties keep file order: RR 0.75, ACC@1 0.5");
-    ok(scores("0.1\n0.9\n", &rr, &acc, &ap, &err) == RT_EINPUT && strstr(err.msg, "2 scores for the 4 lines"),
-       "too few scores: an error counting both (%s)", err.msg);
+    ok(scores("0.1\n0.9\n", &rr, &acc, &ap, &err) == RT_EINPUT && strstr(err.msg, ":3: the file ends after 2 scores, for the 4 lines"),
+       "too few scores: an error at the line after the last, counting both (%s)", err.msg);
     ok(scores("1\n2\nnan\n4\n", &rr, &acc, &ap, &err) == RT_EINPUT && strstr(err.msg, ":3:") &&
        strstr(err.msg, "not finite"), "a NaN score names its line (%s)", err.msg);
     ok(scores("1\n2\nx\n4\n", &rr, &acc, &ap, &err) == RT_EINPUT && strstr(err.msg, ":3:"), "a word for a score names its line");
