@@ -30,6 +30,7 @@ typedef enum view_id {
     VIEW_PACKAGE,
     VIEW_REVIEW,
     VIEW_PLOT,
+    VIEW_GREP,
     VIEW_COUNT
 } view_id;
 
@@ -94,11 +95,16 @@ typedef struct app {
     size_t col;                 /* focused run */
     size_t rank;                /* focused rank (0-based) */
     struct compare_view *compare_view;  /* view_compare.c's own (NULL until first drawn) */
+    struct grep_view *grep_view;        /* view_grep.c's own (NULL until :grep) */
     rt_overlap *ov;             /* overlap of the current query */
 
     /* passage */
     uint32_t pid;
     size_t pscroll;
+    char find[256];             /* the passage search (/ or :find in the passage view), or "" */
+    size_t find_at;             /* the current match, 0-based */
+    size_t find_n;              /* matches in the passage on screen (set when it is drawn) */
+    int find_jump;              /* scroll to the current match at the next draw */
 
     /* help, report, metrics */
     size_t scroll;

@@ -19,6 +19,9 @@ int draw_text(int y, int x, int w, const char *s, size_t len, term_role role, co
 int draw_fmt(int y, int x, int w, term_role role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* A mark (beside rt_overlap's) for the bytes of a search match: drawn as ROLE_HL_MATCH. */
+#define DRAW_MARK_MATCH 3
+
 /* Draws glyphs [from, to) at (y, x) within w columns, padding with blanks; mark (may be NULL)
  * gives each source byte's overlap kind. Returns columns used. */
 int draw_glyphs(int y, int x, int w, const rt_glyphs *g, size_t from, size_t to,

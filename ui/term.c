@@ -46,6 +46,7 @@ static void setup_roles(void)
     attrs[ROLE_ERROR] = color ? COLOR_PAIR(3) | A_BOLD : A_BOLD | A_REVERSE;
     attrs[ROLE_GOOD] = color ? COLOR_PAIR(2) : A_BOLD;
     attrs[ROLE_BAD] = color ? COLOR_PAIR(3) : A_UNDERLINE;
+    attrs[ROLE_HL_MATCH] = A_REVERSE | A_BOLD;
 }
 
 static char why[200];

@@ -22,6 +22,7 @@ typedef enum term_role {
     ROLE_ERROR,
     ROLE_GOOD,         /* positive delta */
     ROLE_BAD,          /* negative delta */
+    ROLE_HL_MATCH,     /* a match of the passage search */
     ROLE_COUNT
 } term_role;
 

@@ -39,7 +39,7 @@ typedef struct view_ops {
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,
     view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops, view_agree_ops,
-    view_disputes_ops, view_packages_ops, view_package_ops, view_review_ops, view_plot_ops;
+    view_disputes_ops, view_packages_ops, view_package_ops, view_review_ops, view_plot_ops, view_grep_ops;
 
 /* The record of view v (never NULL for a valid id). */
 const view_ops *view_get(view_id v);
@@ -74,6 +74,14 @@ int act_contrast(app *a, const char *arg);
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);
 int act_by(app *a, const char *arg);
+
+/* view_passage.c: searching the passage */
+int act_find(app *a, const char *arg);
+int act_next_match(app *a, const char *arg);
+int act_prev_match(app *a, const char *arg);
+
+/* view_grep.c: searching the passages of the listed queries' rankings */
+int act_grep(app *a, const char *arg);
 
 /* view_plot.c */
 int act_plot(app *a, const char *arg);

@@ -184,6 +184,8 @@ void app_rows_to_top(app *a)
 
 int act_search(app *a, const char *arg)
 {
+    if (a->view == VIEW_PASSAGE)   /* / in the passage view searches the passage */
+        return act_find(a, arg);
     if (!arg) {
         a->prompt = '/';
         a->line_len = 0;

@@ -41,6 +41,41 @@ static size_t tags_text(app *a, uint32_t q, uint32_t pid, char *buf, size_t size
     return n;
 }
 
+/* Case-insensitive (ASCII letters) search: does needle (n bytes) start at s? */
+static int match_at(const char *s, size_t len, const char *needle, size_t n)
+{
+    if (n > len)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char x = (unsigned char)s[i], y = (unsigned char)needle[i];
+        if (x != y && !(x < 128 && y < 128 && (x | 0x20) == (y | 0x20) && (x | 0x20) >= 'a' && (x | 0x20) <= 'z'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Marks every match of the passage search in text and counts them (a->find_n); returns the byte
+ * offset of the current one (a->find_at, kept in range). */
+static size_t mark_matches(app *a, const char *text, size_t len, uint8_t *mark)
+{
+    size_t n = strlen(a->find), count = 0, at = 0;
+    for (size_t i = 0; n && i + n <= len; i++) {
+        if (((unsigned char)text[i] & 0xC0) == 0x80 || !match_at(text + i, len - i, a->find, n))
+            continue;   /* (a match starts on a character) */
+        if (count == a->find_at)
+            at = i;
+        memset(mark + i, DRAW_MARK_MATCH, n);
+        count++;
+        i += n - 1;
+    }
+    a->find_n = count;
+    if (count && a->find_at >= count) {
+        a->find_at = count - 1;
+        return mark_matches(a, text, len, mark);
+    }
+    return at;
+}
+
 static void draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
@@ -115,10 +150,18 @@ static void draw(app *a, int top, int height)
     uint8_t *mark = rt_calloc(tl + 1, 1);
     if (a->ov)
         rt_overlap_mark(a->ov, text, tl, mark);
+    size_t at = mark_matches(a, text, tl, mark);   /* byte offset of the current match */
     size_t nlines = rt_glyphs_wrap(&gl, (size_t)a->cols, NULL, 0);
     size_t *starts = rt_calloc(nlines + 1, sizeof *starts);
     rt_glyphs_wrap(&gl, (size_t)a->cols, starts, nlines);
     int rows = height - 4;
+    if (a->find_jump && a->find_n) {   /* the current match's line, a third down the screen */
+        size_t l = 0;
+        while (l + 1 < nlines && gl.g[starts[l + 1]].src_off <= at)
+            l++;
+        a->pscroll = l > (size_t)rows / 3 ? l - (size_t)rows / 3 : 0;
+    }
+    a->find_jump = 0;
     size_t maxscroll = nlines > (size_t)rows ? nlines - (size_t)rows : 0;
     if (a->pscroll > maxscroll)
         a->pscroll = maxscroll;
@@ -154,3 +197,41 @@ const view_ops view_passage_ops = {
     .name = "passage", .flags = VIEW_IN_QUERY | VIEW_RUN_FOCUS | VIEW_OF_PASSAGE, .draw = draw,
     .focus = focus, .cursor = cursor,
 };
+
+/* / (in the passage view) and :find TEXT: the matches are highlighted, ] and [ step through them. */
+int act_find(app *a, const char *arg)
+{
+    if (!arg) {
+        a->prompt = '/';
+        a->line_len = 0;
+        a->line[0] = '\0';
+        return 0;
+    }
+    snprintf(a->find, sizeof a->find, "%s", arg);
+    a->find_at = 0;
+    a->find_jump = 1;
+    app_draw(a);   /* counts the matches */
+    if (!a->find[0])
+        app_message(a, 0, "passage search cleared");
+    else if (!a->find_n)
+        app_message(a, 1, "\"%s\" is not in this passage", a->find);
+    else
+        app_message(a, 0, "match 1 of %zu for \"%s\" (] next, [ previous)", a->find_n, a->find);
+    return 0;
+}
+
+static int step(app *a, int d)
+{
+    if (!a->find[0] || !a->find_n) {
+        app_message(a, 1, a->find[0] ? "\"%s\" is not in this passage" : "no search: / TEXT searches the passage",
+                    a->find);
+        return -1;
+    }
+    a->find_at = d > 0 ? (a->find_at + 1) % a->find_n : (a->find_at + a->find_n - 1) % a->find_n;
+    a->find_jump = 1;
+    app_message(a, 0, "match %zu of %zu for \"%s\"", a->find_at + 1, a->find_n, a->find);
+    return 0;
+}
+
+int act_next_match(app *a, const char *arg) { (void)arg; return step(a, 1); }
+int act_prev_match(app *a, const char *arg) { (void)arg; return step(a, -1); }

@@ -45,18 +45,18 @@ awk -F'\t' 'NR == 1 { ok = $4 == "type" && $5 == "leak" && $6 == "author" && $7 
              $2 == "t001" && ($4 != "specialization" || $5 != "yes") { ok = 0 }
              $2 == "t014" && ($4 != "not-leak" || $5 != "no") { ok = 0 } END { exit !ok }' "$TMPD/pairs"
 ok $? "leak-pairs: type, leak or not, who and when of each"
-"$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leak-types --format json > "$TMPD/types"
-ok $? "export --what leak-types --format json"
-python3 -c '
-import json, sys
-rows = {r["type"]: r for r in json.load(open(sys.argv[1]))}
-assert rows["specialization"]["pairs"] in (1, "1"), rows
-assert rows["not-leak"]["pairs"] in (1, "1"), rows
-assert rows["identical"]["pairs"] in (0, "0"), rows
-assert rows["all"]["pairs"] in (2, "2"), rows
-assert abs(float(rows["specialization"]["share"]) - 0.5) < 1e-12, rows
-' "$TMPD/types" 2>"$TMPD/types.err"
-ok $? "leak-types: one specialization, one not-leak, shares of the two reviewed ($(cat "$TMPD/types.err"))"
+"$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leak-types > "$TMPD/types"
+ok $? "export --what leak-types"
+awk -F'\t' '$1 == "specialization" && $3 == 1 && $4 == 0.5 { a = 1 } $1 == "not-leak" && $3 == 1 { b = 1 }
+             $1 == "identical" && $3 == 0 { c = 1 } $1 == "all" && $3 == 2 { d = 1 } END { exit !(a && b && c && d) }' "$TMPD/types"
+ok $? "leak-types: one specialization, one not-leak, shares of the two reviewed"
+"$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leak-types --format json > "$TMPD/types.json"
+if command -v python3 > /dev/null 2>&1; then
+    python3 -c 'import json, sys; r = {x["type"]: x for x in json.load(open(sys.argv[1]))}; sys.exit(r["all"]["pairs"] != 2)' "$TMPD/types.json"
+    ok $? "leak-types as JSON parses, with numbers"
+else
+    ok 0 "# SKIP python3 is absent (leak-types as JSON)"
+fi
 
 # undo the last label through the journal: q01 stays leaked (specialization), none removed
 printf ':undo\n' > "$TMPD/s3"

@@ -1,0 +1,195 @@
+/* view_grep — :grep TEXT: the passages that contain TEXT (any case) among those the runs rank
+ * for the queries the list shows, each with its query, where a run ranks it and the text around
+ * the match; Enter opens the passage with the match highlighted (] and [ step through it). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "draw.h"
+#include "rt_mem.h"
+#include "rt_text.h"
+#include "view.h"
+
+typedef struct grep_hit {
+    size_t qi;         /* index into ws->qlist */
+    uint32_t pid;
+    size_t run, rank;  /* the best rank a run gives it (1-based) */
+    size_t at;         /* byte offset of the first match */
+} grep_hit;
+
+struct grep_view {
+    char text[256];
+    grep_hit *hit;
+    size_t n, cap, sel, top;
+    size_t queries, passages;   /* searched */
+};
+
+static struct grep_view *G(app *a)
+{
+    if (!a->grep_view)
+        a->grep_view = rt_calloc(1, sizeof *a->grep_view);
+    return a->grep_view;
+}
+
+static void release(app *a)
+{
+    if (a->grep_view)
+        free(a->grep_view->hit);
+    free(a->grep_view);
+    a->grep_view = NULL;
+}
+
+/* The first case-insensitive (ASCII letters) occurrence of needle in s, or (size_t)-1. */
+static size_t find_ci(const char *s, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; n && i + n <= len; i++) {
+        size_t k = 0;
+        for (; k < n; k++) {
+            unsigned char x = (unsigned char)s[i + k], y = (unsigned char)needle[k];
+            if (x != y && !(x < 128 && y < 128 && (x | 0x20) == (y | 0x20) && (x | 0x20) >= 'a' && (x | 0x20) <= 'z'))
+                break;
+        }
+        if (k == n)
+            return i;
+    }
+    return (size_t)-1;
+}
+
+int act_grep(app *a, const char *arg)
+{
+    if (!arg || !*arg) {
+        app_message(a, 1, "usage: :grep TEXT (the passages the runs rank for the listed queries that contain TEXT)");
+        return -1;
+    }
+    if (!a->ws->collection) {
+        app_message(a, 1, ":grep searches the passages: the workspace has no collection");
+        return -1;
+    }
+    struct grep_view *g = G(a);
+    snprintf(g->text, sizeof g->text, "%s", arg);
+    g->n = g->sel = g->top = g->queries = g->passages = 0;
+    size_t np = rt_strtab_count(a->ws->pids);
+    size_t *seen = rt_calloc(np + 1, sizeof *seen);   /* query index + 1 that last saw the pid */
+    for (size_t row = 0; row < a->nrows; row++) {
+        size_t qi = a->rows_idx[row];
+        uint32_t q = a->ws->qlist[qi];
+        g->queries++;
+        for (size_t r = 0; r < a->ws->nruns; r++) {
+            size_t n;
+            const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, q, &n, NULL);
+            for (size_t k = 0; k < n; k++) {
+                if (p[k] < np && seen[p[k]] == qi + 1) {
+                    for (size_t h = g->n; h-- > 0 && g->hit[h].qi == qi;)   /* a better rank elsewhere */
+                        if (g->hit[h].pid == p[k] && k + 1 < g->hit[h].rank) {
+                            g->hit[h].rank = k + 1;
+                            g->hit[h].run = r;
+                        }
+                    continue;
+                }
+                if (p[k] < np)
+                    seen[p[k]] = qi + 1;
+                const char *t;
+                size_t tl;
+                if (!rt_workspace_passage(a->ws, p[k], &t, &tl))
+                    continue;
+                g->passages++;
+                size_t at = find_ci(t, tl, g->text);
+                if (at == (size_t)-1)
+                    continue;
+                RT_GROW(g->hit, g->cap, g->n + 1);
+                g->hit[g->n++] = (grep_hit){qi, p[k], r, k + 1, at};
+            }
+        }
+    }
+    free(seen);
+    app_push(a, VIEW_GREP);
+    app_message(a, g->n ? 0 : 1, "%zu of %zu passages contain \"%s\" (the rankings of %zu listed queries)", g->n,
+                g->passages, g->text, g->queries);
+    return 0;
+}
+
+static void draw(app *a, int top, int height)
+{
+    struct grep_view *g = G(a);
+    draw_fmt(top, 0, a->cols, ROLE_HEADER, "\"%s\": %zu passages of the %zu ranked for %zu listed queries (Enter opens one)",
+             g->text, g->n, g->passages, g->queries);
+    int rows = height - 1;
+    if (!g->n || rows < 1) {
+        const char *m = "No passage the runs rank for the listed queries contains it.";
+        draw_text(top + 1, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
+        return;
+    }
+    if (g->sel >= g->n)
+        g->sel = g->n - 1;
+    if (g->sel < g->top)
+        g->top = g->sel;
+    if (g->sel >= g->top + (size_t)rows)
+        g->top = g->sel - (size_t)rows + 1;
+    size_t nlen = strlen(g->text);
+    for (int row = 0; row < rows && g->top + (size_t)row < g->n; row++) {
+        const grep_hit *h = &g->hit[g->top + (size_t)row];
+        term_role role = g->top + (size_t)row == g->sel ? ROLE_SELECTED : ROLE_NORMAL;
+        uint32_t q = a->ws->qlist[h->qi];
+        int x = draw_fmt(top + 1 + row, 0, a->cols, role, "%-6s %-10s %s@%zu  ", rt_strtab_str(a->ws->qids, q),
+                         rt_strtab_str(a->ws->pids, h->pid), rt_run_name(a->ws->runs[h->run].run), h->rank);
+        const char *t;
+        size_t tl;
+        if (!rt_workspace_passage(a->ws, h->pid, &t, &tl))
+            continue;
+        /* the text from a little before the match, the match highlighted */
+        size_t from = h->at > 24 ? h->at - 24 : 0;
+        while (from > 0 && ((unsigned char)t[from] & 0xC0) == 0x80)
+            from--;
+        size_t len = tl - from > 4096 ? 4096 : tl - from;
+        uint8_t *mark = rt_calloc(len + 1, 1);
+        if (h->at - from + nlen <= len)
+            memset(mark + (h->at - from), DRAW_MARK_MATCH, nlen);
+        rt_glyphs gl = {0};
+        rt_text_sanitize(t + from, len, 0, &gl);
+        draw_glyphs(top + 1 + row, x, a->cols - x, &gl, 0, gl.n, mark, role);
+        rt_glyphs_free(&gl);
+        free(mark);
+    }
+}
+
+static size_t *cursor(app *a, size_t *n)
+{
+    *n = G(a)->n;
+    return &G(a)->sel;
+}
+
+static int focus(app *a, uint32_t *qid, uint32_t *pid)
+{
+    struct grep_view *g = G(a);
+    if (!g->n)
+        return 0;
+    *qid = a->ws->qlist[g->hit[g->sel].qi];
+    *pid = g->hit[g->sel].pid;
+    return 1;
+}
+
+static int open_hit(app *a)
+{
+    struct grep_view *g = G(a);
+    if (!g->n)
+        return 0;
+    const grep_hit *h = &g->hit[g->sel];
+    app_set_query(a, h->qi);
+    a->col = h->run;
+    a->rank = h->rank - 1;
+    a->pid = h->pid;
+    a->pscroll = 0;
+    snprintf(a->find, sizeof a->find, "%s", g->text);   /* the match highlighted in the passage */
+    a->find_at = 0;
+    a->find_jump = 1;
+    app_push(a, VIEW_PASSAGE);
+    return 0;
+}
+
+const view_ops view_grep_ops = {
+    .name = "grep", .draw = draw, .cursor = cursor, .focus = focus, .open = open_hit, .release = release,
+};
