@@ -13,9 +13,12 @@
 #include <unistd.h>
 
 #include "rt_collection_impl.h"
+#include "rt_file.h"
+#include "rt_hash.h"
 #include "rt_mapguard.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
+#include "rt_reader.h"
 
 #define PROGRESS_STEP ((size_t)64 << 20)   /* bytes scanned between progress calls */
 #define DROP_STEP ((size_t)8 << 20)         /* bytes scanned between dropping pages behind */
@@ -283,10 +286,113 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
                       (unsigned long long)c->duplicates);
 }
 
+/* The stamp of a compressed collection, as its cached text records it. */
+static int source_stamp(const char *path, char *buf, size_t n)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    snprintf(buf, n, "retriage-decompressed 1 %llu %lld %lld %llu %lld %lld\n", (unsigned long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec, (unsigned long long)st.st_ino,
+             (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec);
+    return 0;
+}
+
+/* A gzip or zstd collection is decompressed once into the cache folder (NAME.tsv, with
+ * NAME.src recording the compressed file's size, times and inode: a change decompresses it
+ * again) and mapped from there. *plain receives the text's path. */
+static rt_status decompressed(const char *path, char **plain, rt_progress_fn progress, void *ctx,
+                              rt_report *report, rt_err *err)
+{
+    *plain = NULL;
+    char *dir = rt_file_cache_dir("decompressed"), *abs = realpath(path, NULL), stamp[200], old[200];
+    if (!dir) {
+        free(abs);
+        return rt_err_set(err, RT_EIO, "%s: compressed, and no cache folder to decompress it into (neither "
+                          "XDG_CACHE_HOME nor HOME is an absolute path)", path);
+    }
+    const char *key = abs ? abs : path;
+    size_t dl = strlen(dir) + 40;
+    char *text = rt_malloc(dl), *src = rt_malloc(dl);
+    uint64_t h = rt_hash_bytes(key, strlen(key));
+    snprintf(text, dl, "%s/%016llx.tsv", dir, (unsigned long long)h);
+    snprintf(src, dl, "%s/%016llx.src", dir, (unsigned long long)h);
+    free(abs);
+    rt_status st = source_stamp(path, stamp, sizeof stamp) == 0 ? RT_OK
+                   : rt_err_set(err, RT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = st == RT_OK ? fopen(src, "re") : NULL;
+    int fresh = f && fgets(old, sizeof old, f) && strcmp(old, stamp) == 0 && access(text, R_OK) == 0;
+    if (f)
+        fclose(f);
+    if (st == RT_OK && !fresh) {
+        rt_reader *r = NULL;
+        rt_outfile *o = NULL;
+        struct stat sb;
+        uint64_t total = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+        st = rt_file_mkdirs(dir, 0777, err);
+        if (st == RT_OK)
+            st = rt_reader_open(&r, path, err);
+        if (st == RT_OK)
+            st = rt_outfile_open(&o, text, err);
+        char *buf = rt_malloc(1 << 20);
+        uint64_t out = 0, mark = 0;
+        while (st == RT_OK) {
+            ssize_t n = rt_reader_read(r, buf, 1 << 20, err);
+            if (n < 0)
+                st = RT_EINPUT;
+            if (n <= 0)
+                break;
+            fwrite(buf, 1, (size_t)n, rt_outfile_stream(o));
+            out += (uint64_t)n;
+            if (progress && rt_reader_offset(r) >= mark) {
+                progress(ctx, rt_reader_offset(r), total);
+                mark = rt_reader_offset(r) + (16u << 20);
+            }
+        }
+        free(buf);
+        rt_reader_close(&r);
+        if (st == RT_OK)
+            st = rt_outfile_commit(&o, err);
+        else
+            rt_outfile_discard(&o);
+        if (st == RT_OK) {   /* the stamp last: a text without it is decompressed again */
+            rt_outfile *so;
+            if (rt_outfile_open(&so, src, err) == RT_OK) {
+                fputs(stamp, rt_outfile_stream(so));
+                rt_outfile_commit(&so, err);
+            }
+            rt_report_add(report, RT_REPORT_INFO, "%s: decompressed (%.1f MiB of text) into %s", path,
+                          (double)out / (1 << 20), text);
+        }
+    }
+    free(src);
+    free(dir);
+    if (st != RT_OK) {
+        free(text);
+        return st;
+    }
+    *plain = text;
+    return RT_OK;
+}
+
 rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
                              void *progress_ctx, rt_report *report, rt_err *err)
 {
     *out = NULL;
+    if (rt_file_codec(path) != RT_CODEC_NONE) {
+        char *plain;
+        rt_status st = decompressed(path, &plain, progress, progress_ctx, report, err);
+        if (st == RT_OK)
+            st = rt_collection_open(out, plain, progress, progress_ctx, report, err);
+        size_t pl = plain ? strlen(plain) : 0;
+        if (st != RT_OK && plain && strncmp(err->msg, plain, pl) == 0) {   /* name the file the user gave */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s (decompressed)%s", path, err->msg + pl);
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
+        free(plain);
+        return st;
+    }
     rt_collection *c = rt_calloc(1, sizeof *c);
     c->path = rt_strdup(path);
     coll_stamp stamp;

@@ -1,4 +1,5 @@
-/* rt_reader — line reading with a buffer that grows only for long lines. */
+/* rt_reader — line reading with a buffer that grows only for long lines, from plain, gzip or
+ * zstd files (told apart by their first bytes). */
 #include "config.h"
 
 #include <errno.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "rt_mem.h"
 #include "rt_reader.h"
@@ -27,7 +30,19 @@ struct rt_reader {
     int first;
     uint64_t pos, end_off;   /* next file offset to read, and where to stop (0: end of file) */
     int ranged;              /* reading a part of the file with pread */
+    /* decompression: the codec found by the first bytes, the compressed bytes not yet decoded */
+    int sniffed, codec;      /* RT_CODEC_* */
+    unsigned char pre[4];
+    size_t pre_len, pre_pos; /* a plain file's first bytes, read to tell */
+    unsigned char *zin;
+    size_t zin_len, zin_pos;
+    int zeof;                /* the compressed file is read to its end */
+    int zend;                /* the decoder is at the end of a gzip member / zstd frame */
+    z_stream *gz;
+    ZSTD_DStream *zs;
 };
+
+#define ZIN_BYTES (1u << 18)
 
 static rt_status check_path(const char *path, int fd, rt_err *err)
 {
@@ -74,6 +89,158 @@ rt_status rt_reader_open_range(rt_reader **rp, const char *path, uint64_t start,
     return RT_OK;
 }
 
+int rt_codec_of(const unsigned char *b, size_t n)
+{
+    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        return RT_CODEC_GZIP;
+    if (n >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)
+        return RT_CODEC_ZSTD;
+    return RT_CODEC_NONE;
+}
+
+int rt_file_codec(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return RT_CODEC_NONE;
+    unsigned char b[4];
+    ssize_t n = pread(fd, b, sizeof b, 0);
+    close(fd);
+    return n > 0 ? rt_codec_of(b, (size_t)n) : RT_CODEC_NONE;
+}
+
+static ssize_t raw_read(rt_reader *r, void *out, size_t want)
+{
+    for (;;) {
+        if (r->end_off) {
+            if (r->pos >= r->end_off)
+                return 0;
+            if (want > r->end_off - r->pos)
+                want = (size_t)(r->end_off - r->pos);
+        }
+        ssize_t n = r->ranged ? pread(r->fd, out, want, (off_t)r->pos) : read(r->fd, out, want);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n > 0)
+            r->pos += (uint64_t)n;
+        return n;
+    }
+}
+
+/* Reads the first bytes (from a pipe too) to tell a compressed file, and prepares its decoder. */
+static int sniff(rt_reader *r, rt_err *err)
+{
+    r->sniffed = 1;
+    if (r->ranged)
+        return 0;   /* parts of a file are read only when it is plain (rt_run_split_offset) */
+    while (r->pre_len < sizeof r->pre) {
+        ssize_t n = raw_read(r, r->pre + r->pre_len, sizeof r->pre - r->pre_len);
+        if (n < 0) {
+            rt_err_set(err, RT_EINPUT, "%s: read error: %s", r->path, strerror(errno));
+            return -1;
+        }
+        if (n == 0)
+            break;
+        r->pre_len += (size_t)n;
+    }
+    r->codec = rt_codec_of(r->pre, r->pre_len);
+    if (r->codec == RT_CODEC_NONE)
+        return 0;
+    r->zin = rt_malloc(ZIN_BYTES);
+    memcpy(r->zin, r->pre, r->pre_len);
+    r->zin_len = r->pre_len;
+    r->pre_len = 0;
+    if (r->codec == RT_CODEC_GZIP) {
+        r->gz = rt_calloc(1, sizeof *r->gz);
+        if (inflateInit2(r->gz, 15 + 16) != Z_OK) {   /* 15 + 16: a gzip wrapper */
+            rt_err_set(err, RT_EINPUT, "%s: cannot start gzip decompression", r->path);
+            return -1;
+        }
+    } else if (!(r->zs = ZSTD_createDStream()) || ZSTD_isError(ZSTD_initDStream(r->zs))) {
+        rt_err_set(err, RT_EINPUT, "%s: cannot start zstd decompression", r->path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Decodes into out; returns the bytes decoded, 0 at the end, -1 on an error (err set). */
+static ssize_t decode(rt_reader *r, char *out, size_t want, rt_err *err)
+{
+    for (;;) {
+        if (r->zin_pos == r->zin_len && !r->zeof) {
+            ssize_t n = raw_read(r, r->zin, ZIN_BYTES);
+            if (n < 0) {
+                rt_err_set(err, RT_EINPUT, "%s: read error: %s", r->path, strerror(errno));
+                return -1;
+            }
+            r->zeof = n == 0;
+            r->zin_len = (size_t)n;
+            r->zin_pos = 0;
+        }
+        if (r->zin_pos == r->zin_len && r->zeof) {
+            if (r->zend)
+                return 0;
+            rt_err_at(err, RT_EINPUT, r->path, r->lineno + 1, "the %s data ends early (a truncated file)",
+                      r->codec == RT_CODEC_GZIP ? "gzip" : "zstd");
+            return -1;
+        }
+        size_t got;
+        if (r->codec == RT_CODEC_GZIP) {
+            if (r->zend) {   /* another member follows (a concatenated gzip file) */
+                inflateReset(r->gz);
+                r->zend = 0;
+            }
+            r->gz->next_in = r->zin + r->zin_pos;
+            r->gz->avail_in = (uInt)(r->zin_len - r->zin_pos);
+            r->gz->next_out = (Bytef *)out;
+            r->gz->avail_out = (uInt)(want > (1u << 30) ? 1u << 30 : want);
+            uInt before = r->gz->avail_out;
+            int rc = inflate(r->gz, Z_NO_FLUSH);
+            r->zin_pos = r->zin_len - r->gz->avail_in;
+            got = before - r->gz->avail_out;
+            if (rc == Z_STREAM_END)
+                r->zend = 1;
+            else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+                rt_err_at(err, RT_EINPUT, r->path, r->lineno + 1, "not valid gzip data (%s)",
+                          r->gz->msg ? r->gz->msg : "inflate failed");
+                return -1;
+            }
+        } else {
+            ZSTD_inBuffer in = {r->zin, r->zin_len, r->zin_pos};
+            ZSTD_outBuffer o = {out, want, 0};
+            size_t rc = ZSTD_decompressStream(r->zs, &o, &in);
+            if (ZSTD_isError(rc)) {
+                rt_err_at(err, RT_EINPUT, r->path, r->lineno + 1, "not valid zstd data (%s)", ZSTD_getErrorName(rc));
+                return -1;
+            }
+            r->zin_pos = in.pos;
+            r->zend = rc == 0;
+            got = o.pos;
+        }
+        if (got)
+            return (ssize_t)got;
+    }
+}
+
+/* The next bytes of the text, whatever the file's codec: up to want into out. */
+static ssize_t source_read(rt_reader *r, char *out, size_t want, rt_err *err)
+{
+    if (!r->sniffed && sniff(r, err) < 0)
+        return -1;
+    if (r->codec != RT_CODEC_NONE)
+        return decode(r, out, want, err);
+    if (r->pre_pos < r->pre_len) {
+        size_t n = r->pre_len - r->pre_pos < want ? r->pre_len - r->pre_pos : want;
+        memcpy(out, r->pre + r->pre_pos, n);
+        r->pre_pos += n;
+        return (ssize_t)n;
+    }
+    ssize_t n = raw_read(r, out, want);
+    if (n < 0)
+        rt_err_set(err, RT_EINPUT, "%s: read error: %s", r->path, strerror(errno));
+    return n;
+}
+
 /* Moves unread bytes to the front and reads more; returns bytes read, 0 at EOF, -1 on error. */
 static ssize_t fill(rt_reader *r, rt_err *err)
 {
@@ -90,26 +257,10 @@ static ssize_t fill(rt_reader *r, rt_err *err)
         r->cap *= 2;
         r->buf = rt_realloc(r->buf, r->cap + 1);
     }
-    for (;;) {
-        size_t want = r->cap - r->end;
-        if (r->end_off) {
-            if (r->pos >= r->end_off)
-                return 0;
-            if (want > r->end_off - r->pos)
-                want = (size_t)(r->end_off - r->pos);
-        }
-        ssize_t n = r->ranged ? pread(r->fd, r->buf + r->end, want, (off_t)r->pos)
-                                         : read(r->fd, r->buf + r->end, want);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rt_err_set(err, RT_EINPUT, "%s: read error: %s", r->path, strerror(errno));
-            return -1;
-        }
+    ssize_t n = source_read(r, r->buf + r->end, r->cap - r->end, err);
+    if (n > 0)
         r->end += (size_t)n;
-        r->pos += (uint64_t)n;
-        return n;
-    }
+    return n;
 }
 
 static void take(rt_reader *r, char *s, size_t n, char **line, size_t *len)
@@ -174,6 +325,10 @@ int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err)
     }
 }
 
+ssize_t rt_reader_read(rt_reader *r, char *buf, size_t n, rt_err *err) { return source_read(r, buf, n, err); }
+
+uint64_t rt_reader_offset(const rt_reader *r) { return r->pos; }
+
 size_t rt_reader_lineno(const rt_reader *r) { return r->lineno; }
 const char *rt_reader_path(const rt_reader *r) { return r->path; }
 int rt_reader_last_unterminated(const rt_reader *r) { return r->unterminated; }
@@ -185,6 +340,11 @@ void rt_reader_close(rt_reader **rp)
     rt_reader *r = *rp;
     if (r->own_fd)
         close(r->fd);
+    if (r->gz)
+        inflateEnd(r->gz);
+    free(r->gz);
+    ZSTD_freeDStream(r->zs);
+    free(r->zin);
     free(r->path);
     free(r->buf);
     free(r);
@@ -195,29 +355,25 @@ rt_status rt_read_file(const char *path, char **bufp, size_t *lenp, rt_err *err)
 {
     *bufp = NULL;
     *lenp = 0;
-    int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return rt_err_set(err, RT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    rt_status st = check_path(path, fd, err);
+    rt_reader *r;
+    rt_status st = rt_reader_open(&r, path, err);
+    if (st != RT_OK)
+        return st;
     size_t cap = 1 << 16, len = 0;
     char *buf = rt_malloc(cap + 1);
-    while (st == RT_OK) {
+    for (;;) {
         if (len == cap) {
             cap *= 2;
             buf = rt_realloc(buf, cap + 1);
         }
-        ssize_t n = read(fd, buf + len, cap - len);
-        if (n < 0 && errno == EINTR)
-            continue;
+        ssize_t n = source_read(r, buf + len, cap - len, err);
         if (n < 0)
-            st = rt_err_set(err, RT_EINPUT, "%s: read error: %s", path, strerror(errno));
-        else if (n == 0)
+            st = RT_EINPUT;
+        if (n <= 0)
             break;
-        else
-            len += (size_t)n;
+        len += (size_t)n;
     }
-    if (fd)
-        close(fd);
+    rt_reader_close(&r);
     if (st != RT_OK) {
         free(buf);
         return st;

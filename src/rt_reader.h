@@ -1,15 +1,26 @@
 /* rt_reader — reads a text input file line by line through a growing buffer (never the whole
  * file at once), so that evaluating a multi-gigabyte run costs a few megabytes of memory.
- * Accepts a UTF-8 BOM, CRLF line ends and a missing final newline. "-" reads standard input. */
+ * Accepts a UTF-8 BOM, CRLF line ends and a missing final newline. "-" reads standard input.
+ * A file compressed with gzip or zstd (told by its first bytes, not its name; concatenated
+ * members and frames too) is read decompressed: line numbers are those of the text. */
 #ifndef RT_READER_H
 #define RT_READER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "rt_err.h"
 
 typedef struct rt_reader rt_reader;
+
+enum { RT_CODEC_NONE = 0, RT_CODEC_GZIP, RT_CODEC_ZSTD };
+
+/* The codec whose magic bytes start b (n bytes): gzip 1f 8b, zstd 28 b5 2f fd, else none. */
+int rt_codec_of(const unsigned char *b, size_t n);
+
+/* The codec of the file at path by its first bytes (RT_CODEC_NONE when it cannot be read). */
+int rt_file_codec(const char *path);
 
 /* Opens path for reading. Fails with RT_EINPUT (message names the path) when it is missing,
  * unreadable or a directory. */
@@ -26,6 +37,13 @@ rt_status rt_reader_open_range(rt_reader **r, const char *path, uint64_t start, 
  * -1 on a read error or a line holding a NUL byte (err filled: "path:line: a NUL byte at column
  * N"; a text input never holds one). */
 int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err);
+
+/* Reads the next up to n bytes of the text (decompressed), not split into lines (not to be mixed
+ * with rt_reader_next); returns the bytes read, 0 at the end, -1 on an error (err set). */
+ssize_t rt_reader_read(rt_reader *r, char *buf, size_t n, rt_err *err);
+
+/* How many bytes of the file itself (compressed, when it is) have been read. */
+uint64_t rt_reader_offset(const rt_reader *r);
 
 /* The 1-based number of the line last returned. */
 size_t rt_reader_lineno(const rt_reader *r);

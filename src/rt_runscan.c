@@ -567,8 +567,8 @@ static size_t first_field(const char *p, size_t n)
 
 uint64_t rt_run_split_offset(const char *path, uint64_t size)
 {
-    if (size < 64)
-        return 0;
+    if (size < 64 || rt_file_codec(path) != RT_CODEC_NONE)
+        return 0;   /* a compressed file is read in one piece */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
