@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -222,7 +223,7 @@ int cmd_agree(int argc, char **argv)
     rt_team_agreement *r = NULL;
     rt_err err;
     if (rc == CLI_OK)
-        rc = ws_args_open(&w, 0, 1, &ws, &sess);
+        rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
     if (rc == CLI_OK) {
         if (rt_team_open(&team, ws, sess, 0, sess->journal_dir, a.names, a.n, &err) != RT_OK ||
             rt_team_agreement_compute(team, &r, &err) != RT_OK)

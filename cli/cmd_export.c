@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 
 #include "cli.h"
@@ -170,7 +171,7 @@ int cmd_export(int argc, char **argv)
     rt_team_decisions *dec = NULL;
     rt_table *disputes = NULL;
     if (rc == CLI_OK)
-        rc = ws_args_open(&w, 0, 1, &ws, &sess);
+        rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
     if (rc == CLI_OK && e.team) {
         if (rt_team_open(&team, ws, sess, 0, sess->journal_dir, e.names, e.nnames, &err) != RT_OK) {
             rc = cli_fail(&err);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "rt_mem.h"
@@ -316,7 +317,7 @@ int cmd_import(int argc, char **argv)
     rt_workspace *ws = NULL;
     rt_session *sess = NULL;
     if (rc == CLI_OK)
-        rc = ws_args_open(&w, 0, 1, &ws, &sess);
+        rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
     rt_err err;
     for (size_t i = 0; rc == CLI_OK && i < im.nin; i++)
         if (read_input(&im, ws, &im.in[i], w.annotator, &err) != RT_OK)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "rt_mem.h"
@@ -141,7 +142,7 @@ int cmd_package(int argc, char **argv)
     size_t n = 0;
     rt_err err;
     if (rc == CLI_OK)
-        rc = ws_args_open(&w, 0, 0, &ws, &sess);
+        rc = ws_args_open(&w, isatty(2), 0, &ws, &sess);
     if (rc == CLI_OK && rt_session_readonly(sess)) {
         fprintf(stderr, "retriage: %s's journal cannot be written (%s); no package was made\n", sess->annotator,
                 rt_session_readonly(sess));
@@ -244,7 +245,7 @@ int cmd_review_report(int argc, char **argv)
     rt_table *tab = NULL;
     rt_err err;
     if (rc == CLI_OK)
-        rc = ws_args_open(&w, 0, 1, &ws, &sess);
+        rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
     if (rc == CLI_OK && rt_team_open(&team, ws, sess, 0, sess->journal_dir, names, nnames, &err) != RT_OK)
         rc = cli_fail(&err);
     if (rc == CLI_OK) {

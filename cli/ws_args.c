@@ -165,11 +165,11 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
         w->spec.nruns = w->n;
         st = rt_workspace_open(ws, &w->spec, progress ? ui_progress : NULL, NULL, &err);
     }
+    if (progress)
+        ui_progress_clear();
     if (st == RT_OK)
         st = rt_session_open(sess, *ws, w->journal_dir, w->annotator, readonly, &err);
     if (st != RT_OK) {
-        if (progress)
-            ui_progress_clear();
         rt_workspace_free(ws);
         return cli_fail(&err);
     }

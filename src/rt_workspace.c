@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rt_dbqa.h"
 #include "rt_facets.h"
@@ -29,10 +30,17 @@ static void collection_progress(void *ctx, uint64_t done, uint64_t total)
     b->fn(b->ctx, "collection", done, total);
 }
 
+/* A phase that reads one file: its size as the total (the bytes are known when it is read). */
 static void phase(rt_ws_progress_fn fn, void *ctx, const char *what)
 {
     if (fn)
         fn(ctx, what, 0, 0);
+}
+
+static uint64_t file_size(const char *path)
+{
+    struct stat sb;
+    return path && strcmp(path, "-") != 0 && stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 }
 
 static void add_query(rt_workspace *ws, unsigned char **seen, size_t *seen_len, uint32_t qid)
@@ -251,14 +259,21 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     }
     if (st == RT_OK) {
         ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
+        uint64_t total = 0, done = 0;   /* the runs' bytes, for the rate: run by run */
+        for (size_t r = 0; r < s->nruns; r++)
+            total += file_size(s->run_paths[r]);
         for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
-            phase(progress, ctx, "runs");
+            if (progress)
+                progress(ctx, "runs", done, total);
+            done += file_size(s->run_paths[r]);
             rt_run_opts ro = {.order = s->order, .strict = s->strict,
                               .name = s->run_names ? s->run_names[r] : NULL};
             st = rt_run_load(&ws->runs[r].run, s->run_paths[r], &ro, ws->qids, ws->pids, ws->report, err);
             if (st == RT_OK)
                 ws->nruns++;
         }
+        if (st == RT_OK && progress)
+            progress(ctx, "runs", done, total);
     }
     if (st == RT_OK && s->collection) {
         progress_bridge b = {progress, ctx};
