@@ -27,6 +27,12 @@ static const char open_help_tail[] =
     "Team:\n"
     "      --annotators LIST   the team in the agreement and disagreement views (A, Q):\n"
     "                          these annotators' journals (default: every journal of the folder)\n"
+    "Mouse:\n"
+    "      --no-mouse          leave the mouse to the terminal (selecting text); by default a\n"
+    "                          click focuses a row or cell, a double click opens it, a click on\n"
+    "                          a list header sorts by that column, the wheel scrolls\n"
+    "      --mouse             script mode: obey <Click X Y>, <DoubleClick X Y>, <WheelUp X Y>\n"
+    "                          and <WheelDown X Y> lines (off otherwise)\n"
     "Headless:\n"
     "      --script FILE       replay keys and :commands from FILE without a terminal\n"
     "      --size COLSxROWS    screen size in script mode (default 80x24)\n"
@@ -40,7 +46,8 @@ static const char open_help_tail[] =
 static const struct option own_options[] = {
     {"script", required_argument, 0, 's'}, {"size", required_argument, 0, 'z'},
     {"key-times", required_argument, 0, 'k'}, {"echo", no_argument, 0, 'E'},
-    {"annotators", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    {"annotators", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'},
+    {"mouse", no_argument, 0, 'M'}, {"no-mouse", no_argument, 0, 'N'}, {0, 0, 0, 0},
 };
 
 /* "COLSxROWS", each from 1 to 1000. */
@@ -75,6 +82,8 @@ static int parse(int argc, char **argv, ws_args *w, ui_opts *ui)
         case 's': ui->script = optarg; break;
         case 'k': ui->key_times = optarg; break;
         case 'E': ui->echo = 1; break;
+        case 'M': ui->mouse = 1; break;
+        case 'N': ui->mouse = 0; ui->no_mouse = 1; break;
         case 'a': cli_split_names(optarg, &ui->annotators, &ui->nannotators); break;
         case 'z':
             if (parse_size(optarg, &ui->cols, &ui->rows) != 0)

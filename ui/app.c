@@ -290,6 +290,7 @@ void app_draw(app *a)
     }
     draw_title(a);
     a->htotal = a->hshown = a->hfirst = 0;   /* the view's draw says which columns it shows */
+    a->nregions = 0;                          /* and what can be clicked */
     int h = app_body_height(a);
     view_current(a)->draw(a, 1, h);
     draw_status(a);
@@ -311,4 +312,41 @@ void app_open_passage(app *a, uint32_t qid, uint32_t pid)
     a->pid = pid;
     a->pscroll = 0;
     app_push(a, VIEW_PASSAGE);
+}
+
+void app_region(app *a, int y, int x0, int x1, region_kind kind, size_t va, size_t vb)
+{
+    if (a->nregions < APP_MAX_REGIONS && x1 > x0)
+        a->regions[a->nregions++] = (region){y, x0, x1, kind, va, vb};
+}
+
+int app_mouse(app *a, int x, int y, int clicks, int wheel)
+{
+    if (wheel) {
+        view_move(a, 3L * wheel);
+        return 0;
+    }
+    for (int i = a->nregions - 1; i >= 0; i--) {
+        const region *r = &a->regions[i];
+        if (r->y != y || x < r->x0 || x >= r->x1)
+            continue;
+        switch (r->kind) {
+        case REGION_CURSOR: {
+            size_t n = (size_t)-1 / 2, *pos = view_current(a)->cursor ? view_current(a)->cursor(a, &n) : &a->scroll;
+            if (r->a < n)
+                *pos = r->a;
+            break;
+        }
+        case REGION_CELL:
+            a->col = r->a;
+            a->rank = r->b;
+            break;
+        case REGION_SORT:
+            return act_sort_by(a, (sort_key)r->a, r->b);
+        }
+        if (clicks >= 2 && view_current(a)->open)
+            return view_current(a)->open(a);
+        return 0;
+    }
+    return -1;
 }

@@ -48,6 +48,17 @@ typedef enum sort_key {
     SORT_CONTRAST,    /* the contrast column (RBO or Jaccard of the delta runs), most different first */
 } sort_key;
 
+/* A clickable area of the screen, recorded by the view as it draws (the mouse looks it up):
+ * a row to focus (a: the cursor position), a column header to sort by (a: sort_key, b: run),
+ * a ranked passage of the side-by-side (a: run, b: rank). */
+typedef enum region_kind { REGION_CURSOR = 1, REGION_SORT, REGION_CELL } region_kind;
+typedef struct region {
+    int y, x0, x1;   /* the row and the columns [x0, x1) */
+    region_kind kind;
+    size_t a, b;
+} region;
+#define APP_MAX_REGIONS 512
+
 /* A key that waits for a second one. */
 typedef enum pending_kind {
     PEND_NONE = 0,
@@ -64,6 +75,9 @@ typedef struct app {
     view_id stack[8];
     int depth;
     int quit;
+    int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
+    region regions[APP_MAX_REGIONS];   /* what the last draw made clickable */
+    int nregions;
     char msg[512];
     int msg_error;
 
@@ -213,5 +227,13 @@ void app_free_names(char **names, size_t n);
 
 /* Recomputes the list's rows and goes to the first one (after a sort, filter or search). */
 void app_rows_to_top(app *a);
+
+/* Records a clickable area while drawing (ignored beyond APP_MAX_REGIONS). */
+void app_region(app *a, int y, int x0, int x1, region_kind kind, size_t va, size_t vb);
+
+/* A mouse event at screen column x, row y: button 1 clicks (clicks 2: a double click) focus the
+ * row or cell there, or sort by the header there, and a double click opens; wheel -1 / +1 scrolls
+ * the view three rows. Returns 0, or -1 when nothing is there. */
+int app_mouse(app *a, int x, int y, int clicks, int wheel);
 
 #endif

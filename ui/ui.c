@@ -188,6 +188,30 @@ static void timed_key(app *a, int is_key, wint_t ch, FILE *times)
         fprintf(times, "%.1f\n", now_us() - t0);
 }
 
+/* A script's mouse event: "Click X Y", "DoubleClick X Y", "WheelUp X Y", "WheelDown X Y" (the
+ * n bytes at s; X the column and Y the row, from 0). Returns 0 when s is none. */
+static int mouse_event(const char *s, size_t n, int *x, int *y, int *clicks, int *wheel)
+{
+    static const struct { const char *name; int clicks, wheel; } ev[] = {
+        {"Click", 1, 0}, {"DoubleClick", 2, 0}, {"WheelUp", 0, -1}, {"WheelDown", 0, 1},
+    };
+    char buf[64], name[16];
+    if (n >= sizeof buf)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    int used = 0;
+    if (sscanf(buf, "%15s %d %d%n", name, x, y, &used) != 3 || (size_t)used != n || *x < 0 || *y < 0)
+        return 0;
+    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
+        if (strcmp(name, ev[i].name) == 0) {
+            *clicks = ev[i].clicks;
+            *wheel = ev[i].wheel;
+            return 1;
+        }
+    return 0;
+}
+
 /* Sends the keys of one script line; returns 0, or -1 with a message in err. */
 static int script_keys(app *a, const char *s, FILE *times, char *err, size_t errn)
 {
@@ -205,8 +229,19 @@ static int script_keys(app *a, const char *s, FILE *times, char *err, size_t err
                 return -1;
             }
             size_t n = (size_t)(e - s - 1);
-            int is_key, code;
-            if (keys_lookup(s + 1, n, &is_key, &code)) {
+            int is_key, code, mx, my, clicks, wheel;
+            if (mouse_event(s + 1, n, &mx, &my, &clicks, &wheel)) {
+                if (!a->mouse) {
+                    snprintf(err, errn, "mouse events in a script need --mouse");
+                    return -1;
+                }
+                double t0 = times ? now_us() : 0;
+                a->msg[0] = '\0';
+                app_mouse(a, mx, my, clicks, wheel);
+                app_draw(a);
+                if (times)
+                    fprintf(times, "%.1f\n", now_us() - t0);
+            } else if (keys_lookup(s + 1, n, &is_key, &code)) {
                 timed_key(a, is_key, (wint_t)code, times);
             } else {
                 snprintf(err, errn, "unknown key <%.*s>", (int)n, s + 1);
@@ -319,6 +354,21 @@ static void run_tty(app *a)
         }
         if (r == ERR)
             continue;
+        MEVENT ev;
+        if (r == KEY_CODE_YES && ch == KEY_MOUSE) {
+            if (getmouse(&ev) == OK) {
+                a->msg[0] = '\0';
+                if (ev.bstate & BUTTON4_PRESSED)
+                    app_mouse(a, ev.x, ev.y, 0, -1);
+                else if (ev.bstate & BUTTON5_PRESSED)
+                    app_mouse(a, ev.x, ev.y, 0, 1);
+                else if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+                    app_mouse(a, ev.x, ev.y, 2, 0);
+                else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))
+                    app_mouse(a, ev.x, ev.y, 1, 0);
+            }
+            continue;
+        }
         handle(a, r == KEY_CODE_YES, ch);
     }
 }
@@ -369,10 +419,18 @@ int ui_run(rt_session *s, const ui_opts *o)
     else if (rt_report_warnings(ws->report))
         app_message(&a, 0, "%zu load warnings: press L to read them", rt_report_warnings(ws->report));
     int rc = 0;
-    if (headless)
+    if (headless) {
+        a.mouse = o && o->mouse;
         rc = run_script(&a, o);
-    else
+    } else {
+        a.mouse = !(o && o->no_mouse);
+        if (a.mouse) {   /* clicks, double clicks and the wheel; --no-mouse leaves them to the terminal */
+            mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+                      NULL);
+            mouseinterval(200);
+        }
         run_tty(&a);
+    }
     if (rc == 0)
         term_end();
     app_free(&a);

@@ -10,6 +10,8 @@ typedef struct ui_opts {
     int cols, rows;          /* headless screen size */
     const char *key_times;   /* headless: write each key's handling time (µs) to this file */
     int echo;                /* headless: print each status message on standard output */
+    int mouse;               /* headless: obey the script's mouse events (--mouse) */
+    int no_mouse;            /* --no-mouse: never take the mouse */
     char **annotators;       /* the team: these annotators (NULL: every journal of the folder) */
     size_t nannotators;
 } ui_opts;

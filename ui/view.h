@@ -63,6 +63,7 @@ size_t view_focused_run(const app *a);
 int act_search(app *a, const char *arg);
 int act_sort(app *a, const char *arg);
 int act_reverse(app *a, const char *arg);
+int act_sort_by(app *a, sort_key key, size_t run);
 int act_filter(app *a, const char *arg);
 int act_failing(app *a, const char *arg);
 int act_clear_filter(app *a, const char *arg);

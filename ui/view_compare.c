@@ -121,6 +121,7 @@ static void draw(app *a, int top, int height)
             size_t r = C(a)->col_off + c;
             int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
             draw_cell(a, top + 2 + row, x, w, r, rank, r == a->col && rank == a->rank);
+            app_region(a, top + 2 + row, x, x + w, REGION_CELL, r, rank);
             if (c + 1 < ncol)
                 draw_text(top + 2 + row, x + w, 1, "|", 1, ROLE_DIM, NULL);
         }

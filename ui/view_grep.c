@@ -133,6 +133,7 @@ static void draw(app *a, int top, int height)
     for (int row = 0; row < rows && g->top + (size_t)row < g->n; row++) {
         const grep_hit *h = &g->hit[g->top + (size_t)row];
         term_role role = g->top + (size_t)row == g->sel ? ROLE_SELECTED : ROLE_NORMAL;
+        app_region(a, top + 1 + row, 0, a->cols, REGION_CURSOR, g->top + (size_t)row, 0);
         uint32_t q = a->ws->qlist[h->qi];
         int x = draw_fmt(top + 1 + row, 0, a->cols, role, "%-6s %-10s %s@%zu  ", rt_strtab_str(a->ws->qids, q),
                          rt_strtab_str(a->ws->pids, h->pid), rt_run_name(a->ws->runs[h->run].run), h->rank);

@@ -260,6 +260,27 @@ int act_sort(app *a, const char *arg)
     return 0;
 }
 
+/* A click on a column header: sort by it, or reverse when it is already the sort. */
+int act_sort_by(app *a, sort_key key, size_t run)
+{
+    if (a->sort == key && (key != SORT_RUN || a->sort_run == run))
+        a->sort_desc = !a->sort_desc;
+    else {
+        a->sort = key;
+        a->sort_run = key == SORT_RUN ? run : a->sort_run;
+        a->sort_desc = key == SORT_RUN || key == SORT_DELTA || key == SORT_JUDGED || key == SORT_TAGS;
+    }
+    app_rows_to_top(a);
+    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
+                           a->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
+    if (key == SORT_RUN)
+        app_message(a, 0, "sorted by %s of %s%s", a->ws->ms[a->list_m].name, rt_run_name(a->ws->runs[run].run),
+                    a->sort_desc ? ", descending" : "");
+    else
+        app_message(a, 0, "sorted by %s%s", names[key], a->sort_desc ? ", descending" : "");
+    return 0;
+}
+
 int act_reverse(app *a, const char *arg)
 {
     (void)arg;
@@ -426,13 +447,16 @@ static void draw(app *a, int top, int height)
     char **names = short_names(a, RUN_W - 2, legend, sizeof legend);
     int x = 0;
     draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
+    app_region(a, top, x, x + qw + 1, REGION_SORT, SORT_QID, 0);
     x += qw + 1;
     char qh[80];
     int ql = snprintf(qh, sizeof qh, "query (%s)", a->ws->ms[a->list_m].name);
     draw_text(top, x, textw, qh, (size_t)ql, ROLE_HEADER, NULL);
+    app_region(a, top, x, x + textw, REGION_SORT, SORT_TEXT, 0);
     x += textw;
     for (size_t k = 0; k < nr; k++) {
         size_t r = a->list_hoff + k;
+        app_region(a, top, x, x + RUN_W, REGION_SORT, SORT_RUN, r);
         draw_text(top, x, 1, r == a->col ? ">" : " ", 1, ROLE_HEADER, NULL);
         draw_text(top, x + 1, RUN_W - 2, names[r], strlen(names[r]), ROLE_HEADER, NULL);
         draw_fill(top, x + RUN_W - 1, 1, ROLE_HEADER);   /* two headers never run together */
@@ -441,15 +465,19 @@ static void draw(app *a, int top, int height)
     char dh[32];
     snprintf(dh, sizeof dh, "Δ%zu-%zu", a->delta_a + 1, a->delta_b + 1);
     draw_text(top, x, DELTA_W, dh, strlen(dh), ROLE_HEADER, NULL);
+    app_region(a, top, x, x + DELTA_W, REGION_SORT, SORT_DELTA, 0);
     x += DELTA_W;
     if (a->contrast) {
         const char *ch = a->contrast == 2 ? "Jac@10" : "RBO";
         draw_text(top, x, CONTRAST_W, ch, strlen(ch), ROLE_HEADER, NULL);
+        app_region(a, top, x, x + CONTRAST_W, REGION_SORT, SORT_CONTRAST, 0);
         x += CONTRAST_W;
     }
     draw_text(top, x, COUNT_W, "judged", 6, ROLE_HEADER, NULL);
+    app_region(a, top, x, x + COUNT_W, REGION_SORT, SORT_JUDGED, 0);
     x += COUNT_W;
     draw_text(top, x, a->cols - x, "tags", 4, ROLE_HEADER, NULL);
+    app_region(a, top, x, a->cols, REGION_SORT, SORT_TAGS, 0);
     app_free_names(names, nruns);
     if (legend[0] && height > 4) {   /* which short name is which run */
         int lr = draw_wrapped(top + 1, 0, a->cols, height > 12 ? 2 : 1, legend, strlen(legend), ROLE_DIM);
@@ -472,6 +500,7 @@ static void draw(app *a, int top, int height)
         uint32_t q = a->ws->qlist[qi];
         term_role role = k == a->sel ? ROLE_SELECTED : ROLE_NORMAL;
         int y = top + 1 + row;
+        app_region(a, y, 0, a->cols, REGION_CURSOR, k, 0);
         x = 0;
         draw_text(y, x, qw, rt_strtab_str(a->ws->qids, q), rt_strtab_len(a->ws->qids, q), role, NULL);
         draw_fill(y, x + qw, 1, role);
