@@ -187,7 +187,8 @@ static void side(app *a, int d)
 static void legend(app *a, char *buf, size_t len)
 {
     char tag[16], rel[16], nrel[16], undo[16], open[16];
-    size_t o = (size_t)snprintf(buf, len, " +/-/? judged  [keys] tags  %s tag  %s/%s relabel  %s undo  ranks in ",
+    size_t o = (size_t)snprintf(buf, len, " run %s  +/-/? judged  [keys] tags  %s tag  %s/%s relabel  %s undo  ranks in ",
+                                rt_run_name(a->ws->runs[view_focused_run(a)].run),
                                 app_tag_keys(a, tag, sizeof tag), actions_keys_of("relevant", rel, sizeof rel),
                                 actions_keys_of("not-relevant", nrel, sizeof nrel), actions_keys_of("undo", undo, sizeof undo));
     for (size_t r = 0, k = 0; r < a->ws->nruns && o < len - 64; r++)
