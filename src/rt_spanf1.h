@@ -1,0 +1,45 @@
+/* rt_spanf1 — DuReader-retrieval's distant supervision (its §2.2, Algorithm 1): how close a
+ * passage comes to a human answer. Both are normalised the same way — lower-cased (utf8proc
+ * case folding), whitespace and separators (Unicode Z*), control and format characters (C*) and
+ * punctuation (P*) dropped, each remaining character a token — and a span s of the passage
+ * scores F1(s, a) = 2·ov / (|s| + |a|) against answer a, ov the size of the multiset
+ * intersection of their characters. The best span is found exactly: every span length that can
+ * beat the best found so far is checked with sliding character counts (a length L can reach at
+ * most 2·min(L, |a|, T) / (L + |a|), T the overlap of the whole passage with a), so the decision
+ * F1 >= t is exactly the brute-force one. */
+#ifndef RT_SPANF1_H
+#define RT_SPANF1_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A normalised text: its characters and, for each, where it came from in the original bytes. */
+typedef struct rt_normtext {
+    uint32_t *cp;
+    uint32_t *off, *len;   /* byte offset and length of character i in the original */
+    size_t n;
+} rt_normtext;
+
+/* Normalises len bytes of UTF-8 at s (invalid bytes are dropped). */
+void rt_normtext_make(rt_normtext *t, const char *s, size_t len);
+void rt_normtext_free(rt_normtext *t);
+
+/* The best span of passage p against answer a. */
+typedef struct rt_spanf1 {
+    double f1;             /* 0 when nothing overlaps (or a is empty) */
+    size_t from, to;       /* the span: normalised characters [from, to) of p */
+    size_t answer;         /* which answer (rt_spanf1_best_of) */
+} rt_spanf1;
+
+/* The exact best F1 of any span of p against a. With threshold t > 0, stops at the first span
+ * reaching F1 >= t (the decision of Algorithm 1; the span is then one that qualifies, not
+ * necessarily the best). */
+rt_spanf1 rt_spanf1_best(const rt_normtext *p, const rt_normtext *a, double t);
+
+/* The best over n answers (ties: the first answer). */
+rt_spanf1 rt_spanf1_best_of(const rt_normtext *p, const rt_normtext *const *answers, size_t n, double t);
+
+/* The same by brute force over every span (for the tests): O(n^2 |a|). */
+double rt_spanf1_brute(const rt_normtext *p, const rt_normtext *a);
+
+#endif

@@ -1,0 +1,114 @@
+/* test_spanf1 — the distant-supervision span F1: the normalisation by hand, and the exact search
+ * against brute-force enumeration of every span on random strings (CJK, Latin, digits,
+ * punctuation, spaces): the same best F1, a span that scores it, and the same decision F1 >= t. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_spanf1.h"
+#include "tap.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+/* A random string of n pieces from a small alphabet, so that spans overlap answers often. */
+static void random_text(char *buf, size_t cap, size_t n)
+{
+    static const char *const pieces[] = {"北", "京", "冬", "奥", "会", "的", "年", "a", "B", "c", "D", "1", "2",
+                                         "，", "。", " ", "-", "！", "、", "《", "》"};
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const char *p = pieces[next() % (sizeof pieces / sizeof pieces[0])];
+        size_t l = strlen(p);
+        if (o + l + 1 >= cap)
+            break;
+        memcpy(buf + o, p, l + 1);
+        o += l;
+    }
+}
+
+static size_t overlap(const rt_normtext *p, size_t from, size_t to, const rt_normtext *a)
+{
+    size_t ov = 0;
+    unsigned char used[512] = {0};
+    for (size_t k = from; k < to; k++)
+        for (size_t q = 0; q < a->n && q < sizeof used; q++)
+            if (!used[q] && a->cp[q] == p->cp[k]) {
+                used[q] = 1;
+                ov++;
+                break;
+            }
+    return ov;
+}
+
+int main(void)
+{
+    rt_normtext t, a, p;
+    rt_normtext_make(&t, "Ａb C，北京 2022！\t冬奥\xe2\x80\x8b会。", strlen("Ａb C，北京 2022！\t冬奥\xe2\x80\x8b会。"));
+    int same = t.n == 12 && t.cp[0] == 0xFF41 && t.cp[1] == 'b' && t.cp[2] == 'c' && t.cp[3] == 0x5317;
+    ok(same, "normalised: lower-cased, spaces, tabs, punctuation and format characters dropped (%zu characters)", t.n);
+    ok(t.off[3] == strlen("Ａb C，"), "each character keeps its byte offset in the original");
+    rt_normtext_free(&t);
+
+    rt_normtext_make(&p, "北京冬奥会在张家口举办", strlen("北京冬奥会在张家口举办"));
+    rt_normtext_make(&a, "北京和张家口", strlen("北京和张家口"));
+    rt_spanf1 s = rt_spanf1_best(&p, &a, 0);
+    /* the whole passage (11 characters) holds 5 of the answer's 6: 10/17; 北京冬奥会在张家口 (9):
+     * 10/15; 张家口 (3): 6/9 — the best is 2/3, reached twice */
+    ok(s.f1 == 2.0 / 3 && ((s.from == 6 && s.to == 9) || (s.from == 0 && s.to == 9)),
+       "by hand: 张家口 (or 北京冬奥会在张家口) scores 2/3 (%g [%zu, %zu))", s.f1, s.from, s.to);
+    rt_normtext_free(&a);
+    rt_normtext_make(&a, "", 0);
+    ok(rt_spanf1_best(&p, &a, 0).f1 == 0, "an empty answer scores 0");
+    rt_normtext_free(&a);
+    rt_normtext_free(&p);
+
+    int bad_best = 0, bad_span = 0, bad_decision = 0, cases = 0;
+    char pb[1024], ab[256];
+    for (int i = 0; i < 3000; i++) {
+        random_text(pb, sizeof pb, 1 + next() % 60);
+        random_text(ab, sizeof ab, 1 + next() % 14);
+        rt_normtext_make(&p, pb, strlen(pb));
+        rt_normtext_make(&a, ab, strlen(ab));
+        double want = rt_spanf1_brute(&p, &a);
+        rt_spanf1 got = rt_spanf1_best(&p, &a, 0);
+        if (got.f1 != want && bad_best++ < 3)
+            printf("# best: \"%s\" vs \"%s\": %.17g, brute %.17g\n", pb, ab, got.f1, want);
+        if (got.f1 > 0 && 2.0 * (double)overlap(&p, got.from, got.to, &a) / (double)(got.to - got.from + a.n) != got.f1)
+            bad_span++;
+        double ts[] = {0.5, 0.3, 0.75};
+        for (int k = 0; k < 3; k++) {
+            rt_spanf1 d = rt_spanf1_best(&p, &a, ts[k]);
+            if ((d.f1 >= ts[k]) != (want >= ts[k]) && bad_decision++ < 3)
+                printf("# decision %g: \"%s\" vs \"%s\": %.17g, brute %.17g\n", ts[k], pb, ab, d.f1, want);
+        }
+        cases++;
+        rt_normtext_free(&p);
+        rt_normtext_free(&a);
+    }
+    ok(!bad_best, "best F1 equals brute force on %d random cases (%d differ)", cases, bad_best);
+    ok(!bad_span, "the span returned scores the F1 returned (%d do not)", bad_span);
+    ok(!bad_decision, "F1 >= t (0.5, 0.3, 0.75) decided as brute force does (%d differ)", bad_decision);
+
+    /* several answers: the best of them, the first on a tie */
+    rt_normtext x, y;
+    rt_normtext_make(&p, "长江全长约6300千米", strlen("长江全长约6300千米"));
+    rt_normtext_make(&x, "黄河", strlen("黄河"));
+    rt_normtext_make(&y, "6300千米", strlen("6300千米"));
+    const rt_normtext *const two[] = {&x, &y};
+    rt_spanf1 b = rt_spanf1_best_of(&p, two, 2, 0);
+    ok(b.answer == 1 && b.f1 == 1.0, "the best of two answers: the second, exactly (F1 1)");
+    rt_normtext_free(&p);
+    rt_normtext_free(&x);
+    rt_normtext_free(&y);
+    return tap_done();
+}
