@@ -17,6 +17,8 @@ const cli_command cli_commands[] = {
      "retriage agree --help"},
     {"compare", cmd_compare, "significance of the differences between runs, corrected (t, Wilcoxon, randomization, bootstrap)",
      "retriage compare --help"},
+    {"dslabel", cmd_dslabel, "label pairs by answer-span F1 (DuReader-retrieval's distant supervision)",
+     "retriage dslabel --help"},
     {"eval", cmd_eval, "evaluate runs against qrels (RR@10, Success@k, nDCG@k, AP, …)",
      "retriage eval --help"},
     {"export", cmd_export, "write current qrels, relabels, tags, breakdowns, metric tables",

@@ -34,6 +34,7 @@ int cmd_review_report(int argc, char **argv);
 int cmd_open(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_pool(int argc, char **argv);
+int cmd_dslabel(int argc, char **argv);
 
 /* Prints "retriage: MESSAGE" to stderr and returns the exit status for err's status. */
 int cli_fail(const rt_err *err);

@@ -6,11 +6,11 @@ D=$TMPD
 
 run --help
 st=0
-for c in eval export leak pool; do
+for c in eval export leak pool dslabel; do
     grep -Eq "^  $c +" "$D/out" || { echo "usage lacks $c" | diag; st=1; }
 done
 report $st "the usage lists every command"
-for c in eval export leak pool; do
+for c in eval export leak pool dslabel; do
     run "$c" --help
     [ "$rc" -eq 0 ] && grep -q "^Usage: retriage $c" "$D/out"; report $? "retriage $c --help works"
 done
