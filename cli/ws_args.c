@@ -21,6 +21,9 @@ const char ws_args_help[] =
     "      --qrels F           judgments: TREC, TSV or DuReader JSON lines\n"
     "      --run [NAME=]F      a run (TREC, TSV or DuReader JSON); repeat for more runs\n"
     "      --facets F          query facets: TSV with a header qid<TAB>NAME… (metrics by facet)\n"
+    "      --answers F         the queries' human answers (DuReader JSON lines, or TSV\n"
+    "                          qid<TAB>answer): the distant-supervision hint, and DuReader's\n"
+    "                          question_type / fact_or_opinion facets\n"
     "      --dbqa F            an NLPCC DBQA file (question<TAB>sentence<TAB>label) instead of\n"
     "                          --queries, --collection and --qrels; each --run is then a score\n"
     "                          file aligned with it (ranked as eval --dbqa ranks it)\n"
@@ -39,7 +42,7 @@ const char ws_args_help[] =
 
 enum {
     WS_DEMO = 0x100, WS_QUERIES, WS_COLLECTION, WS_QRELS, WS_RUN, WS_ANNOTATOR, WS_JOURNAL_DIR,
-    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS, WS_DBQA,
+    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS, WS_DBQA, WS_ANSWERS,
 };
 
 static const struct option ws_options[] = {
@@ -56,6 +59,7 @@ static const struct option ws_options[] = {
     {"test-emb", required_argument, 0, WS_TEST_EMB},
     {"facets", required_argument, 0, WS_FACETS},
     {"dbqa", required_argument, 0, WS_DBQA},
+    {"answers", required_argument, 0, WS_ANSWERS},
     {0, 0, 0, 0},
 };
 
@@ -110,6 +114,7 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case WS_TEST_EMB: w->spec.test_emb = arg; return 1;
     case WS_FACETS: w->spec.facets = arg; return 1;
     case WS_DBQA: w->spec.dbqa = arg; return 1;
+    case WS_ANSWERS: w->spec.answers = arg; return 1;
     default: return 0;
     }
 }

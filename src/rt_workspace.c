@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rt_answers.h"
 #include "rt_dbqa.h"
 #include "rt_facets.h"
 #include "rt_file.h"
@@ -153,6 +154,25 @@ rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev,
 static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
                            void *ctx, rt_err *err);
 
+/* Whether an answers file is DuReader's JSON lines (its first non-blank character is '{'). */
+static int answers_are_json(const char *path)
+{
+    rt_reader *r;
+    rt_err e;
+    if (rt_reader_open(&r, path, &e) != RT_OK)
+        return 0;
+    char *line;
+    size_t len;
+    int json = 0;
+    while (rt_reader_next(r, &line, &len, &e) == 1)
+        if (!rt_line_skippable(line, len)) {
+            json = line[strspn(line, " \t")] == '{';
+            break;
+        }
+    rt_reader_close(&r);
+    return json;
+}
+
 /* An NLPCC DBQA file with score files: written once more (each open) as TSV/TREC inputs into
  * the cache folder (rt_dbqa_write_workspace), then opened like any workspace with order "file". */
 static rt_status open_dbqa(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
@@ -293,6 +313,17 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         rt_workspace_free(&ws);
         return st;
     }
+    if (s->answers) {
+        st = rt_answers_load(&ws->answers, s->answers, ws->qids, 0, ws->report, err);
+        /* DuReader's answers carry question_type and fact_or_opinion: query facets, unless the
+         * workspace names its own */
+        if (st == RT_OK && !s->facets && answers_are_json(s->answers))
+            st = rt_facets_load(&ws->facets, s->answers, ws->qids, NULL, err);
+        if (st != RT_OK) {
+            rt_workspace_free(&ws);
+            return st;
+        }
+    }
     *out = ws;
     return RT_OK;
 }
@@ -326,7 +357,7 @@ static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t 
 static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
 {
     static const char *strings[] = {"name", "queries", "collection", "qrels", "measures",
-                                    "order", "journal_dir", "annotator", "facets", "dbqa"};
+                                    "order", "journal_dir", "annotator", "facets", "dbqa", "answers"};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, strings[i]);
         if (v && !cJSON_IsString(v) && !cJSON_IsNull(v))
@@ -389,9 +420,9 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         paths[k] = owned[k];
         k++;
     }
-    const char *keys[] = {"queries", "collection", "qrels", "journal_dir", "facets", "dbqa"};
-    char *resolved[6] = {0};
-    for (size_t i = 0; i < 6; i++)
+    const char *keys[] = {"queries", "collection", "qrels", "journal_dir", "facets", "dbqa", "answers"};
+    char *resolved[7] = {0};
+    for (size_t i = 0; i < 7; i++)
         if (json_str(o, keys[i]))
             resolved[i] = rt_path_join(dir, json_str(o, keys[i]));
     const cJSON *lk = cJSON_GetObjectItemCaseSensitive(o, "leakage");
@@ -434,6 +465,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
         .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
         .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4], .dbqa = resolved[5],
+        .answers = resolved[6],
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -452,7 +484,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
     rt_taxonomy_free(&tax);
     for (size_t i = 0; i < nr; i++)
         free(owned[i]);
-    for (size_t i = 0; i < 6; i++)
+    for (size_t i = 0; i < 7; i++)
         free(resolved[i]);
     for (size_t i = 0; i < 3; i++)
         free(lres[i]);
@@ -483,6 +515,7 @@ void rt_workspace_free(rt_workspace **wp)
     rt_report_free(&ws->report);
     rt_taxonomy_free(&ws->taxonomy);
     rt_facets_free(&ws->facets);
+    rt_answers_free(&ws->answers);
     free(ws->leak.train_queries);
     free(ws->leak.train_emb);
     free(ws->leak.test_emb);

@@ -53,6 +53,7 @@ typedef struct rt_ws_spec {
     const char *facets;        /* optional: query facets (rt_facets) */
     const char *dbqa;          /* an NLPCC DBQA file instead of queries, collection and qrels: the
                                   runs are then its score files (rt_dbqa_write_workspace) */
+    const char *answers;       /* optional: the queries' human answers (rt_answers) */
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -79,7 +80,8 @@ typedef struct rt_workspace {
     rt_taxonomy *taxonomy;     /* the error categories (DESIGN.md §7 unless replaced) */
     rt_ws_leak leak;
     rt_report *report;         /* what loading found */
-    struct rt_facets *facets;  /* NULL when none were given */
+    struct rt_facets *facets;  /* NULL when none were given (or from the answers file) */
+    struct rt_answers *answers;/* NULL when none were given: the distant-supervision hint */
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
 } rt_workspace;
@@ -95,7 +97,9 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
  * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json), leakage ({"train_queries",
  * "train_embeddings", "test_embeddings", "threshold", "k", "index", "dim"}), facets (a TSV of
  * query facets, rt_facets), dbqa (an NLPCC DBQA file instead of queries, collection and qrels;
- * the runs are then its score files). Paths are relative to the file's folder. */
+ * the runs are then its score files), answers (the queries' human answers, rt_answers; DuReader's
+ * JSON lines also give the facets question_type and fact_or_opinion when "facets" is absent).
+ * Paths are relative to the file's folder. */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 

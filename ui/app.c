@@ -13,6 +13,7 @@
 #include "actions.h"
 #include "app.h"
 #include "draw.h"
+#include "hint.h"
 #include "judge.h"
 #include "rt_mem.h"
 #include "view.h"
@@ -81,6 +82,8 @@ int app_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int 
     b[n++] = now;
     term_role role = focused ? ROLE_SELECTED : rel ? ROLE_REL : judged ? ROLE_NONREL : ROLE_UNJUDGED;
     int used = draw_text(y, x, w, b, n, role, NULL);
+    if (w - used > 24)   /* the hint where there is room: the best answer-span F1 in tenths */
+        used += hint_draw_badge(a, y, x + used, w - used, qid, pid, focused);
     const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
     n = 0;
     if (t && (t->cats || t->note)) {

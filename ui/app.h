@@ -136,6 +136,7 @@ typedef struct app {
 
     /* judging: view_judge.c's own state (NULL until it is first used) */
     struct judge_state *judge;
+    struct hint_cache *hints;           /* hint.c's (NULL until a hint is drawn) */
 
     /* leakage review */
     struct rt_leakage *leak;    /* found on first use of the view */

@@ -44,6 +44,8 @@ int draw_glyphs(int y, int x, int w, const rt_glyphs *g, size_t from, size_t to,
             a = term_attr(ROLE_ESCAPED) | (role == ROLE_SELECTED ? A_REVERSE : 0);
         else if (mark && mark[gl->src_off] == DRAW_MARK_MATCH)
             a = (base & ~A_COLOR) | term_attr(ROLE_HL_MATCH);
+        else if (mark && mark[gl->src_off] == DRAW_MARK_ANSWER)
+            a = (base & ~A_COLOR) | term_attr(ROLE_HL_ANSWER);
         else if (mark && mark[gl->src_off] == RT_OVERLAP_TERM)
             a = (base & ~A_COLOR) | term_attr(ROLE_HL_TERM);
         else if (mark && mark[gl->src_off] == RT_OVERLAP_CHAR)

@@ -21,6 +21,8 @@ int draw_fmt(int y, int x, int w, term_role role, const char *fmt, ...)
 
 /* A mark (beside rt_overlap's) for the bytes of a search match: drawn as ROLE_HL_MATCH. */
 #define DRAW_MARK_MATCH 3
+/* The bytes of the span closest to an answer (the hint): drawn as ROLE_HL_ANSWER. */
+#define DRAW_MARK_ANSWER 4
 
 /* Draws glyphs [from, to) at (y, x) within w columns, padding with blanks; mark (may be NULL)
  * gives each source byte's overlap kind. Returns columns used. */

@@ -47,6 +47,7 @@ static void setup_roles(void)
     attrs[ROLE_GOOD] = color ? COLOR_PAIR(2) : A_BOLD;
     attrs[ROLE_BAD] = color ? COLOR_PAIR(3) : A_UNDERLINE;
     attrs[ROLE_HL_MATCH] = A_REVERSE | A_BOLD;
+    attrs[ROLE_HL_ANSWER] = color ? COLOR_PAIR(6) | A_BOLD | A_UNDERLINE : A_BOLD | A_UNDERLINE;
 }
 
 static char why[200];

@@ -23,6 +23,7 @@ typedef enum term_role {
     ROLE_GOOD,         /* positive delta */
     ROLE_BAD,          /* negative delta */
     ROLE_HL_MATCH,     /* a match of the passage search */
+    ROLE_HL_ANSWER,    /* the span closest to an answer (the distant-supervision hint) */
     ROLE_COUNT
 } term_role;
 

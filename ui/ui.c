@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "app.h"
+#include "hint.h"
 #include "keys.h"
 #include "rt_file.h"
 #include "rt_leakage.h"
@@ -383,6 +384,7 @@ static void app_free(app *a)
         if (view_get((view_id)v)->release)
             view_get((view_id)v)->release(a);
     rt_leakage_free(&a->leak);
+    hint_release(a);
     team_release(a);
 }
 

@@ -81,6 +81,9 @@ int act_find(app *a, const char *arg);
 int act_next_match(app *a, const char *arg);
 int act_prev_match(app *a, const char *arg);
 
+/* view_judge.c: the distant-supervision hint in judging */
+int act_hint(app *a, const char *arg);
+
 /* view_grep.c: searching the passages of the listed queries' rankings */
 int act_grep(app *a, const char *arg);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "hint.h"
 #include "judge.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
@@ -23,6 +24,8 @@ struct judge_state {
     uint32_t qid;          /* whose pool is in pool (RT_NO_ID: none yet) */
     uint32_t *count;       /* per query index: judged, pool size (UINT32_MAX: stale) */
     size_t count_depth;
+    int hint_order;        /* :hint order — the unjudged first, closest to an answer first */
+    double hint_min;       /* :hint T — only passages with hint >= T that are not relevant (0: all) */
 };
 
 static struct judge_state *J(app *a)
@@ -55,13 +58,95 @@ static size_t build(app *a, uint32_t qid, rt_pool_entry **out, size_t *cap)
     return n;
 }
 
+typedef struct hint_key {
+    int judged;
+    double f1;
+    size_t i;
+} hint_key;
+
+static int hint_cmp(const void *x, const void *y)
+{
+    const hint_key *p = x, *q = y;
+    if (p->judged != q->judged)
+        return p->judged - q->judged;   /* the unjudged first */
+    if (!p->judged && p->f1 != q->f1)
+        return p->f1 > q->f1 ? -1 : 1;  /* closest to an answer first */
+    return p->i < q->i ? -1 : p->i > q->i;   /* then fusion order */
+}
+
+/* :hint: keeps the passages with hint >= hint_min that are not relevant (the likely false
+ * negatives), and with hint_order puts the unjudged first, by hint. */
+static void apply_hint(app *a)
+{
+    struct judge_state *j = J(a);
+    if (!a->ws->answers || (!j->hint_order && j->hint_min <= 0))
+        return;
+    hint_key *k = rt_calloc(j->n + 1, sizeof *k);
+    size_t n = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        int32_t g;
+        int judged = app_grade(a, j->qid, j->pool[i].pid, &g);
+        pair_hint h = hint_of(a, j->qid, j->pool[i].pid);
+        double f1 = h.state == HINT_OK ? h.f1 : -1;
+        if (j->hint_min > 0 && (f1 < j->hint_min || (judged && g >= a->ws->level)))
+            continue;
+        k[n++] = (hint_key){judged, f1, i};
+    }
+    if (j->hint_order)
+        qsort(k, n, sizeof *k, hint_cmp);
+    rt_pool_entry *kept = rt_calloc(n + 1, sizeof *kept);
+    for (size_t i = 0; i < n; i++)
+        kept[i] = j->pool[k[i].i];
+    memcpy(j->pool, kept, n * sizeof *kept);
+    j->n = n;
+    free(kept);
+    free(k);
+}
+
 void judge_refresh(app *a)
 {
     if (!a->ws->nq || J(a)->qid == app_qid(a))
         return;
     J(a)->qid = app_qid(a);
     J(a)->n = build(a, J(a)->qid, &J(a)->pool, &J(a)->cap);
+    apply_hint(a);
     J(a)->sel = J(a)->top = 0;
+}
+
+/* :hint order | T | off — in judging: the unjudged passages closest to an answer first, or only
+ * those with hint >= T that are not relevant (the likely false negatives), or the fusion order. */
+int act_hint(app *a, const char *arg)
+{
+    if (!a->ws->answers) {
+        app_message(a, 1, "the workspace has no answers (\"answers\" in it, or --answers F)");
+        return -1;
+    }
+    char *end = NULL;
+    double t = arg ? strtod(arg, &end) : 0;
+    if (arg && !strcmp(arg, "order")) {
+        J(a)->hint_order = 1;
+    } else if (arg && !strcmp(arg, "off")) {
+        J(a)->hint_order = 0;
+        J(a)->hint_min = 0;
+    } else if (arg && end && !*end && t > 0 && t <= 1) {
+        J(a)->hint_min = t;
+        J(a)->hint_order = 1;
+    } else {
+        app_message(a, 1, "usage: :hint order | T | off (T in (0, 1]: only passages with hint >= T not judged relevant)");
+        return -1;
+    }
+    J(a)->qid = RT_NO_ID;   /* rebuilt with the hint */
+    if (a->view != VIEW_JUDGE)
+        return act_judge(a, NULL);
+    judge_refresh(a);
+    if (J(a)->hint_min > 0)
+        app_message(a, 0, "%zu pooled passages with hint >= %.2f not judged relevant (likely false negatives)", J(a)->n,
+                    J(a)->hint_min);
+    else if (J(a)->hint_order)
+        app_message(a, 0, "unjudged passages first, closest to an answer first");
+    else
+        app_message(a, 0, "fusion order");
+    return 0;
 }
 
 int judge_focus(app *a, uint32_t *pid)
@@ -187,10 +272,14 @@ static void draw(app *a, int top, int height)
     overall(a, &oj, &on);
     if (height > 6)
         height -= app_draw_tax_legend(a, top + height - 1);
-    char prog[256];
+    char prog[320], order[96];
+    if (J(a)->hint_min > 0)
+        snprintf(order, sizeof order, "hint >= %.2f and not relevant, by hint", J(a)->hint_min);
+    else
+        snprintf(order, sizeof order, "%s", J(a)->hint_order ? "unjudged by hint first" : "fusion order");
     snprintf(prog, sizeof prog,
-             "pool depth %zu of %zu runs, fusion order | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
-             J(a)->depth, a->ws->nruns, jq, J(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
+             "pool depth %zu of %zu runs, %s | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
+             J(a)->depth, a->ws->nruns, order, jq, J(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
     int pr = draw_wrapped(top + 1, 0, a->cols, height > 8 ? 2 : 1, prog, strlen(prog), ROLE_HEADER);
     top += pr - 1;
     height -= pr - 1;

@@ -13,6 +13,8 @@
 
 /* The most of one passage the passage view reads (a DuReader passage is a few KiB). */
 #define RT_PASSAGE_VIEW_MAX ((size_t)128 << 10)
+#include "hint.h"
+#include "rt_answers.h"
 #include "view.h"
 
 /* The categories and note of (qid, pid), and of the query itself, into buf (length returned). */
@@ -124,6 +126,29 @@ static void draw(app *a, int top, int height)
         top += tr;
         height -= tr;
     }
+    /* the distant-supervision hint: how close the passage comes to an answer, and where */
+    pair_hint h = hint_of(a, q, a->pid);
+    if (h.state != HINT_NONE && height > 8) {
+        char line[1024];
+        if (h.state == HINT_NO_ANSWERS)
+            snprintf(line, sizeof line, "hint: this query has no answers in %s", rt_answers_path(a->ws->answers));
+        else if (h.state == HINT_NO_PASSAGE)
+            line[0] = '\0';
+        else if (h.f1 == 0)
+            snprintf(line, sizeof line, "hint: F1 0 (no character of any answer)");
+        else {
+            const char *ans = rt_answers_text(a->ws->answers, q, h.answer);
+            size_t na = rt_answers_of(a->ws->answers, q, NULL);
+            snprintf(line, sizeof line, "hint: F1 %.2f%s with answer %zu of %zu \u201c%.600s\u201d (span underlined)%s", h.f1,
+                     h.f1 >= 0.5 ? " (Algorithm 1: positive)" : "", h.answer + 1, na, ans ? ans : "",
+                     h.cut ? "; over the first 64 KiB of the passage" : "");
+        }
+        if (line[0]) {
+            int hr = draw_wrapped(top + 3, 0, a->cols, 2, line, strlen(line), h.f1 >= 0.5 ? ROLE_HL_ANSWER : ROLE_DIM);
+            top += hr;
+            height -= hr;
+        }
+    }
     draw_fill(top + 3, 0, a->cols, ROLE_NORMAL);
 
     const char *text;
@@ -150,6 +175,8 @@ static void draw(app *a, int top, int height)
     uint8_t *mark = rt_calloc(tl + 1, 1);
     if (a->ov)
         rt_overlap_mark(a->ov, text, tl, mark);
+    if (h.state == HINT_OK && h.to > h.from && h.to <= tl)
+        memset(mark + h.from, DRAW_MARK_ANSWER, h.to - h.from);
     size_t at = mark_matches(a, text, tl, mark);   /* byte offset of the current match */
     size_t nlines = rt_glyphs_wrap(&gl, (size_t)a->cols, NULL, 0);
     size_t *starts = rt_calloc(nlines + 1, sizeof *starts);

@@ -18,15 +18,19 @@ static void draw(app *a, int top, int height)
     }
     if (a->scroll >= n)
         a->scroll = n - 1;
-    for (int row = 0; row < height && a->scroll + (size_t)row < n; row++) {
+    /* an entry per report line, wrapped (never cut); the scroll counts entries */
+    int row = 0;
+    for (size_t e = a->scroll; e < n && row < height; e++) {
         rt_report_kind k;
-        const char *line = rt_report_line(rep, a->scroll + (size_t)row, &k);
+        const char *line = rt_report_line(rep, e, &k);
         char buf[2100];
         size_t len = strlen(line) < 2048 ? strlen(line) : 2048;
         memcpy(buf, k == RT_REPORT_WARNING ? "warning: " : "", k == RT_REPORT_WARNING ? 9 : 0);
         size_t off = k == RT_REPORT_WARNING ? 9 : 0;
         memcpy(buf + off, line, len);
-        draw_text(top + row, 0, a->cols, buf, off + len, k == RT_REPORT_WARNING ? ROLE_ERROR : ROLE_NORMAL, NULL);
+        int used = draw_wrapped(top + row, 0, a->cols, height - row, buf, off + len,
+                                k == RT_REPORT_WARNING ? ROLE_ERROR : ROLE_NORMAL);
+        row += used > 0 ? used : 1;
     }
 }
 
