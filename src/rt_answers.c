@@ -67,6 +67,7 @@ static void add(rt_answers *a, uint32_t qid, const char *s, size_t len)
     q->norm = rt_reallocarray(q->norm, q->n + 1, sizeof *q->norm);
     q->text[q->n] = rt_strndup(s, len);
     rt_normtext_make(&q->norm[q->n], s, len);
+    rt_normtext_prepare(&q->norm[q->n]);
     q->n++;
 }
 

@@ -52,6 +52,8 @@ void rt_normtext_free(rt_normtext *t)
     free(t->cp);
     free(t->off);
     free(t->len);
+    free(t->acp);
+    free(t->aneed);
     memset(t, 0, sizeof *t);
 }
 
@@ -86,6 +88,17 @@ static void alpha_make(alpha *al, const rt_normtext *a)
     free(s);
 }
 
+void rt_normtext_prepare(rt_normtext *t)
+{
+    alpha al;
+    free(t->acp);
+    free(t->aneed);
+    alpha_make(&al, t);
+    t->acp = al.cp;
+    t->aneed = al.need;
+    t->an = al.n;
+}
+
 static int32_t alpha_id(const alpha *al, uint32_t c)
 {
     size_t lo = 0, hi = al->n;
@@ -105,12 +118,6 @@ static size_t min3(size_t a, size_t b, size_t c)
     return m < c ? m : c;
 }
 
-/* The best F1 a span of length L can reach: 2·min(L, m, T) / (L + m). */
-static double bound(size_t L, size_t m, size_t T)
-{
-    return 2.0 * (double)min3(L, m, T) / (double)(L + m);
-}
-
 /* The best span beating floor (0: any); f1 stays at floor and the span empty when none does. */
 static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t, double floor)
 {
@@ -118,8 +125,10 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
     size_t n = p->n, m = a->n;
     if (!n || !m)
         return best;
-    alpha al;
-    alpha_make(&al, a);
+    alpha al = {a->acp, a->aneed, a->an};
+    int own = !a->acp;   /* not prepared: made here */
+    if (own)
+        alpha_make(&al, a);
     int32_t *id = rt_calloc(n + 1, sizeof *id);
     uint32_t *cnt = rt_calloc(al.n + 1, sizeof *cnt);
     for (size_t i = 0; i < n; i++) {
@@ -132,40 +141,76 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
         T += cnt[k] < al.need[k] ? cnt[k] : al.need[k];
     if (T == 0)
         goto done;
-    /* lengths from the most promising (L = min(m, T), where the bound peaks) outwards: the
-     * bound falls on both sides, so each side stops at the first length that cannot win */
-    size_t peak = m < T ? m : T, lo = peak, hi = peak + 1;
-    if (peak > n)
-        lo = n, hi = n + 1;
-    int more_lo = 1, more_hi = hi <= n;
-    while (more_lo || more_hi) {
-        size_t L;
-        if (more_lo && (!more_hi || bound(lo, m, T) >= bound(hi, m, T)))
-            L = lo;
-        else
-            L = hi;
-        double b = bound(L, m, T);
-        if (b <= best.f1 || (t > 0 && b < t)) {   /* nothing further out can win either */
-            if (L == lo)
+    /* Span lengths from where the bound peaks (L = C = min(|a|, T)) outwards. g(L), the best
+     * overlap of a window of length L, never falls as L grows and rises by at most 1 a step, so
+     * a computed g(L0) bounds the lengths around it: below, g(L) <= g(L0) (and <= L); above,
+     * g(L) <= g(L0) + (L - L0) (and <= C). A length whose bound 2 g / (L + |a|) cannot beat the
+     * best so far (or reach t) is skipped, and the lengths up to the next one that can are jumped
+     * over; the jumps are taken short (floating point) and checked length by length. */
+    size_t C = m < T ? m : T;
+    size_t lo = C < n ? C : n, hi = lo + 1;
+    size_t g_lo = C;              /* g of the last length computed at or above lo */
+    size_t L_up = 0, g_up = 0;    /* the last length computed at or below hi, and its g */
+    int more_lo = lo >= 1, more_hi = hi <= n;
+#define WIN(b) (t > 0 ? (b) >= t && (b) > best.f1 : (b) > best.f1)
+#define THR (t > 0 && t > best.f1 ? t : best.f1)
+#define BOUND_LO(L) (2.0 * (double)((L) < g_lo ? (L) : g_lo) / (double)((L) + m))
+#define BOUND_HI(L) (2.0 * (double)min3(C, g_up + ((L) - L_up), (L)) / (double)((L) + m))
+    for (;;) {
+        while (more_lo && !WIN(BOUND_LO(lo))) {
+            if (lo <= g_lo || lo <= 1 || THR <= 0) {
+                more_lo = 0;   /* at or below g_lo the bound only falls further down */
+                break;
+            }
+            double x = 2.0 * (double)g_lo / THR - (double)m;   /* the lengths below x can win */
+            size_t j = x < 1 ? 0 : (size_t)x + 1;
+            if (j >= lo)
+                j = lo - 1;
+            if (j < g_lo)
+                j = g_lo;
+            if (j < 1) {
                 more_lo = 0;
-            else
-                more_hi = 0;
-            continue;
+                break;
+            }
+            lo = j;
         }
+        while (more_hi && !WIN(BOUND_HI(hi))) {
+            size_t g0 = g_up + (hi - L_up);   /* the bound on g(hi) */
+            if (g0 >= C || THR >= 2) {
+                more_hi = 0;   /* past the cap the bound only falls further up */
+                break;
+            }
+            double y = (THR * (double)(hi + m) - 2.0 * (double)g0) / (2.0 - THR);
+            size_t d = y < 1 ? 1 : (size_t)y;
+            if (d > n - hi + 1)
+                d = n - hi + 1;
+            hi += d;
+            if (hi > n) {
+                more_hi = 0;
+                break;
+            }
+        }
+        if (!more_lo && !more_hi)
+            break;
+        int down = more_lo && (!more_hi || BOUND_LO(lo) >= BOUND_HI(hi));
+        size_t L = down ? lo : hi;
         /* every window of length L, by sliding counts */
         memset(cnt, 0, (al.n + 1) * sizeof *cnt);
-        size_t ov = 0;
+        size_t ov = 0, g = 0;
         for (size_t i = 0; i < L; i++)
             if (id[i] >= 0 && cnt[id[i]]++ < al.need[id[i]])
                 ov++;
         for (size_t s = 0;; s++) {
-            double f = 2.0 * (double)ov / (double)(L + m);
-            if (f > best.f1) {
-                best.f1 = f;
-                best.from = s;
-                best.to = s + L;
-                if (t > 0 && f >= t)
-                    goto done;
+            if (ov > g) {
+                g = ov;
+                double f = 2.0 * (double)ov / (double)(L + m);
+                if (f > best.f1) {
+                    best.f1 = f;
+                    best.from = s;
+                    best.to = s + L;
+                    if ((t > 0 && f >= t) || f >= 1)
+                        goto done;   /* decided, or nothing can beat it */
+                }
             }
             if (s + L >= n)
                 break;
@@ -175,23 +220,36 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
             if (in >= 0 && cnt[in]++ < al.need[in])
                 ov++;
         }
-        if (L == lo) {
+        if (L_up == 0) {   /* the first length computed bounds both sides */
+            L_up = L;
+            g_up = g;
+        }
+        if (down) {
+            g_lo = g;
             if (lo <= 1)
                 more_lo = 0;
             else
                 lo--;
         } else {
+            L_up = hi;
+            g_up = g;
             if (hi >= n)
                 more_hi = 0;
             else
                 hi++;
         }
     }
+#undef WIN
+#undef THR
+#undef BOUND_LO
+#undef BOUND_HI
 done:
     free(id);
     free(cnt);
-    free(al.cp);
-    free(al.need);
+    if (own) {
+        free(al.cp);
+        free(al.need);
+    }
     return best;
 }
 
@@ -208,7 +266,7 @@ rt_spanf1 rt_spanf1_best_of(const rt_normtext *p, const rt_normtext *const *answ
         if (s.f1 > best.f1) {
             best = s;
             best.answer = k;
-            if (t > 0 && best.f1 >= t)
+            if ((t > 0 && best.f1 >= t) || best.f1 >= 1)
                 break;
         }
     }

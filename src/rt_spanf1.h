@@ -18,11 +18,18 @@ typedef struct rt_normtext {
     uint32_t *cp;
     uint32_t *off, *len;   /* byte offset and length of character i in the original */
     size_t n;
+    /* an answer's distinct characters (sorted) and their counts, made once by
+     * rt_normtext_prepare (else each search makes them) */
+    uint32_t *acp, *aneed;
+    size_t an;
 } rt_normtext;
 
 /* Normalises len bytes of UTF-8 at s (invalid bytes are dropped). */
 void rt_normtext_make(rt_normtext *t, const char *s, size_t len);
 void rt_normtext_free(rt_normtext *t);
+
+/* Prepares t to be searched for as an answer many times (its character counts). */
+void rt_normtext_prepare(rt_normtext *t);
 
 /* The best span of passage p against answer a. */
 typedef struct rt_spanf1 {
