@@ -64,6 +64,7 @@ seed run $(small "$demo/runs/bm25.trec") $(small "$SD/metric-vectors/ties/run.tr
 seed qrels $(small "$demo/qrels.trec") $(ls "$SD"/ir-fixtures/*qrel* "$SD"/trec_eval-fixtures/*qrel* 2>/dev/null | while read -r f; do small "$f"; done)
 seed queries $(small "$demo/queries.tsv") $(small "$demo/train_queries.tsv") $(small "$SD/dureader2-demo-ws/queries.tsv")
 seed collection $(small "$demo/collection.tsv")
+seed answers $(small "$demo/answers.jsonl")
 seed workspace "$demo/workspace.json"
 seed journal_file $(ls "$SRCDIR"/tests/fuzz/seeds/journal_line/* 2>/dev/null)
 
