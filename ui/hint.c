@@ -52,7 +52,7 @@ static void grow(struct hint_cache *c)
 
 static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
 {
-    pair_hint h = {HINT_NONE, 0, 0, 0, 0, 0};
+    pair_hint h = {HINT_NONE, 0, 0, 0, 0, 0, 0};
     if (!a->ws->answers)
         return h;
     const rt_normtext *const *an;
@@ -75,7 +75,20 @@ static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
     }
     rt_normtext p;
     rt_normtext_make(&p, text, len);
-    rt_spanf1 s = rt_spanf1_best_of(&p, an, na, 0);
+    /* a very long answer is searched for by its beginning (bounded time) */
+    const rt_normtext **use = rt_calloc(na + 1, sizeof *use);
+    rt_normtext *cut = rt_calloc(na + 1, sizeof *cut);
+    for (size_t k = 0; k < na; k++) {
+        use[k] = an[k];
+        if (an[k]->n > HINT_MAX_ANSWER) {
+            cut[k] = (rt_normtext){.cp = an[k]->cp, .off = an[k]->off, .len = an[k]->len, .n = HINT_MAX_ANSWER};
+            use[k] = &cut[k];
+            h.answer_cut = 1;
+        }
+    }
+    rt_spanf1 s = rt_spanf1_best_of(&p, use, na, 0);
+    free(use);
+    free(cut);
     h.state = HINT_OK;
     h.f1 = s.f1;
     h.answer = s.answer;
@@ -90,7 +103,7 @@ static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
 pair_hint hint_of(app *a, uint32_t qid, uint32_t pid)
 {
     if (!a->ws->answers) {
-        pair_hint none = {HINT_NONE, 0, 0, 0, 0, 0};
+        pair_hint none = {HINT_NONE, 0, 0, 0, 0, 0, 0};
         return none;
     }
     if (!a->hints)

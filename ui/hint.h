@@ -12,6 +12,8 @@
 /* The hint is computed over the first HINT_MAX_BYTES of a passage (cut at a character), so that
  * a huge passage costs a bounded time; the passage view says when it was cut. */
 #define HINT_MAX_BYTES ((size_t)64 << 10)
+/* and against the first HINT_MAX_ANSWER characters of each answer (normalised). */
+#define HINT_MAX_ANSWER 2048
 
 typedef enum hint_state {
     HINT_NONE = 0,        /* the workspace has no answers */
@@ -26,6 +28,7 @@ typedef struct hint {
     size_t answer;         /* which answer (0-based) */
     size_t from, to;       /* the span's byte offsets in the passage; from == to: no overlap */
     int cut;               /* the passage was longer than HINT_MAX_BYTES */
+    int answer_cut;        /* an answer was longer than HINT_MAX_ANSWER characters */
 } pair_hint;
 
 /* The hint of (qid, pid) (computed now or remembered). */

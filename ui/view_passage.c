@@ -139,12 +139,13 @@ static void draw(app *a, int top, int height)
         else {
             const char *ans = rt_answers_text(a->ws->answers, q, h.answer);
             size_t na = rt_answers_of(a->ws->answers, q, NULL);
-            snprintf(line, sizeof line, "hint: F1 %.2f%s with answer %zu of %zu \u201c%.600s\u201d (span underlined)%s", h.f1,
+            snprintf(line, sizeof line, "hint: F1 %.2f%s with answer %zu of %zu \u201c%.600s\u201d (span underlined)%s%s", h.f1,
                      h.f1 >= 0.5 ? " (Algorithm 1: positive)" : "", h.answer + 1, na, ans ? ans : "",
-                     h.cut ? "; over the first 64 KiB of the passage" : "");
+                     h.cut ? "; over the first 64 KiB of the passage" : "",
+                     h.answer_cut ? "; long answers by their first 2,048 characters" : "");
         }
         if (line[0]) {
-            int hr = draw_wrapped(top + 3, 0, a->cols, 2, line, strlen(line), h.f1 >= 0.5 ? ROLE_HL_ANSWER : ROLE_DIM);
+            int hr = draw_wrapped(top + 3, 0, a->cols, height > 12 ? 3 : 2, line, strlen(line), h.f1 >= 0.5 ? ROLE_HL_ANSWER : ROLE_DIM);
             top += hr;
             height -= hr;
         }

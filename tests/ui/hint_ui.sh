@@ -60,6 +60,17 @@ ok $? "answers of unknown queries are counted in the load report"
 ui 80x24 ':goto q01\n<Enter>\n:snapshot '"$D"'/w\n:hint order\n' --queries "$DEMO/queries.tsv" --collection "$D/c.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec"
 ! grep -q "hint:" "$D/w" && grep -q "the workspace has no answers" "$D/err"
 ok $? "without answers: no hint, and :hint says why"
+# bounded time: a 200 KiB passage and a 5,000-character answer
+{ printf 'p1\t北京和张家口'; head -c 200000 /dev/zero | tr '\0' 'x'; printf '\n'; } > "$D/big.tsv"
+printf 'q1\tbig\n' > "$D/bq.tsv"; printf 'q1 0 p1 1\n' > "$D/bqr"; printf 'q1 Q0 p1 1 1 r\n' > "$D/brun"
+{ printf '{"question_id": "q1", "answers": ["北京和张家口", "'; head -c 5000 /dev/zero | tr '\0' 'y'; printf '"]}\n'; } > "$D/big.jsonl"
+ui 80x24 ':goto q1\n<Enter>\n:snapshot '"$D"'/b\n' --queries "$D/bq.tsv" --collection "$D/big.tsv" --qrels "$D/bqr" --run "$D/brun" --answers "$D/big.jsonl"
+tr '\n' ' ' < "$D/b" | tr -s ' ' | grep -q "hint: F1 1.00 (Algorithm 1: positive) with answer 1 of 2 .*over the first 64 KiB of the passage; long answers by their first 2,048 characters"
+ok $? "a 200 KiB passage and a 5,000-character answer: the hint says what it read"
+# DuReader's answers carry facets: the demo's queries split by question_type
+"$RETRIAGE" export --demo --journal-dir "$D/jf" --what metrics --by question_type > "$D/byq" 2> /dev/null
+awk -F'\t' 'NR > 1 && $1 == "bm25" && $2 == "RR@10" { n += $7; v[$3] = 1 } END { exit !(n == 34 && ("ENTITY" in v) && ("YES_NO" in v)) }' "$D/byq"
+ok $? "the answers' question_type is a query facet (export --by question_type: 34 queries)"
 printf '{"question_id": "q01", "answers": "one"}\n' > "$D/bad.jsonl"
 ui 80x24 ':quit\n' --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --answers "$D/bad.jsonl"
 grep -q "bad.jsonl:1: \"answers\" must be an array of strings" "$D/err"
