@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "ui.h"
 #include "opts.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
@@ -218,6 +221,13 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
     return rc;
 }
 
+/* The run being read, on a terminal after half a second (ui_progress). */
+static void eval_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    ui_progress(NULL, "run", done, total);
+}
+
 int cmd_eval(int argc, char **argv)
 {
     eval_args a = {.level = 1};
@@ -253,8 +263,16 @@ int cmd_eval(int argc, char **argv)
         const char *path = dbqa ? argv[run0 + (int)r] : cli_split_run(argv[run0 + (int)r], &name);
         rt_run_opts ro = a.ropts;
         ro.name = name;
+        struct stat sb;
+        if (isatty(2) && strcmp(path, "-") != 0 && stat(path, &sb) == 0) {   /* a long read shows progress */
+            ro.progress = eval_progress;
+            ro.progress_total = (uint64_t)sb.st_size;
+            ro.progress_caller = 1;
+        }
         st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
                   : rt_eval_file(ev, path, &ro, &res[r], &err);
+        if (ro.progress)
+            ui_progress_clear();
         free(name);
         if (st != RT_OK) {
             rc = cli_fail(&err);

@@ -3,6 +3,7 @@
  * measures need) and every measure is computed from them. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,9 +301,17 @@ static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts,
     uint64_t mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
     if (mid == 0)
         return 0;
+    /* progress: both parts count the bytes they read, the first reports them */
+    static const rt_run_opts none = {0};
+    rt_run_opts o0 = opts ? *opts : none, o1 = o0;
+    _Atomic uint64_t done = 0;
+    if (o0.progress) {
+        o0.progress_done = o1.progress_done = &done;
+        o1.progress_caller = 0;
+    }
     part p[2] = {
-        {ev, path, opts, 0, mid, rt_eval_begin(ev, NULL), RT_OK, {0}},
-        {ev, path, opts, mid, (uint64_t)sb.st_size, rt_eval_begin(ev, NULL), RT_OK, {0}},
+        {ev, path, &o0, 0, mid, rt_eval_begin(ev, NULL), RT_OK, {0}},
+        {ev, path, &o1, mid, (uint64_t)sb.st_size, rt_eval_begin(ev, NULL), RT_OK, {0}},
     };
     pthread_t t;
     int threaded = pthread_create(&t, NULL, scan_part, &p[1]) == 0;

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -307,7 +308,17 @@ static rt_status scan_lines(scan *s, rt_err *err)
     char *line;
     size_t len;
     int rc;
+    uint64_t counted = 0;
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
+        if (s->opts.progress && (rt_reader_lineno(r) & 8191) == 0) {
+            uint64_t at = rt_reader_offset(r) - s->start, done = at;
+            if (s->opts.progress_done) {   /* the parts add up what they read */
+                done = atomic_fetch_add(s->opts.progress_done, at - counted) + (at - counted);
+                counted = at;
+            }
+            if (s->opts.progress_caller)
+                s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
+        }
         if (rt_line_skippable(line, len))
             continue;
         size_t no = rt_reader_lineno(r);

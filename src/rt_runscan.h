@@ -30,6 +30,14 @@ typedef struct rt_run_opts {
     rt_order order;      /* formats without scores always use file order */
     int strict;          /* a duplicate pid within a query is an error */
     const char *name;    /* run name; NULL takes the TREC tag column or the file's stem */
+    /* reading progress (may be NULL): bytes of the file read so far, of its size; called from
+     * one thread, every few thousand lines. When a file is read in parts, done counts them all
+     * (progress_done, shared by the parts; NULL: only this part's bytes). */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
+    uint64_t progress_total;
+    _Atomic uint64_t *progress_done;
+    int progress_caller;  /* this part calls progress (the others only count) */
 } rt_run_opts;
 
 /* One retrieved passage, as handed to a scan callback. */

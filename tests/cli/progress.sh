@@ -26,4 +26,14 @@ ok $? "a load under half a second shows nothing"
 RETRIAGE_PROGRESS_AFTER=0 "$RETRIAGE" export $WS --what metrics -o "$D/m3" 2> "$D/err"
 ! grep -q "loading" "$D/err"
 ok $? "standard error not a terminal: no progress"
+# eval reading a long run: its bytes of total and rate (also when two threads read its halves)
+awk '{ for (k = 0; k < 12; k++) { $1 = $1 "x" k; print; sub(/x[0-9]+$/, "", $1) } }' "$DEMO/runs/bm25.trec" > "$D/long.trec"
+for par in "" 1; do
+    RETRIAGE_PROGRESS_AFTER=0 RETRIAGE_PARALLEL_MIN=${par:-99999999999} script -qec "'$RETRIAGE' eval '$DEMO/qrels.trec' '$D/long.trec' > '$D/e$par'" /dev/null > "$D/tty3" 2>&1
+    tr '\r' '\n' < "$D/tty3" | grep -Eq '^retriage: loading run… [0-9.]+ (KiB|MiB) of [0-9.]+ (KiB|MiB) \([0-9]+%\)'
+    ok $? "eval on a terminal shows the run's progress${par:+ (two threads)}"
+done
+"$RETRIAGE" eval "$DEMO/qrels.trec" "$D/long.trec" > "$D/e0" 2> /dev/null
+cmp -s "$D/e0" "$D/e" && cmp -s "$D/e0" "$D/e1"
+ok $? "and the same values with and without it"
 done_testing
