@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,12 +91,9 @@ static rt_status json_line(rt_answers *a, const char *path, size_t no, const cha
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
     const cJSON *ans = cJSON_GetObjectItemCaseSensitive(o, "answers");
     char num[32];
-    const char *q = cJSON_IsString(id) ? id->valuestring : NULL;
-    if (cJSON_IsNumber(id) && id->valuedouble >= 0 && id->valuedouble < 9007199254740992.0 &&
-        floor(id->valuedouble) == id->valuedouble) {
-        snprintf(num, sizeof num, "%.0f", id->valuedouble);
-        q = num;
-    }
+    const char *q = NULL;
+    if (rt_json_id(id, num, sizeof num, &q) <= 0)
+        q = NULL;
     rt_status st = RT_OK;
     if (!cJSON_IsObject(o))
         st = rt_err_at(err, RT_EINPUT, path, no, "expected a JSON object per line");

@@ -52,12 +52,9 @@ static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const 
     cJSON *o = cJSON_ParseWithLength(line, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
     char num[32];
-    const char *q = cJSON_IsString(id) ? id->valuestring : NULL;
-    if (cJSON_IsNumber(id) && id->valuedouble >= 0 && id->valuedouble < 9007199254740992.0 &&
-        floor(id->valuedouble) == id->valuedouble) {
-        snprintf(num, sizeof num, "%.0f", id->valuedouble);
-        q = num;
-    }
+    const char *q = NULL;
+    if (rt_json_id(id, num, sizeof num, &q) <= 0)
+        q = NULL;
     if (!cJSON_IsObject(o) || !q) {
         cJSON_Delete(o);
         return rt_err_at(err, RT_EINPUT, path, no, "a DuReader line needs \"question_id\" (and question_type, "

@@ -1,6 +1,8 @@
 /* rt_parse — field splitting and exact number parsing. */
 #include "config.h"
 
+#include <cjson/cJSON.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,4 +325,18 @@ char *rt_utf8_repaired(const char *s)
     }
     out[o] = '\0';
     return out;
+}
+
+int rt_json_id(const struct cJSON *v, char *buf, size_t n, const char **s)
+{
+    if (cJSON_IsString(v)) {
+        *s = v->valuestring;
+        return (int)strlen(v->valuestring);
+    }
+    int64_t x;
+    if (cJSON_IsNumber(v) && rt_int_value_in(v->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &x)) {
+        *s = buf;
+        return snprintf(buf, n, "%lld", (long long)x);
+    }
+    return -1;
 }

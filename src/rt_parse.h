@@ -80,4 +80,9 @@ int rt_int_value_in(double d, int64_t min, int64_t max, int64_t *out);
  * numeric ids beyond it are refused (9007199254740993 would read as …992). */
 #define RT_JSON_INT_MAX 9007199254740991LL
 
+/* An id in JSON (question_id, paragraph_id): a string, or a whole number within ±RT_JSON_INT_MAX
+ * written in decimal into buf. Sets *s to it and returns its length; -1 when v is neither. */
+struct cJSON;
+int rt_json_id(const struct cJSON *v, char *buf, size_t n, const char **s);
+
 #endif

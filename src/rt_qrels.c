@@ -188,20 +188,6 @@ static rt_status parse_text_line(loader *L, rt_qrels_format fmt, const char *lin
 }
 
 /* A JSON id may be a string or an integer. Writes it to buf and returns its length, or -1. */
-static int json_id(const cJSON *v, char *buf, size_t n, const char **s)
-{
-    if (cJSON_IsString(v)) {
-        *s = v->valuestring;
-        return (int)strlen(v->valuestring);
-    }
-    int64_t x;
-    if (cJSON_IsNumber(v) && rt_int_value_in(v->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &x)) {
-        *s = buf;
-        return snprintf(buf, n, "%lld", (long long)x);
-    }
-    return -1;
-}
-
 static rt_status parse_json_line(loader *L, const char *line, size_t len, size_t lineno, rt_err *err)
 {
     cJSON *o = cJSON_ParseWithLength(line, len);
@@ -212,7 +198,7 @@ static rt_status parse_json_line(loader *L, const char *line, size_t len, size_t
     rt_status st = RT_OK;
     char qb[32], pb[32];
     const char *qs, *ps;
-    int ql = json_id(cJSON_GetObjectItemCaseSensitive(o, "question_id"), qb, sizeof qb, &qs);
+    int ql = rt_json_id(cJSON_GetObjectItemCaseSensitive(o, "question_id"), qb, sizeof qb, &qs);
     const cJSON *ans = cJSON_GetObjectItemCaseSensitive(o, "answer_paragraphs");
     if (ql < 0)
         st = rt_err_at(err, RT_EINPUT, L->path, lineno, "expected a \"question_id\" string");
@@ -221,7 +207,7 @@ static rt_status parse_json_line(loader *L, const char *line, size_t len, size_t
     const cJSON *a;
     if (st == RT_OK) {
         cJSON_ArrayForEach(a, ans) {
-            int pl = json_id(cJSON_GetObjectItemCaseSensitive(a, "paragraph_id"), pb, sizeof pb, &ps);
+            int pl = rt_json_id(cJSON_GetObjectItemCaseSensitive(a, "paragraph_id"), pb, sizeof pb, &ps);
             if (pl < 0) {
                 st = rt_err_at(err, RT_EINPUT, L->path, lineno,
                                "expected {\"paragraph_id\": …} in \"answer_paragraphs\"");

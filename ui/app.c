@@ -235,6 +235,14 @@ static void draw_title(app *a)
     draw_text(0, 0, a->cols, buf, strlen(buf), ROLE_TITLE, NULL);
 }
 
+void app_show_columns(app *a, size_t first, size_t shown, size_t total, const char *what)
+{
+    a->hfirst = first;
+    a->hshown = shown;
+    a->htotal = total;
+    a->hwhat = what;
+}
+
 void app_columns_hint(const app *a, char *buf, size_t n)
 {
     if (n)

@@ -223,6 +223,13 @@ int app_body_height(const app *a);
 /* "  runs 1–3 of 6 (h/l)" when the view on screen shows only some of its columns, else "". */
 void app_columns_hint(const app *a, char *buf, size_t n);
 
+/* The run names as column headers of width columns show them (rt_text_short_names) and, when
+ * any had to be shortened, a legend "short = full …" in legend. Caller frees (app_free_names). */
+char **app_run_short_names(const app *a, size_t width, char *legend, size_t n);
+
+/* Says which of its columns the view on screen shows (the status line's "runs 1–3 of 4 (h/l)"). */
+void app_show_columns(app *a, size_t first, size_t shown, size_t total, const char *what);
+
 /* Frees n names and the array (view_list's short run names, shared with the breakdown). */
 void app_free_names(char **names, size_t n);
 

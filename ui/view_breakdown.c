@@ -76,23 +76,10 @@ static void draw(app *a, int top, int height)
     }
     if (a->bd_hoff + fit > nruns)
         a->bd_hoff = nruns - fit;
-    a->hfirst = a->bd_hoff;
-    a->hshown = fit;
-    a->htotal = nruns;
-    a->hwhat = "runs";
+    app_show_columns(a, a->bd_hoff, fit, nruns, "runs");
     char at[32], legend[1024];
     int atw = snprintf(at, sizeof at, "@%zu", a->bk);
-    const char **full = rt_calloc(nruns + 1, sizeof *full);
-    char **names = rt_calloc(nruns + 1, sizeof *names);
-    for (size_t r = 0; r < nruns; r++)
-        full[r] = rt_run_name(a->ws->runs[r].run);
-    size_t shortened = rt_text_short_names(full, nruns, (size_t)(RUN_W - 2 - atw > 3 ? RUN_W - 2 - atw : 3), names);
-    size_t lo = 0;
-    legend[0] = '\0';
-    for (size_t r = 0; shortened && r < nruns && lo < sizeof legend; r++)
-        if (strcmp(names[r], full[r]) != 0)
-            lo += (size_t)snprintf(legend + lo, sizeof legend - lo, "%s%s\u00a0=\u00a0%s", lo ? "   " : "runs: ",
-                                   names[r], full[r]);
+    char **names = app_run_short_names(a, (size_t)(RUN_W - 2 - atw > 3 ? RUN_W - 2 - atw : 3), legend, sizeof legend);
     if (legend[0] && height > 6) {
         int lr = draw_wrapped(top + 1, 0, a->cols, 2, legend, strlen(legend), ROLE_DIM);
         top += lr;
@@ -109,7 +96,6 @@ static void draw(app *a, int top, int height)
         draw_fill(top + 1, x + RUN_W - 1, 1, ROLE_HEADER);
     }
     app_free_names(names, nruns);
-    free(full);
     size_t nrows = tax->ngroups + tax->ncats + 1, rows = height > 2 ? (size_t)(height - 2) : 0;
     size_t maxscroll = nrows > rows ? nrows - rows : 0;
     if (a->scroll > maxscroll)

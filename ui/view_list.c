@@ -397,9 +397,7 @@ static size_t runs_shown(const app *a, int qw)
     return n < a->ws->nruns ? n : a->ws->nruns;
 }
 
-/* The run names as the headers show them (RUN_W - 2 columns: a marker and a gap) and, when any
- * had to be shortened, a legend "short = full" in buf. Returns the short names (caller frees). */
-static char **short_names(const app *a, size_t width, char *legend, size_t n)
+char **app_run_short_names(const app *a, size_t width, char *legend, size_t n)
 {
     size_t nr = a->ws->nruns;
     const char **full = rt_calloc(nr + 1, sizeof *full);
@@ -439,12 +437,9 @@ static void draw(app *a, int top, int height)
         a->list_hoff = a->col - nr + 1;
     if (a->list_hoff + nr > nruns)
         a->list_hoff = nruns - nr;
-    a->hfirst = a->list_hoff;
-    a->hshown = nr;
-    a->htotal = nruns;
-    a->hwhat = "runs";
+    app_show_columns(a, a->list_hoff, nr, nruns, "runs");
     char legend[1024];
-    char **names = short_names(a, RUN_W - 2, legend, sizeof legend);
+    char **names = app_run_short_names(a, RUN_W - 2, legend, sizeof legend);   /* a marker and a gap */
     int x = 0;
     draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
     app_region(a, top, x, x + qw + 1, REGION_SORT, SORT_QID, 0);

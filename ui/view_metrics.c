@@ -281,10 +281,7 @@ static void draw(app *a, int top, int height)
         fit = ws->nm;
     if (a->metrics_hoff + fit > ws->nm)
         a->metrics_hoff = ws->nm - fit;
-    a->hfirst = a->metrics_hoff;
-    a->hshown = fit;
-    a->htotal = ws->nm;
-    a->hwhat = "measures";
+    app_show_columns(a, a->metrics_hoff, fit, ws->nm, "measures");
     for (size_t m = a->metrics_hoff; m < a->metrics_hoff + fit; m++) {
         int x = namew + (int)(m - a->metrics_hoff) * colw;
         draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
