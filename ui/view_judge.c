@@ -26,6 +26,7 @@ struct judge_state {
     size_t count_depth;
     int hint_order;        /* :hint order — the unjudged first, closest to an answer first */
     double hint_min;       /* :hint T — only passages with hint >= T that are not relevant (0: all) */
+    int stale;             /* the shown query's judgments changed under :hint T */
 };
 
 static struct judge_state *J(app *a)
@@ -105,12 +106,17 @@ static void apply_hint(app *a)
 
 void judge_refresh(app *a)
 {
-    if (!a->ws->nq || J(a)->qid == app_qid(a))
+    if (!a->ws->nq || (J(a)->qid == app_qid(a) && !J(a)->stale))
         return;
+    int same = J(a)->qid == app_qid(a);   /* stale: the same query, its judgments changed */
     J(a)->qid = app_qid(a);
+    J(a)->stale = 0;
     J(a)->n = build(a, J(a)->qid, &J(a)->pool, &J(a)->cap);
     apply_hint(a);
-    J(a)->sel = J(a)->top = 0;
+    if (!same)
+        J(a)->sel = J(a)->top = 0;
+    else if (J(a)->sel >= J(a)->n)
+        J(a)->sel = J(a)->n ? J(a)->n - 1 : 0;
 }
 
 /* :hint order | T | off — in judging: the unjudged passages closest to an answer first, or only
@@ -234,6 +240,8 @@ void judge_forget(app *a, size_t qi)
 {
     if (J(a)->count)
         J(a)->count[2 * qi] = UINT32_MAX;
+    if (J(a)->hint_min > 0 && a->ws->qlist[qi] == J(a)->qid)
+        J(a)->stale = 1;   /* :hint T keeps the passages not judged relevant: rebuild */
 }
 
 /* Judged / pooled over the listed queries; per-query counts are cached until a query changes or

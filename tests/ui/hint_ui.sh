@@ -45,6 +45,11 @@ for size in 80x24 140x42; do
     ok $? "$size: :hint 0.5 keeps only passages at .5 or more not judged relevant ($(wc -l < "$D/rows2") rows)"
     grep -q "fusion order" "$D/j3"
     ok $? "$size: :hint off goes back to the fusion order"
+    ui $size ':goto q01\nJ\n:hint 0.5\n:snapshot '"$D"'/k1\n+\n:snapshot '"$D"'/k2\n'
+    first=$(awk '$1 == "1" && $2 == "?" { print $5; exit }' "$D/k1")
+    n1=$(grep -cE '^ +[0-9]+ [?+-] ' "$D/k1"); n2=$(grep -cE '^ +[0-9]+ [?+-] ' "$D/k2")
+    [ -n "$first" ] && [ "$n2" -eq $((n1 - 1)) ] && ! grep -q " $first " "$D/k2"
+    ok $? "$size: under :hint 0.5 a passage judged relevant (+) leaves the list ($first; $n1 -> $n2 rows)"
 done
 
 # a query without answers, and answers for queries the workspace lacks
