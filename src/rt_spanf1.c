@@ -129,16 +129,19 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
     int own = !a->acp;   /* not prepared: made here */
     if (own)
         alpha_make(&al, a);
-    int32_t *id = rt_calloc(n + 1, sizeof *id);
-    uint32_t *cnt = rt_calloc(al.n + 1, sizeof *cnt);
+    /* each passage character as the index of an answer character, or al.n (a slot whose need is
+     * 0: the sliding loop counts it without a branch and it never adds to the overlap) */
+    uint32_t *id = rt_calloc(n + 1, sizeof *id);
+    uint32_t *cnt = rt_calloc(al.n + 1, sizeof *cnt), *need = rt_calloc(al.n + 1, sizeof *need);
+    memcpy(need, al.need, al.n * sizeof *need);
     for (size_t i = 0; i < n; i++) {
-        id[i] = alpha_id(&al, p->cp[i]);
-        if (id[i] >= 0)
-            cnt[id[i]]++;
+        int32_t k = alpha_id(&al, p->cp[i]);
+        id[i] = k >= 0 ? (uint32_t)k : (uint32_t)al.n;
+        cnt[id[i]]++;
     }
     size_t T = 0;   /* the whole passage's overlap with the answer */
     for (size_t k = 0; k < al.n; k++)
-        T += cnt[k] < al.need[k] ? cnt[k] : al.need[k];
+        T += cnt[k] < need[k] ? cnt[k] : need[k];
     if (T == 0)
         goto done;
     /* Span lengths from where the bound peaks (L = C = min(|a|, T)) outwards. g(L), the best
@@ -198,8 +201,7 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
         memset(cnt, 0, (al.n + 1) * sizeof *cnt);
         size_t ov = 0, g = 0;
         for (size_t i = 0; i < L; i++)
-            if (id[i] >= 0 && cnt[id[i]]++ < al.need[id[i]])
-                ov++;
+            ov += cnt[id[i]]++ < need[id[i]];
         for (size_t s = 0;; s++) {
             if (ov > g) {
                 g = ov;
@@ -214,11 +216,9 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
             }
             if (s + L >= n)
                 break;
-            int32_t out = id[s], in = id[s + L];
-            if (out >= 0 && --cnt[out] < al.need[out])
-                ov--;
-            if (in >= 0 && cnt[in]++ < al.need[in])
-                ov++;
+            uint32_t out = id[s], in = id[s + L];   /* branch-free: the characters are random */
+            ov -= --cnt[out] < need[out];
+            ov += cnt[in]++ < need[in];
         }
         if (L_up == 0) {   /* the first length computed bounds both sides */
             L_up = L;
@@ -246,6 +246,7 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
 done:
     free(id);
     free(cnt);
+    free(need);
     if (own) {
         free(al.cp);
         free(al.need);
