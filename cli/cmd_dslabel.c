@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,74 @@ static void label(const ds_args *a, const rt_answers *ans, const rt_collection *
     }
 }
 
+/* The pairs to label, gathered first so that two threads can label the two halves. */
+typedef struct ds_pair {
+    const char *q, *pid;   /* in strtabs (runs) or in the pair file's copy (pairs) */
+    size_t ql, pl;
+    uint32_t qid;
+} ds_pair;
+
+typedef struct ds_pairs {
+    ds_pair *p;
+    size_t n, cap;
+} ds_pairs;
+
+static void add_pair(ds_pairs *v, const char *q, size_t ql, uint32_t qid, const char *pid, size_t pl)
+{
+    RT_GROW(v->p, v->cap, v->n + 1);
+    v->p[v->n++] = (ds_pair){q, pid, ql, pl, qid};
+}
+
+typedef struct ds_job {
+    const ds_args *a;
+    const rt_answers *ans;
+    const rt_collection *coll;
+    const ds_pair *p;
+    size_t n;
+    char *buf;   /* what the job writes (open_memstream) */
+    size_t len;
+    ds_totals t;
+} ds_job;
+
+static void *label_job(void *arg)
+{
+    ds_job *j = arg;
+    FILE *f = open_memstream(&j->buf, &j->len);
+    if (!f)
+        return NULL;
+    for (size_t i = 0; i < j->n; i++)
+        label(j->a, j->ans, j->coll, j->p[i].q, j->p[i].ql, j->p[i].qid, j->p[i].pid, j->p[i].pl, f, &j->t);
+    fclose(f);
+    return NULL;
+}
+
+/* Labels the pairs on two threads (halves, written in order) and adds up their totals. */
+static rt_status label_all(const ds_args *a, const rt_answers *ans, const rt_collection *coll, const ds_pairs *v,
+                           FILE *out, ds_totals *t, rt_err *err)
+{
+    size_t half = v->n / 2;
+    ds_job j[2] = {{a, ans, coll, v->p, half, NULL, 0, {0}}, {a, ans, coll, v->p + half, v->n - half, NULL, 0, {0}}};
+    pthread_t th;
+    int threaded = v->n > 64 && pthread_create(&th, NULL, label_job, &j[1]) == 0;
+    label_job(&j[0]);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        label_job(&j[1]);
+    rt_status st = RT_OK;
+    for (int k = 0; k < 2; k++) {
+        if (!j[k].buf)
+            st = rt_err_set(err, RT_EIO, "dslabel: out of memory");
+        else if (j[k].len)
+            fwrite(j[k].buf, 1, j[k].len, out);
+        free(j[k].buf);
+        t->pairs += j[k].t.pairs;
+        t->positives += j[k].t.positives;
+        t->missing += j[k].t.missing;
+    }
+    return st;
+}
+
 static rt_status from_pairs(const ds_args *a, const rt_answers *ans, const rt_collection *coll,
                             const rt_strtab *qids, FILE *out, ds_totals *t, rt_err *err)
 {
@@ -176,6 +245,8 @@ static rt_status from_pairs(const ds_args *a, const rt_answers *ans, const rt_co
     char *line;
     size_t len;
     int rc;
+    ds_pairs v = {0};
+    rt_strtab *ids = rt_strtab_new();   /* the pair file's ids, kept while the threads label */
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
         if (rt_line_skippable(line, len))
             continue;
@@ -186,11 +257,21 @@ static rt_status from_pairs(const ds_args *a, const rt_answers *ans, const rt_co
             break;
         }
         uint32_t qid = rt_strtab_find(qids, f[0].s, f[0].len);
-        label(a, ans, coll, f[0].s, f[0].len, qid, f[1].s, f[1].len, out, t);
+        uint32_t qk = rt_strtab_intern(ids, f[0].s, f[0].len), pk = rt_strtab_intern(ids, f[1].s, f[1].len);
+        add_pair(&v, NULL, qk, qid, NULL, pk);   /* ids for now: the table may still grow */
     }
     if (rc < 0 && st == RT_OK)
         st = RT_EINPUT;
     rt_reader_close(&r);
+    for (size_t i = 0; st == RT_OK && i < v.n; i++) {
+        uint32_t qk = (uint32_t)v.p[i].ql, pk = (uint32_t)v.p[i].pl;
+        v.p[i] = (ds_pair){rt_strtab_str(ids, qk), rt_strtab_str(ids, pk), rt_strtab_len(ids, qk), rt_strtab_len(ids, pk),
+                           v.p[i].qid};
+    }
+    if (st == RT_OK)
+        st = label_all(a, ans, coll, &v, out, t, err);
+    free(v.p);
+    rt_strtab_free(&ids);
     return st;
 }
 
@@ -212,13 +293,15 @@ static rt_status from_runs(const ds_args *a, const rt_answers *ans, const rt_col
         size_t nq = rt_pool_queries((const rt_run *const *)runs, a->nruns, qids, NULL, &qs);
         rt_pool_entry *pool = NULL;
         size_t cap = 0;
+        ds_pairs v = {0};
         for (size_t i = 0; i < nq; i++) {
             size_t n = rt_pool_query((const rt_run *const *)runs, a->nruns, qs[i], a->depth, pids, &pool, &cap);
-            const char *q = rt_strtab_str(qids, qs[i]);
             for (size_t k = 0; k < n; k++)
-                label(a, ans, coll, q, strlen(q), qs[i], rt_strtab_str(pids, pool[k].pid),
-                      rt_strtab_len(pids, pool[k].pid), out, t);
+                add_pair(&v, rt_strtab_str(qids, qs[i]), rt_strtab_len(qids, qs[i]), qs[i],
+                         rt_strtab_str(pids, pool[k].pid), rt_strtab_len(pids, pool[k].pid));
         }
+        st = label_all(a, ans, coll, &v, out, t, err);
+        free(v.p);
         free(pool);
         free(qs);
     }
