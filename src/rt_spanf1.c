@@ -112,13 +112,18 @@ static int32_t alpha_id(const alpha *al, uint32_t c)
     return lo < al->n && al->cp[lo] == c ? (int32_t)lo : -1;
 }
 
-static size_t min3(size_t a, size_t b, size_t c)
-{
-    size_t m = a < b ? a : b;
-    return m < c ? m : c;
-}
 
-/* The best span beating floor (0: any); f1 stays at floor and the span empty when none does. */
+/* The best span beating floor (0: any); f1 stays at floor and the span empty when none does.
+ *
+ * Sweep the end j of the span over the passage. For each answer character c the "active"
+ * occurrences are its last need(c) occurrences up to j; a span [i, j] overlaps the answer in
+ * exactly the active positions >= i (min(count, need) counts the most recent ones). So among the
+ * spans ending at j with overlap k the shortest starts at the k-th most recent active position,
+ * and only those spans (ending at an answer character) need scoring: any other span is beaten
+ * by trimming it. The active positions are kept in one list, most recent first; for each j the
+ * list is walked while a longer span could still win (k <= |list|, so 2|list| / (len + |a|)
+ * bounds the rest). Scores are compared as fractions of integers, so the result is exactly the
+ * brute force's. */
 static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t, double floor)
 {
     rt_spanf1 best = {floor, 0, 0, 0};
@@ -129,124 +134,65 @@ static rt_spanf1 best_above(const rt_normtext *p, const rt_normtext *a, double t
     int own = !a->acp;   /* not prepared: made here */
     if (own)
         alpha_make(&al, a);
-    /* each passage character as the index of an answer character, or al.n (a slot whose need is
-     * 0: the sliding loop counts it without a branch and it never adds to the overlap) */
-    uint32_t *id = rt_calloc(n + 1, sizeof *id);
-    uint32_t *cnt = rt_calloc(al.n + 1, sizeof *cnt), *need = rt_calloc(al.n + 1, sizeof *need);
-    memcpy(need, al.need, al.n * sizeof *need);
-    for (size_t i = 0; i < n; i++) {
-        int32_t k = alpha_id(&al, p->cp[i]);
-        id[i] = k >= 0 ? (uint32_t)k : (uint32_t)al.n;
-        cnt[id[i]]++;
+    /* the active occurrences of each answer character, a ring of need(c) each */
+    uint32_t *start = rt_calloc(al.n + 1, sizeof *start), *len = rt_calloc(al.n + 1, sizeof *len),
+             *head = rt_calloc(al.n + 1, sizeof *head), *ring = rt_calloc(m + 1, sizeof *ring),
+             *list = rt_calloc(m + 1, sizeof *list);
+    for (size_t k = 0, at = 0; k < al.n; k++) {
+        start[k] = (uint32_t)at;
+        at += al.need[k];
     }
-    size_t T = 0;   /* the whole passage's overlap with the answer */
-    for (size_t k = 0; k < al.n; k++)
-        T += cnt[k] < need[k] ? cnt[k] : need[k];
-    if (T == 0)
-        goto done;
-    /* Span lengths from where the bound peaks (L = C = min(|a|, T)) outwards. g(L), the best
-     * overlap of a window of length L, never falls as L grows and rises by at most 1 a step, so
-     * a computed g(L0) bounds the lengths around it: below, g(L) <= g(L0) (and <= L); above,
-     * g(L) <= g(L0) + (L - L0) (and <= C). A length whose bound 2 g / (L + |a|) cannot beat the
-     * best so far (or reach t) is skipped, and the lengths up to the next one that can are jumped
-     * over; the jumps are taken short (floating point) and checked length by length. */
-    size_t C = m < T ? m : T;
-    size_t lo = C < n ? C : n, hi = lo + 1;
-    size_t g_lo = C;              /* g of the last length computed at or above lo */
-    size_t L_up = 0, g_up = 0;    /* the last length computed at or below hi, and its g */
-    int more_lo = lo >= 1, more_hi = hi <= n;
-#define WIN(b) (t > 0 ? (b) >= t && (b) > best.f1 : (b) > best.f1)
-#define THR (t > 0 && t > best.f1 ? t : best.f1)
-#define BOUND_LO(L) (2.0 * (double)((L) < g_lo ? (L) : g_lo) / (double)((L) + m))
-#define BOUND_HI(L) (2.0 * (double)min3(C, g_up + ((L) - L_up), (L)) / (double)((L) + m))
-    for (;;) {
-        while (more_lo && !WIN(BOUND_LO(lo))) {
-            if (lo <= g_lo || lo <= 1 || THR <= 0) {
-                more_lo = 0;   /* at or below g_lo the bound only falls further down */
-                break;
+    size_t ln = 0;
+    /* the best so far as a fraction bn / bd (floor: compared as a double once) */
+    uint64_t bn = 0, bd = 1;
+    int found = 0;
+    for (size_t j = 0; j < n; j++) {
+        int32_t k = alpha_id(&al, p->cp[j]);
+        if (k < 0)
+            continue;   /* a span worth scoring ends on an answer character */
+        if (len[k] == al.need[k]) {   /* c's oldest active occurrence is no longer active */
+            uint32_t o = ring[start[k] + head[k]];
+            head[k] = (head[k] + 1) % al.need[k];
+            len[k]--;
+            size_t lo = 0, hi = ln;   /* o in the list (descending) */
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (list[mid] > o)
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
-            double x = 2.0 * (double)g_lo / THR - (double)m;   /* the lengths below x can win */
-            size_t j = x < 1 ? 0 : (size_t)x + 1;
-            if (j >= lo)
-                j = lo - 1;
-            if (j < g_lo)
-                j = g_lo;
-            if (j < 1) {
-                more_lo = 0;
-                break;
-            }
-            lo = j;
+            memmove(list + lo, list + lo + 1, (ln - lo - 1) * sizeof *list);
+            ln--;
         }
-        while (more_hi && !WIN(BOUND_HI(hi))) {
-            size_t g0 = g_up + (hi - L_up);   /* the bound on g(hi) */
-            if (g0 >= C || THR >= 2) {
-                more_hi = 0;   /* past the cap the bound only falls further up */
-                break;
-            }
-            double y = (THR * (double)(hi + m) - 2.0 * (double)g0) / (2.0 - THR);
-            size_t d = y < 1 ? 1 : (size_t)y;
-            if (d > n - hi + 1)
-                d = n - hi + 1;
-            hi += d;
-            if (hi > n) {
-                more_hi = 0;
-                break;
-            }
-        }
-        if (!more_lo && !more_hi)
-            break;
-        int down = more_lo && (!more_hi || BOUND_LO(lo) >= BOUND_HI(hi));
-        size_t L = down ? lo : hi;
-        /* every window of length L, by sliding counts */
-        memset(cnt, 0, (al.n + 1) * sizeof *cnt);
-        size_t ov = 0, g = 0;
-        for (size_t i = 0; i < L; i++)
-            ov += cnt[id[i]]++ < need[id[i]];
-        for (size_t s = 0;; s++) {
-            if (ov > g) {
-                g = ov;
-                double f = 2.0 * (double)ov / (double)(L + m);
-                if (f > best.f1) {
-                    best.f1 = f;
-                    best.from = s;
-                    best.to = s + L;
-                    if ((t > 0 && f >= t) || f >= 1)
-                        goto done;   /* decided, or nothing can beat it */
-                }
-            }
-            if (s + L >= n)
-                break;
-            uint32_t out = id[s], in = id[s + L];   /* branch-free: the characters are random */
-            ov -= --cnt[out] < need[out];
-            ov += cnt[in]++ < need[in];
-        }
-        if (L_up == 0) {   /* the first length computed bounds both sides */
-            L_up = L;
-            g_up = g;
-        }
-        if (down) {
-            g_lo = g;
-            if (lo <= 1)
-                more_lo = 0;
-            else
-                lo--;
-        } else {
-            L_up = hi;
-            g_up = g;
-            if (hi >= n)
-                more_hi = 0;
-            else
-                hi++;
+        ring[start[k] + (head[k] + len[k]) % al.need[k]] = (uint32_t)j;
+        len[k]++;
+        memmove(list + 1, list, ln * sizeof *list);
+        list[0] = (uint32_t)j;
+        ln++;
+        for (size_t q = 0; q < ln; q++) {
+            uint64_t den = (uint64_t)(j - list[q] + 1 + m), num = 2 * (uint64_t)(q + 1);
+            double bound = 2.0 * (double)ln / (double)den;
+            if ((found ? 2 * (uint64_t)ln * bd <= bn * den : bound <= best.f1) || (t > 0 && bound < t))
+                break;   /* no longer span ending here can win (or reach t) */
+            if (found ? num * bd <= bn * den : (double)num / (double)den <= best.f1)
+                continue;
+            bn = num;
+            bd = den;
+            found = 1;
+            best.f1 = (double)num / (double)den;
+            best.from = list[q];
+            best.to = j + 1;
+            if ((t > 0 && best.f1 >= t) || best.f1 >= 1)
+                goto done;   /* decided, or nothing can beat it */
         }
     }
-#undef WIN
-#undef THR
-#undef BOUND_LO
-#undef BOUND_HI
 done:
-    free(id);
-    free(cnt);
-    free(need);
+    free(start);
+    free(len);
+    free(head);
+    free(ring);
+    free(list);
     if (own) {
         free(al.cp);
         free(al.need);

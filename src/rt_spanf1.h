@@ -3,10 +3,11 @@
  * case folding), whitespace and separators (Unicode Z*), control and format characters (C*) and
  * punctuation (P*) dropped, each remaining character a token — and a span s of the passage
  * scores F1(s, a) = 2·ov / (|s| + |a|) against answer a, ov the size of the multiset
- * intersection of their characters. The best span is found exactly: every span length that can
- * beat the best found so far is checked with sliding character counts (a length L can reach at
- * most 2·min(L, |a|, T) / (L + |a|), T the overlap of the whole passage with a), so the decision
- * F1 >= t is exactly the brute-force one. */
+ * intersection of their characters. The best span is found exactly: sweeping the span's end,
+ * the spans that can be best end on an answer character and start at one of the answer
+ * characters' last "active" occurrences (see rt_spanf1.c), each scored as a fraction of
+ * integers, so the best F1 and the decision F1 >= t are exactly the brute-force ones; time
+ * O(|p|·|a|) at most, far less when a span scores well early. */
 #ifndef RT_SPANF1_H
 #define RT_SPANF1_H
 

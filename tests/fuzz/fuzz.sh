@@ -27,9 +27,11 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fram
 cflags="-std=c11 -g -O1 -D_GNU_SOURCE -I$SRCDIR/src -I${BUILDDIR:-.} ${LIB_CFLAGS:-} $san"
 # the core, instrumented for coverage (fuzzer-no-link: no second main)
 objs=()
+# an object is rebuilt when its source or any header is newer (a changed struct changes them all)
+newest_h=$(ls -t "$SRCDIR"/src/*.h "${BUILDDIR:-.}/config.h" 2>/dev/null | head -n1)
 for c in "$SRCDIR"/src/*.c; do
     o="$OUT/obj/$(basename "$c" .c).o"
-    if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then
+    if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ "$newest_h" -nt "$o" ]; then
         "$CLANG" $cflags -fsanitize=fuzzer-no-link -c "$c" -o "$o" || exit 2
     fi
     objs+=("$o")
