@@ -359,7 +359,7 @@ static const double TOPIC_BONUS[] = {1.2, 1.6, 1.0, 1.8, 0.6, 1.4, 1.0, 1.2, 0.8
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 7) {
+    if (argc < 2 || argc > 7 || argv[1][0] == '-') {   /* --help is not a folder to fill */
         fprintf(stderr, "Usage: gen_workspace DIR [PASSAGES [QUERIES [RUNS [DEPTH [SEED]]]]]\n");
         return 1;
     }
