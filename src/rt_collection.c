@@ -286,15 +286,31 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
                       (unsigned long long)c->duplicates);
 }
 
-/* The stamp of a compressed collection, as its cached text records it. */
-static int source_stamp(const char *path, char *buf, size_t n)
+/* The stamp of a compressed collection and of its decompressed text, as the cache records it:
+ * the source's size, times, inode and a hash of sampled content (as the index is revalidated),
+ * then the text's size, mtime and inode (a text changed in the cache is not used). */
+static int source_stamp(const char *path, const char *text, char *buf, size_t n)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
+    struct stat st, tt;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        if (fd >= 0)
+            close(fd);
         return -1;
-    snprintf(buf, n, "retriage-decompressed 1 %llu %lld %lld %llu %lld %lld\n", (unsigned long long)st.st_size,
-             (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec, (unsigned long long)st.st_ino,
-             (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec);
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return -1;
+    uint64_t sample = colindex_sample_hash(m, (size_t)st.st_size);
+    munmap(m, (size_t)st.st_size);
+    int have = text && stat(text, &tt) == 0;
+    snprintf(buf, n, "retriage-decompressed 2 %llu %lld %lld %llu %lld %lld %016llx %llu %lld %lld %llu\n",
+             (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec,
+             (unsigned long long)st.st_ino, (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec,
+             (unsigned long long)sample, have ? (unsigned long long)tt.st_size : 0ULL,
+             have ? (long long)tt.st_mtim.tv_sec : 0LL, have ? (long long)tt.st_mtim.tv_nsec : 0LL,
+             have ? (unsigned long long)tt.st_ino : 0ULL);
     return 0;
 }
 
@@ -305,7 +321,7 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
                               rt_report *report, rt_err *err)
 {
     *plain = NULL;
-    char *dir = rt_file_cache_dir("decompressed"), *abs = realpath(path, NULL), stamp[200], old[200];
+    char *dir = rt_file_cache_dir("decompressed"), *abs = realpath(path, NULL), stamp[400], old[400];
     if (!dir) {
         free(abs);
         return rt_err_set(err, RT_EIO, "%s: compressed, and no cache folder to decompress it into (neither "
@@ -318,8 +334,8 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
     snprintf(text, dl, "%s/%016llx.tsv", dir, (unsigned long long)h);
     snprintf(src, dl, "%s/%016llx.src", dir, (unsigned long long)h);
     free(abs);
-    rt_status st = source_stamp(path, stamp, sizeof stamp) == 0 ? RT_OK
-                   : rt_err_set(err, RT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    rt_status st = source_stamp(path, text, stamp, sizeof stamp) == 0 ? RT_OK
+                   : rt_err_set(err, RT_EINPUT, "%s: cannot read: %s", path, strerror(errno));
     FILE *f = st == RT_OK ? fopen(src, "re") : NULL;
     int fresh = f && fgets(old, sizeof old, f) && strcmp(old, stamp) == 0 && access(text, R_OK) == 0;
     if (f)
@@ -355,6 +371,8 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
             st = rt_outfile_commit(&o, err);
         else
             rt_outfile_discard(&o);
+        if (st == RT_OK && source_stamp(path, text, stamp, sizeof stamp) != 0)
+            st = rt_err_set(err, RT_EIO, "%s: cannot read it back", text);
         if (st == RT_OK) {   /* the stamp last: a text without it is decompressed again */
             rt_outfile *so;
             if (rt_outfile_open(&so, src, err) == RT_OK) {

@@ -83,6 +83,10 @@ ok $? "the next open reuses the decompressed text"
 "$RETRIAGE" export "${WS[@]}" --what metrics > /dev/null 2> "$D/err3"
 grep -q "p9999" "$D"/cache/retriage/decompressed/*.tsv
 ok $? "a changed compressed collection is decompressed again"
+printf 'p9998\ta line the cache did not get from the source\n' >> "$(ls "$D"/cache/retriage/decompressed/*.tsv | head -1)"
+"$RETRIAGE" export "${WS[@]}" --what metrics > /dev/null 2>&1
+! grep -q "p9998" "$D"/cache/retriage/decompressed/*.tsv && grep -q "p9999" "$D"/cache/retriage/decompressed/*.tsv
+ok $? "a decompressed text changed in the cache is not used: it is decompressed again"
 printf 'p1\tone\np2\n' | gzip -c > "$D/badc.gz"
 "$RETRIAGE" export --queries "$DEMO/queries.tsv" --collection "$D/badc.gz" --qrels "$DEMO/qrels.trec" --run "$R/bm25.trec" \
     --journal-dir "$D/j" --what metrics > /dev/null 2> "$D/err"
