@@ -38,11 +38,12 @@ uint64_t colindex_sample_hash(const unsigned char *base, size_t size)
 }
 
 static uint64_t body_hash(const coll_entry *ent, const uint64_t *keys, const uint32_t *perm,
-                          size_t n)
+                          const uint64_t *hashes, size_t n)
 {
     uint64_t h = fold(rt_hash_mix(n), rt_hash_bytes(ent, n * sizeof *ent));
     h = fold(h, rt_hash_bytes(keys, n * sizeof *keys));
-    return fold(h, rt_hash_bytes(perm, n * sizeof *perm));
+    h = fold(h, rt_hash_bytes(perm, n * sizeof *perm));
+    return fold(h, rt_hash_bytes(hashes, n * sizeof *hashes));
 }
 
 static uint64_t header_hash(const idx_header *h)
@@ -52,7 +53,7 @@ static uint64_t header_hash(const idx_header *h)
 
 static size_t idx_file_size(size_t n)
 {
-    return sizeof(idx_header) + n * (sizeof(coll_entry) + sizeof(uint64_t) + sizeof(uint32_t));
+    return sizeof(idx_header) + n * (sizeof(coll_entry) + sizeof(uint64_t) + sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 /* ---- validating and mapping an index file ---------------------------------------------------- */
@@ -99,12 +100,13 @@ int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp,
                h->mtime_sec == stamp->mtime_sec && h->mtime_nsec == stamp->mtime_nsec &&
                h->sample_hash == stamp->sample_hash && h->ino == stamp->ino &&
                h->ctime_sec == stamp->ctime_sec && h->ctime_nsec == stamp->ctime_nsec && h->count > 0 && h->count <= UINT32_MAX &&
-               h->count <= (len - sizeof(idx_header)) / 28 && idx_file_size(h->count) == len;
+               h->count <= (len - sizeof(idx_header)) / 36 && idx_file_size(h->count) == len;
     size_t n = good ? (size_t)h->count : 0;
     const coll_entry *ent = (const coll_entry *)((const char *)map + sizeof(idx_header));
     const uint64_t *keys = (const uint64_t *)(ent + n);
-    const uint32_t *perm = (const uint32_t *)(keys + n);
-    good = good && (!check_body || (body_hash(ent, keys, perm, n) == h->body_hash &&
+    const uint64_t *hashes = keys + n;   /* before perm: every u64 8-aligned */
+    const uint32_t *perm = (const uint32_t *)(hashes + n);
+    good = good && (!check_body || (body_hash(ent, keys, perm, hashes, n) == h->body_hash &&
                                      body_sane(ent, keys, perm, n, stamp->size)));
     if (!good) {
         munmap(map, len);
@@ -116,6 +118,7 @@ int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp,
     c->ent = ent;
     c->keys = keys;
     c->perm = perm;
+    c->hashes = hashes;
     c->n = n;
     c->duplicates = h->duplicates;
     c->first_dup_line = h->first_dup_line;
@@ -172,6 +175,7 @@ static rt_status index_write(const char *dest, const idx_header *h, const rt_col
     fwrite(h, sizeof *h, 1, fp);
     fwrite(c->ent, sizeof *c->ent, c->n, fp);
     fwrite(c->keys, sizeof *c->keys, c->n, fp);
+    fwrite(c->hashes, sizeof *c->hashes, c->n, fp);
     fwrite(c->perm, sizeof *c->perm, c->n, fp);
     return rt_outfile_commit(&f, err);   /* a short write shows as an error here */
 }
@@ -186,7 +190,7 @@ int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char 
                     .count = c->n, .duplicates = c->duplicates,
                     .first_dup_line = c->first_dup_line, .lines = c->lines};
     memcpy(h.magic, IDX_MAGIC, 8);
-    h.body_hash = body_hash(c->ent, c->keys, c->perm, c->n);
+    h.body_hash = body_hash(c->ent, c->keys, c->perm, c->hashes, c->n);
     h.header_hash = header_hash(&h);
     char *dest = colindex_side_path(c->path);
     rt_err e;
@@ -227,10 +231,12 @@ int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char 
         free(c->heap_ent);
         free(c->heap_keys);
         free(c->heap_perm);
+        free(c->heap_hashes);
         *c = tmp;
         c->heap_ent = NULL;
         c->heap_keys = NULL;
         c->heap_perm = NULL;
+        c->heap_hashes = NULL;
     }
     return 0;
 }

@@ -62,10 +62,12 @@ static rt_status add_line(builder *b, size_t off, size_t len, size_t line, rt_er
         b->chk[b->nchk++] = (checkpoint){b->alen, line};
     }
     if (b->n == b->cap) {
-        size_t cap = b->cap;
+        size_t cap = b->cap, hcap = b->cap;
         RT_GROW(b->ent, b->cap, b->n + 1);
         RT_GROW(b->rec, cap, b->n + 1);
+        RT_GROW(b->hash, hcap, b->n + 1);
     }
+    b->hash[b->n] = rt_hash_bytes(s, plen);
     b->ent[b->n] = (coll_entry){off, (uint32_t)plen, (uint32_t)tlen};
     b->rec[b->n] = (sort_rec){pid_key(s, plen), (uint32_t)b->n, 0};
     b->n++;
@@ -165,8 +167,10 @@ static void finish_index(builder *b, rt_collection *c)
         size_t k = 0;
         for (size_t i = 0; i < b->n; i++) {
             newidx[i] = (uint32_t)k;
-            if (!drop[i])
+            if (!drop[i]) {
+                b->hash[k] = b->hash[i];
                 b->ent[k++] = b->ent[i];
+            }
         }
         free(drop);
     }
@@ -184,11 +188,17 @@ static void finish_index(builder *b, rt_collection *c)
     c->heap_keys = rt_reallocarray(b->rec, n, sizeof *c->heap_keys);
     b->rec = NULL;
     free(newidx);
+    c->heap_hashes = rt_malloc((n + 1) * sizeof *c->heap_hashes);   /* into pid order */
+    for (size_t i = 0; i < n; i++)
+        c->heap_hashes[i] = b->hash[c->heap_perm[i]];
+    free(b->hash);
+    b->hash = NULL;
     c->heap_ent = rt_reallocarray(b->ent, n, sizeof *b->ent);
     b->ent = NULL;
     c->ent = c->heap_ent;
     c->keys = c->heap_keys;
     c->perm = c->heap_perm;
+    c->hashes = c->heap_hashes;
     c->n = n;
     c->duplicates = dups;
     c->lines = b->lines;
@@ -198,6 +208,7 @@ static void builder_free(builder *b)
 {
     free(b->ent);
     free(b->rec);
+    free(b->hash);
     free(b->arena);
     free(b->chk);
 }
@@ -464,6 +475,7 @@ void rt_collection_close(rt_collection **cp)
     free(c->heap_ent);
     free(c->heap_keys);
     free(c->heap_perm);
+    free(c->heap_hashes);
     free(c->idx_path);
     free(c->path);
     free(c);
@@ -480,6 +492,32 @@ static int pid_cmp(const rt_collection *c, const char *pid, size_t len, uint32_t
     const coll_entry *e = &c->ent[i];
     int r = memcmp(pid, c->base + e->off, len < e->plen ? len : e->plen);
     return r ? r : (len > e->plen) - (len < e->plen);
+}
+
+int rt_collection_has(const rt_collection *c, const char *pid, size_t len)
+{
+    if (rt_mapguard_tripped())
+        return 0;
+    uint64_t key = pid_key((const unsigned char *)pid, len), h = len > 8 ? rt_hash_bytes(pid, len) : 0;
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* the pids sharing the first 8 bytes: the same length and, beyond 8 bytes, the same hash */
+    for (size_t i = lo; i < c->n && c->keys[i] == key; i++) {
+        if (i - lo == 64) {   /* a long run of one prefix: ask the collection */
+            const char *t;
+            size_t tl;
+            return rt_collection_find(c, pid, len, &t, &tl);
+        }
+        if (c->ent[c->perm[i]].plen == len && (len <= 8 || c->hashes[i] == h))
+            return 1;
+    }
+    return 0;
 }
 
 int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,

@@ -16,12 +16,14 @@
  *   entries   count x {u64 off; u32 pid_len; u32 text_len}, file order; off is where the pid
  *             starts in the collection, the text follows the pid and one tab
  *   keys      count x u64: the first 8 pid bytes, big-endian and zero-padded, in pid order
+ *   hashes    count x u64: rt_hash_bytes of each whole pid, in pid order (so that whether a pid
+ *             is there can be told without reading the collection: rt_collection_has)
  *   perm      count x u32: entry numbers in pid (byte) order
- * The file is exactly 128 + 28 * count bytes. It is trusted only when the header matches the
+ * The file is exactly 128 + 36 * count bytes. It is trusted only when the header matches the
  * collection (size, mtime and ctime in ns, inode, a hash of sampled content), the body hash matches, and every
  * entry lies inside the collection; otherwise it is rebuilt. */
 #define IDX_MAGIC "RTCOLIDX"
-#define IDX_VERSION 2u   /* 2: the header holds the inode and ctime too */
+#define IDX_VERSION 3u   /* 2: the header holds the inode and ctime too; 3: the pid hashes */
 #define IDX_ORDER_MARK 0x0102030405060708ULL
 #define IDX_EXT ".rtidx"
 
@@ -59,10 +61,12 @@ struct rt_collection {
     const coll_entry *ent;
     const uint64_t *keys;
     const uint32_t *perm;
+    const uint64_t *hashes;      /* of each whole pid, in pid order */
     size_t n;
     coll_entry *heap_ent;
     uint64_t *heap_keys;
     uint32_t *heap_perm;
+    uint64_t *heap_hashes;
     uint64_t duplicates, first_dup_line, lines;
     int reused;
 };
@@ -110,6 +114,7 @@ typedef struct builder {
     size_t size;
     coll_entry *ent;
     sort_rec *rec;
+    uint64_t *hash;         /* of each entry's whole pid, entry order */
     size_t n, cap;
     unsigned char *arena;   /* pid bytes from the 9th on, entry after entry */
     size_t alen, acap;

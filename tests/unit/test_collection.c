@@ -138,6 +138,35 @@ out:
     free(p);
 }
 
+/* Whether a pid is there, from the index alone: short pids exactly, long ones by length and hash;
+ * the same answers from a fresh index and from a reused one. */
+static void test_has(void)
+{
+    char *p = path_in("has.tsv");
+    write_str(p, "p1\tone\np22\ttwo\nabcdefgh\teight\ndoc-0000000001-a\tlong a\ndoc-0000000001-b\tlong b\n"
+                 "文档4\tfour\n");
+    rt_report *rep = rt_report_new();
+    for (int round = 0; round < 2; round++) {
+        rt_collection *c = open_ok(p, rep, round ? "reopened (index reused)" : "built");
+        if (!c)
+            break;
+        ok(round == 0 || rt_collection_index_reused(c), "round %d: the index is %s", round, round ? "reused" : "built");
+        const char *yes[] = {"p1", "p22", "abcdefgh", "doc-0000000001-a", "doc-0000000001-b", "文档4"};
+        const char *no[] = {"p", "p2", "p222", "abcdefg", "abcdefghi", "doc-0000000001-c", "doc-0000000001-", "doc-0000000001-ab", "文档"};
+        int good = 1;
+        for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+            good &= rt_collection_has(c, yes[i], strlen(yes[i]));
+        ok(good, "round %d: every pid is there", round);
+        good = 1;
+        for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+            good &= !rt_collection_has(c, no[i], strlen(no[i]));
+        ok(good, "round %d: prefixes, extensions and a sibling of the same length are not", round);
+        rt_collection_close(&c);
+    }
+    rt_report_free(&rep);
+    free(p);
+}
+
 static void test_reuse_and_invalidation(void)
 {
     char *p = path_in("reuse.tsv");
@@ -623,6 +652,7 @@ int main(void)
     setenv("XDG_CACHE_HOME", xdg, 1);
     free(xdg);
     test_formats();
+    test_has();
     test_reuse_and_invalidation();
     test_corrupt_index();
     test_cache_fallback();
