@@ -15,7 +15,11 @@
  * Deterministic for a seed. The collection is written under a temporary name and renamed last,
  * so a complete DIR/collection.tsv means a complete workspace.
  *
- * Usage: gen_workspace DIR [PASSAGES [QUERIES [RUNS [DEPTH [SEED]]]]]
+ * --msmarco shapes it like MS MARCO passage ranking instead (the full-scale benchmark, make
+ * bench-scale): qids and pids are decimal numbers (pid = passage number), passages 80–140
+ * characters (~330 bytes), so 10 runs × 7,000 queries × 1,000 passages take ~2.3 GB.
+ *
+ * Usage: gen_workspace [--msmarco] DIR [PASSAGES [QUERIES [RUNS [DEPTH [SEED]]]]]
  *        defaults: 1000000 4000 5 50 20220523 */
 #include "config.h"
 
@@ -120,6 +124,17 @@ static void hex32(uint64_t seed, uint64_t i, char out[33])
         out[16 + k] = hex[(b >> (60 - 4 * k)) & 15];
     }
     out[32] = '\0';
+}
+
+static int msmarco;   /* --msmarco: decimal ids, shorter passages */
+
+/* The id of query or passage i: 32 hex digits, or (--msmarco) its number. */
+static void make_id(uint64_t seed, uint64_t i, char out[33])
+{
+    if (msmarco)
+        snprintf(out, 33, "%llu", (unsigned long long)i);
+    else
+        hex32(seed, i, out);
 }
 
 static void die(const char *what)
@@ -280,7 +295,8 @@ static size_t make_passage(rng *r, char *p, const query *q, int relevant)
     static const char *const PUNCT[] = {"，", "，", "，", "。", "。", "、", "；", "：", "！", "？"};
     static const char *const LATIN[] = {"iPhone", "APP", "WiFi", "CPU", "USB", "PDF", "Windows",
                                         "Excel", "VIP", "QQ", "DNF", "LOL", "http", "GPS", "NBA"};
-    int target = 200 + (int)below(r, 101) + (int)below(r, 101);   /* 200..400, mean 300 */
+    int target = msmarco ? 80 + (int)below(r, 31) + (int)below(r, 31)   /* 80..140, mean 110 */
+                         : 200 + (int)below(r, 101) + (int)below(r, 101);   /* 200..400, mean 300 */
     int chars = 0, since_punct = 0, clause = 6 + (int)below(r, 14);
     size_t len = 0;
     int mention = q ? (relevant ? 6 : 3) : 0;   /* per mille-ish: chance in 100 per word */
@@ -359,8 +375,13 @@ static const double TOPIC_BONUS[] = {1.2, 1.6, 1.0, 1.8, 0.6, 1.4, 1.0, 1.2, 0.8
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--msmarco") == 0) {
+        msmarco = 1;
+        argv++;
+        argc--;
+    }
     if (argc < 2 || argc > 7 || argv[1][0] == '-') {   /* --help is not a folder to fill */
-        fprintf(stderr, "Usage: gen_workspace DIR [PASSAGES [QUERIES [RUNS [DEPTH [SEED]]]]]\n");
+        fprintf(stderr, "Usage: gen_workspace [--msmarco] DIR [PASSAGES [QUERIES [RUNS [DEPTH [SEED]]]]]\n");
         return 1;
     }
     const char *dir = argv[1];
@@ -393,7 +414,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < np; i++)
         topic[i] = TOPIC_NONE;
     for (size_t q = 0; q < nq; q++) {
-        hex32(seed ^ 0x71, q, qs[q].qid);
+        if (msmarco)
+            snprintf(qs[q].qid, sizeof qs[q].qid, "%zu", 1000000 + q * 37);
+        else
+            hex32(seed ^ 0x71, q, qs[q].qid);
         make_query(&r, &qs[q]);
         qs[q].nrel = 3 + (int)below(&r, 3);
         for (int k = 0; k < qs[q].nrel + NDIS; k++) {
@@ -430,7 +454,7 @@ int main(int argc, char **argv)
     char pid[33];
     for (size_t q = 0; q < nq; q++)
         for (int k = 0; k < qs[q].nrel; k++) {
-            hex32(seed, qs[q].rel[k], pid);
+            make_id(seed, qs[q].rel[k], pid);
             fprintf(f, "%s 0 %s 1\n", qs[q].qid, pid);
         }
     close_out(f, path);
@@ -439,6 +463,8 @@ int main(int argc, char **argv)
      * the runs of the query + NOWN of the run's own; score = bonuses + noise; top DEPTH kept. */
     size_t ncand_max = NREL_MAX + NDIS + NSHARED + NOWN + depth;
     cand *cs = xcalloc(ncand_max, sizeof *cs);
+    uint32_t *drawn = xcalloc(np, sizeof *drawn);   /* stamp of the (run, query) that drew it */
+    uint32_t stamp = 0;
     for (unsigned long run = 0; run < nruns; run++) {
         snprintf(path, sizeof path, "%s/runs/run%lu.trec", dir, run + 1);
         f = open_out(path);
@@ -453,7 +479,7 @@ int main(int argc, char **argv)
                                                               : REL_BONUS[run] + 1.2 * gauss(&own)};
             for (int k = 0; k < NDIS; k++)
                 cs[n++] = (cand){Q->dis[k], TOPIC_BONUS[run] + 1.0 * gauss(&own)};
-            size_t first_random = n;
+            stamp++;
             size_t nrandom = NSHARED + NOWN + (depth > NSHARED + NOWN ? depth : 0);
             for (size_t k = 0; k < nrandom; k++) {
                 rng *g = k < NSHARED ? &shared : &own;
@@ -461,10 +487,9 @@ int main(int argc, char **argv)
                 int dup;
                 do {
                     i = below(g, (uint32_t)np);
-                    dup = topic[i] == (uint32_t)q;
-                    for (size_t m = first_random; m < n && !dup; m++)
-                        dup = cs[m].idx == i;
+                    dup = topic[i] == (uint32_t)q || drawn[i] == stamp;
                 } while (dup);
+                drawn[i] = stamp;
                 double s = gauss(&own);
                 if (k < NSHARED)
                     s += 0.8 - 0.02 * (double)k;   /* a common first stage: similar order */
@@ -473,7 +498,7 @@ int main(int argc, char **argv)
             qsort(cs, n, sizeof *cs, by_score_desc);
             double base = 12.0 + 6.0 * unif(&shared);
             for (size_t k = 0; k < depth && k < n; k++) {
-                hex32(seed, cs[k].idx, pid);
+                make_id(seed, cs[k].idx, pid);
                 fprintf(f, "%s Q0 %s %zu %.4f run%lu\n", Q->qid, pid, k + 1, base + 2.5 * cs[k].score,
                         run + 1);
             }
@@ -481,6 +506,7 @@ int main(int argc, char **argv)
         close_out(f, path);
     }
     free(cs);
+    free(drawn);
 
     /* workspace.json */
     snprintf(path, sizeof path, "%s/workspace.json", dir);
@@ -501,11 +527,12 @@ int main(int argc, char **argv)
     f = open_out(tmp);
     static char buf[4096];
     for (size_t i = 0; i < np; i++) {
-        hex32(seed, i, pid);
-        memcpy(buf, pid, 32);
-        buf[32] = '\t';
+        make_id(seed, i, pid);
+        size_t plen = strlen(pid);
+        memcpy(buf, pid, plen);
+        buf[plen] = '\t';
         const query *q = topic[i] == TOPIC_NONE ? NULL : &qs[topic[i]];
-        size_t len = 33 + make_passage(&r, buf + 33, q, isrel[i]);
+        size_t len = plen + 1 + make_passage(&r, buf + plen + 1, q, isrel[i]);
         buf[len++] = '\n';
         fwrite(buf, 1, len, f);
     }
