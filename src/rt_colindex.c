@@ -21,22 +21,6 @@
 
 static uint64_t fold(uint64_t h, uint64_t x) { return rt_hash_mix(h ^ (x + 0x9e3779b97f4a7c15ULL)); }
 
-/* A hash of the first and last 64 KiB and 64 blocks of 4 KiB spread in between (files up to
- * 384 KiB whole): 384 KiB of reads at each open, a few milliseconds cold. With the inode and
- * ctime it catches what the size and mtime cannot (a same-size rewrite with its mtime put back). */
-uint64_t colindex_sample_hash(const unsigned char *base, size_t size)
-{
-    enum { EDGE = 64 * 1024, BLOCK = 4096, INNER = 64 };
-    uint64_t h = rt_hash_mix(size);
-    if (size <= 2 * EDGE + INNER * BLOCK)
-        return fold(h, rt_hash_bytes(base, size));
-    h = fold(h, rt_hash_bytes(base, EDGE));
-    h = fold(h, rt_hash_bytes(base + size - EDGE, EDGE));
-    for (size_t k = 1; k <= INNER; k++)
-        h = fold(h, rt_hash_bytes(base + size / (INNER + 1) * k, BLOCK));
-    return h;
-}
-
 static uint64_t body_hash(const coll_entry *ent, const uint64_t *keys, const uint32_t *perm,
                           const uint64_t *hashes, size_t n)
 {

@@ -19,6 +19,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
+#include "rt_stamp.h"
 
 #define PROGRESS_STEP ((size_t)64 << 20)   /* bytes scanned between progress calls */
 #define DROP_STEP ((size_t)8 << 20)         /* bytes scanned between dropping pages behind */
@@ -259,7 +260,7 @@ static rt_status map_collection(rt_collection *c, coll_stamp *stamp, rt_err *err
              * fault in a readahead window and an open would read most of a large file. */
             madvise(m, c->size, MADV_RANDOM);
             *stamp = (coll_stamp){(uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
-                                  (int64_t)st.st_mtim.tv_nsec, colindex_sample_hash(m, c->size),
+                                  (int64_t)st.st_mtim.tv_nsec, rt_stamp_sample(m, c->size),
                                   (uint64_t)st.st_ino, (int64_t)st.st_ctim.tv_sec,
                                   (int64_t)st.st_ctim.tv_nsec};
         }
@@ -302,24 +303,16 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
  * then the text's size, mtime and inode (a text changed in the cache is not used). */
 static int source_stamp(const char *path, const char *text, char *buf, size_t n)
 {
-    struct stat st, tt;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-        if (fd >= 0)
-            close(fd);
+    rt_stamp st;
+    rt_err e;
+    struct stat tt;
+    if (rt_stamp_file(path, &st, &e) != RT_OK || st.size == 0)
         return -1;
-    }
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED)
-        return -1;
-    uint64_t sample = colindex_sample_hash(m, (size_t)st.st_size);
-    munmap(m, (size_t)st.st_size);
     int have = text && stat(text, &tt) == 0;
     snprintf(buf, n, "retriage-decompressed 2 %llu %lld %lld %llu %lld %lld %016llx %llu %lld %lld %llu\n",
-             (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec,
-             (unsigned long long)st.st_ino, (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec,
-             (unsigned long long)sample, have ? (unsigned long long)tt.st_size : 0ULL,
+             (unsigned long long)st.size, (long long)st.mtime_sec, (long long)st.mtime_nsec,
+             (unsigned long long)st.ino, (long long)st.ctime_sec, (long long)st.ctime_nsec,
+             (unsigned long long)st.sample, have ? (unsigned long long)tt.st_size : 0ULL,
              have ? (long long)tt.st_mtim.tv_sec : 0LL, have ? (long long)tt.st_mtim.tv_nsec : 0LL,
              have ? (unsigned long long)tt.st_ino : 0ULL);
     return 0;

@@ -137,9 +137,6 @@ static inline const unsigned char *pid_suffix(const builder *b, uint32_t i)
 
 /* ---- rt_colindex.c: the index file ---- */
 
-/* A hash of sampled collection bytes (see rt_colindex.c). */
-uint64_t colindex_sample_hash(const unsigned char *base, size_t size);
-
 /* Maps the index at ipath into c when it is valid for the collection described by stamp
  * (check_body 0 skips the body's hash, for a file this process has just written). 1 or 0. */
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp, int check_body);
