@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rt_err.h"
 #include "rt_names.h"
@@ -62,6 +63,16 @@ const rt_judgment *rt_qrels_judgments(const rt_qrels *q, uint32_t i, size_t *n);
 int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade);
 
 size_t rt_qrels_njudgments(const rt_qrels *q);
+
+/* The image of the qrels, for the workspace cache: its size in bytes (a multiple of 8), and
+ * writing it to f (0, or -1 on a stream error). */
+size_t rt_qrels_image_size(const rt_qrels *q);
+int rt_qrels_image_write(const rt_qrels *q, FILE *f);
+
+/* Qrels read from path whose arrays are the image at mem (len bytes, 8-aligned, in a mapping that
+ * must outlive them), with qids and pids below nqids and npids. NULL when the image is not whole
+ * and consistent (a damaged cache is refused, never read out of bounds). */
+rt_qrels *rt_qrels_attach(void *mem, size_t len, const char *path, uint32_t nqids, uint32_t npids);
 
 /* Building qrels from another source (formats that carry labels inline, such as NLPCC DBQA). */
 typedef struct rt_qrels_builder rt_qrels_builder;

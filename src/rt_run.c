@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_image.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 #include "rt_run.h"
@@ -23,6 +24,7 @@ struct rt_run {
     uint32_t *pid;
     double *score;
     size_t n, cap;
+    int mapped;               /* the arrays lie in a workspace cache's mapping (rt_run_attach) */
 };
 
 static rt_status load_query(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
@@ -92,12 +94,14 @@ void rt_run_free(rt_run **rp)
     rt_run *run = *rp;
     rt_run_info_clear(&run->info);
     free(run->path);
-    free(run->qlist);
-    free(run->slot);
-    free(run->start);
-    free(run->count);
-    free(run->pid);
-    free(run->score);
+    if (!run->mapped) {
+        free(run->qlist);
+        free(run->slot);
+        free(run->start);
+        free(run->count);
+        free(run->pid);
+        free(run->score);
+    }
     free(run);
     *rp = NULL;
 }
@@ -121,4 +125,101 @@ const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const
     if (scores)
         *scores = run->score + run->start[i];
     return run->pid + run->start[i];
+}
+
+/* ---- the image (the workspace cache) --------------------------------------------------------
+ * u64 head[HEAD] (below); the name; u32 qlist[nq]; u32 slot[slot_len]; u64 start[nq];
+ * u32 count[nq]; u32 pid[n]; f64 score[n]; each section padded to 8 bytes. */
+
+enum { H_NQ, H_SLOTS, H_N, H_FORMAT, H_SCORES, H_LINES, H_HITS, H_QUERIES, H_DUPS, H_FIRST_DUP,
+       H_REGROUPED, H_PHYSICAL, H_NAME, HEAD };
+
+size_t rt_run_image_size(const rt_run *run)
+{
+    size_t nq = run->nq;
+    return HEAD * 8 + RT_IMAGE_PAD(strlen(run->info.name)) + RT_IMAGE_PAD(nq * 4) +
+           RT_IMAGE_PAD(run->slot_len * 4) + nq * 8 + RT_IMAGE_PAD(nq * 4) + RT_IMAGE_PAD(run->n * 4) +
+           run->n * 8;
+}
+
+int rt_run_image_write(const rt_run *run, FILE *f)
+{
+    const rt_run_info *i = &run->info;
+    uint64_t head[HEAD] = {
+        [H_NQ] = run->nq, [H_SLOTS] = run->slot_len, [H_N] = run->n, [H_FORMAT] = (uint64_t)i->format,
+        [H_SCORES] = (uint64_t)i->has_scores, [H_LINES] = i->lines, [H_HITS] = i->hits,
+        [H_QUERIES] = i->queries, [H_DUPS] = i->duplicates, [H_FIRST_DUP] = i->first_dup_line,
+        [H_REGROUPED] = (uint64_t)i->regrouped, [H_PHYSICAL] = i->physical_lines,
+        [H_NAME] = strlen(i->name)};
+    rt_image_put(f, head, sizeof head);
+    rt_image_put(f, i->name, head[H_NAME]);
+    rt_image_put(f, run->qlist, (size_t)run->nq * 4);
+    rt_image_put(f, run->slot, run->slot_len * 4);
+    for (uint32_t q = 0; q < run->nq; q++) {
+        uint64_t s = run->start[q];
+        fwrite(&s, sizeof s, 1, f);
+    }
+    rt_image_put(f, run->count, (size_t)run->nq * 4);
+    rt_image_put(f, run->pid, run->n * 4);
+    rt_image_put(f, run->score, run->n * 8);
+    return ferror(f) ? -1 : 0;
+}
+
+rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, rt_strtab *pids)
+{
+    if (sizeof(size_t) != sizeof(uint64_t))   /* start[] is mapped as size_t */
+        return NULL;
+    rt_image_cur c = {mem, (unsigned char *)mem + len, (uintptr_t)mem & 7};
+    const uint64_t *head = rt_image_take(&c, HEAD, 8);
+    uint32_t nqids = rt_strtab_count(qids), npids = rt_strtab_count(pids);
+    if (!head || head[H_NQ] > nqids || head[H_SLOTS] > len || head[H_N] > len || head[H_NAME] > len ||
+        head[H_FORMAT] > RT_RUN_DUREADER)
+        return NULL;
+    size_t nq = (size_t)head[H_NQ], slot_len = (size_t)head[H_SLOTS], n = (size_t)head[H_N];
+    const char *name = rt_image_take(&c, (size_t)head[H_NAME], 1);
+    uint32_t *qlist = rt_image_take(&c, nq, 4), *slot = rt_image_take(&c, slot_len, 4);
+    size_t *start = rt_image_take(&c, nq, 8);
+    uint32_t *count = rt_image_take(&c, nq, 4), *pid = rt_image_take(&c, n, 4);
+    double *score = rt_image_take(&c, n, 8);
+    if (c.bad || c.p != c.end || memchr(name, '\0', (size_t)head[H_NAME]))
+        return NULL;
+    /* what rt_run_ranking indexes with: queries and the slot index agree, every ranking lies in
+     * the arrays, every pid is a known id (the one pass over all of them) */
+    for (size_t q = 0; q < nq; q++)
+        if (qlist[q] >= slot_len || slot[qlist[q]] != q || start[q] > n || count[q] > n - start[q])
+            return NULL;
+    for (size_t k = 0; k < slot_len; k++)
+        if (slot[k] != RT_NO_ID && (slot[k] >= nq || qlist[slot[k]] != k))
+            return NULL;
+    uint32_t top = 0;
+    for (size_t k = 0; k < n; k++)
+        top = pid[k] > top ? pid[k] : top;
+    if (n && top >= npids)
+        return NULL;
+    rt_run *run = rt_calloc(1, sizeof *run);
+    run->path = rt_strdup(path);
+    run->qids = qids;
+    run->pids = pids;
+    rt_run_info *i = &run->info;
+    i->name = rt_strndup(name, (size_t)head[H_NAME]);
+    i->format = (rt_run_format)head[H_FORMAT];
+    i->has_scores = (int)head[H_SCORES];
+    i->lines = (size_t)head[H_LINES];
+    i->hits = (size_t)head[H_HITS];
+    i->queries = (size_t)head[H_QUERIES];
+    i->duplicates = (size_t)head[H_DUPS];
+    i->first_dup_line = (size_t)head[H_FIRST_DUP];
+    i->regrouped = (int)head[H_REGROUPED];
+    i->physical_lines = (size_t)head[H_PHYSICAL];
+    run->qlist = qlist;
+    run->nq = run->qcap = (uint32_t)nq;
+    run->slot = slot;
+    run->slot_len = slot_len;
+    run->start = start;
+    run->count = count;
+    run->pid = pid;
+    run->score = score;
+    run->n = run->cap = n;
+    run->mapped = 1;
+    return run;
 }

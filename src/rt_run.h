@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rt_err.h"
 #include "rt_names.h"
@@ -31,6 +32,17 @@ const rt_run_info *rt_run_get_info(const rt_run *run);
 /* The ranked pids (and scores) of qid, or NULL with *n = 0 when the run has no such query.
  * Borrowed; valid until the run is freed. */
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const double **scores);
+
+/* The image of the run, for the workspace cache: its size in bytes (a multiple of 8), and
+ * writing it to f (0, or -1 on a stream error). */
+size_t rt_run_image_size(const rt_run *run);
+int rt_run_image_write(const rt_run *run, FILE *f);
+
+/* The run read from path whose arrays are the image at mem (len bytes, 8-aligned, in a mapping
+ * that must outlive it), in the namespaces qids and pids. NULL when the image is not whole and
+ * consistent (every ranking inside it, every id known): a damaged cache is never read out of
+ * bounds. */
+rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, rt_strtab *pids);
 
 /* Number of queries in the run and the qid of the i-th (order of first appearance). */
 uint32_t rt_run_nqueries(const rt_run *run);

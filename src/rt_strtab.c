@@ -1,11 +1,16 @@
 /* rt_strtab — string interning: an arena of NUL-terminated copies, an id → string index and an
- * open-addressing hash table of ids (with a slice of each hash kept beside it to skip compares). */
+ * open-addressing hash table of ids (with a slice of each hash kept beside it to skip compares).
+ * A table can also start from an image (the workspace cache, mapped): its first nbase strings
+ * are read from there and later ones from the heap, and the hash slots are the image's own
+ * until a rehash (the mapping is private, so an insert copies only the page it writes). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt_hash.h"
+#include "rt_image.h"
 #include "rt_mem.h"
 #include "rt_strtab.h"
 
@@ -24,13 +29,29 @@ typedef struct chunk {
 
 struct rt_strtab {
     chunk *chunks;
-    const char **strs;
+    const char **strs;      /* of ids nbase.. (index id - nbase) */
     uint32_t *lens;
-    uint32_t count, cap;
+    uint32_t count, cap;    /* cap: of strs and lens */
     slot *slots;
     size_t mask;   /* slot count - 1; slot count is a power of two */
     size_t bytes;
+    /* the image's strings, ids 0..nbase (none for a table built from scratch) */
+    uint32_t nbase;
+    const char *barena;
+    const uint64_t *boff;
+    const uint32_t *blen;
+    int slots_mapped;       /* slots lie in the image: not freed */
 };
+
+static inline const char *str_of(const rt_strtab *t, uint32_t id)
+{
+    return id < t->nbase ? t->barena + t->boff[id] : t->strs[id - t->nbase];
+}
+
+static inline uint32_t len_of(const rt_strtab *t, uint32_t id)
+{
+    return id < t->nbase ? t->blen[id] : t->lens[id - t->nbase];
+}
 
 rt_strtab *rt_strtab_new(void)
 {
@@ -52,7 +73,8 @@ void rt_strtab_free(rt_strtab **tp)
     }
     free(t->strs);
     free(t->lens);
-    free(t->slots);
+    if (!t->slots_mapped)
+        free(t->slots);
     free(t);
     *tp = NULL;
 }
@@ -85,13 +107,15 @@ static void rehash(rt_strtab *t)
         if (t->slots[i].id == RT_NO_ID)
             continue;
         uint32_t id = t->slots[i].id;
-        size_t j = rt_hash_bytes(t->strs[id], t->lens[id]) & (n - 1);
+        size_t j = rt_hash_bytes(str_of(t, id), len_of(t, id)) & (n - 1);
         while (s[j].id != RT_NO_ID)
             j = (j + 1) & (n - 1);
         s[j] = t->slots[i];
     }
     t->bytes += (n - (t->mask + 1)) * sizeof *s;
-    free(t->slots);
+    if (!t->slots_mapped)
+        free(t->slots);
+    t->slots_mapped = 0;
     t->slots = s;
     t->mask = n - 1;
 }
@@ -103,7 +127,7 @@ uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, ui
         const slot *sl = &t->slots[j];
         if (sl->id == RT_NO_ID)
             return RT_NO_ID;
-        if (sl->tag == tag && t->lens[sl->id] == len && memcmp(t->strs[sl->id], s, len) == 0)
+        if (sl->tag == tag && len_of(t, sl->id) == len && memcmp(str_of(t, sl->id), s, len) == 0)
             return sl->id;
     }
 }
@@ -122,7 +146,7 @@ uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
     if ((size_t)(t->count + 1) * 4 > (t->mask + 1) * 3) {
         rehash(t);
     }
-    if (t->count == t->cap) {
+    if (t->count - t->nbase == t->cap) {
         size_t old = t->cap;
         t->cap = t->cap ? t->cap * 2 : 64;
         t->strs = rt_reallocarray(t->strs, t->cap, sizeof *t->strs);
@@ -130,8 +154,8 @@ uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
         t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens);
     }
     id = t->count++;
-    t->strs[id] = store(t, s, len);
-    t->lens[id] = (uint32_t)len;
+    t->strs[id - t->nbase] = store(t, s, len);
+    t->lens[id - t->nbase] = (uint32_t)len;
     size_t j = h & t->mask;
     while (t->slots[j].id != RT_NO_ID)
         j = (j + 1) & t->mask;
@@ -140,7 +164,91 @@ uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
     return id;
 }
 
-const char *rt_strtab_str(const rt_strtab *t, uint32_t id) { return t->strs[id]; }
-size_t rt_strtab_len(const rt_strtab *t, uint32_t id) { return t->lens[id]; }
+const char *rt_strtab_str(const rt_strtab *t, uint32_t id) { return str_of(t, id); }
+size_t rt_strtab_len(const rt_strtab *t, uint32_t id) { return len_of(t, id); }
 uint32_t rt_strtab_count(const rt_strtab *t) { return t->count; }
 size_t rt_strtab_bytes(const rt_strtab *t) { return t->bytes; }
+
+/* ---- the image ------------------------------------------------------------------------------
+ * u64 count, slot count, arena bytes; u64 off[count]; u32 len[count]; slot slots[slot count];
+ * the arena (each string NUL-terminated), each section padded to 8 bytes (rt_image). */
+
+static size_t arena_len(const rt_strtab *t)
+{
+    size_t n = 0;
+    for (uint32_t id = 0; id < t->count; id++)
+        n += len_of(t, id) + 1;
+    return n;
+}
+
+size_t rt_strtab_image_size(const rt_strtab *t)
+{
+    size_t n = t->count;
+    return 3 * 8 + n * 8 + RT_IMAGE_PAD(n * 4) + (t->mask + 1) * sizeof(slot) + RT_IMAGE_PAD(arena_len(t));
+}
+
+int rt_strtab_image_write(const rt_strtab *t, FILE *f)
+{
+    uint64_t head[3] = {t->count, t->mask + 1, arena_len(t)};
+    rt_image_put(f, head, sizeof head);
+    uint64_t off = 0;
+    for (uint32_t id = 0; id < t->count; id++) {
+        fwrite(&off, sizeof off, 1, f);
+        off += len_of(t, id) + 1;
+    }
+    for (uint32_t id = 0; id < t->count; id++) {
+        uint32_t len = len_of(t, id);
+        fwrite(&len, sizeof len, 1, f);
+    }
+    rt_image_pad(f, (size_t)t->count * 4);
+    rt_image_put(f, t->slots, (t->mask + 1) * sizeof *t->slots);
+    for (uint32_t id = 0; id < t->count; id++)
+        fwrite(str_of(t, id), 1, len_of(t, id) + 1, f);
+    rt_image_pad(f, head[2]);
+    return ferror(f) ? -1 : 0;
+}
+
+rt_strtab *rt_strtab_attach(void *mem, size_t len)
+{
+    rt_image_cur c = {mem, (unsigned char *)mem + len, (uintptr_t)mem & 7};
+    const uint64_t *head = rt_image_take(&c, 3, 8);
+    if (!head)
+        return NULL;
+    uint64_t n = head[0], nslots = head[1], alen = head[2];
+    if (n >= RT_NO_ID || nslots < 64 || nslots > len / sizeof(slot) || (nslots & (nslots - 1)) ||
+        n * 4 > nslots * 3 || alen > len)
+        return NULL;
+    const uint64_t *off = rt_image_take(&c, (size_t)n, 8);
+    const uint32_t *lens = rt_image_take(&c, (size_t)n, 4);
+    slot *slots = rt_image_take(&c, (size_t)nslots, sizeof *slots);
+    const char *arena = rt_image_take(&c, (size_t)alen, 1);
+    if (c.bad || c.p != c.end)
+        return NULL;
+    /* every string inside the arena and NUL-terminated, every slot empty or a valid id, as many
+     * filled slots as strings (so a probe always meets an empty one): a damaged image is refused
+     * rather than read out of bounds */
+    uint64_t bad = 0;
+    for (uint64_t id = 0; id < n; id++)
+        bad |= (uint64_t)(off[id] >= alen) | (uint64_t)(lens[id] >= alen - (off[id] < alen ? off[id] : alen));
+    if (bad)
+        return NULL;
+    for (uint64_t id = 0; id < n; id++)
+        bad |= (uint64_t)(arena[off[id] + lens[id]] != '\0');
+    uint64_t filled = 0;
+    for (uint64_t j = 0; j < nslots; j++) {
+        uint32_t id = slots[j].id;
+        filled += id != RT_NO_ID;
+        bad |= (uint64_t)(id != RT_NO_ID && id >= n);
+    }
+    if (bad || filled != n)
+        return NULL;
+    rt_strtab *t = rt_calloc(1, sizeof *t);
+    t->nbase = t->count = (uint32_t)n;
+    t->barena = arena;
+    t->boff = off;
+    t->blen = lens;
+    t->slots = slots;
+    t->slots_mapped = 1;
+    t->mask = (size_t)nslots - 1;
+    return t;
+}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define RT_NO_ID UINT32_MAX
 
@@ -31,5 +32,19 @@ uint32_t rt_strtab_count(const rt_strtab *t);
 
 /* Bytes held by the table (strings, index and hash slots), for load reports and benchmarks. */
 size_t rt_strtab_bytes(const rt_strtab *t);
+
+/* ---- an image of the table (for the workspace cache) ---------------------------------------- */
+
+/* The bytes rt_strtab_image_write writes: a multiple of 8. */
+size_t rt_strtab_image_size(const rt_strtab *t);
+
+/* Writes the table's image to f; 0, or -1 when the stream has an error. */
+int rt_strtab_image_write(const rt_strtab *t, FILE *f);
+
+/* A table whose strings and slots are those of the image at mem (len bytes, 8-aligned, in a
+ * private writable mapping that must outlive the table: inserting writes into its slots). Its ids
+ * are the imaged table's; new strings go to the heap. NULL when mem is not a whole, sane image
+ * (every string inside it and terminated, every slot empty or a valid id). */
+rt_strtab *rt_strtab_attach(void *mem, size_t len);
 
 #endif
