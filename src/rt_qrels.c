@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_image.h"
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_parse.h"
@@ -30,7 +31,21 @@ struct rt_qrels {
     uint32_t *start;         /* judgments of query i are j[start[i] .. start[i+1]) */
     rt_judgment *j;
     size_t nj;
+    int mapped;              /* the arrays lie in a workspace cache's mapping (rt_qrels_attach) */
+    uint64_t *judged;        /* bit pid: some query judges pid (most run pids are unjudged: a */
+    size_t judged_words;     /* lookup of one of them is one bit test, not a search) */
 };
+
+static void mark_judged(rt_qrels *q)
+{
+    uint32_t top = 0;
+    for (size_t k = 0; k < q->nj; k++)
+        top = q->j[k].pid > top ? q->j[k].pid : top;
+    q->judged_words = q->nj ? top / 64 + 1 : 0;
+    q->judged = rt_calloc(q->judged_words ? q->judged_words : 1, sizeof *q->judged);
+    for (size_t k = 0; k < q->nj; k++)
+        q->judged[q->j[k].pid / 64] |= (uint64_t)1 << (q->j[k].pid % 64);
+}
 
 typedef struct loader {
     rt_qrels *q;
@@ -263,6 +278,7 @@ static rt_status finish(loader *L, const rt_load_opts *opts, rt_report *rep, rt_
     for (uint32_t i = 1; i <= q->nq; i++)
         if (q->start[i] < q->start[i - 1])
             q->start[i] = q->start[i - 1];
+    mark_judged(q);
     rt_report_add(rep, RT_REPORT_INFO, "%s: %zu judgments for %u queries (%s)", L->path, q->nj,
                   q->nq, rt_qrels_format_name(q->format));
     if (dups)
@@ -344,10 +360,13 @@ void rt_qrels_free(rt_qrels **qp)
         return;
     rt_qrels *q = *qp;
     free(q->path);
-    free(q->qids);
-    free(q->index);
-    free(q->start);
-    free(q->j);
+    free(q->judged);
+    if (!q->mapped) {
+        free(q->qids);
+        free(q->index);
+        free(q->start);
+        free(q->j);
+    }
     free(q);
     *qp = NULL;
 }
@@ -371,6 +390,8 @@ const rt_judgment *rt_qrels_judgments(const rt_qrels *q, uint32_t i, size_t *n)
 
 int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade)
 {
+    if (pid / 64 >= q->judged_words || !(q->judged[pid / 64] >> (pid % 64) & 1))
+        return 0;
     size_t lo = q->start[i], hi = q->start[i + 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -384,6 +405,66 @@ int rt_qrels_lookup(const rt_qrels *q, uint32_t i, uint32_t pid, int32_t *grade)
         }
     }
     return 0;
+}
+
+/* ---- the image (the workspace cache) --------------------------------------------------------
+ * u64 format, nq, idx_len, nj; u32 qids[nq]; u32 index[idx_len]; u32 start[nq + 1];
+ * rt_judgment j[nj]; each section padded to 8 bytes. */
+
+size_t rt_qrels_image_size(const rt_qrels *q)
+{
+    return 4 * 8 + RT_IMAGE_PAD((size_t)q->nq * 4) + RT_IMAGE_PAD(q->idx_len * 4) +
+           RT_IMAGE_PAD(((size_t)q->nq + 1) * 4) + RT_IMAGE_PAD(q->nj * sizeof *q->j);
+}
+
+int rt_qrels_image_write(const rt_qrels *q, FILE *f)
+{
+    uint64_t head[4] = {(uint64_t)q->format, q->nq, q->idx_len, q->nj};
+    rt_image_put(f, head, sizeof head);
+    rt_image_put(f, q->qids, (size_t)q->nq * 4);
+    rt_image_put(f, q->index, q->idx_len * 4);
+    rt_image_put(f, q->start, ((size_t)q->nq + 1) * 4);
+    rt_image_put(f, q->j, q->nj * sizeof *q->j);
+    return ferror(f) ? -1 : 0;
+}
+
+rt_qrels *rt_qrels_attach(void *mem, size_t len, const char *path, uint32_t nqids, uint32_t npids)
+{
+    rt_image_cur c = {mem, (unsigned char *)mem + len, (uintptr_t)mem & 7};
+    const uint64_t *head = rt_image_take(&c, 4, 8);
+    if (!head || head[0] > RT_QRELS_DUREADER || head[1] > nqids || head[2] > len || head[3] > len)
+        return NULL;
+    size_t nq = (size_t)head[1], idx_len = (size_t)head[2], nj = (size_t)head[3];
+    uint32_t *qids = rt_image_take(&c, nq, 4), *index = rt_image_take(&c, idx_len, 4);
+    uint32_t *start = rt_image_take(&c, nq + 1, 4);
+    rt_judgment *j = rt_image_take(&c, nj, sizeof *j);
+    if (c.bad || c.p != c.end || start[0] != 0 || start[nq] != nj)
+        return NULL;
+    /* what lookups index with: judged queries and the qid index agree, the judgments of each
+     * query lie in range and are sorted by pid (binary search), every pid is a known id */
+    for (size_t i = 0; i < nq; i++)
+        if (qids[i] >= idx_len || index[qids[i]] != i || start[i + 1] < start[i])
+            return NULL;
+    for (size_t k = 0; k < idx_len; k++)
+        if (index[k] != RT_NO_ID && (index[k] >= nq || qids[index[k]] != k))
+            return NULL;
+    for (size_t i = 0; i < nq; i++)
+        for (size_t k = start[i]; k < start[i + 1]; k++)
+            if (j[k].pid >= npids || (k > start[i] && j[k].pid <= j[k - 1].pid))
+                return NULL;
+    rt_qrels *q = rt_calloc(1, sizeof *q);
+    q->path = rt_strdup(path);
+    q->format = (rt_qrels_format)head[0];
+    q->qids = qids;
+    q->nq = q->qcap = (uint32_t)nq;
+    q->index = index;
+    q->idx_len = idx_len;
+    q->start = start;
+    q->j = j;
+    q->nj = nj;
+    q->mapped = 1;
+    mark_judged(q);
+    return q;
 }
 
 /* ---- building qrels from another source ----------------------------------------------------- */
