@@ -424,10 +424,10 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
         return st;
     }
     char *side = colindex_side_path(path), *cpath = colindex_cache_path(path);
-    if (colindex_load(c, side, &stamp, 1)) {
+    if (colindex_load(c, side, &stamp)) {
         c->idx_path = side;
         side = NULL;
-    } else if (cpath && colindex_load(c, cpath, &stamp, 1)) {
+    } else if (cpath && colindex_load(c, cpath, &stamp)) {
         c->idx_path = cpath;
         cpath = NULL;
     }
@@ -479,10 +479,23 @@ void rt_collection_close(rt_collection **cp)
 
 size_t rt_collection_count(const rt_collection *c) { return c->n; }
 
-/* Compares the len bytes at pid with the pid of entry i. */
+/* Entry i when it and its passage lie inside the collection, else NULL: a mapped index is not
+ * read whole at an open, so each access checks what it uses (a damaged index then hides a
+ * passage, never reads outside the mapping). */
+static const coll_entry *entry(const rt_collection *c, size_t i)
+{
+    if (i >= c->n)
+        return NULL;
+    const coll_entry *e = &c->ent[i];
+    return e->plen && e->off <= c->size && (uint64_t)e->plen + 1 + e->tlen <= c->size - e->off ? e : NULL;
+}
+
+/* Compares the len bytes at pid with the pid of entry i (an entry out of bounds sorts last). */
 static int pid_cmp(const rt_collection *c, const char *pid, size_t len, uint32_t i)
 {
-    const coll_entry *e = &c->ent[i];
+    const coll_entry *e = entry(c, i);
+    if (!e)
+        return -1;
     int r = memcmp(pid, c->base + e->off, len < e->plen ? len : e->plen);
     return r ? r : (len > e->plen) - (len < e->plen);
 }
@@ -507,7 +520,8 @@ int rt_collection_has(const rt_collection *c, const char *pid, size_t len)
             size_t tl;
             return rt_collection_find(c, pid, len, &t, &tl);
         }
-        if (c->ent[c->perm[i]].plen == len && (len <= 8 || c->hashes[i] == h))
+        const coll_entry *e = entry(c, c->perm[i]);
+        if (e && e->plen == len && (len <= 8 || c->hashes[i] == h))
             return 1;
     }
     return 0;
@@ -547,7 +561,7 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
         size_t mid = lo + (hi - lo) / 2;
         int r = pid_cmp(c, pid, len, c->perm[mid]);
         if (r == 0) {
-            const coll_entry *e = &c->ent[c->perm[mid]];
+            const coll_entry *e = entry(c, c->perm[mid]);   /* checked by pid_cmp */
             *text = (const char *)c->base + e->off + e->plen + 1;
             *tlen = e->tlen;
             return 1;
@@ -563,10 +577,13 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
 void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,
                       const char **text, size_t *tlen)
 {
-    const coll_entry *e = &c->ent[i];
-    *pid = (const char *)c->base + e->off;
+    static const coll_entry none = {0, 0, 0};
+    const coll_entry *e = entry(c, i);
+    if (!e)
+        e = &none;   /* a damaged index: an empty passage rather than a fault */
+    *pid = e == &none ? "" : (const char *)c->base + e->off;
     *pid_len = e->plen;
-    *text = *pid + e->plen + 1;
+    *text = e == &none ? "" : *pid + e->plen + 1;
     *tlen = e->tlen;
 }
 

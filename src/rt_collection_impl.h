@@ -19,9 +19,9 @@
  *   hashes    count x u64: rt_hash_bytes of each whole pid, in pid order (so that whether a pid
  *             is there can be told without reading the collection: rt_collection_has)
  *   perm      count x u32: entry numbers in pid (byte) order
- * The file is exactly 128 + 36 * count bytes. It is trusted only when the header matches the
- * collection (size, mtime and ctime in ns, inode, a hash of sampled content), the body hash matches, and every
- * entry lies inside the collection; otherwise it is rebuilt. */
+ * The file is exactly 128 + 36 * count bytes. It is used only when the header (hashed) matches
+ * the collection (size, mtime and ctime in ns, inode, a hash of sampled content); otherwise it is
+ * rebuilt. The body is not read at an open: each lookup checks the entries it reads. */
 #define IDX_MAGIC "RTCOLIDX"
 #define IDX_VERSION 3u   /* 2: the header holds the inode and ctime too; 3: the pid hashes */
 #define IDX_ORDER_MARK 0x0102030405060708ULL
@@ -42,7 +42,7 @@ typedef struct idx_header {
     uint64_t count;
     uint64_t duplicates, first_dup_line;
     uint64_t lines;
-    uint64_t body_hash;
+    uint64_t body_hash;     /* unused since the body is checked at each access: 0 */
     uint64_t header_hash;   /* of the bytes before this field */
     uint64_t ino;
     int64_t ctime_sec, ctime_nsec;
@@ -137,9 +137,9 @@ static inline const unsigned char *pid_suffix(const builder *b, uint32_t i)
 
 /* ---- rt_colindex.c: the index file ---- */
 
-/* Maps the index at ipath into c when it is valid for the collection described by stamp
- * (check_body 0 skips the body's hash, for a file this process has just written). 1 or 0. */
-int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp, int check_body);
+/* Maps the index at ipath into c when its header is valid for the collection described by
+ * stamp (the body is checked at each access, not at the open). 1 or 0. */
+int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp);
 
 /* The index's path beside the collection, and in the user's cache folder (NULL when there is
  * none); new strings. */
