@@ -232,7 +232,7 @@ static int from_workspace(compare_args *a, evaluated *e)
         snprintf(demo, sizeof demo, "%s", env ? env : RT_SRCDIR "/data/demo/workspace.json");
         path = demo;
     }
-    if (rt_workspace_open_json(&e->ws, path, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open_json(&e->ws, path, 0, NULL, NULL, &err) != RT_OK)
         return cli_fail(&err);
     if (!a->c.quiet)
         cli_print_warnings(e->ws->report);

@@ -27,6 +27,9 @@ const char ws_args_help[] =
     "      --dbqa F            an NLPCC DBQA file (question<TAB>sentence<TAB>label) instead of\n"
     "                          --queries, --collection and --qrels; each --run is then a score\n"
     "                          file aligned with it (ranked as eval --dbqa ranks it)\n"
+    "      --no-cache          read every input again even when the workspace cache (the\n"
+    "                          parsed qrels and runs, FILE.HASH.rtws beside the collection) is\n"
+    "                          fresh; the cache is then neither used nor written\n"
     CLI_HELP_MEASURES
     CLI_HELP_LEVEL
     CLI_HELP_ORDER
@@ -42,7 +45,7 @@ const char ws_args_help[] =
 
 enum {
     WS_DEMO = 0x100, WS_QUERIES, WS_COLLECTION, WS_QRELS, WS_RUN, WS_ANNOTATOR, WS_JOURNAL_DIR,
-    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS, WS_DBQA, WS_ANSWERS,
+    WS_TRAIN_QUERIES, WS_TRAIN_EMB, WS_TEST_EMB, WS_FACETS, WS_DBQA, WS_ANSWERS, WS_NO_CACHE,
 };
 
 static const struct option ws_options[] = {
@@ -60,6 +63,7 @@ static const struct option ws_options[] = {
     {"facets", required_argument, 0, WS_FACETS},
     {"dbqa", required_argument, 0, WS_DBQA},
     {"answers", required_argument, 0, WS_ANSWERS},
+    {"no-cache", no_argument, 0, WS_NO_CACHE},
     {0, 0, 0, 0},
 };
 
@@ -115,6 +119,7 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     case WS_FACETS: w->spec.facets = arg; return 1;
     case WS_DBQA: w->spec.dbqa = arg; return 1;
     case WS_ANSWERS: w->spec.answers = arg; return 1;
+    case WS_NO_CACHE: w->spec.no_cache = 1; return 1;
     default: return 0;
     }
 }
@@ -162,7 +167,7 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
             fprintf(stderr, "retriage: the demo workspace was not found (set RETRIAGE_DEMO to data/demo/workspace.json)\n");
             return CLI_INPUT;
         }
-        st = rt_workspace_open_json(ws, path, progress ? ui_progress : NULL, NULL, &err);
+        st = rt_workspace_open_json(ws, path, w->spec.no_cache ? RT_WS_NO_CACHE : 0, progress ? ui_progress : NULL, NULL, &err);
         free(path);
     } else {
         w->spec.run_paths = w->paths;

@@ -19,6 +19,7 @@
 #include "rt_parse.h"
 #include "rt_reader.h"
 #include "rt_workspace.h"
+#include "rt_wscache.h"
 
 typedef struct progress_bridge {
     rt_ws_progress_fn fn;
@@ -266,16 +267,37 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     ws->annotator = s->annotator ? rt_strdup(s->annotator) : NULL;
     rt_load_opts lo = {.strict = s->strict};
     rt_status st = rt_measure_list_parse(s->measures ? s->measures : "dureader", &ws->ms, &ws->nm, err);
+    /* the parsed ids, qrels and runs from the workspace cache when it is there and fresh */
+    rt_wscache_key key = {.anchor = s->collection, .queries = s->queries, .qrels = s->qrels,
+                          .runs = s->run_paths, .names = s->run_names, .nruns = s->nruns,
+                          .order = (int)s->order, .strict = s->strict};
+    ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
+    rt_run **runs = rt_calloc(s->nruns, sizeof *runs);
+    int cached = 0;
+    if (st == RT_OK && !s->no_cache && (ws->cache = rt_wscache_begin(&key)) != NULL) {
+        phase(progress, ctx, "cache");
+        rt_strtab *qids, *pids;
+        if ((cached = rt_wscache_restore(ws->cache, &qids, &pids, &ws->qrels, runs, ws->report))) {
+            rt_strtab_free(&ws->qids);
+            rt_strtab_free(&ws->pids);
+            ws->qids = qids;
+            ws->pids = pids;
+        }
+    }
     if (st == RT_OK && s->queries) {
         phase(progress, ctx, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
     }
-    if (st == RT_OK) {
+    size_t first = rt_report_count(ws->report);   /* the lines a cache keeps start here */
+    if (st == RT_OK && cached) {
+        for (size_t r = 0; r < s->nruns; r++)
+            ws->runs[ws->nruns++].run = runs[r];
+        rt_wscache_replay(ws->cache, ws->report);
+    } else if (st == RT_OK) {
         phase(progress, ctx, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
-    if (st == RT_OK) {
-        ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
+    if (st == RT_OK && !cached) {
         uint64_t total = 0, done = 0;   /* the runs' bytes, for the rate: run by run */
         for (size_t r = 0; r < s->nruns; r++)
             total += file_size(s->run_paths[r]);
@@ -286,12 +308,17 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
             rt_run_opts ro = {.order = s->order, .strict = s->strict,
                               .name = s->run_names ? s->run_names[r] : NULL};
             st = rt_run_load(&ws->runs[r].run, s->run_paths[r], &ro, ws->qids, ws->pids, ws->report, err);
-            if (st == RT_OK)
+            if (st == RT_OK) {
+                runs[r] = ws->runs[r].run;
                 ws->nruns++;
+            }
         }
         if (st == RT_OK && progress)
             progress(ctx, "runs", done, total);
+        if (st == RT_OK && ws->cache)
+            rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, ws->report, first);
     }
+    free(runs);
     if (st == RT_OK && s->collection) {
         progress_bridge b = {progress, ctx};
         st = rt_collection_open(&ws->collection, s->collection, progress ? collection_progress : NULL,
@@ -374,7 +401,7 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
     return RT_OK;
 }
 
-rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
+rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err)
 {
     *out = NULL;
@@ -462,7 +489,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
         .leak_index = cJSON_IsString(li) ? li->valuestring : NULL,
         .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
         .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4], .dbqa = resolved[5],
-        .answers = resolved[6],
+        .answers = resolved[6], .no_cache = (flags & RT_WS_NO_CACHE) != 0,
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -510,6 +537,7 @@ void rt_workspace_free(rt_workspace **wp)
     rt_strtab_free(&ws->qids);
     rt_strtab_free(&ws->pids);
     rt_report_free(&ws->report);
+    rt_wscache_free(&ws->cache);   /* after everything restored from it */
     rt_taxonomy_free(&ws->taxonomy);
     rt_facets_free(&ws->facets);
     rt_answers_free(&ws->answers);

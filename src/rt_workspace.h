@@ -54,6 +54,7 @@ typedef struct rt_ws_spec {
     const char *dbqa;          /* an NLPCC DBQA file instead of queries, collection and qrels: the
                                   runs are then its score files (rt_dbqa_write_workspace) */
     const char *answers;       /* optional: the queries' human answers (rt_answers) */
+    int no_cache;              /* parse the inputs even when a workspace cache is fresh */
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -84,6 +85,7 @@ typedef struct rt_workspace {
     struct rt_answers *answers;/* NULL when none were given: the distant-supervision hint */
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
+    struct rt_wscache *cache;  /* the workspace cache (rt_wscache), or NULL */
 } rt_workspace;
 
 /* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
@@ -99,8 +101,9 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
  * query facets, rt_facets), dbqa (an NLPCC DBQA file instead of queries, collection and qrels;
  * the runs are then its score files), answers (the queries' human answers, rt_answers; DuReader's
  * JSON lines also give the facets question_type and fact_or_opinion when "facets" is absent).
- * Paths are relative to the file's folder. */
-rt_status rt_workspace_open_json(rt_workspace **out, const char *path,
+ * Paths are relative to the file's folder. flags: RT_WS_NO_CACHE or 0. */
+#define RT_WS_NO_CACHE 1u   /* parse the inputs even when the workspace cache is fresh */
+rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 
 void rt_workspace_free(rt_workspace **ws);

@@ -1,0 +1,443 @@
+/* rt_wscache — the workspace cache file: where it lives, its layout, validating and mapping it,
+ * and writing it atomically (through rt_file). The structures' own images are their modules'
+ * (rt_strtab, rt_qrels, rt_run); this file only places them.
+ *
+ * Layout (native byte order; a marker in the header rejects a file from a machine of the other):
+ *   header     64 bytes, below
+ *   stamps     ninputs × rt_stamp: the queries file (when the workspace has one), the qrels,
+ *              each run, as they were when they were parsed
+ *   sections   (4 + nruns) × {u64 offset, u64 length}: qids, pids, qrels, report, each run
+ *   the sections, each 8-aligned
+ * The header's meta_hash covers the header, stamps and section table; the sections are checked
+ * by their modules' attach functions (every id and range an index can reach), not hashed: a
+ * reopen must not read a gigabyte to trust it. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_file.h"
+#include "rt_hash.h"
+#include "rt_image.h"
+#include "rt_mapguard.h"
+#include "rt_mem.h"
+#include "rt_stamp.h"
+#include "rt_wscache.h"
+
+#define WS_MAGIC "RTWSCACH"
+#define WS_VERSION 1u
+#define WS_ORDER_MARK 0x0102030405060708ULL
+#define WS_EXT ".rtws"
+#define WS_MIN_DEFAULT (16u << 20)
+
+enum { SEC_QIDS, SEC_PIDS, SEC_QRELS, SEC_REPORT, SEC_RUNS };
+
+typedef struct ws_header {
+    char magic[8];
+    uint32_t version, header_size;
+    uint64_t order_mark;
+    uint64_t key;          /* rt_wscache_key's hash: which workspace this is */
+    uint64_t file_size;
+    uint64_t ninputs, nruns;
+    uint64_t meta_hash;    /* of header (this field 0), stamps and sections */
+} ws_header;
+
+_Static_assert(sizeof(ws_header) == 64, "the cache header is 64 bytes");
+_Static_assert(sizeof(rt_stamp) == 56, "a stamp is 7 words");
+
+typedef struct section {
+    uint64_t off, len;
+} section;
+
+struct rt_wscache {
+    char **inputs;          /* paths, in stamp order */
+    rt_stamp *stamps;       /* as rt_wscache_begin found them */
+    size_t ninputs, nruns;
+    int has_queries;
+    uint64_t key;
+    char *side, *fallback;  /* beside the anchor; in the cache folder (may be NULL) */
+    char *used;             /* the file restored from or written, or NULL */
+    void *map;              /* the restored file, mapped privately (the strtabs write to it) */
+    size_t map_len;
+    const unsigned char *report;  /* the report section of the map */
+    size_t report_len;
+};
+
+static uint64_t fold(uint64_t h, const void *p, size_t n) { return rt_hash_mix(h ^ rt_hash_bytes(p, n)) + n; }
+
+static uint64_t fold_str(uint64_t h, const char *s)
+{
+    if (!s)
+        return rt_hash_mix(h + 0x51);
+    char *abs = realpath(s, NULL);   /* the given name is in the report; the real one is the file */
+    h = fold(h, s, strlen(s) + 1);
+    h = abs ? fold(h, abs, strlen(abs) + 1) : h;
+    free(abs);
+    return h;
+}
+
+static uint64_t key_hash(const rt_wscache_key *k)
+{
+    uint64_t h = rt_hash_mix(WS_VERSION);
+    h = fold_str(h, k->anchor);
+    h = fold_str(h, k->queries);
+    h = fold_str(h, k->qrels);
+    for (size_t r = 0; r < k->nruns; r++) {
+        h = fold_str(h, k->runs[r]);
+        const char *name = k->names ? k->names[r] : NULL;
+        h = name ? fold(h, name, strlen(name) + 1) : rt_hash_mix(h + 0x52);
+    }
+    uint64_t opts[2] = {(uint64_t)k->order, (uint64_t)k->strict};
+    return fold(h, opts, sizeof opts);
+}
+
+static size_t cache_min(void)
+{
+    const char *e = getenv("RETRIAGE_CACHE_MIN");
+    if (!e || !*e)
+        return WS_MIN_DEFAULT;
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    return *end ? WS_MIN_DEFAULT : (size_t)v;
+}
+
+rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
+{
+    rt_wscache *c = rt_calloc(1, sizeof *c);
+    c->has_queries = k->queries != NULL;
+    c->nruns = k->nruns;
+    c->ninputs = (size_t)c->has_queries + 1 + k->nruns;
+    c->inputs = rt_calloc(c->ninputs, sizeof *c->inputs);
+    c->stamps = rt_calloc(c->ninputs, sizeof *c->stamps);
+    size_t i = 0;
+    if (k->queries)
+        c->inputs[i++] = rt_strdup(k->queries);
+    c->inputs[i++] = rt_strdup(k->qrels);
+    for (size_t r = 0; r < k->nruns; r++)
+        c->inputs[i++] = rt_strdup(k->runs[r]);
+    uint64_t run_bytes = 0;
+    rt_err e;
+    for (i = 0; i < c->ninputs; i++) {
+        if (strcmp(c->inputs[i], "-") == 0 || rt_stamp_file(c->inputs[i], &c->stamps[i], &e) != RT_OK) {
+            rt_wscache_free(&c);   /* standard input, a pipe, a missing file: nothing to stamp */
+            return NULL;
+        }
+        if (i >= c->ninputs - k->nruns)
+            run_bytes += c->stamps[i].size;
+    }
+    if (run_bytes < cache_min()) {
+        rt_wscache_free(&c);
+        return NULL;
+    }
+    c->key = key_hash(k);
+    char name[40];
+    snprintf(name, sizeof name, ".%016llx" WS_EXT, (unsigned long long)c->key);
+    const char *anchor = k->anchor ? k->anchor : k->qrels;
+    c->side = rt_malloc(strlen(anchor) + sizeof name);
+    strcpy(c->side, anchor);
+    strcat(c->side, name);
+    char *dir = rt_file_cache_dir("workspaces");
+    if (dir) {
+        c->fallback = rt_malloc(strlen(dir) + sizeof name + 1);
+        sprintf(c->fallback, "%s/%s", dir, name + 1);
+        free(dir);
+    }
+    return c;
+}
+
+const char *rt_wscache_path(const rt_wscache *c) { return c ? c->used : NULL; }
+
+void rt_wscache_free(rt_wscache **cp)
+{
+    if (!cp || !*cp)
+        return;
+    rt_wscache *c = *cp;
+    for (size_t i = 0; i < c->ninputs; i++)
+        free(c->inputs[i]);
+    free(c->inputs);
+    free(c->stamps);
+    free(c->side);
+    free(c->fallback);
+    free(c->used);
+    if (c->map) {
+        rt_mapguard_remove(c->map);
+        munmap(c->map, c->map_len);
+    }
+    free(c);
+    *cp = NULL;
+}
+
+/* ---- restoring -------------------------------------------------------------------------------- */
+
+static size_t meta_len(size_t ninputs, size_t nruns)
+{
+    return sizeof(ws_header) + ninputs * sizeof(rt_stamp) + (SEC_RUNS + nruns) * sizeof(section);
+}
+
+static uint64_t meta_hash(const unsigned char *meta, size_t len)
+{
+    ws_header h;
+    memcpy(&h, meta, sizeof h);
+    h.meta_hash = 0;
+    uint64_t x = rt_hash_bytes(&h, sizeof h);
+    return rt_hash_mix(x ^ rt_hash_bytes(meta + sizeof h, len - sizeof h));
+}
+
+/* Maps path when it is this workspace's cache with a valid header. 1, or 0 with *why set when
+ * the file is there but not usable (NULL: there is none). */
+static int map_file(rt_wscache *c, const char *path, char *why, size_t whylen)
+{
+    why[0] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* never a cache through a link */
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    size_t mlen = meta_len(c->ninputs, c->nruns);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < mlen ||
+        (uint64_t)st.st_size > SIZE_MAX) {
+        close(fd);
+        snprintf(why, whylen, "too short or not a regular file");
+        return 0;
+    }
+    size_t len = (size_t)st.st_size;
+    void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        snprintf(why, whylen, "cannot map: %s", strerror(errno));
+        return 0;
+    }
+    rt_mapguard_add(map, len, path);
+    const ws_header *h = map;
+    const rt_stamp *stamps = (const rt_stamp *)(h + 1);
+    if (memcmp(h->magic, WS_MAGIC, 8) != 0 || h->version != WS_VERSION || h->header_size != sizeof *h ||
+        h->order_mark != WS_ORDER_MARK || h->key != c->key || h->ninputs != c->ninputs ||
+        h->nruns != c->nruns || h->file_size != len || h->meta_hash != meta_hash(map, mlen)) {
+        snprintf(why, whylen, "not a cache of this workspace, of another version, or damaged");
+    } else {
+        for (size_t i = 0; i < c->ninputs && !why[0]; i++) {
+            const char *d = rt_stamp_diff(&stamps[i], &c->stamps[i]);
+            if (d)
+                snprintf(why, whylen, "%s changed (%s)", c->inputs[i], d);
+        }
+    }
+    if (why[0]) {
+        rt_mapguard_remove(map);
+        munmap(map, len);
+        return 0;
+    }
+    c->map = map;
+    c->map_len = len;
+    return 1;
+}
+
+/* The section s of the map, or NULL when it does not lie inside the file, 8-aligned. */
+static void *sec(const rt_wscache *c, size_t s, size_t *len)
+{
+    const section *t = (const section *)((const char *)c->map + sizeof(ws_header) +
+                                         c->ninputs * sizeof(rt_stamp));
+    uint64_t off = t[s].off, n = t[s].len;
+    if ((off & 7) || off > c->map_len || n > c->map_len - off)
+        return NULL;
+    *len = (size_t)n;
+    return (char *)c->map + off;
+}
+
+/* True when the report section holds whole lines: u64 count, then per line u64 kind, u64 length
+ * and the text, padded. */
+static int report_sane(const unsigned char *p, size_t len)
+{
+    rt_image_cur cur = {(unsigned char *)p, (unsigned char *)p + len, 0};
+    const uint64_t *n = rt_image_take(&cur, 1, 8);
+    for (uint64_t i = 0; n && i < *n && !cur.bad; i++) {
+        const uint64_t *kl = rt_image_take(&cur, 2, 8);
+        const char *text = kl ? rt_image_take(&cur, (size_t)kl[1], 1) : NULL;
+        if (!text || kl[0] > RT_REPORT_WARNING || memchr(text, '\0', (size_t)kl[1]))
+            return 0;
+    }
+    return n && !cur.bad && cur.p == cur.end;
+}
+
+int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qrels **qrels,
+                       rt_run **runs, rt_report *report)
+{
+    char why[1200], why2[1200];
+    const char *path = c->side;
+    if (!map_file(c, path, why, sizeof why) && c->fallback && map_file(c, c->fallback, why2, sizeof why2))
+        path = c->fallback;
+    else if (!c->map && !why[0] && c->fallback && why2[0]) {
+        path = c->fallback;
+        memcpy(why, why2, sizeof why);
+    }
+    if (!c->map) {
+        if (why[0])
+            rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache not used: %s; the inputs are read again", path, why);
+        return 0;
+    }
+    size_t len[SEC_RUNS];
+    void *p[SEC_RUNS];
+    for (size_t s = 0; s < SEC_RUNS; s++)
+        p[s] = sec(c, s, &len[s]);
+    rt_strtab *q = p[SEC_QIDS] ? rt_strtab_attach(p[SEC_QIDS], len[SEC_QIDS]) : NULL;
+    rt_strtab *d = q && p[SEC_PIDS] ? rt_strtab_attach(p[SEC_PIDS], len[SEC_PIDS]) : NULL;
+    rt_qrels *j = d && p[SEC_QRELS] ? rt_qrels_attach(p[SEC_QRELS], len[SEC_QRELS], c->inputs[c->has_queries],
+                                                       rt_strtab_count(q), rt_strtab_count(d)) : NULL;
+    int good = j && p[SEC_REPORT] && report_sane(p[SEC_REPORT], len[SEC_REPORT]);
+    size_t r = 0;
+    for (; good && r < c->nruns; r++) {
+        size_t n;
+        void *x = sec(c, SEC_RUNS + r, &n);
+        runs[r] = x ? rt_run_attach(x, n, c->inputs[c->ninputs - c->nruns + r], q, d) : NULL;
+        good = runs[r] != NULL;
+    }
+    if (!good) {
+        while (r > 0)
+            rt_run_free(&runs[--r]);
+        rt_qrels_free(&j);
+        rt_strtab_free(&d);
+        rt_strtab_free(&q);
+        rt_mapguard_remove(c->map);
+        munmap(c->map, c->map_len);
+        c->map = NULL;
+        rt_report_add(report, RT_REPORT_WARNING, "%s: workspace cache damaged; the inputs are read again", path);
+        return 0;
+    }
+    c->report = p[SEC_REPORT];
+    c->report_len = len[SEC_REPORT];
+    c->used = rt_strdup(path);
+    *qids = q;
+    *pids = d;
+    *qrels = j;
+    return 1;
+}
+
+void rt_wscache_replay(const rt_wscache *c, rt_report *report)
+{
+    rt_image_cur cur = {(unsigned char *)c->report, (unsigned char *)c->report + c->report_len, 0};
+    const uint64_t *n = rt_image_take(&cur, 1, 8);
+    for (uint64_t i = 0; i < *n; i++) {
+        const uint64_t *kl = rt_image_take(&cur, 2, 8);
+        const char *text = rt_image_take(&cur, (size_t)kl[1], 1);
+        rt_report_add(report, (rt_report_kind)kl[0], "%.*s", (int)kl[1], text);
+    }
+    rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache reused (the inputs are unchanged)", c->used);
+}
+
+/* ---- writing ---------------------------------------------------------------------------------- */
+
+static size_t report_size(const rt_report *rep, size_t first)
+{
+    size_t n = 8;
+    for (size_t i = first; i < rt_report_count(rep); i++) {
+        rt_report_kind kind;
+        n += 16 + RT_IMAGE_PAD(strlen(rt_report_line(rep, i, &kind)));
+    }
+    return n;
+}
+
+static void report_write(const rt_report *rep, size_t first, FILE *f)
+{
+    uint64_t n = rt_report_count(rep) - first;
+    fwrite(&n, sizeof n, 1, f);
+    for (size_t i = first; i < rt_report_count(rep); i++) {
+        rt_report_kind kind;
+        const char *line = rt_report_line(rep, i, &kind);
+        uint64_t kl[2] = {(uint64_t)kind, strlen(line)};
+        fwrite(kl, sizeof kl, 1, f);
+        rt_image_put(f, line, strlen(line));
+    }
+}
+
+typedef struct contents {
+    const rt_strtab *qids, *pids;
+    const rt_qrels *qrels;
+    rt_run *const *runs;
+    const rt_report *report;
+    size_t first;
+    const unsigned char *meta;
+    size_t meta_len;
+} contents;
+
+static rt_status write_to(const char *dest, const contents *w, size_t nruns, rt_err *err)
+{
+    struct stat sb;
+    if (lstat(dest, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return rt_err_set(err, RT_EIO, "%s: not a regular file; left alone", dest);
+    rt_outfile *o;
+    rt_status st = rt_outfile_open(&o, dest, err);
+    if (st != RT_OK)
+        return st;
+    FILE *f = rt_outfile_stream(o);
+    (void)fchmod(fileno(f), 0644);
+    fwrite(w->meta, 1, w->meta_len, f);
+    rt_strtab_image_write(w->qids, f);
+    rt_strtab_image_write(w->pids, f);
+    rt_qrels_image_write(w->qrels, f);
+    report_write(w->report, w->first, f);
+    for (size_t r = 0; r < nruns; r++)
+        rt_run_image_write(w->runs[r], f);
+    return rt_outfile_commit(&o, err);   /* a short write shows as an error here */
+}
+
+void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
+                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first)
+{
+    for (size_t i = 0; i < c->ninputs; i++) {   /* read as it was stamped, or the cache would lie */
+        rt_stamp now;
+        rt_err e;
+        const char *d = rt_stamp_file(c->inputs[i], &now, &e) == RT_OK ? rt_stamp_diff(&c->stamps[i], &now) : "gone";
+        if (d) {
+            rt_report_add(report, RT_REPORT_INFO, "workspace cache not written: %s changed while it was read (%s)",
+                          c->inputs[i], d);
+            return;
+        }
+    }
+    size_t mlen = meta_len(c->ninputs, c->nruns);
+    unsigned char *meta = rt_calloc(1, mlen);
+    ws_header *h = (ws_header *)meta;
+    memcpy(h->magic, WS_MAGIC, 8);
+    h->version = WS_VERSION;
+    h->header_size = sizeof *h;
+    h->order_mark = WS_ORDER_MARK;
+    h->key = c->key;
+    h->ninputs = c->ninputs;
+    h->nruns = c->nruns;
+    memcpy(h + 1, c->stamps, c->ninputs * sizeof *c->stamps);
+    section *t = (section *)(meta + sizeof *h + c->ninputs * sizeof *c->stamps);
+    uint64_t off = mlen;
+    for (size_t s = 0; s < SEC_RUNS + c->nruns; s++) {
+        size_t n = s == SEC_QIDS ? rt_strtab_image_size(qids) : s == SEC_PIDS ? rt_strtab_image_size(pids)
+                 : s == SEC_QRELS ? rt_qrels_image_size(qrels) : s == SEC_REPORT ? report_size(report, first)
+                 : rt_run_image_size(runs[s - SEC_RUNS]);
+        t[s] = (section){off, n};
+        off += n;
+    }
+    h->file_size = off;
+    h->meta_hash = meta_hash(meta, mlen);
+    contents w = {qids, pids, qrels, runs, report, first, meta, mlen};
+    rt_err e, e2;
+    const char *dest = c->side;
+    rt_status st = write_to(dest, &w, c->nruns, &e);
+    if (st != RT_OK && c->fallback) {   /* a read-only folder: the user's cache folder */
+        dest = c->fallback;
+        char *dir = rt_strndup(dest, (size_t)(strrchr(dest, '/') - dest));
+        st = rt_file_mkdirs(dir, 0700, &e2);   /* private, as the XDG spec asks */
+        if (st == RT_OK)
+            st = write_to(dest, &w, c->nruns, &e2);
+        free(dir);
+    }
+    free(meta);
+    if (st == RT_OK) {
+        free(c->used);
+        c->used = rt_strdup(dest);
+        rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache written (the next open maps it)", dest);
+    } else {
+        rt_report_add(report, RT_REPORT_WARNING, "workspace cache not written: %s%s%s", e.msg,
+                      c->fallback ? "; " : "", c->fallback ? e2.msg : "");
+    }
+}

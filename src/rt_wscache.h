@@ -1,0 +1,62 @@
+/* rt_wscache — the workspace cache: the parsed queries' ids, qrels and runs of a workspace kept
+ * in one binary file, mapped at the next open instead of parsing gigabytes of text again
+ * (DESIGN.md §10). It lives beside the collection index (beside the qrels without a collection),
+ * or in ~/.cache/retriage/workspaces/ when that folder cannot be written, and is named by a hash
+ * of what the workspace reads (its files' paths, the run names, order and strictness).
+ *
+ * A cache is used only when it is whole and every input's stamp still matches (rt_stamp: size,
+ * mtime, inode, ctime, sampled content); otherwise the inputs are parsed and the cache written
+ * again, atomically (a temporary renamed over it), so a killed writer or a second process opening
+ * the same workspace never reads half a file. It holds the strings, arrays and load report the
+ * parse produced, nothing derived from them later: the same numbers come out either way. */
+#ifndef RT_WSCACHE_H
+#define RT_WSCACHE_H
+
+#include <stddef.h>
+
+#include "rt_qrels.h"
+#include "rt_report.h"
+#include "rt_run.h"
+#include "rt_strtab.h"
+
+/* What a workspace reads, as the cache is keyed and stamped. */
+typedef struct rt_wscache_key {
+    const char *anchor;              /* the collection (the cache goes beside it), or NULL */
+    const char *queries;             /* may be NULL */
+    const char *qrels;
+    const char *const *runs;
+    const char *const *names;        /* NULL, or per run its given name (NULL: none given) */
+    size_t nruns;
+    int order, strict;
+} rt_wscache_key;
+
+typedef struct rt_wscache rt_wscache;
+
+/* Starts caching for k: stamps its inputs before they are read. NULL when the workspace is not
+ * cached: an input is not a regular file, or the runs are smaller than RETRIAGE_CACHE_MIN bytes
+ * (default 16 MiB: below that parsing is as fast as mapping). */
+rt_wscache *rt_wscache_begin(const rt_wscache_key *k);
+
+/* Maps a valid cache and sets *qids, *pids, *qrels and runs[0..nruns) from it (they borrow the
+ * mapping: free them before rt_wscache_free). Returns 1; 0 when there is none or it is stale or
+ * damaged (then nothing is set, and report gets a line saying which input changed). */
+int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qrels **qrels,
+                       rt_run **runs, rt_report *report);
+
+/* After a restore: appends the load report lines the parse had produced (from the qrels on),
+ * and one naming the cache. */
+void rt_wscache_replay(const rt_wscache *c, rt_report *report);
+
+/* After a parse: writes the cache from what was loaded, with report's lines from first on (the
+ * qrels' and runs'). Unless an input changed since rt_wscache_begin; a cache that cannot be
+ * written anywhere only costs the next open its parse (report says why). */
+void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
+                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first);
+
+/* The cache file used or written, or NULL. */
+const char *rt_wscache_path(const rt_wscache *c);
+
+/* Unmaps the cache (after everything restored from it was freed). */
+void rt_wscache_free(rt_wscache **c);
+
+#endif

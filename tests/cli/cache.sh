@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# cache.sh — the workspace cache (issue 15): a second open maps the parsed qrels and runs instead
+# of reading them, and no number changes (every per-query value, the metrics, the qrels and the
+# load report are compared with an open that reads everything: --no-cache); a change to any
+# input (its size, mtime, inode, content or ctime, each in turn) is seen and the cache rebuilt; a
+# damaged or half-written cache is never used; two processes opening at once both work; a folder
+# where the cache cannot go falls back to the cache folder; --no-cache neither reads nor writes it.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+DEMO="$SRCDIR/data/demo"
+[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
+export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8 RETRIAGE_CACHE_MIN=0
+M=RR@10,R@50,nDCG@10,AP,P@5,Success@1,Rprec,MFR,NumRelRet
+
+# The workspace: the demo (copied: the cache goes beside the collection) and a fourth run that
+# has duplicate lines, a query whose lines are not together and a query nobody judged.
+mkdir "$D/ws"
+cp -r "$DEMO/queries.tsv" "$DEMO/collection.tsv" "$DEMO/qrels.trec" "$DEMO/runs" "$D/ws/"
+R=$D/ws/runs
+{ head -60 "$R/bm25.trec"; head -5 "$R/dense.trec" | sed 's/dense$/odd/'; sed -n 3,7p "$R/bm25.trec";
+  tail -n +61 "$R/bm25.trec"; echo "q-unjudged Q0 p0001 1 3.5 odd"; } | sed 's/bm25$/odd/' > "$R/odd.trec"
+cat > "$D/ws/workspace.json" <<'EOF'
+{"name": "cache test", "queries": "queries.tsv", "collection": "collection.tsv", "qrels": "qrels.trec",
+ "runs": ["runs/bm25.trec", "runs/dense.trec", {"name": "rr", "path": "runs/rerank.trec"}, "runs/odd.trec"]}
+EOF
+WS=$D/ws/workspace.json
+printf 'L\n:snapshot %s\n:quit\n' "$D/report.txt" > "$D/report.script"
+
+# report [ARGS…] — opens the workspace in script mode; its load report goes to $D/report.txt
+report_of() {
+    rm -f "$D/report.txt"
+    "$RETRIAGE" "$WS" "$@" --script "$D/report.script" --size 250x40 > /dev/null 2> "$D/err"
+    rc=$?
+}
+# values NAME [ARGS…] — every number the workspace gives: per-query values, metrics, qrels
+values() {
+    local name=$1
+    shift
+    { "$RETRIAGE" export "$WS" -m "$M" --what per-query "$@" &&
+      "$RETRIAGE" export "$WS" -m "$M" --what metrics "$@" &&
+      "$RETRIAGE" export "$WS" --what qrels "$@"; } > "$D/$name" 2> "$D/err.$name"
+}
+has() { grep -Fq -- "$1" "$D/report.txt"; }
+
+report_of --no-cache   # the collection's index first, so that both reports below say "reused"
+report_of
+[ "$rc" -eq 0 ] && has "workspace cache written" && ls "$D/ws"/collection.tsv.*.rtws > /dev/null 2>&1
+ok $? "a first open writes the cache beside the collection"
+cache=$(ls "$D/ws"/collection.tsv.*.rtws)
+grep -v 'workspace cache' "$D/report.txt" > "$D/report.parsed"
+report_of
+has "$cache: workspace cache reused"
+ok $? "the second open reuses it"
+grep -v 'workspace cache' "$D/report.txt" > "$D/report.cached"
+cmp -s "$D/report.parsed" "$D/report.cached"
+ok $? "the load report is the same, duplicates and unjudged queries included"
+grep -q "duplicate passages dropped" "$D/report.cached"
+ok $? "(the odd run's duplicates are in it)"
+
+values fresh --no-cache
+values cached
+[ -s "$D/fresh" ] && cmp -s "$D/fresh" "$D/cached"
+ok $? "every per-query value, metric and judgment is the same with and without the cache"
+[ "$(grep -c . "$D/fresh")" -gt 200 ]
+ok $? "(that is $(grep -c . "$D/fresh") lines of values)"
+
+# ---- a change to an input, one property at a time ----------------------------------------------
+# stale PROP NAME — the next open names the changed property, rebuilds, and the values are those
+# of reading everything
+stale() {
+    local prop=$1 what=$2
+    report_of
+    st=0
+    has "changed ($prop)" || st=1
+    has "workspace cache written" || st=1
+    values fresh --no-cache
+    values cached
+    cmp -s "$D/fresh" "$D/cached" || st=1
+    report_of
+    has "workspace cache reused" || st=1
+    ok $st "$what: seen as '$prop', rebuilt, values as read afresh, reused after"
+    [ $st -eq 0 ] || diag < "$D/report.txt"
+}
+echo "q-unjudged Q0 p0002 2 3.0 odd" >> "$R/odd.trec"
+stale size "a line appended to a run"
+touch -m -d '2020-01-02 03:04:05' "$R/dense.trec"
+stale mtime "a run's mtime set back"
+cp -p "$D/ws/qrels.trec" "$D/q.tmp" && mv "$D/q.tmp" "$D/ws/qrels.trec"
+stale inode "the qrels replaced by a copy (same size and mtime)"
+old=$(stat -c %y "$R/bm25.trec")
+{ sed -n 2p "$R/bm25.trec"; sed -n 1p "$R/bm25.trec"; tail -n +3 "$R/bm25.trec"; } > "$D/b.tmp"
+cat "$D/b.tmp" > "$R/bm25.trec" && touch -d "$old" "$R/bm25.trec"   # two lines swapped: same size
+stale content "a run rewritten in place at the same size with its mtime put back"
+chmod 600 "$D/ws/queries.tsv"
+stale ctime "the queries' mode changed (ctime only)"
+
+# ---- a damaged or half-written cache is never used -----------------------------------------------
+size=$(stat -c %s "$cache")
+head -c $((size / 2)) "$cache" > "$D/half" && cat "$D/half" > "$cache"
+report_of
+[ "$rc" -eq 0 ] && ! has "workspace cache reused" && has "workspace cache written"
+ok $? "a cache cut in half is not used, and written again whole"
+values cached
+cmp -s "$D/fresh" "$D/cached"
+ok $? "(values as read afresh)"
+# u64 AT — the number at byte AT of the cache
+u64() { od -An -t u8 -j "$1" -N 8 "$cache" | tr -d ' '; }
+# damage NAME SECTION AT BYTES — writes BYTES at byte AT of section SECTION (0 qids, 1 pids, 2 qrels,
+# 3 report, 4… runs; the layout is in src/rt_wscache.c), then the open must see the damage
+damage() {
+    ninputs=$(u64 40)
+    sec=$(u64 $((64 + 56 * ninputs + 16 * $2)))
+    printf "$4" | dd of="$cache" bs=1 seek=$((sec + $3)) conv=notrunc 2> /dev/null
+    report_of
+    st=0
+    [ "$rc" -eq 0 ] && ! crashed && has "workspace cache damaged" && has "workspace cache written" || st=1
+    values cached
+    cmp -s "$D/fresh" "$D/cached" || st=1
+    ok $st "$1: seen as damaged, not used, written again; values as read afresh"
+    [ $st -eq 0 ] || diag < "$D/report.txt"
+}
+damage "a pid's offset past the pid table's strings" 1 24 '\377\377\377\377\377\377\377\177'
+damage "a judged query's number past the qids" 2 32 '\377\377\377\177'
+damage "a run's first query past the qids" 4 112 '\377\377\377\177'
+# what a killed writer leaves: a temporary of a dead process beside the cache
+head -c 1000 "$cache" > "$cache.tmp-999999-1"
+report_of
+has "workspace cache reused"
+ok $? "a killed writer's temporary is never read"
+touch "$R/odd.trec"
+report_of
+has "workspace cache written" && [ ! -e "$cache.tmp-999999-1" ]
+ok $? "and is swept at the next write"
+
+# ---- two processes at once ------------------------------------------------------------------------
+rm -f "$cache"
+"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/c1" 2> "$D/e1" &
+p1=$!
+"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/c2" 2> "$D/e2" &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+"$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/c0" 2> /dev/null
+[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && cmp -s "$D/c0" "$D/c1" && cmp -s "$D/c0" "$D/c2"
+ok $? "two processes opening the workspace at once both get the right values"
+report_of
+has "workspace cache reused" && [ -z "$(ls "$D/ws" | grep '\.tmp-')" ]
+ok $? "(one of their caches is there, whole, and no temporary is left)"
+
+# ---- where the cache cannot be written --------------------------------------------------------------
+rm -f "$cache"
+mkdir "$cache"   # a folder in its place: writing beside the collection fails, even as root
+report_of
+has "workspace cache written" && ls "$D/cache/retriage/workspaces/"*.rtws > /dev/null 2>&1
+ok $? "a place that cannot be written: the cache goes to ~/.cache/retriage/workspaces/"
+report_of
+has "$D/cache/retriage/workspaces/" && has "workspace cache reused"
+ok $? "and is reused from there"
+values cached
+cmp -s "$D/fresh" "$D/cached"
+ok $? "(values as read afresh)"
+rmdir "$cache"
+rm -rf "$D/cache/retriage/workspaces"
+
+# ---- --no-cache and the size threshold ----------------------------------------------------------------
+report_of --no-cache
+[ "$rc" -eq 0 ] && ! has "workspace cache" && [ -z "$(ls "$D/ws" | grep '\.rtws$')" ]
+ok $? "--no-cache neither reads nor writes the cache"
+RETRIAGE_CACHE_MIN= report_of
+[ "$rc" -eq 0 ] && ! has "workspace cache" && [ -z "$(ls "$D/ws" | grep '\.rtws$')" ]
+ok $? "by default a workspace whose runs are smaller than 16 MiB is not cached"
+"$RETRIAGE" --help-open | grep -q -- "--no-cache"
+ok $? "--help-open names --no-cache"
+
+done_testing
