@@ -500,19 +500,10 @@ static int pid_cmp(const rt_collection *c, const char *pid, size_t len, uint32_t
     return r ? r : (len > e->plen) - (len < e->plen);
 }
 
-int rt_collection_has(const rt_collection *c, const char *pid, size_t len)
+/* Whether pid (of key and, beyond 8 bytes, hash h) is among the pids from keys[lo] on, where lo
+ * is the first key not below key. */
+static int has_at(const rt_collection *c, size_t lo, const char *pid, size_t len, uint64_t key, uint64_t h)
 {
-    if (rt_mapguard_tripped())
-        return 0;
-    uint64_t key = pid_key((const unsigned char *)pid, len), h = len > 8 ? rt_hash_bytes(pid, len) : 0;
-    size_t lo = 0, hi = c->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
     /* the pids sharing the first 8 bytes: the same length and, beyond 8 bytes, the same hash */
     for (size_t i = lo; i < c->n && c->keys[i] == key; i++) {
         if (i - lo == 64) {   /* a long run of one prefix: ask the collection */
@@ -525,6 +516,67 @@ int rt_collection_has(const rt_collection *c, const char *pid, size_t len)
             return 1;
     }
     return 0;
+}
+
+/* The first index in [lo, hi) whose key is not below key (hi when none). */
+static size_t lower_bound(const rt_collection *c, size_t lo, size_t hi, uint64_t key)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int rt_collection_has(const rt_collection *c, const char *pid, size_t len)
+{
+    if (rt_mapguard_tripped())
+        return 0;
+    uint64_t key = pid_key((const unsigned char *)pid, len), h = len > 8 ? rt_hash_bytes(pid, len) : 0;
+    return has_at(c, lower_bound(c, 0, c->n, key), pid, len, key, h);
+}
+
+typedef struct probe {
+    uint64_t key;
+    size_t i;
+} probe;
+
+static int probe_cmp(const void *a, const void *b)
+{
+    const probe *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+size_t rt_collection_count_missing(const rt_collection *c, const char *const *pids, const size_t *lens,
+                                   size_t n)
+{
+    if (rt_mapguard_tripped())
+        return n;
+    probe *p = rt_reallocarray(NULL, n ? n : 1, sizeof *p);
+    for (size_t k = 0; k < n; k++)
+        p[k] = (probe){pid_key((const unsigned char *)pids[k], lens[k]), k};
+    qsort(p, n, sizeof *p, probe_cmp);
+    /* in key order, each search gallops from where the last one ended: nearby pages, not a
+     * binary search over the whole index per pid */
+    size_t at = 0, missing = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t key = p[k].key;
+        size_t step = 1, hi = at;
+        while (hi < c->n && c->keys[hi] < key) {
+            at = hi + 1;
+            hi += step;
+            step *= 2;
+        }
+        at = lower_bound(c, at, hi < c->n ? hi : c->n, key);
+        const char *pid = pids[p[k].i];
+        size_t len = lens[p[k].i];
+        missing += !has_at(c, at, pid, len, key, len > 8 ? rt_hash_bytes(pid, len) : 0);
+    }
+    free(p);
+    return missing;
 }
 
 int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,

@@ -46,6 +46,12 @@ size_t rt_collection_count(const rt_collection *c);
  * judged pids without faulting in its pages. Exact for pids of up to 8 bytes. */
 int rt_collection_has(const rt_collection *c, const char *pid, size_t len);
 
+/* How many of the n pids (pids[k] of lens[k] bytes) are not in the collection: rt_collection_has
+ * for each, answered in one sweep over the index in key order (a workspace's judged pids at every
+ * open). */
+size_t rt_collection_count_missing(const rt_collection *c, const char *const *pids, const size_t *lens,
+                                   size_t n);
+
 int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,
                        size_t *tlen);
 

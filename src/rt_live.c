@@ -82,13 +82,18 @@ static void query_info(rt_live *l, lq *x)
  * ranking, not only the measures' depth: the list shows it for any rank). */
 static void query_first_rel(rt_live *l, size_t li)
 {
-    uint32_t qid = l->q[li].qid;
+    const lq *x = &l->q[li];
+    size_t nl;
+    rt_annot_labels(l->an, x->qid, &nl);   /* without relabels only the base grades count */
+    const rt_qrels *q = l->ws->qrels;
     for (size_t r = 0; r < l->ws->nruns; r++) {
         size_t n, k;
-        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, qid, &n, NULL);
+        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n, NULL);
         int32_t g;
         for (k = 0; k < n; k++)
-            if (rt_live_grade(l, qid, p[k], &g) && g >= l->ws->level)
+            if ((nl ? rt_live_grade(l, x->qid, p[k], &g)
+                    : x->base_i != RT_NO_ID && rt_qrels_lookup(q, x->base_i, p[k], &g)) &&
+                g >= l->ws->level)
                 break;
         l->runs[r].first_rel[li] = k < n ? (uint32_t)(k + 1) : 0;
     }

@@ -116,11 +116,18 @@ static void cross_check(rt_workspace *ws)
     if (ws->collection) {
         /* Only judged passages are checked: looking up every run pid would touch pages all over
          * a multi-gigabyte collection at every open. A run pid that is missing shows as [pid]. */
-        size_t missing = 0, nj = rt_qrels_njudgments(ws->qrels), dummy;
+        size_t nj = rt_qrels_njudgments(ws->qrels), dummy;
         const rt_judgment *j = nj ? rt_qrels_judgments(ws->qrels, 0, &dummy) : NULL;
-        for (size_t k = 0; k < nj; k++)   /* from the index alone: no collection page read */
-            missing += !rt_collection_has(ws->collection, rt_strtab_str(ws->pids, j[k].pid),
-                                          rt_strtab_len(ws->pids, j[k].pid));
+        const char **pids = rt_reallocarray(NULL, nj ? nj : 1, sizeof *pids);
+        size_t *lens = rt_reallocarray(NULL, nj ? nj : 1, sizeof *lens);
+        for (size_t k = 0; k < nj; k++) {
+            pids[k] = rt_strtab_str(ws->pids, j[k].pid);
+            lens[k] = rt_strtab_len(ws->pids, j[k].pid);
+        }
+        /* from the index alone: no collection page read */
+        size_t missing = rt_collection_count_missing(ws->collection, pids, lens, nj);
+        free(pids);
+        free(lens);
         if (missing)
             rt_report_add(ws->report, RT_REPORT_WARNING,
                           "%zu judged passages are not in the collection", missing);

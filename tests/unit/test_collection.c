@@ -161,9 +161,46 @@ static void test_has(void)
         for (size_t i = 0; i < sizeof no / sizeof *no; i++)
             good &= !rt_collection_has(c, no[i], strlen(no[i]));
         ok(good, "round %d: prefixes, extensions and a sibling of the same length are not", round);
+        const char *mixed[] = {"p22", "p", "文档4", "abcdefghi", "p1", "doc-0000000001-b", "p1", "zzz", "abcdefgh"};
+        size_t lens[sizeof mixed / sizeof *mixed];
+        for (size_t i = 0; i < sizeof mixed / sizeof *mixed; i++)
+            lens[i] = strlen(mixed[i]);
+        size_t missing = rt_collection_count_missing(c, mixed, lens, sizeof mixed / sizeof *mixed);
+        ok(missing == 3, "round %d: count_missing of 9 pids in no order, one repeated: 3 (got %zu)", round, missing);
         rt_collection_close(&c);
     }
     rt_report_free(&rep);
+    free(p);
+}
+
+/* count_missing sweeping a larger index: the same answers as rt_collection_has, pid by pid. */
+static void test_count_missing(void)
+{
+    char *p = path_in("many.tsv");
+    FILE *f = fopen(p, "w");
+    for (int i = 0; i < 20000; i += 2)   /* even numbers only, some sharing 8-byte prefixes */
+        fprintf(f, "%d\tx\nlongprefix-%d\ty\n", i, i);
+    fclose(f);
+    rt_collection *c = open_ok(p, NULL, "20,000 pids");
+    enum { N = 3000 };
+    char *buf[N];
+    const char *pids[N];
+    size_t lens[N], want = 0;
+    uint64_t s = 12345;
+    for (int k = 0; k < N; k++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        int v = (int)((s >> 33) % 22000);
+        buf[k] = rt_malloc(32);
+        snprintf(buf[k], 32, (s >> 20) & 1 ? "%d" : "longprefix-%d", v);
+        pids[k] = buf[k];
+        lens[k] = strlen(buf[k]);
+        want += !rt_collection_has(c, pids[k], lens[k]);
+    }
+    size_t got = rt_collection_count_missing(c, pids, lens, N);
+    ok(want > 1000 && want < 2000 && got == want, "3,000 random pids: %zu missing, as has() says (%zu)", got, want);
+    for (int k = 0; k < N; k++)
+        free(buf[k]);
+    rt_collection_close(&c);
     free(p);
 }
 
@@ -689,6 +726,7 @@ int main(void)
     free(xdg);
     test_formats();
     test_has();
+    test_count_missing();
     test_reuse_and_invalidation();
     test_corrupt_index();
     test_cache_fallback();
