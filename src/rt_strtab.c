@@ -104,7 +104,7 @@ static void rehash(rt_strtab *t)
     slot *s = rt_malloc(n * sizeof *s);
     memset(s, 0xff, n * sizeof *s);
     for (size_t i = 0; i <= t->mask; i++) {
-        if (t->slots[i].id == RT_NO_ID)
+        if (t->slots[i].id >= t->count)   /* empty (or, in a damaged image, not a string) */
             continue;
         uint32_t id = t->slots[i].id;
         size_t j = rt_hash_bytes(str_of(t, id), len_of(t, id)) & (n - 1);
@@ -123,13 +123,17 @@ static void rehash(rt_strtab *t)
 uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, uint64_t h)
 {
     uint32_t tag = (uint32_t)(h >> 32);
-    for (size_t j = h & t->mask;; j = (j + 1) & t->mask) {
+    /* at most one pass over the slots, and an id past the strings is no match: slots that came
+     * from an image are not scanned at attach, so a damaged one must not loop or read outside */
+    for (size_t j = h & t->mask, probes = 0; probes <= t->mask; j = (j + 1) & t->mask, probes++) {
         const slot *sl = &t->slots[j];
         if (sl->id == RT_NO_ID)
             return RT_NO_ID;
-        if (sl->tag == tag && len_of(t, sl->id) == len && memcmp(str_of(t, sl->id), s, len) == 0)
+        if (sl->tag == tag && sl->id < t->count && len_of(t, sl->id) == len &&
+            memcmp(str_of(t, sl->id), s, len) == 0)
             return sl->id;
     }
+    return RT_NO_ID;
 }
 
 uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len)
@@ -153,12 +157,17 @@ uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
         t->lens = rt_reallocarray(t->lens, t->cap, sizeof *t->lens);
         t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens);
     }
+    size_t j = h & t->mask, probes = 0;
+    while (t->slots[j].id != RT_NO_ID && probes++ <= t->mask)
+        j = (j + 1) & t->mask;
+    if (t->slots[j].id != RT_NO_ID) {   /* only in a damaged image: no empty slot left */
+        rehash(t);
+        for (j = h & t->mask; t->slots[j].id != RT_NO_ID; j = (j + 1) & t->mask)
+            ;
+    }
     id = t->count++;
     t->strs[id - t->nbase] = store(t, s, len);
     t->lens[id - t->nbase] = (uint32_t)len;
-    size_t j = h & t->mask;
-    while (t->slots[j].id != RT_NO_ID)
-        j = (j + 1) & t->mask;
     t->slots[j].id = id;
     t->slots[j].tag = (uint32_t)(h >> 32);
     return id;
@@ -224,9 +233,9 @@ rt_strtab *rt_strtab_attach(void *mem, size_t len)
     const char *arena = rt_image_take(&c, (size_t)alen, 1);
     if (c.bad || c.p != c.end)
         return NULL;
-    /* every string inside the arena and NUL-terminated, every slot empty or a valid id, as many
-     * filled slots as strings (so a probe always meets an empty one): a damaged image is refused
-     * rather than read out of bounds */
+    /* every string inside the arena and NUL-terminated: a damaged image is refused rather than
+     * read out of bounds. The slots (the largest part) are not scanned: a lookup takes at most
+     * one pass over them and ignores an id past the strings. */
     uint64_t bad = 0;
     for (uint64_t id = 0; id < n; id++)
         bad |= (uint64_t)(off[id] >= alen) | (uint64_t)(lens[id] >= alen - (off[id] < alen ? off[id] : alen));
@@ -234,13 +243,7 @@ rt_strtab *rt_strtab_attach(void *mem, size_t len)
         return NULL;
     for (uint64_t id = 0; id < n; id++)
         bad |= (uint64_t)(arena[off[id] + lens[id]] != '\0');
-    uint64_t filled = 0;
-    for (uint64_t j = 0; j < nslots; j++) {
-        uint32_t id = slots[j].id;
-        filled += id != RT_NO_ID;
-        bad |= (uint64_t)(id != RT_NO_ID && id >= n);
-    }
-    if (bad || filled != n)
+    if (bad)
         return NULL;
     rt_strtab *t = rt_calloc(1, sizeof *t);
     t->nbase = t->count = (uint32_t)n;

@@ -44,7 +44,7 @@ int rt_strtab_image_write(const rt_strtab *t, FILE *f);
 /* A table whose strings and slots are those of the image at mem (len bytes, 8-aligned, in a
  * private writable mapping that must outlive the table: inserting writes into its slots). Its ids
  * are the imaged table's; new strings go to the heap. NULL when mem is not a whole, sane image
- * (every string inside it and terminated, every slot empty or a valid id). */
+ * (every string inside it and terminated); damaged slots only cost lookups their answers. */
 rt_strtab *rt_strtab_attach(void *mem, size_t len);
 
 #endif

@@ -1,0 +1,195 @@
+/* test_image — the images the workspace cache is made of (rt_strtab, rt_qrels, rt_run): what is
+ * attached from an image answers exactly as what was written; a table attached to an image takes
+ * new strings (and rehashes) without touching what it had; a damaged image is refused, or (the
+ * string table's slots, which are not scanned) only costs lookups their answers, never a fault or
+ * an endless probe. Run under ASan, an out-of-bounds read would show. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_qrels.h"
+#include "rt_run.h"
+#include "rt_strtab.h"
+#include "tap.h"
+
+/* The image f writes, in an 8-aligned writable buffer of *len bytes. */
+typedef int (*writer)(const void *x, FILE *f);
+static unsigned char *image_of(writer w, const void *x, size_t *len)
+{
+    char *mem = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&mem, &n);
+    w(x, f);
+    fclose(f);
+    unsigned char *buf = aligned_alloc(8, n ? (n + 7) / 8 * 8 : 8);
+    memcpy(buf, mem, n);
+    free(mem);
+    *len = n;
+    return buf;
+}
+
+static int w_strtab(const void *x, FILE *f) { return rt_strtab_image_write(x, f); }
+static int w_qrels(const void *x, FILE *f) { return rt_qrels_image_write(x, f); }
+static int w_run(const void *x, FILE *f) { return rt_run_image_write(x, f); }
+
+static void test_strtab(void)
+{
+    rt_strtab *t = rt_strtab_new();
+    char s[32];
+    for (int i = 0; i < 1000; i++) {
+        int n = snprintf(s, sizeof s, i % 3 ? "p%d" : "a longer passage id %d", i);
+        rt_strtab_intern(t, s, (size_t)n);
+    }
+    rt_strtab_intern(t, "", 0);
+    size_t len;
+    unsigned char *img = image_of(w_strtab, t, &len);
+    ok(len == rt_strtab_image_size(t) && len % 8 == 0, "the image is as long as announced (%zu)", len);
+    rt_strtab *a = rt_strtab_attach(img, len);
+    ok(a && rt_strtab_count(a) == 1001, "attached: 1001 strings");
+    int same = a != NULL;
+    for (uint32_t id = 0; a && id < 1001; id++)
+        same &= strcmp(rt_strtab_str(a, id), rt_strtab_str(t, id)) == 0 && rt_strtab_len(a, id) == rt_strtab_len(t, id) &&
+                rt_strtab_find(a, rt_strtab_str(t, id), rt_strtab_len(t, id)) == id;
+    ok(same, "every id has its string and is found by it");
+    /* new strings: enough to rehash away from the image's slots */
+    int fresh = a != NULL;
+    for (int i = 0; a && i < 3000; i++) {
+        int n = snprintf(s, sizeof s, "new-%d", i);
+        fresh &= rt_strtab_intern(a, s, (size_t)n) == 1001 + (uint32_t)i;
+    }
+    for (uint32_t id = 0; a && id < 1001; id++)
+        fresh &= rt_strtab_find(a, rt_strtab_str(t, id), rt_strtab_len(t, id)) == id;
+    ok(fresh && rt_strtab_find(a, "new-2999", 8) == 4000, "3,000 new strings get the next ids; the old are still found");
+    rt_strtab_free(&a);
+    free(img);
+
+    /* damage */
+    img = image_of(w_strtab, t, &len);
+    uint64_t *head = (uint64_t *)img;
+    uint64_t *off = head + 3;
+    off[5] = head[2] + 10;   /* past the strings */
+    ok(rt_strtab_attach(img, len) == NULL, "an offset past the strings: refused");
+    free(img);
+    img = image_of(w_strtab, t, &len);
+    head = (uint64_t *)img;
+    uint32_t *lens = (uint32_t *)(head + 3 + head[0]);
+    lens[7] += 1;   /* now ends on the next string's first byte, not a NUL */
+    ok(rt_strtab_attach(img, len) == NULL, "a length that misses the terminating NUL: refused");
+    free(img);
+    img = image_of(w_strtab, t, &len);
+    ok(rt_strtab_attach(img, len - 8) == NULL, "cut short: refused");
+    free(img);
+    /* every slot filled with ids past the strings: attached (slots are not scanned), but lookups
+     * end after one pass and find nothing, and interning still works */
+    img = image_of(w_strtab, t, &len);
+    head = (uint64_t *)img;
+    uint64_t n = head[0], nslots = head[1];
+    uint32_t *slots = (uint32_t *)((unsigned char *)(head + 3 + n) + (n * 4 + 7) / 8 * 8);
+    for (uint64_t j = 0; j < nslots; j++) {
+        slots[2 * j] = (uint32_t)(5000 + j);
+        slots[2 * j + 1] = 0;
+    }
+    a = rt_strtab_attach(img, len);
+    ok(a != NULL, "garbage slots: attached");
+    ok(a && rt_strtab_find(a, "p1", 2) == RT_NO_ID, "garbage slots: a lookup ends and finds nothing");
+    ok(a && rt_strtab_intern(a, "p1", 2) == 1001 && strcmp(rt_strtab_str(a, 1001), "p1") == 0,
+       "garbage slots: interning still works (a new id)");
+    rt_strtab_free(&a);
+    free(img);
+    rt_strtab_free(&t);
+}
+
+static void test_qrels(void)
+{
+    const char *path = tmp_file("q1 0 p1 1\nq1 0 p3 0\nq2 0 p2 2\nq1 0 p2 1\nq3 0 p9 1\nq2 0 p1 0\n");
+    rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
+    rt_qrels *q;
+    rt_err err;
+    rt_status st = rt_qrels_load(&q, path, RT_QRELS_AUTO, qids, pids, NULL, NULL, &err);
+    ok(st == RT_OK, "qrels loaded");
+    if (st != RT_OK)
+        return;
+    rt_strtab_intern(pids, "p-unjudged", 10);
+    size_t len;
+    unsigned char *img = image_of(w_qrels, q, &len);
+    ok(len == rt_qrels_image_size(q), "the image is as long as announced");
+    rt_qrels *a = rt_qrels_attach(img, len, path, rt_strtab_count(qids), rt_strtab_count(pids));
+    ok(a && rt_qrels_nqueries(a) == 3 && rt_qrels_njudgments(a) == 6 && rt_qrels_format_of(a) == RT_QRELS_TREC,
+       "attached: 3 queries, 6 judgments, TREC");
+    int same = a != NULL;
+    for (uint32_t qid = 0; a && qid < rt_strtab_count(qids); qid++) {
+        uint32_t i = rt_qrels_index(q, qid);
+        same &= rt_qrels_index(a, qid) == i;
+        for (uint32_t pid = 0; i != RT_NO_ID && pid < rt_strtab_count(pids); pid++) {
+            int32_t g1 = -9, g2 = -9;
+            same &= rt_qrels_lookup(q, i, pid, &g1) == rt_qrels_lookup(a, i, pid, &g2) && g1 == g2;
+        }
+    }
+    ok(same, "every (query, passage) has the same grade or none");
+    rt_qrels_free(&a);
+    ok(rt_qrels_attach(img, len, path, 2, rt_strtab_count(pids)) == NULL, "fewer qids than it names: refused");
+    ok(rt_qrels_attach(img, len, path, rt_strtab_count(qids), 2) == NULL, "fewer pids than it names: refused");
+    ok(rt_qrels_attach(img, len - 8, path, rt_strtab_count(qids), rt_strtab_count(pids)) == NULL, "cut short: refused");
+    uint64_t *head = (uint64_t *)img;
+    uint32_t *qa = (uint32_t *)(head + 4);
+    uint32_t *start = qa + (head[1] + 1) / 2 * 2 + (head[2] + 1) / 2 * 2;
+    start[1] = 99;   /* the first query's judgments run past the end */
+    ok(rt_qrels_attach(img, len, path, rt_strtab_count(qids), rt_strtab_count(pids)) == NULL, "a range past the judgments: refused");
+    free(img);
+    rt_qrels_free(&q);
+    rt_strtab_free(&qids);
+    rt_strtab_free(&pids);
+}
+
+static void test_run(void)
+{
+    const char *path = tmp_file("q2 Q0 p5 1 3.5 sys\nq2 Q0 p1 2 3.5 sys\nq1 Q0 p1 1 9 sys\nq2 Q0 p5 3 1 sys\n"
+                                "q1 Q0 p2 2 8.25 sys\nq3 Q0 p7 1 -1e-3 sys\n");
+    rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
+    rt_run *r;
+    rt_err err;
+    rt_run_opts o = {0};
+    rt_status st = rt_run_load(&r, path, &o, qids, pids, NULL, &err);
+    ok(st == RT_OK, "run loaded");
+    if (st != RT_OK)
+        return;
+    size_t len;
+    unsigned char *img = image_of(w_run, r, &len);
+    ok(len == rt_run_image_size(r), "the image is as long as announced");
+    rt_run *a = rt_run_attach(img, len, path, qids, pids);
+    const rt_run_info *x = rt_run_get_info(r), *y = a ? rt_run_get_info(a) : NULL;
+    ok(y && strcmp(x->name, y->name) == 0 && x->format == y->format && x->hits == y->hits &&
+       x->duplicates == y->duplicates && x->first_dup_line == y->first_dup_line && x->lines == y->lines,
+       "attached: the same name, format, counts and duplicates");
+    int same = a && rt_run_nqueries(a) == rt_run_nqueries(r);
+    for (uint32_t i = 0; same && i < rt_run_nqueries(r); i++)
+        same &= rt_run_qid(a, i) == rt_run_qid(r, i);
+    for (uint32_t qid = 0; a && qid < rt_strtab_count(qids) + 2; qid++) {
+        size_t n1, n2;
+        const double *s1, *s2;
+        const uint32_t *p1 = rt_run_ranking(r, qid, &n1, &s1), *p2 = rt_run_ranking(a, qid, &n2, &s2);
+        same &= n1 == n2 && (!n1 || (memcmp(p1, p2, n1 * 4) == 0 && memcmp(s1, s2, n1 * 8) == 0));
+    }
+    ok(same, "the same queries, rankings and scores (bit for bit)");
+    rt_run_free(&a);
+    rt_strtab *few = rt_strtab_new();
+    rt_strtab_intern(few, "p5", 2);
+    ok(rt_run_attach(img, len, path, qids, few) == NULL, "a pid past the pid table: refused");
+    ok(rt_run_attach(img, len - 8, path, qids, pids) == NULL, "cut short: refused");
+    rt_strtab_free(&few);
+    free(img);
+    rt_run_free(&r);
+    rt_strtab_free(&qids);
+    rt_strtab_free(&pids);
+}
+
+int main(void)
+{
+    test_strtab();
+    test_qrels();
+    test_run();
+    return tap_done();
+}
