@@ -1,9 +1,11 @@
 /* rt_mem — checked allocation. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "rt_mem.h"
 
@@ -55,4 +57,18 @@ void *rt_grow_index(void *p, size_t *len, size_t index, size_t size, int fill)
     memset((char *)p + *len * size, fill, (n - *len) * size);
     *len = n;
     return p;
+}
+
+void rt_advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    enum { HUGE = 2u << 20 };
+    uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);   /* a hint: refused is fine */
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }

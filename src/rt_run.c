@@ -25,6 +25,9 @@ struct rt_run {
     double *score;
     size_t n, cap;
     int mapped;               /* the arrays lie in a workspace cache's mapping (rt_run_attach) */
+    const char **hit_pid;     /* a query's pids, handed to rt_strtab_intern_many */
+    size_t *hit_len;
+    size_t hit_cap;
 };
 
 static rt_status load_query(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
@@ -49,10 +52,16 @@ static rt_status load_query(void *ctx, const char *qid, size_t ql, const rt_hit 
     RT_GROW(run->pid, run->cap, run->n + n);
     if (run->cap != cap)
         run->score = rt_reallocarray(run->score, run->cap, sizeof *run->score);
+    cap = run->hit_cap;
+    RT_GROW(run->hit_pid, run->hit_cap, n);
+    if (run->hit_cap != cap)
+        run->hit_len = rt_reallocarray(run->hit_len, run->hit_cap, sizeof *run->hit_len);
     for (size_t i = 0; i < n; i++) {
-        run->pid[run->n + i] = rt_strtab_intern(run->pids, h[i].pid, h[i].pid_len);
+        run->hit_pid[i] = h[i].pid;
+        run->hit_len[i] = h[i].pid_len;
         run->score[run->n + i] = h[i].score;
     }
+    rt_strtab_intern_many(run->pids, run->hit_pid, run->hit_len, n, run->pid + run->n);
     run->n += n;
     return RT_OK;
 }
@@ -75,6 +84,10 @@ rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, r
     run->qids = qids;
     run->pids = pids;
     rt_status st = rt_run_scan(path, opts, load_query, load_reset, run, &run->info, err);
+    free(run->hit_pid);
+    free(run->hit_len);
+    run->hit_pid = NULL;
+    run->hit_len = NULL;
     if (st != RT_OK) {
         rt_run_free(&run);
         return st;

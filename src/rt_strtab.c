@@ -31,7 +31,8 @@ struct rt_strtab {
     chunk *chunks;
     const char **strs;      /* of ids nbase.. (index id - nbase) */
     uint32_t *lens;
-    uint32_t count, cap;    /* cap: of strs and lens */
+    uint64_t *hashes;       /* their hashes: a rehash never reads the strings again */
+    uint32_t count, cap;    /* cap: of strs, lens and hashes */
     slot *slots;
     size_t mask;   /* slot count - 1; slot count is a power of two */
     size_t bytes;
@@ -51,6 +52,27 @@ static inline const char *str_of(const rt_strtab *t, uint32_t id)
 static inline uint32_t len_of(const rt_strtab *t, uint32_t id)
 {
     return id < t->nbase ? t->blen[id] : t->lens[id - t->nbase];
+}
+
+static inline uint64_t hash_of(const rt_strtab *t, uint32_t id)
+{
+    return id < t->nbase ? rt_hash_bytes(str_of(t, id), len_of(t, id)) : t->hashes[id - t->nbase];
+}
+
+/* memcmp(a, b, n) == 0 for the short strings ids are, without a library call. */
+static inline int bytes_equal(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    while (n--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
 }
 
 rt_strtab *rt_strtab_new(void)
@@ -73,6 +95,7 @@ void rt_strtab_free(rt_strtab **tp)
     }
     free(t->strs);
     free(t->lens);
+    free(t->hashes);
     if (!t->slots_mapped)
         free(t->slots);
     free(t);
@@ -84,7 +107,11 @@ static char *store(rt_strtab *t, const char *s, size_t len)
     chunk *c = t->chunks;
     if (!c || c->cap - c->used < len + 1) {
         size_t cap = len + 1 > CHUNK_BYTES ? len + 1 : CHUNK_BYTES;
+        if (t->count - t->nbase >= 65536 && cap < CHUNK_BYTES * 16)
+            cap = CHUNK_BYTES * 16;   /* a large table: chunks of 4 MiB, backed by huge pages */
         c = rt_malloc(sizeof *c + cap);
+        if (cap > CHUNK_BYTES)
+            rt_advise_huge(c, sizeof *c + cap);
         c->cap = cap;
         c->used = 0;
         c->next = t->chunks;
@@ -98,19 +125,21 @@ static char *store(rt_strtab *t, const char *s, size_t len)
     return d;
 }
 
+/* Doubles the slots, placing every id by its hash (kept for the heap's strings, recomputed for an
+ * image's from its arena, read in order): ids in order, not the old slots, so nothing a damaged
+ * image's slots held survives. */
 static void rehash(rt_strtab *t)
 {
     size_t n = (t->mask + 1) * 2;
     slot *s = rt_malloc(n * sizeof *s);
+    rt_advise_huge(s, n * sizeof *s);
     memset(s, 0xff, n * sizeof *s);
-    for (size_t i = 0; i <= t->mask; i++) {
-        if (t->slots[i].id >= t->count)   /* empty (or, in a damaged image, not a string) */
-            continue;
-        uint32_t id = t->slots[i].id;
-        size_t j = rt_hash_bytes(str_of(t, id), len_of(t, id)) & (n - 1);
+    for (uint32_t id = 0; id < t->count; id++) {
+        uint64_t h = hash_of(t, id);
+        size_t j = h & (n - 1);
         while (s[j].id != RT_NO_ID)
             j = (j + 1) & (n - 1);
-        s[j] = t->slots[i];
+        s[j] = (slot){id, (uint32_t)(h >> 32)};
     }
     t->bytes += (n - (t->mask + 1)) * sizeof *s;
     if (!t->slots_mapped)
@@ -130,7 +159,7 @@ uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, ui
         if (sl->id == RT_NO_ID)
             return RT_NO_ID;
         if (sl->tag == tag && sl->id < t->count && len_of(t, sl->id) == len &&
-            memcmp(str_of(t, sl->id), s, len) == 0)
+            bytes_equal(str_of(t, sl->id), s, len))
             return sl->id;
     }
     return RT_NO_ID;
@@ -141,9 +170,8 @@ uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len)
     return rt_strtab_find_hashed(t, s, len, rt_hash_bytes(s, len));
 }
 
-uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
+static uint32_t intern_hashed(rt_strtab *t, const char *s, size_t len, uint64_t h)
 {
-    uint64_t h = rt_hash_bytes(s, len);
     uint32_t id = rt_strtab_find_hashed(t, s, len, h);
     if (id != RT_NO_ID)
         return id;
@@ -155,7 +183,10 @@ uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
         t->cap = t->cap ? t->cap * 2 : 64;
         t->strs = rt_reallocarray(t->strs, t->cap, sizeof *t->strs);
         t->lens = rt_reallocarray(t->lens, t->cap, sizeof *t->lens);
-        t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens);
+        t->hashes = rt_reallocarray(t->hashes, t->cap, sizeof *t->hashes);
+        rt_advise_huge(t->strs, t->cap * sizeof *t->strs);
+        rt_advise_huge(t->lens, t->cap * sizeof *t->lens);
+        t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens + sizeof *t->hashes);
     }
     size_t j = h & t->mask, probes = 0;
     while (t->slots[j].id != RT_NO_ID && probes++ <= t->mask)
@@ -168,9 +199,49 @@ uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
     id = t->count++;
     t->strs[id - t->nbase] = store(t, s, len);
     t->lens[id - t->nbase] = (uint32_t)len;
+    t->hashes[id - t->nbase] = h;
     t->slots[j].id = id;
     t->slots[j].tag = (uint32_t)(h >> 32);
     return id;
+}
+
+uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
+{
+    return intern_hashed(t, s, len, rt_hash_bytes(s, len));
+}
+
+void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len, size_t n, uint32_t *ids)
+{
+    /* A table of millions of ids is mostly cache misses: the slot, then the id's length and
+     * string pointer, then the string. Each stage below asks for one of them for a batch of
+     * strings before the next stage needs it, so the misses overlap instead of following each
+     * other; the interning itself (last) is in order, so ids are what one by one would give. */
+    enum { BATCH = 32 };
+    uint64_t h[BATCH];
+    for (size_t b = 0; b < n; b += BATCH) {
+        size_t m = n - b < BATCH ? n - b : BATCH;
+        for (size_t i = 0; i < m; i++) {
+            h[i] = rt_hash_bytes(s[b + i], len[b + i]);
+            __builtin_prefetch(&t->slots[h[i] & t->mask]);
+        }
+        for (size_t i = 0; i < m; i++) {
+            uint32_t id = t->slots[h[i] & t->mask].id;
+            if (id < t->nbase) {
+                __builtin_prefetch(&t->boff[id]);
+                __builtin_prefetch(&t->blen[id]);
+            } else if (id < t->count) {
+                __builtin_prefetch(&t->strs[id - t->nbase]);
+                __builtin_prefetch(&t->lens[id - t->nbase]);
+            }
+        }
+        for (size_t i = 0; i < m; i++) {
+            uint32_t id = t->slots[h[i] & t->mask].id;
+            if (id < t->count)
+                __builtin_prefetch(str_of(t, id));
+        }
+        for (size_t i = 0; i < m; i++)
+            ids[b + i] = intern_hashed(t, s[b + i], len[b + i], h[i]);
+    }
 }
 
 const char *rt_strtab_str(const rt_strtab *t, uint32_t id) { return str_of(t, id); }

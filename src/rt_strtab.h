@@ -18,6 +18,10 @@ void rt_strtab_free(rt_strtab **t);
 /* Returns the id of the len bytes at s, adding them if absent. The table keeps its own copy. */
 uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len);
 
+/* Interns the n strings s[i] of len[i] bytes into ids[i], as n calls of rt_strtab_intern would,
+ * faster on a large table (its cache misses overlap). */
+void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len, size_t n, uint32_t *ids);
+
 /* Returns the id of the len bytes at s, or RT_NO_ID if they were never interned. */
 uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len);
 
