@@ -4,27 +4,32 @@
 # nothing after). Not part of make check. It
 #   - generates the workspace once (gen_workspace: 4,000 queries, 1,000,000 passages of ~300
 #     characters, ~4 relevant per query, 5 runs × 50) into $BENCH_WS;
-#   - times `cat collection > /dev/null` (the I/O floor), cold and warm;
+#   - times `cat collection > /dev/null` and `cat` of all the workspace's files (the I/O floors),
+#     cold and warm;
 #   - times the first screen (a script of `:snapshot` and `:quit`: load + first draw) on a first
 #     open (index deleted) and on a later open (index cached), each with the files evicted from
 #     the page cache (cold) and in it (warm);
 #   - replays a long script of mixed navigation (≥ 2,000 keys: list moves, paging, sorting,
 #     filtering, opening queries, moving across ranks and runs, next/previous query, passages,
-#     metrics, help) with --key-times and prints p50/p90/p99/max of the per-key time (handling +
+#     metrics, relabels, help) with --key-times and prints p50/p90/p99/max of the per-key time (handling +
 #     drawing into the curses screen; writing to a real terminal is not included), overall and
 #     per kind of key, warm and with a cold page cache;
 #   - prints the peak RSS of every run.
+# A later open maps the workspace cache (the parsed runs); a first open has neither it nor the
+# collection index. Relabels go to a journal in a temporary folder.
 #
 # Environment: RETRIAGE (the binary), BENCH_BIN (the folder of gen_workspace and rusage),
 # BENCH_WS (the workspace folder, default $BENCH_OUT/ws, $BENCH_OUT defaulting to $BENCH_BIN/out),
-# BENCH_PASSAGES (1000000), BENCH_QUERIES (4000), BENCH_REPS (3), BENCH_KEYS (3000 timed keys),
+# BENCH_PASSAGES (1000000), BENCH_QUERIES (4000), BENCH_RUNS (5), BENCH_DEPTH (50), BENCH_SHAPE
+# (dureader, or msmarco: decimal ids and ~330-byte passages), BENCH_REPS (3), BENCH_KEYS (3000 timed keys),
 # BENCH_SIZE (120x40, the budgeted size), BENCH_EXTRA_SIZES (sizes the key script is replayed at
 # once more, for the headroom; default "80x24 200x60", empty for none), BENCH_DROP (how the page
 # cache is made cold: files = posix_fadvise DONTNEED on the workspace's files through
 # `dd iflag=nocache count=0`, the default, which leaves other caches alone; global = sync and
 # /proc/sys/vm/drop_caches, root only; none = skip the cold runs), BENCH_KEEP=1 to keep the
 # temporary folder (script, labels, key times, snapshots), BENCH_STRICT=1 to exit 1 when the warm
-# p99 is 16 ms or more.
+# p99 is 16 ms or more, BENCH_RESULTS (a file to which NAME VALUE lines of the main figures are
+# appended, for bench_scale.sh).
 set -eu
 : "${RETRIAGE:?set RETRIAGE to the retriage binary (make bench does)}"
 : "${BENCH_BIN:?set BENCH_BIN to the folder of gen_workspace and rusage (make bench does)}"
@@ -32,7 +37,9 @@ OUT=${BENCH_OUT:-$BENCH_BIN/out}
 WS=${BENCH_WS:-$OUT/ws}
 NP=${BENCH_PASSAGES:-1000000}
 NQ=${BENCH_QUERIES:-4000}
-NRUNS=5
+NRUNS=${BENCH_RUNS:-5}
+DEPTH=${BENCH_DEPTH:-50}
+SHAPE=${BENCH_SHAPE:-dureader}
 REPS=${BENCH_REPS:-3}
 NKEYS=${BENCH_KEYS:-3000}
 SIZE=${BENCH_SIZE:-120x40}
@@ -49,19 +56,26 @@ export XDG_CACHE_HOME="$TMPD/cache"
 COLL=$WS/collection.tsv
 IDX=$COLL.rtidx
 STAMP=$WS/params
-if [ ! -s "$COLL" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$NP $NQ $NRUNS" ]; then
+PARAMS="$NP $NQ $NRUNS $DEPTH $SHAPE"
+[ "$NRUNS $DEPTH $SHAPE" != "5 50 dureader" ] || PARAMS="$NP $NQ $NRUNS"   # as earlier versions wrote
+if [ ! -s "$COLL" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$PARAMS" ]; then
     mkdir -p "$WS"
-    echo "generating $NQ queries, $NP passages, $NRUNS runs in $WS …"
+    echo "generating $NQ queries, $NP passages, $NRUNS runs × $DEPTH ($SHAPE) in $WS …"
     start=$(date +%s.%N)
-    "$BENCH_BIN/gen_workspace" "$WS" "$NP" "$NQ" "$NRUNS"
-    rm -f "$IDX"
-    echo "$NP $NQ $NRUNS" >"$STAMP"
+    shape=
+    [ "$SHAPE" = msmarco ] && shape=--msmarco
+    "$BENCH_BIN/gen_workspace" $shape "$WS" "$NP" "$NQ" "$NRUNS" "$DEPTH"
+    rm -f "$IDX" "$COLL".*.rtws
+    echo "$PARAMS" >"$STAMP"
     echo "  generated in $(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }') s"
 fi
 WSJSON=$WS/workspace.json
 FILES="$COLL $WS/queries.tsv $WS/qrels.trec"
 i=1
 while [ "$i" -le "$NRUNS" ]; do FILES="$FILES $WS/runs/run$i.trec"; i=$((i + 1)); done
+# the derived files: the collection index and the workspace cache (found when they exist)
+derived() { ls "$IDX" "$COLL".*.rtws 2>/dev/null || true; }
+result() { [ -z "${BENCH_RESULTS:-}" ] || echo "$1 $2" >>"$BENCH_RESULTS"; }
 
 # ---- timing -------------------------------------------------------------------------------
 
@@ -87,8 +101,12 @@ measure() {
     awk '{ print $1, $3 }' "$TMPD/t" >>"$TMPD/all"
 }
 
-# summary NAME — best, median, worst time and median, worst peak RSS of the runs in $TMPD/all
+# summary NAME [KEY] — best, median, worst time and median, worst peak RSS of the runs in
+# $TMPD/all; with KEY, "KEY MEDIAN_S MAX_RSS_KIB" goes to the results
 summary() {
+    if [ -n "${2:-}" ]; then
+        result "$2" "$(sort -n -k1,1 "$TMPD/all" | awk '{ t[NR] = $1; if ($2 > m) m = $2 } END { print t[int((NR + 1) / 2)], m }')"
+    fi
     sort -n -k1,1 "$TMPD/all" | awk -v n="$1" '
         { t[NR] = $1; m[NR] = $2 }
         END {
@@ -156,7 +174,16 @@ if [ "$DROP" != none ]; then
         measure cat "$COLL"
         i=$((i + 1))
     done
-    summary "cat, cold"
+    summary "cat, cold" cat_coll_cold
+    echo "(a) cat of all the workspace's files > /dev/null, cold"
+    : >"$TMPD/all"
+    i=0
+    while [ "$i" -lt "$REPS" ]; do
+        evict $FILES
+        measure cat $FILES
+        i=$((i + 1))
+    done
+    summary "cat all, cold" cat_all_cold
 fi
 echo "(a) cat collection > /dev/null, warm"
 cat "$COLL" >/dev/null
@@ -169,8 +196,10 @@ echo
 # ---- (b), (c) first screen ----------------------------------------------------------------
 
 printf ':snapshot %s/first.txt\n:quit\n' "$TMPD" >"$TMPD/quit.txt"
-open_ws() { measure "$RETRIAGE" "$WSJSON" --script "$TMPD/quit.txt" --size "$SIZE"; }
-drop_index() { rm -f "$IDX"; rm -rf "$XDG_CACHE_HOME/retriage"; }
+JOURNAL="--journal-dir $TMPD/journal --annotator bench"
+# shellcheck disable=SC2086
+open_ws() { measure "$RETRIAGE" "$WSJSON" $JOURNAL --script "$TMPD/quit.txt" --size "$SIZE"; }
+drop_index() { rm -f "$IDX" "$COLL".*.rtws; rm -rf "$XDG_CACHE_HOME/retriage"; }
 
 # first_screen LABEL cold|warm fresh|cached
 first_screen() {
@@ -180,30 +209,29 @@ first_screen() {
     while [ "$i" -lt "$REPS" ]; do
         [ "$3" = fresh ] && drop_index
         if [ "$2" = cold ]; then
-            evict $FILES "$IDX"
+            evict $FILES $(derived)
         else
-            cat $FILES >/dev/null
-            [ -e "$IDX" ] && cat "$IDX" >/dev/null
+            cat $FILES $(derived) >/dev/null
         fi
         open_ws
         i=$((i + 1))
     done
-    summary "$1"
+    summary "$1" "$4"
 }
 
 if [ "$DROP" != none ]; then
-    first_screen "(b) first open (no index), cold page cache" cold fresh
+    first_screen "(b) first open (no index, no cache), cold page cache" cold fresh first_cold
 fi
-first_screen "(b) first open (no index), collection in the page cache" warm fresh
+first_screen "(b) first open (no index, no cache), files in the page cache" warm fresh first_warm
 if [ -e "$IDX" ]; then
     echo "    index: $IDX, $(du -k "$IDX" | cut -f1) KiB"
 else
     echo "    index: not beside the collection; cache folder: $(find "$XDG_CACHE_HOME" -name '*.rtidx' 2>/dev/null | head -1)"
 fi
 if [ "$DROP" != none ]; then
-    first_screen "(c) later open (cached index), cold page cache" cold cached
+    first_screen "(c) later open (index and workspace cache), cold page cache" cold cached reopen_cold
 fi
-first_screen "(c) later open (cached index), warm page cache" warm cached
+first_screen "(c) later open (index and workspace cache), warm page cache" warm cached reopen_warm
 if ! grep -q "queries" "$TMPD/first.txt"; then
     echo "bench_ui: the first screen does not look like the query list:" >&2
     cat "$TMPD/first.txt" >&2
@@ -239,15 +267,17 @@ function unfilter() {
 function search(    q, t, txt) {
     unfilter()
     q = pick(nq) + 1
-    if (rnd() < 0.3)
-        txt = substr(qid[q], 1 + pick(20), 4)
+    if (rnd() < 0.3) {   # 4 characters of a qid (32 hex digits, or a number of 7)
+        n0 = length(qid[q]) - 3
+        txt = substr(qid[q], 1 + pick(n0 > 1 ? n0 : 1), 4)
+    }
     else {
         t = qtext[q]
         txt = substr(t, 1 + 3 * pick(length(t) / 3 - 1), 6)   # two CJK characters (3 bytes each)
     }
     line("/" txt "<Enter>")
     label(view ":/")
-    for (c = 0; c < (txt ~ /^[0-9a-f]+$/ ? 4 : 2); c++) label("prompt:type")
+    for (c = 0; c < (txt ~ /^[0-9a-f]+$/ ? length(txt) : 2); c++) label("prompt:type")
     label("prompt:enter-search")
     if (view != "list") tolist()
     filtered = 1
@@ -266,8 +296,9 @@ nfile == 1 { split($0, f, "\t"); qid[++nq] = f[1]; qtext[nq] = f[2] }
 END {
     seed = 20220523
     view = "list"; depth = 0; timed = 0
-    L = "25 j 8 k 5 Down 6 PgDn 3 PgUp 2 G 2 g 3 s 1 S 18 Enter 3 search 4 goto 2 sortrun 2 notop 1 worse 2 f 3 F 1 none 2 m 1 help"
-    C = "25 j 8 k 5 Down 8 l 6 h 4 Right 2 Left 3 PgDn 2 PgUp 1 G 2 g 8 n 4 p 12 Enter 6 q 2 Esc 1 m 1 f 1 search"
+    L = "25 j 8 k 5 Down 6 PgDn 3 PgUp 2 G 2 g 3 s 1 S 18 Enter 3 search 4 goto 2 sortrun 2 sortcol 2 notop 1 worse 2 f 3 F 1 none 2 m 1 help"
+    C = "25 j 8 k 5 Down 8 l 6 h 4 Right 2 Left 3 PgDn 2 PgUp 1 G 2 g 8 n 4 p 12 Enter 6 q 2 Esc 1 m 1 f 1 search 2 + 2 -"
+    split("order qid text delta judged tags rbo jaccard", COLS, " ")
     P = "15 j 5 k 4 PgDn 1 PgUp 1 G 1 g 40 q 5 Esc 1 m"
     M = "2 j 1 k 10 q 1 Esc"
     H = "3 j 1 PgDn 1 G 8 q"
@@ -278,6 +309,7 @@ END {
             else if (a == "search") search()
             else if (a == "goto") { cmd("goto " qid[pick(nq) + 1], ":goto"); tolist(); push("cmp") }
             else if (a == "sortrun") cmd("sort run" (pick(nruns) + 1) (rnd() < 0.5 ? " desc" : ""), ":sort RUN")
+            else if (a == "sortcol") { c = COLS[pick(8) + 1]; cmd("sort " c (rnd() < 0.5 ? " desc" : ""), ":sort " c) }
             else if (a == "notop") { unfilter(); cmd("filter notop " (pick(10) + 1) " run" (pick(nruns) + 1), ":filter notop"); filtered = 1 }
             else if (a == "worse") { unfilter(); cmd("filter worse run" (pick(nruns - 1) + 2) " run1", ":filter worse"); filtered = 1 }
             else if (a == "f") { unfilter(); key("f", "f"); filtered = 1 }
@@ -294,6 +326,7 @@ END {
             else if (a == "m") { key("m", "m"); push("metrics") }
             else if (a == "f") { unfilter(); if (view == "cmp") { key("f", "f"); tolist() } else key("f", "f"); filtered = 1 }
             else if (a == "search") search()
+            else if (a == "+" || a == "-") key(a, "relabel " a)
             else if (a ~ /^(Down|Right|Left|PgDn|PgUp)$/) key("<" a ">", a)
             else key(a, a)
         } else if (view == "pas") {
@@ -317,9 +350,10 @@ nk=$(nlines "$TMPD/labels.txt")
 # keys_run LABEL cold|warm — replays the script; appends the times to $TMPD/times.all and
 # LABEL<TAB>time lines to $TMPD/bykey.all
 keys_run() {
-    if [ "$2" = cold ]; then evict $FILES "$IDX"; else cat $FILES "$IDX" >/dev/null; fi
+    if [ "$2" = cold ]; then evict $FILES $(derived); else cat $FILES $(derived) >/dev/null; fi
     rm -f "$TMPD/times.txt" "$TMPD/last.txt"
-    measure "$RETRIAGE" "$WSJSON" --script "$TMPD/keys.txt" --size "$SIZE" --key-times "$TMPD/times.txt"
+    # shellcheck disable=SC2086
+    measure "$RETRIAGE" "$WSJSON" $JOURNAL --script "$TMPD/keys.txt" --size "$SIZE" --key-times "$TMPD/times.txt"
     got=$(nlines "$TMPD/times.txt")
     if [ "$got" -ne "$nk" ] || [ ! -s "$TMPD/last.txt" ]; then
         echo "bench_ui: the script stopped early ($got of $nk key times)" >&2
@@ -370,21 +404,24 @@ if [ "$DROP" != none ]; then
     i=0
     while [ "$i" -lt "$REPS" ]; do keys_run "cold run $((i + 1))" cold; i=$((i + 1)); done
     summary "key script, cold (whole process)"
-    percentiles "cold, all runs pooled" <"$TMPD/times.all"
+    percentiles "cold, all runs pooled" <"$TMPD/times.all" | tee "$TMPD/pooled.cold"
+    result p99_cold_us "$(sed 's/.*p99 \([0-9]*\) µs.*/\1/' "$TMPD/pooled.cold")"
     echo "  slowest kinds of key, cold page cache (µs): p50, p99, max, count, view:key"
     bykey "$TMPD/bykey.all" 8 | sed 's/^/    /'
     mv "$TMPD/times.warm" "$TMPD/times.all"
 fi
 for size in $EXTRA_SIZES; do
-    cat $FILES "$IDX" >/dev/null
+    cat $FILES $(derived) >/dev/null
     rm -f "$TMPD/last.txt"
     : >"$TMPD/all"
-    "$RETRIAGE" "$WSJSON" --script "$TMPD/keys.txt" --size "$size" --key-times "$TMPD/times.$size"
+    # shellcheck disable=SC2086
+    "$RETRIAGE" "$WSJSON" $JOURNAL --script "$TMPD/keys.txt" --size "$size" --key-times "$TMPD/times.$size"
     percentiles "warm, screen $size (one run; not budgeted)" <"$TMPD/times.$size"
 done
 echo
 
 p99=$(sed 's/.*p99 \([0-9]*\) µs.*/\1/' "$TMPD/pooled.txt")
+result p99_warm_us "$p99"
 if [ "$p99" -lt "$BUDGET_US" ]; then verdict=ok; else verdict="over budget"; fi
 echo "budget (DESIGN §10: every key within one frame, 16 ms): warm p99 $p99 µs — $verdict"
 [ "${BENCH_KEEP:-0}" != 1 ] || echo "kept: $TMPD (keys.txt, labels.txt, times.txt, snapshots)"
