@@ -165,7 +165,7 @@ static void sweep_stale(const char *dir, const char *name)
     }
 }
 
-static unsigned counter;
+static _Atomic unsigned counter;   /* the workspace writes its cache while a collection thread writes its index */
 
 int rt_file_replace_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode, int flags,
                        int *newfd)

@@ -2,6 +2,7 @@
  * async-signal-safe things: mmap (a system call), write and _exit. */
 #include "config.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct guard {
 } guard;
 
 static guard slots[SLOTS];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* adds and removes; never the handler */
 static volatile sig_atomic_t fatal = 1, installed;
 static const char *volatile tripped;
 
@@ -58,6 +60,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 
 void rt_mapguard_add(const void *base, size_t len, const char *path)
 {
+    pthread_mutex_lock(&lock);   /* a collection may open on its own thread */
     if (!installed) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -77,15 +80,19 @@ void rt_mapguard_add(const void *base, size_t len, const char *path)
                     slots[i].path[k] = '?';
             slots[i].len = len;
             slots[i].base = (uintptr_t)base;   /* last: the handler sees a whole slot or none */
+            pthread_mutex_unlock(&lock);
             return;
         }
+    pthread_mutex_unlock(&lock);   /* all slots taken: this mapping is not guarded */
 }
 
 void rt_mapguard_remove(const void *base)
 {
+    pthread_mutex_lock(&lock);
     for (int i = 0; i < SLOTS; i++)
         if (slots[i].base == (uintptr_t)base)
             slots[i].base = 0;
+    pthread_mutex_unlock(&lock);
 }
 
 void rt_mapguard_set_fatal(int f) { fatal = f; }

@@ -4,10 +4,13 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "rt_answers.h"
 #include "rt_dbqa.h"
@@ -244,6 +247,46 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
     return s->dbqa ? open_dbqa(out, s, progress, ctx, err) : open_spec(out, s, progress, ctx, err);
 }
 
+/* The collection opened on a thread of its own while the runs are parsed: a first open indexes
+ * it, a pass over gigabytes that needs nothing from the runs. Its report lines are kept apart and
+ * appended after the runs', where a sequential open puts them. */
+typedef struct coll_job {
+    const char *path;
+    rt_collection *c;
+    rt_report *report;
+    rt_status st;
+    rt_err err;
+    _Atomic uint64_t done, total;   /* its progress, shown by the main thread once the runs are in */
+    _Atomic int finished;
+} coll_job;
+
+static void coll_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    coll_job *j = ctx;
+    atomic_store(&j->total, total);
+    atomic_store(&j->done, done);
+}
+
+static void *coll_thread(void *arg)
+{
+    coll_job *j = arg;
+    j->st = rt_collection_open(&j->c, j->path, coll_progress, j, j->report, &j->err);
+    atomic_store(&j->finished, 1);
+    return NULL;
+}
+
+/* Whether a collection is large enough to be opened on its own thread (RETRIAGE_PARALLEL_MIN, as
+ * eval's two-part reading: 64 MiB by default). */
+static int coll_threaded(const char *path)
+{
+    const char *e = getenv("RETRIAGE_PARALLEL_MIN");
+    char *end;
+    unsigned long long min = e && *e ? strtoull(e, &end, 10) : 64ULL << 20;
+    if (e && *e && *end)
+        min = 64ULL << 20;
+    return file_size(path) >= min;
+}
+
 static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
                            void *ctx, rt_err *err)
 {
@@ -291,6 +334,15 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
             ws->pids = pids;
         }
     }
+    coll_job job = {.path = s->collection};
+    pthread_t coll_th;
+    int threaded = st == RT_OK && s->collection && !cached && coll_threaded(s->collection);
+    if (threaded) {
+        job.report = rt_report_new();
+        threaded = pthread_create(&coll_th, NULL, coll_thread, &job) == 0;
+        if (!threaded)
+            rt_report_free(&job.report);
+    }
     if (st == RT_OK && s->queries) {
         phase(progress, ctx, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
@@ -326,7 +378,26 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
             rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, ws->report, first);
     }
     free(runs);
-    if (st == RT_OK && s->collection) {
+    if (threaded) {
+        phase(progress, ctx, "collection");
+        while (!atomic_load(&job.finished)) {
+            if (progress)
+                progress(ctx, "collection", atomic_load(&job.done), atomic_load(&job.total));
+            nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+        }
+        pthread_join(coll_th, NULL);
+        ws->collection = job.c;
+        for (size_t i = 0; i < rt_report_count(job.report); i++) {
+            rt_report_kind kind;
+            const char *line = rt_report_line(job.report, i, &kind);
+            rt_report_add(ws->report, kind, "%s", line);
+        }
+        rt_report_free(&job.report);
+        if (st == RT_OK && job.st != RT_OK) {   /* a run's error first, as in a sequential open */
+            st = job.st;
+            *err = job.err;
+        }
+    } else if (st == RT_OK && s->collection) {
         progress_bridge b = {progress, ctx};
         st = rt_collection_open(&ws->collection, s->collection, progress ? collection_progress : NULL,
                                 &b, ws->report, err);

@@ -64,6 +64,23 @@ ok $? "every per-query value, metric and judgment is the same with and without t
 [ "$(grep -c . "$D/fresh")" -gt 200 ]
 ok $? "(that is $(grep -c . "$D/fresh") lines of values)"
 
+# ---- the collection indexed on its own thread while the runs are parsed (large collections; all here)
+rm -f "$D/ws/collection.tsv.rtidx" "$cache"
+report_of --no-cache
+grep -v 'workspace cache' "$D/report.txt" > "$D/report.seq"
+rm -f "$D/ws/collection.tsv.rtidx"
+RETRIAGE_PARALLEL_MIN=0 report_of --no-cache
+grep -v 'workspace cache' "$D/report.txt" > "$D/report.par"
+cmp -s "$D/report.seq" "$D/report.par" && grep -q "index built" "$D/report.par"
+ok $? "a collection indexed on its own thread: the same load report, in the same order"
+rm -f "$D/ws/collection.tsv.rtidx"
+RETRIAGE_PARALLEL_MIN=0 values par
+cmp -s "$D/fresh" "$D/par"
+ok $? "and the same values"
+report_of
+has "workspace cache reused" && [ -f "$cache" ]
+ok $? "(the cache is there again for what follows)"
+
 # ---- a change to an input, one property at a time ----------------------------------------------
 # stale PROP NAME — the next open names the changed property, rebuilds, and the values are those
 # of reading everything
