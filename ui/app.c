@@ -47,6 +47,7 @@ void app_compute_stats(app *a)
 {
     rt_workspace *ws = a->ws;
     a->judged = rt_calloc(ws->nq + 1, sizeof *a->judged);
+    a->contrast_memo = rt_calloc(1, sizeof *a->contrast_memo);
     for (size_t i = 0; i < ws->nq; i++)
         query_stats(a, i);
 }

@@ -379,6 +379,9 @@ static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
     free(a->judged);
+    if (a->contrast_memo)
+        free(a->contrast_memo->v);
+    free(a->contrast_memo);
     free(a->rows_idx);
     for (int v = 0; v < VIEW_COUNT; v++)
         if (view_get((view_id)v)->release)

@@ -18,11 +18,22 @@
 #define COUNT_W 7
 #define CONTRAST_W 7
 
-/* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it. */
+/* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it.
+ * Computed for every query at the first need for this kind and pair of runs, then remembered. */
 static double contrast_of(const app *a, size_t qi)
 {
-    double v;
-    return rt_contrast_of(a->ws, a->delta_a, a->delta_b, a->ws->qlist[qi], a->contrast == 2, &v) ? v : -1;
+    struct contrast_memo *m = a->contrast_memo;
+    if (!m->v || m->kind != a->contrast || m->ra != a->delta_a || m->rb != a->delta_b) {
+        m->v = rt_reallocarray(m->v, a->ws->nq + 1, sizeof *m->v);
+        for (size_t i = 0; i < a->ws->nq; i++) {
+            double v;
+            m->v[i] = rt_contrast_of(a->ws, a->delta_a, a->delta_b, a->ws->qlist[i], a->contrast == 2, &v) ? v : -1;
+        }
+        m->kind = a->contrast;
+        m->ra = a->delta_a;
+        m->rb = a->delta_b;
+    }
+    return m->v[qi];
 }
 
 /* ---- the rows: which queries the list shows, in which order ------------------------------ */
