@@ -22,7 +22,8 @@ typedef struct lrun {
     unsigned char *defined;
     double *mean;
     size_t *nd;
-    uint32_t *first_rel;   /* [live index]: rank of the first current relevant passage, 0: none */
+    uint32_t *first_rel;   /* [live index]: rank of the first current relevant passage, 0: none,
+                              FIRST_UNKNOWN: not looked for yet (it is, at the first need) */
 } lrun;
 
 struct rt_live {
@@ -78,25 +79,34 @@ static void query_info(rt_live *l, lq *x)
     x->active = nj + nl > 0;
 }
 
-/* The rank of the first currently relevant passage of each run for live query li (the whole
- * ranking, not only the measures' depth: the list shows it for any rank). */
-static void query_first_rel(rt_live *l, size_t li)
+#define FIRST_UNKNOWN UINT32_MAX
+
+/* The rank of the first currently relevant passage of run r for live query li (the whole ranking,
+ * not only the measures' depth: the list shows it for any rank). A scan until the first relevant
+ * passage, so it is done when first asked for, not for every query and run at an open (a query a
+ * run gets wrong is a scan of its whole ranking). */
+static uint32_t first_rel_of(const rt_live *l, size_t r, size_t li)
 {
     const lq *x = &l->q[li];
     size_t nl;
     rt_annot_labels(l->an, x->qid, &nl);   /* without relabels only the base grades count */
     const rt_qrels *q = l->ws->qrels;
-    for (size_t r = 0; r < l->ws->nruns; r++) {
-        size_t n, k;
-        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n, NULL);
-        int32_t g;
-        for (k = 0; k < n; k++)
-            if ((nl ? rt_live_grade(l, x->qid, p[k], &g)
-                    : x->base_i != RT_NO_ID && rt_qrels_lookup(q, x->base_i, p[k], &g)) &&
-                g >= l->ws->level)
-                break;
-        l->runs[r].first_rel[li] = k < n ? (uint32_t)(k + 1) : 0;
-    }
+    size_t n, k;
+    const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n, NULL);
+    int32_t g;
+    for (k = 0; k < n; k++)
+        if ((nl ? rt_live_grade(l, x->qid, p[k], &g)
+                : x->base_i != RT_NO_ID && rt_qrels_lookup(q, x->base_i, p[k], &g)) &&
+            g >= l->ws->level)
+            break;
+    return k < n ? (uint32_t)(k + 1) : 0;
+}
+
+/* Forgets the first relevant ranks of live query li (its grades changed). */
+static void query_first_rel(rt_live *l, size_t li)
+{
+    for (size_t r = 0; r < l->ws->nruns; r++)
+        l->runs[r].first_rel[li] = FIRST_UNKNOWN;
 }
 
 static void query_values(rt_live *l, size_t li)
@@ -286,7 +296,12 @@ const uint32_t *rt_live_sorted(const rt_live *l, size_t *n)
 size_t rt_live_first_rel(const rt_live *l, size_t r, uint32_t qid)
 {
     uint32_t li = slot_of(l, qid);
-    return li != RT_NO_ID && l->q[li].active ? l->runs[r].first_rel[li] : 0;
+    if (li == RT_NO_ID || !l->q[li].active)
+        return 0;
+    uint32_t *f = &l->runs[r].first_rel[li];   /* a memo: the array is the live state's own */
+    if (*f == FIRST_UNKNOWN)
+        *f = first_rel_of(l, r, li);
+    return *f;
 }
 
 double rt_live_rr(const rt_live *l, size_t r, uint32_t qid, size_t k)
