@@ -71,13 +71,16 @@ struct rt_wscache {
 
 static uint64_t fold(uint64_t h, const void *p, size_t n) { return rt_hash_mix(h ^ rt_hash_bytes(p, n)) + n; }
 
+/* A file by its real path: the same workspace opened by another name (relative, absolute, through
+ * a link to its folder) finds the same cache, rather than writing a second one of a gigabyte. The
+ * replayed report then names the files as the open that wrote the cache did. */
 static uint64_t fold_str(uint64_t h, const char *s)
 {
     if (!s)
         return rt_hash_mix(h + 0x51);
-    char *abs = realpath(s, NULL);   /* the given name is in the report; the real one is the file */
-    h = fold(h, s, strlen(s) + 1);
-    h = abs ? fold(h, abs, strlen(abs) + 1) : h;
+    char *abs = realpath(s, NULL);
+    const char *name = abs ? abs : s;
+    h = fold(h, name, strlen(name) + 1);
     free(abs);
     return h;
 }

@@ -52,6 +52,10 @@ report_of
 has "$cache: workspace cache reused"
 ok $? "the second open reuses it"
 grep -v 'workspace cache' "$D/report.txt" > "$D/report.cached"
+rm -f "$D/report.txt"
+(cd "$D" && "$RETRIAGE" ws/workspace.json --script "$D/report.script" --size 250x40 > /dev/null 2>&1)
+has "workspace cache reused" && [ "$(ls "$D/ws" | grep -c '\.rtws$')" -eq 1 ]
+ok $? "the workspace opened by a relative name finds the same cache (one file)"
 cmp -s "$D/report.parsed" "$D/report.cached"
 ok $? "the load report is the same, duplicates and unjudged queries included"
 grep -q "duplicate passages dropped" "$D/report.cached"
