@@ -127,8 +127,13 @@ static void cross_check(rt_workspace *ws)
             pids[k] = rt_strtab_str(ws->pids, j[k].pid);
             lens[k] = rt_strtab_len(ws->pids, j[k].pid);
         }
-        /* from the index alone: no collection page read */
-        size_t missing = rt_collection_count_missing(ws->collection, pids, lens, nj);
+        /* from the index alone: no collection page read; counted once per cache */
+        size_t missing;
+        if (!rt_wscache_judged_missing(ws->cache, &missing)) {
+            missing = rt_collection_count_missing(ws->collection, pids, lens, nj);
+            if (ws->cache)
+                rt_wscache_set_judged_missing(ws->cache, missing);
+        }
         free(pids);
         free(lens);
         if (missing)
@@ -374,10 +379,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         }
         if (st == RT_OK && progress)
             progress(ctx, "runs", done, total);
-        if (st == RT_OK && ws->cache)
-            rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, ws->report, first);
     }
-    free(runs);
+    size_t last = rt_report_count(ws->report);   /* the qrels' and runs' lines end here */
     if (threaded) {
         phase(progress, ctx, "collection");
         while (!atomic_load(&job.finished)) {
@@ -403,6 +406,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
                                 &b, ws->report, err);
     }
     if (st != RT_OK) {
+        free(runs);
         rt_workspace_free(&ws);
         return st;
     }
@@ -411,6 +415,9 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         ws->runs[r].base = eval_run(ws, ws->runs[r].run);
     list_queries(ws);
     cross_check(ws);
+    if (ws->cache && !cached)   /* last: it keeps the count of judged pids cross_check made */
+        rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, ws->report, first, last);
+    free(runs);
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
         rt_workspace_free(&ws);
         return st;

@@ -4,6 +4,9 @@
  *
  * Layout (native byte order; a marker in the header rejects a file from a machine of the other):
  *   header     64 bytes, below
+ *   collection 72 bytes: its stamp, whether it has one, how many judged pids it lacks (so a
+ *              reopen need not look them up; a changed collection only makes that count
+ *              looked up again, not the runs parsed again)
  *   stamps     ninputs × rt_stamp: the queries file (when the workspace has one), the qrels,
  *              each run, as they were when they were parsed
  *   sections   (4 + nruns) × {u64 offset, u64 length}: qids, pids, qrels, report, each run
@@ -31,7 +34,7 @@
 #include "rt_wscache.h"
 
 #define WS_MAGIC "RTWSCACH"
-#define WS_VERSION 1u
+#define WS_VERSION 2u   /* 2: the collection's stamp and the judged pids it lacks */
 #define WS_ORDER_MARK 0x0102030405060708ULL
 #define WS_EXT ".rtws"
 #define WS_MIN_DEFAULT (16u << 20)
@@ -48,7 +51,14 @@ typedef struct ws_header {
     uint64_t meta_hash;    /* of header (this field 0), stamps and sections */
 } ws_header;
 
+typedef struct ws_coll {
+    rt_stamp stamp;
+    uint64_t present;      /* 1: the workspace has a collection, stamp is its */
+    uint64_t missing;      /* judged pids not in it; UINT64_MAX: not counted */
+} ws_coll;
+
 _Static_assert(sizeof(ws_header) == 64, "the cache header is 64 bytes");
+_Static_assert(sizeof(ws_coll) == 72, "the collection record is 72 bytes");
 _Static_assert(sizeof(rt_stamp) == 56, "a stamp is 7 words");
 
 typedef struct section {
@@ -67,6 +77,7 @@ struct rt_wscache {
     size_t map_len;
     const unsigned char *report;  /* the report section of the map */
     size_t report_len;
+    ws_coll coll;           /* the collection as begin stamped it; missing: as restored or set */
 };
 
 static uint64_t fold(uint64_t h, const void *p, size_t n) { return rt_hash_mix(h ^ rt_hash_bytes(p, n)) + n; }
@@ -138,6 +149,14 @@ rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
         rt_wscache_free(&c);
         return NULL;
     }
+    if (k->anchor) {   /* the collection: its own stamp, which decides only the judged count */
+        c->coll.present = rt_stamp_file(k->anchor, &c->coll.stamp, &e) == RT_OK;
+        if (!c->coll.present) {
+            rt_wscache_free(&c);
+            return NULL;
+        }
+    }
+    c->coll.missing = UINT64_MAX;
     c->key = key_hash(k);
     char name[40];
     snprintf(name, sizeof name, ".%016llx" WS_EXT, (unsigned long long)c->key);
@@ -180,7 +199,7 @@ void rt_wscache_free(rt_wscache **cp)
 
 static size_t meta_len(size_t ninputs, size_t nruns)
 {
-    return sizeof(ws_header) + ninputs * sizeof(rt_stamp) + (SEC_RUNS + nruns) * sizeof(section);
+    return sizeof(ws_header) + sizeof(ws_coll) + ninputs * sizeof(rt_stamp) + (SEC_RUNS + nruns) * sizeof(section);
 }
 
 static uint64_t meta_hash(const unsigned char *meta, size_t len)
@@ -217,7 +236,8 @@ static int map_file(rt_wscache *c, const char *path, char *why, size_t whylen)
     }
     rt_mapguard_add(map, len, path);
     const ws_header *h = map;
-    const rt_stamp *stamps = (const rt_stamp *)(h + 1);
+    const ws_coll *coll = (const ws_coll *)(h + 1);
+    const rt_stamp *stamps = (const rt_stamp *)(coll + 1);
     if (memcmp(h->magic, WS_MAGIC, 8) != 0 || h->version != WS_VERSION || h->header_size != sizeof *h ||
         h->order_mark != WS_ORDER_MARK || h->key != c->key || h->ninputs != c->ninputs ||
         h->nruns != c->nruns || h->file_size != len || h->meta_hash != meta_hash(map, mlen)) {
@@ -236,13 +256,15 @@ static int map_file(rt_wscache *c, const char *path, char *why, size_t whylen)
     }
     c->map = map;
     c->map_len = len;
+    if (coll->present == c->coll.present && (!c->coll.present || !rt_stamp_diff(&coll->stamp, &c->coll.stamp)))
+        c->coll.missing = coll->missing;
     return 1;
 }
 
 /* The section s of the map, or NULL when it does not lie inside the file, 8-aligned. */
 static void *sec(const rt_wscache *c, size_t s, size_t *len)
 {
-    const section *t = (const section *)((const char *)c->map + sizeof(ws_header) +
+    const section *t = (const section *)((const char *)c->map + sizeof(ws_header) + sizeof(ws_coll) +
                                          c->ninputs * sizeof(rt_stamp));
     uint64_t off = t[s].off, n = t[s].len;
     if ((off & 7) || off > c->map_len || n > c->map_len - off)
@@ -333,21 +355,21 @@ void rt_wscache_replay(const rt_wscache *c, rt_report *report)
 
 /* ---- writing ---------------------------------------------------------------------------------- */
 
-static size_t report_size(const rt_report *rep, size_t first)
+static size_t report_size(const rt_report *rep, size_t first, size_t last)
 {
     size_t n = 8;
-    for (size_t i = first; i < rt_report_count(rep); i++) {
+    for (size_t i = first; i < last; i++) {
         rt_report_kind kind;
         n += 16 + RT_IMAGE_PAD(strlen(rt_report_line(rep, i, &kind)));
     }
     return n;
 }
 
-static void report_write(const rt_report *rep, size_t first, FILE *f)
+static void report_write(const rt_report *rep, size_t first, size_t last, FILE *f)
 {
-    uint64_t n = rt_report_count(rep) - first;
+    uint64_t n = last - first;
     fwrite(&n, sizeof n, 1, f);
-    for (size_t i = first; i < rt_report_count(rep); i++) {
+    for (size_t i = first; i < last; i++) {
         rt_report_kind kind;
         const char *line = rt_report_line(rep, i, &kind);
         uint64_t kl[2] = {(uint64_t)kind, strlen(line)};
@@ -361,7 +383,7 @@ typedef struct contents {
     const rt_qrels *qrels;
     rt_run *const *runs;
     const rt_report *report;
-    size_t first;
+    size_t first, last;
     const unsigned char *meta;
     size_t meta_len;
 } contents;
@@ -381,14 +403,25 @@ static rt_status write_to(const char *dest, const contents *w, size_t nruns, rt_
     rt_strtab_image_write(w->qids, f);
     rt_strtab_image_write(w->pids, f);
     rt_qrels_image_write(w->qrels, f);
-    report_write(w->report, w->first, f);
+    report_write(w->report, w->first, w->last, f);
     for (size_t r = 0; r < nruns; r++)
         rt_run_image_write(w->runs[r], f);
     return rt_outfile_commit(&o, err);   /* a short write shows as an error here */
 }
 
+int rt_wscache_judged_missing(const rt_wscache *c, size_t *missing)
+{
+    if (!c || c->coll.missing == UINT64_MAX)
+        return 0;
+    *missing = (size_t)c->coll.missing;
+    return 1;
+}
+
+void rt_wscache_set_judged_missing(rt_wscache *c, size_t missing) { c->coll.missing = missing; }
+
 void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
-                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first)
+                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first,
+                     size_t last)
 {
     for (size_t i = 0; i < c->ninputs; i++) {   /* read as it was stamped, or the cache would lie */
         rt_stamp now;
@@ -410,19 +443,20 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
     h->key = c->key;
     h->ninputs = c->ninputs;
     h->nruns = c->nruns;
-    memcpy(h + 1, c->stamps, c->ninputs * sizeof *c->stamps);
-    section *t = (section *)(meta + sizeof *h + c->ninputs * sizeof *c->stamps);
+    memcpy(h + 1, &c->coll, sizeof c->coll);
+    memcpy(meta + sizeof *h + sizeof c->coll, c->stamps, c->ninputs * sizeof *c->stamps);
+    section *t = (section *)(meta + sizeof *h + sizeof c->coll + c->ninputs * sizeof *c->stamps);
     uint64_t off = mlen;
     for (size_t s = 0; s < SEC_RUNS + c->nruns; s++) {
         size_t n = s == SEC_QIDS ? rt_strtab_image_size(qids) : s == SEC_PIDS ? rt_strtab_image_size(pids)
-                 : s == SEC_QRELS ? rt_qrels_image_size(qrels) : s == SEC_REPORT ? report_size(report, first)
+                 : s == SEC_QRELS ? rt_qrels_image_size(qrels) : s == SEC_REPORT ? report_size(report, first, last)
                  : rt_run_image_size(runs[s - SEC_RUNS]);
         t[s] = (section){off, n};
         off += n;
     }
     h->file_size = off;
     h->meta_hash = meta_hash(meta, mlen);
-    contents w = {qids, pids, qrels, runs, report, first, meta, mlen};
+    contents w = {qids, pids, qrels, runs, report, first, last, meta, mlen};
     rt_err e, e2;
     const char *dest = c->side;
     rt_status st = write_to(dest, &w, c->nruns, &e);

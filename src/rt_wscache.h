@@ -47,11 +47,19 @@ int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qre
  * and one naming the cache. */
 void rt_wscache_replay(const rt_wscache *c, rt_report *report);
 
-/* After a parse: writes the cache from what was loaded, with report's lines from first on (the
+/* How many judged pids the collection lacks, as counted when the cache was written, when the
+ * collection has not changed since (1); 0: count them. */
+int rt_wscache_judged_missing(const rt_wscache *c, size_t *missing);
+
+/* Records that count for rt_wscache_save. */
+void rt_wscache_set_judged_missing(rt_wscache *c, size_t missing);
+
+/* After a parse: writes the cache from what was loaded, with report's lines first..last (the
  * qrels' and runs'). Unless an input changed since rt_wscache_begin; a cache that cannot be
  * written anywhere only costs the next open its parse (report says why). */
 void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
-                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first);
+                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first,
+                     size_t last);
 
 /* The cache file used or written, or NULL. */
 const char *rt_wscache_path(const rt_wscache *c);

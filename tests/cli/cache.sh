@@ -115,6 +115,23 @@ stale content "a run rewritten in place at the same size with its mtime put back
 chmod 600 "$D/ws/queries.tsv"
 stale ctime "the queries' mode changed (ctime only)"
 
+# ---- the collection: a change to it is no reason to parse the runs again -------------------------
+q1=$(head -1 "$D/ws/qrels.trec" | cut -d' ' -f1)
+echo "$q1 0 p-absent 1" >> "$D/ws/qrels.trec"   # a judged passage the collection lacks
+report_of
+grep 'not in the collection' "$D/report.txt" > "$D/missing.before"
+printf 'p-new\ta passage added\n' >> "$D/ws/collection.tsv"
+report_of
+grep 'not in the collection' "$D/report.txt" > "$D/missing.after"
+has "workspace cache reused" && has "index built" && grep -q "1 judged passages" "$D/missing.before" &&
+    cmp -s "$D/missing.before" "$D/missing.after"
+ok $? "a changed collection: reindexed, the cache still used, the judged pids it lacks counted again"
+printf 'p-absent\tnow here\n' >> "$D/ws/collection.tsv"
+report_of
+has "workspace cache reused" && ! grep -q 'not in the collection' "$D/report.txt"
+ok $? "(the judged pid added to the collection: none missing now)"
+values fresh --no-cache   # the values of the qrels as they are now, for what follows
+
 # ---- a damaged or half-written cache is never used -----------------------------------------------
 size=$(stat -c %s "$cache")
 head -c $((size / 2)) "$cache" > "$D/half" && cat "$D/half" > "$cache"
@@ -130,7 +147,7 @@ u64() { od -An -t u8 -j "$1" -N 8 "$cache" | tr -d ' '; }
 # 3 report, 4… runs; the layout is in src/rt_wscache.c), then the open must see the damage
 damage() {
     ninputs=$(u64 40)
-    sec=$(u64 $((64 + 56 * ninputs + 16 * $2)))
+    sec=$(u64 $((64 + 72 + 56 * ninputs + 16 * $2)))
     printf "$4" | dd of="$cache" bs=1 seek=$((sec + $3)) conv=notrunc 2> /dev/null
     report_of
     st=0
