@@ -1,6 +1,7 @@
 /* rt_run — a run held in memory for browsing: rt_runscan's queries with their pids interned. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,8 @@ struct rt_run {
     double *score;
     size_t n, cap;
     int mapped;               /* the arrays lie in a workspace cache's mapping (rt_run_attach) */
+    _Atomic unsigned char *checked;   /* mapped: per query 0 not yet, 1 every pid known, 2 not */
+    uint32_t npids;           /* mapped: the pid table's size when attached */
     const char **hit_pid;     /* a query's pids, handed to rt_strtab_intern_many */
     size_t *hit_len;
     size_t hit_cap;
@@ -107,6 +110,7 @@ void rt_run_free(rt_run **rp)
     rt_run *run = *rp;
     rt_run_info_clear(&run->info);
     free(run->path);
+    free((void *)run->checked);
     if (!run->mapped) {
         free(run->qlist);
         free(run->slot);
@@ -125,9 +129,27 @@ const rt_run_info *rt_run_get_info(const rt_run *run) { return &run->info; }
 uint32_t rt_run_nqueries(const rt_run *run) { return run->nq; }
 uint32_t rt_run_qid(const rt_run *run, uint32_t i) { return run->qlist[i]; }
 
+/* Whether every pid of mapped query i is a known id: checked at its first reading, not for all
+ * rankings at the attach (280 MB of pids in 10 runs of 7,000 × 1,000, which a reopen would read). */
+static int ranking_known(const rt_run *run, uint32_t i)
+{
+    unsigned char c = atomic_load_explicit(&run->checked[i], memory_order_relaxed);
+    if (!c) {
+        const uint32_t *p = run->pid + run->start[i];
+        uint32_t top = 0;
+        for (uint32_t k = 0; k < run->count[i]; k++)
+            top = p[k] > top ? p[k] : top;
+        c = run->count[i] == 0 || top < run->npids ? 1 : 2;
+        atomic_store_explicit(&run->checked[i], c, memory_order_relaxed);
+    }
+    return c == 1;
+}
+
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const double **scores)
 {
     uint32_t i = qid < run->slot_len ? run->slot[qid] : RT_NO_ID;
+    if (i != RT_NO_ID && run->checked && !ranking_known(run, i))
+        i = RT_NO_ID;   /* a damaged cache: the ranking reads as none, never as unknown ids */
     if (i == RT_NO_ID) {
         *n = 0;
         if (scores)
@@ -197,19 +219,16 @@ rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, 
     if (c.bad || c.p != c.end || memchr(name, '\0', (size_t)head[H_NAME]))
         return NULL;
     /* what rt_run_ranking indexes with: queries and the slot index agree, every ranking lies in
-     * the arrays, every pid is a known id (the one pass over all of them) */
+     * the arrays; that its pids are known ids is checked where a ranking is first read */
     for (size_t q = 0; q < nq; q++)
         if (qlist[q] >= slot_len || slot[qlist[q]] != q || start[q] > n || count[q] > n - start[q])
             return NULL;
     for (size_t k = 0; k < slot_len; k++)
         if (slot[k] != RT_NO_ID && (slot[k] >= nq || qlist[slot[k]] != k))
             return NULL;
-    uint32_t top = 0;
-    for (size_t k = 0; k < n; k++)
-        top = pid[k] > top ? pid[k] : top;
-    if (n && top >= npids)
-        return NULL;
     rt_run *run = rt_calloc(1, sizeof *run);
+    run->checked = rt_calloc(nq + 1, 1);
+    run->npids = npids;
     run->path = rt_strdup(path);
     run->qids = qids;
     run->pids = pids;

@@ -40,8 +40,8 @@ int rt_run_image_write(const rt_run *run, FILE *f);
 
 /* The run read from path whose arrays are the image at mem (len bytes, 8-aligned, in a mapping
  * that must outlive it), in the namespaces qids and pids. NULL when the image is not whole and
- * consistent (every ranking inside it, every id known): a damaged cache is never read out of
- * bounds. */
+ * consistent (every query known, every ranking inside it); a ranking holding a pid past the pid
+ * table (checked when first read) reads as none: a damaged cache is never read out of bounds. */
 rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, rt_strtab *pids);
 
 /* Number of queries in the run and the qid of the i-th (order of first appearance). */

@@ -159,6 +159,15 @@ static rt_eval_result *eval_run_with(const rt_workspace *ws, const rt_eval *ev, 
 
 static rt_eval_result *eval_run(const rt_workspace *ws, const rt_run *run) { return eval_run_with(ws, ws->eval, run); }
 
+/* What the base evaluation depends on besides the inputs: the measures and the relevance level. */
+static uint64_t evals_key(const rt_workspace *ws)
+{
+    uint64_t h = rt_hash_mix((uint64_t)ws->level + 0x9e37);
+    for (size_t m = 0; m < ws->nm; m++)
+        h = rt_hash_mix(h ^ rt_hash_bytes(ws->ms[m].name, strlen(ws->ms[m].name))) + m;
+    return h;
+}
+
 rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev, size_t r)
 {
     return eval_run_with(ws, ev, ws->runs[r].run);
@@ -411,12 +420,27 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         return st;
     }
     ws->eval = rt_eval_new(ws->qrels, ws->qids, ws->pids, ws->ms, ws->nm, ws->level);
-    for (size_t r = 0; r < ws->nruns; r++)
-        ws->runs[r].base = eval_run(ws, ws->runs[r].run);
+    uint64_t ekey = evals_key(ws);
+    for (size_t r = 0; r < ws->nruns; r++) {
+        rt_eval_result *b = rt_eval_begin(ws->eval, rt_run_name(ws->runs[r].run));
+        if (cached && rt_wscache_base(ws->cache, ekey, r, b)) {
+            rt_eval_end(ws->eval, b);   /* the values as evaluated when the cache was written */
+            ws->runs[r].base = b;
+        } else {
+            rt_eval_result_free(&b);
+            ws->runs[r].base = eval_run(ws, ws->runs[r].run);
+        }
+    }
     list_queries(ws);
     cross_check(ws);
-    if (ws->cache && !cached)   /* last: it keeps the count of judged pids cross_check made */
-        rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, ws->report, first, last);
+    if (ws->cache && !cached) {   /* last: it keeps the evals and the count cross_check made */
+        rt_eval_result **base = rt_calloc(ws->nruns + 1, sizeof *base);
+        for (size_t r = 0; r < ws->nruns; r++)
+            base[r] = ws->runs[r].base;
+        rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
+        rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, &ev, ws->report, first, last);
+        free(base);
+    }
     free(runs);
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
         rt_workspace_free(&ws);

@@ -9,7 +9,10 @@
  *              looked up again, not the runs parsed again)
  *   stamps     ninputs × rt_stamp: the queries file (when the workspace has one), the qrels,
  *              each run, as they were when they were parsed
- *   sections   (4 + nruns) × {u64 offset, u64 length}: qids, pids, qrels, report, each run
+ *   sections   (5 + nruns) × {u64 offset, u64 length}: qids, pids, qrels, report, evals, each run
+ * The evals are each run's values against the base qrels for one set of measures and relevance
+ * level (u64 key, nq, nm, nruns; per run value[nq × nm], defined[nq × nm], seen[nq]): a reopen
+ * with those measures need not read a ranking; with others it evaluates, as without a cache.
  *   the sections, each 8-aligned
  * The header's meta_hash covers the header, stamps and section table; the sections are checked
  * by their modules' attach functions (every id and range an index can reach), not hashed: a
@@ -34,12 +37,12 @@
 #include "rt_wscache.h"
 
 #define WS_MAGIC "RTWSCACH"
-#define WS_VERSION 2u   /* 2: the collection's stamp and the judged pids it lacks */
+#define WS_VERSION 3u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals */
 #define WS_ORDER_MARK 0x0102030405060708ULL
 #define WS_EXT ".rtws"
 #define WS_MIN_DEFAULT (16u << 20)
 
-enum { SEC_QIDS, SEC_PIDS, SEC_QRELS, SEC_REPORT, SEC_RUNS };
+enum { SEC_QIDS, SEC_PIDS, SEC_QRELS, SEC_REPORT, SEC_EVALS, SEC_RUNS };
 
 typedef struct ws_header {
     char magic[8];
@@ -78,6 +81,8 @@ struct rt_wscache {
     const unsigned char *report;  /* the report section of the map */
     size_t report_len;
     ws_coll coll;           /* the collection as begin stamped it; missing: as restored or set */
+    const unsigned char *evals;   /* the evals section of the map, or NULL */
+    size_t evals_len;
 };
 
 static uint64_t fold(uint64_t h, const void *p, size_t n) { return rt_hash_mix(h ^ rt_hash_bytes(p, n)) + n; }
@@ -334,6 +339,8 @@ int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qre
     }
     c->report = p[SEC_REPORT];
     c->report_len = len[SEC_REPORT];
+    c->evals = p[SEC_EVALS];   /* checked when used: only its sizes matter */
+    c->evals_len = c->evals ? len[SEC_EVALS] : 0;
     c->used = rt_strdup(path);
     *qids = q;
     *pids = d;
@@ -378,12 +385,55 @@ static void report_write(const rt_report *rep, size_t first, size_t last, FILE *
     }
 }
 
+/* ---- the evals ---------------------------------------------------------------------------------- */
+
+static size_t evals_size(const rt_ws_evals *e, size_t nruns)
+{
+    if (!e)
+        return 4 * 8;
+    size_t nq = e->nq, nm = e->nm;
+    return 4 * 8 + nruns * (nq * nm * 8 + RT_IMAGE_PAD(nq * nm) + RT_IMAGE_PAD(nq));
+}
+
+static void evals_write(const rt_ws_evals *e, size_t nruns, FILE *f)
+{
+    uint64_t head[4] = {e ? e->key : 0, e ? e->nq : 0, e ? e->nm : 0, e ? nruns : 0};
+    fwrite(head, sizeof head, 1, f);
+    for (size_t r = 0; e && r < nruns; r++) {
+        rt_image_put(f, e->base[r]->value, e->nq * e->nm * 8);
+        rt_image_put(f, e->base[r]->defined, e->nq * e->nm);
+        rt_image_put(f, e->base[r]->seen, e->nq);
+    }
+}
+
+int rt_wscache_base(const rt_wscache *c, uint64_t key, size_t r, rt_eval_result *into)
+{
+    if (!c || !c->evals || c->evals_len < 4 * 8)
+        return 0;
+    rt_image_cur cur = {(unsigned char *)c->evals, (unsigned char *)c->evals + c->evals_len, 0};
+    const uint64_t *head = rt_image_take(&cur, 4, 8);
+    size_t nq = into->nq, nm = into->nm;
+    if (head[0] != key || head[1] != nq || head[2] != nm || head[3] != c->nruns || r >= c->nruns ||
+        c->evals_len != 4 * 8 + c->nruns * (nq * nm * 8 + RT_IMAGE_PAD(nq * nm) + RT_IMAGE_PAD(nq)))
+        return 0;
+    const unsigned char *p = c->evals + 4 * 8 + r * (nq * nm * 8 + RT_IMAGE_PAD(nq * nm) + RT_IMAGE_PAD(nq));
+    memcpy(into->value, p, nq * nm * 8);
+    memcpy(into->defined, p + nq * nm * 8, nq * nm);
+    memcpy(into->seen, p + nq * nm * 8 + RT_IMAGE_PAD(nq * nm), nq);
+    for (size_t i = 0; i < nq * nm; i++)   /* a flag is 0 or 1, as the evaluator wrote it */
+        into->defined[i] = into->defined[i] != 0;
+    for (size_t i = 0; i < nq; i++)
+        into->seen[i] = into->seen[i] != 0;
+    return 1;
+}
+
 typedef struct contents {
     const rt_strtab *qids, *pids;
     const rt_qrels *qrels;
     rt_run *const *runs;
     const rt_report *report;
     size_t first, last;
+    const rt_ws_evals *evals;
     const unsigned char *meta;
     size_t meta_len;
 } contents;
@@ -404,6 +454,7 @@ static rt_status write_to(const char *dest, const contents *w, size_t nruns, rt_
     rt_strtab_image_write(w->pids, f);
     rt_qrels_image_write(w->qrels, f);
     report_write(w->report, w->first, w->last, f);
+    evals_write(w->evals, nruns, f);
     for (size_t r = 0; r < nruns; r++)
         rt_run_image_write(w->runs[r], f);
     return rt_outfile_commit(&o, err);   /* a short write shows as an error here */
@@ -420,8 +471,8 @@ int rt_wscache_judged_missing(const rt_wscache *c, size_t *missing)
 void rt_wscache_set_judged_missing(rt_wscache *c, size_t missing) { c->coll.missing = missing; }
 
 void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
-                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first,
-                     size_t last)
+                     const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
+                     rt_report *report, size_t first, size_t last)
 {
     for (size_t i = 0; i < c->ninputs; i++) {   /* read as it was stamped, or the cache would lie */
         rt_stamp now;
@@ -450,13 +501,13 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
     for (size_t s = 0; s < SEC_RUNS + c->nruns; s++) {
         size_t n = s == SEC_QIDS ? rt_strtab_image_size(qids) : s == SEC_PIDS ? rt_strtab_image_size(pids)
                  : s == SEC_QRELS ? rt_qrels_image_size(qrels) : s == SEC_REPORT ? report_size(report, first, last)
-                 : rt_run_image_size(runs[s - SEC_RUNS]);
+                 : s == SEC_EVALS ? evals_size(evals, c->nruns) : rt_run_image_size(runs[s - SEC_RUNS]);
         t[s] = (section){off, n};
         off += n;
     }
     h->file_size = off;
     h->meta_hash = meta_hash(meta, mlen);
-    contents w = {qids, pids, qrels, runs, report, first, last, meta, mlen};
+    contents w = {qids, pids, qrels, runs, report, first, last, evals, meta, mlen};
     rt_err e, e2;
     const char *dest = c->side;
     rt_status st = write_to(dest, &w, c->nruns, &e);

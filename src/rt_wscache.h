@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "rt_eval.h"
 #include "rt_qrels.h"
 #include "rt_report.h"
 #include "rt_run.h"
@@ -54,12 +55,23 @@ int rt_wscache_judged_missing(const rt_wscache *c, size_t *missing);
 /* Records that count for rt_wscache_save. */
 void rt_wscache_set_judged_missing(rt_wscache *c, size_t missing);
 
-/* After a parse: writes the cache from what was loaded, with report's lines first..last (the
- * qrels' and runs'). Unless an input changed since rt_wscache_begin; a cache that cannot be
- * written anywhere only costs the next open its parse (report says why). */
+/* Each run's evaluation against the base qrels, for one set of measures and level (key). */
+typedef struct rt_ws_evals {
+    uint64_t key;
+    size_t nq, nm;
+    rt_eval_result *const *base;   /* per run */
+} rt_ws_evals;
+
+/* Fills into (just begun by rt_eval_begin, for run r) from the cache when it holds the evals of
+ * key for as many queries and measures: then 1, and the caller finishes with rt_eval_end. */
+int rt_wscache_base(const rt_wscache *c, uint64_t key, size_t r, rt_eval_result *into);
+
+/* After a parse: writes the cache from what was loaded, with evals (or NULL) and report's lines
+ * first..last (the qrels' and runs'). Unless an input changed since rt_wscache_begin; a cache
+ * that cannot be written anywhere only costs the next open its parse (report says why). */
 void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
-                     const rt_qrels *qrels, rt_run *const *runs, rt_report *report, size_t first,
-                     size_t last);
+                     const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
+                     rt_report *report, size_t first, size_t last);
 
 /* The cache file used or written, or NULL. */
 const char *rt_wscache_path(const rt_wscache *c);

@@ -65,6 +65,16 @@ values fresh --no-cache
 values cached
 [ -s "$D/fresh" ] && cmp -s "$D/fresh" "$D/cached"
 ok $? "every per-query value, metric and judgment is the same with and without the cache"
+# the evaluation against the base qrels is kept for the measures that wrote the cache: a reopen
+# with them reads it, with others evaluates again; both as without a cache
+rm -f "$D/ws"/*.rtws
+"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/pq1" 2> /dev/null   # writes it, with M's evals
+"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/pq2" 2> /dev/null   # reads them
+"$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/pq0" 2> /dev/null
+"$RETRIAGE" export "$WS" -m RR@10,AP --what per-query > "$D/pq3" 2> /dev/null   # other measures
+"$RETRIAGE" export "$WS" -m RR@10,AP --what per-query --no-cache > "$D/pq4" 2> /dev/null
+[ -s "$D/pq0" ] && cmp -s "$D/pq0" "$D/pq1" && cmp -s "$D/pq0" "$D/pq2" && [ -s "$D/pq4" ] && cmp -s "$D/pq3" "$D/pq4"
+ok $? "per-query values from the cached evaluation, and with other measures, as without a cache"
 [ "$(grep -c . "$D/fresh")" -gt 200 ]
 ok $? "(that is $(grep -c . "$D/fresh") lines of values)"
 
@@ -144,7 +154,7 @@ ok $? "(values as read afresh)"
 # u64 AT — the number at byte AT of the cache
 u64() { od -An -t u8 -j "$1" -N 8 "$cache" | tr -d ' '; }
 # damage NAME SECTION AT BYTES — writes BYTES at byte AT of section SECTION (0 qids, 1 pids, 2 qrels,
-# 3 report, 4… runs; the layout is in src/rt_wscache.c), then the open must see the damage
+# 3 report, 4 evals, 5… runs; the layout is in src/rt_wscache.c), then the open must see the damage
 damage() {
     ninputs=$(u64 40)
     sec=$(u64 $((64 + 72 + 56 * ninputs + 16 * $2)))
@@ -159,7 +169,7 @@ damage() {
 }
 damage "a pid's offset past the pid table's strings" 1 24 '\377\377\377\377\377\377\377\177'
 damage "a judged query's number past the qids" 2 32 '\377\377\377\177'
-damage "a run's first query past the qids" 4 112 '\377\377\377\177'
+damage "a run's first query past the qids" 5 112 '\377\377\377\177'
 # what a killed writer leaves: a temporary of a dead process beside the cache
 head -c 1000 "$cache" > "$cache.tmp-999999-1"
 report_of

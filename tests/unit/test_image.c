@@ -177,7 +177,12 @@ static void test_run(void)
     rt_run_free(&a);
     rt_strtab *few = rt_strtab_new();
     rt_strtab_intern(few, "p5", 2);
-    ok(rt_run_attach(img, len, path, qids, few) == NULL, "a pid past the pid table: refused");
+    a = rt_run_attach(img, len, path, qids, few);
+    size_t n1 = 9, n2 = 9;
+    ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1, NULL) == NULL && n1 == 0 &&
+       rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2, NULL) == NULL && n2 == 0,
+       "pids past the pid table: those rankings read as none");
+    rt_run_free(&a);
     ok(rt_run_attach(img, len - 8, path, qids, pids) == NULL, "cut short: refused");
     rt_strtab_free(&few);
     free(img);
