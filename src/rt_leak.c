@@ -359,18 +359,19 @@ static void consider(search *s, row *w, size_t t, uint32_t r)
         prune(s, w);
 }
 
-/* Looks at test row t's products with training rows [first, first + n) (sc), 16 at a time: on
- * most data no product in a group reaches the floor. */
+/* Looks at test row t's products with training rows [first, first + n) (sc), SCAN_GROUP at a
+ * time: on most data no product in a group reaches the floor. */
+#define SCAN_GROUP 64
 static void scan_row(search *s, row *w, size_t t, const float *sc, size_t first, size_t n)
 {
     size_t j = 0;
-    for (; j + 16 <= n; j += 16) {
+    for (; j + SCAN_GROUP <= n; j += SCAN_GROUP) {
         int hit = 0;
-        for (size_t u = 0; u < 16; u++)
+        for (size_t u = 0; u < SCAN_GROUP; u++)
             hit |= sc[j + u] >= w->floor;
         if (!hit)
             continue;
-        for (size_t u = 0; u < 16; u++)
+        for (size_t u = 0; u < SCAN_GROUP; u++)
             if (sc[j + u] >= w->floor)
                 consider(s, w, t, (uint32_t)(first + j + u));
     }
@@ -426,13 +427,20 @@ static void exact_rows(search *s, const float *qx, size_t first, size_t n, const
         emit_row(s, first + i, &rows[i]);
 }
 
+/* The BLAS takes int sizes: blocks stay well below that. */
+#define MAX_BLOCK ((size_t)1 << 24)
+
 static void exact_search(search *s, size_t batch, size_t block)
 {
     const rt_embed *te = s->test;
     if (block > s->train->n)
         block = s->train->n;
+    if (block > MAX_BLOCK)
+        block = MAX_BLOCK;
     if (batch > te->n)
         batch = te->n;
+    if (batch > MAX_BLOCK)
+        batch = MAX_BLOCK;
     for (size_t r = 0; r < s->train->n; r++)
         s->inv_train[r] = NOT_YET;
     float *tcopy;
