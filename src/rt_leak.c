@@ -26,7 +26,7 @@
 #include "rt_ngram.h"
 
 /* Candidates beyond k fetched from Faiss, so that a tie at the k-th place is usually seen whole
- * without searching again. */
+ * without searching again; in the exact search, a row is pruned when it holds 2k + this. */
 #define TIE_MARGIN 16
 /* Float32 inner products of unit vectors are off by far less than this (d × 2^-24 at worst). */
 #define SLACK 1e-4
@@ -297,9 +297,18 @@ static rt_status search_rows(search *s, size_t first, size_t n, size_t kq, rt_er
 
 /* ---- exact search: blocks of the matrix product ------------------------------------------------ */
 
+static int all_zero(const float *v, size_t d)
+{
+    for (size_t j = 0; j < d; j++)
+        if (v[j] != 0)
+            return 0;
+    return 1;
+}
+
 /* Whether every row of e is a unit vector to float precision, or zero (a zero row's products are
  * 0, and it is never reported). Summed in float with independent partial sums, so the check is
- * a quick pass over memory; a row that fails it only costs a normalised copy. */
+ * a quick pass over memory; a row that fails it only costs a normalised copy. A tiny row whose
+ * sum of squares underflows to 0 in float is not zero: its products would be. */
 static int unit_or_zero(const float *x, size_t n, size_t d)
 {
     for (size_t i = 0; i < n; i++) {
@@ -314,7 +323,7 @@ static int unit_or_zero(const float *x, size_t n, size_t d)
             ss += acc[u];
         for (; j < d; j++)
             ss += v[j] * v[j];
-        if (ss != 0 && !(fabsf(ss - 1) <= 1e-5f))
+        if (ss == 0 ? !all_zero(v, d) : !(fabsf(ss - 1) <= 1e-5f))
             return 0;
     }
     return 1;

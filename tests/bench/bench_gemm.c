@@ -1,7 +1,9 @@
 /* bench_gemm — the floor of an exact leakage search: the bare matrix product of NTEST × D test
  * vectors with NTRAIN × D training vectors (every inner product, nothing kept), through
  * cblas_sgemm of the BLAS that Faiss links, in the blocks Faiss's exact search uses (4,096 test
- * rows × 1,024 training rows). What the search adds on top is its heaps, the copies and I/O.
+ * rows × 1,024 training rows), which are also the calls retriage's exact search makes. What the
+ * search adds on top is reading and normalising the vectors, the scan of each block for
+ * candidates, and writing the pairs.
  *
  * Usage: bench_gemm NTEST NTRAIN D
  * Prints the product's wall time and rate; the vectors are random (the values do not matter). */

@@ -184,6 +184,12 @@ static void test_exact_blocks(void)
     memset(teu->x + 9 * 16, 0, 16 * sizeof *teu->x);
     check_blocks(teu, tru, 5, -1, 64, 128, "unit and zero rows, k 5, no threshold, blocks of 64 × 128");
     check_blocks(teu, tru, 2000, -2, 0, 300, "unit and zero rows, k = all, blocks of 300");
+    /* A training row so short that its sum of squares underflows in float is not a zero row:
+     * test row 11 has its direction, and finds it. */
+    memcpy(teu->x + 11 * 16, tru->x + 46 * 16, 16 * sizeof *teu->x);
+    for (size_t j = 0; j < 16; j++)
+        tru->x[46 * 16 + j] *= 1e-25f;
+    check_blocks(teu, tru, 5, 0.5, 0, 0, "a training row of length 1e-25");
     rt_embed_free(&tru);
     rt_embed_free(&teu);
     rt_embed_free(&tr);
