@@ -28,7 +28,9 @@
 /* Candidates beyond k fetched from Faiss, so that a tie at the k-th place is usually seen whole
  * without searching again; in the exact search, a row is pruned when it holds 2k + this. */
 #define TIE_MARGIN 16
-/* Float32 inner products of unit vectors are off by far less than this (d × 2^-24 at worst). */
+/* Float32 inner products of unit vectors (rows rounded to float, or unit to 1e-5 in their sum
+ * of squares) are off by less than this up to d = 838; beyond, by less than d × 2^-23 (twice
+ * the worst case of d × 2^-24), which then is the search's slack. */
 #define SLACK 1e-4
 /* Bytes of training rows normalised and added to the index per call, when they are not unit
  * vectors already (those are added in one call, without a copy). */
@@ -45,6 +47,7 @@ typedef struct search {
     FaissIndex *ix;
     size_t k;
     double threshold;
+    double slack;                   /* how far a float32 score may be below the true cosine */
     rt_leak_pair *out;
     size_t n, cap;
     cand *c;                        /* one test row's candidates */
@@ -236,7 +239,7 @@ static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, si
     RT_GROW(s->c, s->ccap, kq);
     size_t nc = 0;
     for (size_t j = 0; j < kq; j++) {
-        if (lab[j] < 0 || dis[j] + SLACK < s->threshold || s->inv_train[lab[j]] == 0)
+        if (lab[j] < 0 || dis[j] + s->slack < s->threshold || s->inv_train[lab[j]] == 0)
             continue;
         s->c[nc].train = (uint32_t)lab[j];
         s->c[nc++].score = cosine(s, t, (uint32_t)lab[j]);
@@ -247,13 +250,13 @@ static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, si
 
 /* Whether training rows beyond the kq fetched could still be reported: the last one Faiss
  * returned (the lowest score, an upper bound on the rest) reaches the threshold and ties with
- * or beats the k-th candidate, or there are fewer than k candidates. SLACK covers float32
+ * or beats the k-th candidate, or there are fewer than k candidates. The slack covers float32
  * rounding in Faiss's scores, so near-ties count as ties here. */
 static int needs_more(const search *s, size_t nc, const idx_t *lab, const float *dis, size_t kq)
 {
     if (kq >= s->train->n || lab[kq - 1] < 0)
         return 0;
-    double last = (double)dis[kq - 1] + SLACK;
+    double last = (double)dis[kq - 1] + s->slack;
     if (last < s->threshold)
         return 0;
     return nc < s->k || last >= s->c[s->k - 1].score;
@@ -341,7 +344,7 @@ static double train_inv(search *s, uint32_t r)
 }
 
 /* Keeps row w's best k candidates; from then on the product's score of a later training row
- * must come within SLACK of the k-th to be looked at, and its cosine must beat the k-th as
+ * must come within the slack of the k-th to be looked at, and its cosine must beat the k-th as
  * reported (a tie loses: its training row is higher). */
 static void prune(search *s, row *w)
 {
@@ -350,7 +353,7 @@ static void prune(search *s, row *w)
     w->full = 1;
     w->kth = (float)w->c[s->k - 1].score;
     double bound = (double)w->kth > s->threshold ? (double)w->kth : s->threshold;
-    w->floor = (float)(bound - SLACK);
+    w->floor = (float)(bound - s->slack);
 }
 
 /* Training row r's product with test row t reached w->floor: rescored, it joins the candidates
@@ -420,7 +423,7 @@ static void exact_rows(search *s, const float *qx, size_t first, size_t n, const
                        size_t block, float *sc, row *rows)
 {
     size_t d = s->test->d;
-    float floor = (float)(s->threshold - SLACK);
+    float floor = (float)(s->threshold - s->slack);
     for (size_t i = 0; i < n; i++)
         rows[i] = (row){.c = rows[i].c, .cap = rows[i].cap, .floor = floor};
     for (size_t j0 = 0; j0 < s->train->n; j0 += block) {
@@ -501,7 +504,9 @@ rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_l
     rt_status st = check_shapes(test, train, o, err);
     if (st != RT_OK || test->n == 0 || train->n == 0)
         return st;
-    search s = {.test = test, .train = train, .k = o->k, .threshold = threshold};
+    double worst = (double)test->d * 0x1p-23;
+    search s = {.test = test, .train = train, .k = o->k, .threshold = threshold,
+                .slack = worst > SLACK ? worst : SLACK};
     s.inv_test = inverse_norms(test);
     size_t batch = o->batch ? o->batch : RT_LEAK_BATCH;
     if (is_flat(o->index_spec) && !(o->index_params && *o->index_params)) {
