@@ -57,19 +57,23 @@ summary() {
                n, b[1], m[1], b[2] / 1024, b[3], b[4] }'
 }
 
-# ratio WHAT FLOOR_FILE RUN_FILE [TARGET] — the run's time over the floor's (first column),
-# fastest over fastest and median over median, and the target beside them
+# ratio WHAT FLOOR_FILE RUN_FILE [TARGET] — the run's time over the floor's (first column):
+# fastest over fastest, median over median, and the median of the ratios of runs made one after
+# the other (the least moved by a change in the machine's load), which the target is judged by
 ratio() {
     what=$1
     shift
     sort -n -k1,1 "$1" >"$T.a"
     sort -n -k1,1 "$2" >"$T.b"
-    awk -v target="${3:-}" -v what="$what" 'NR == FNR { f[FNR] = $1; next } { r[FNR] = $1 } END {
-        m = int((FNR + 1) / 2)
-        printf "  ratio to %s: %.2fx fastest, %.2fx median", what, r[1] / f[1], r[m] / f[m]
+    awk 'NR == FNR { f[FNR] = $1; next } { print $1 / f[FNR] }' "$1" "$2" | sort -n >"$T.c"
+    awk -v target="${3:-}" -v what="$what" 'FILENAME == ARGV[1] { f[FNR] = $1; next }
+        FILENAME == ARGV[2] { r[FNR] = $1; n = FNR; next } { p[FNR] = $1 } END {
+        m = int((n + 1) / 2)
+        printf "  ratio to %s: %.2fx fastest, %.2fx median, %.2fx paired", what, r[1] / f[1],
+               r[m] / f[m], p[m]
         if (target != "")
-            printf "; target %sx: %s", target, r[1] / f[1] <= target + 0 ? "met" : "not met"
-        printf "\n" }' "$T.a" "$T.b"
+            printf "; target %sx: %s", target, p[m] <= target + 0 ? "met" : "not met"
+        printf "\n" }' "$T.a" "$T.b" "$T.c"
 }
 
 # pair NAME_FLOOR NAME_RUN TARGET -- FLOOR_COMMAND... -- RUN_COMMAND... — REPS runs of each,
