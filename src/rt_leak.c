@@ -395,6 +395,8 @@ static void scan_row(search *s, row *w, size_t t, const float *sc, size_t first,
 /* Appends test row t's pairs: its best k candidates (all reach the threshold). */
 static void emit_row(search *s, size_t t, row *w)
 {
+    if (w->n == 0)
+        return;   /* w->c may be NULL, which qsort must not be given */
     qsort(w->c, w->n, sizeof *w->c, cmp_cand);
     size_t n = w->n < s->k ? w->n : s->k;
     RT_GROW(s->out, s->cap, s->n + n);
