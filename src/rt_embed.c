@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "rt_embed.h"
 #include "rt_embed_load.h"
@@ -18,6 +19,29 @@ rt_embed *rt_embed_new(size_t n, size_t d)
     e->n = n;
     e->d = d;
     e->x = rt_calloc(n * d > 0 ? n * d : 1, sizeof *e->x);
+    return e;
+}
+
+/* Matrices of 2 MiB and more are aligned to 2 MiB and offered transparent huge pages: a 300 MB
+ * file is then read in about 150 page faults instead of 75,000, and the matrix product walks
+ * fewer TLB entries. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+rt_embed *rt_embed_new_unset(size_t n, size_t d)
+{
+    rt_embed *e = rt_calloc(1, sizeof *e);
+    e->n = n;
+    e->d = d;
+    size_t count = n * d > 0 ? n * d : 1;
+    void *p = NULL;
+    if (count >= HUGE_PAGE / sizeof *e->x && count <= SIZE_MAX / sizeof *e->x &&
+        posix_memalign(&p, HUGE_PAGE, count * sizeof *e->x) == 0) {
+#ifdef MADV_HUGEPAGE
+        madvise(p, count * sizeof *e->x, MADV_HUGEPAGE);   /* only advice: failure is harmless */
+#endif
+        e->x = p;
+    } else
+        e->x = rt_reallocarray(NULL, count, sizeof *e->x);
     return e;
 }
 

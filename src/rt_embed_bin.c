@@ -61,13 +61,35 @@ static void from_le32(void *p, size_t nwords)
 #endif
 }
 
+/* The index of the first NaN or infinity among x[0..n), or n. Whole groups of 64 are tested
+ * without a branch per value (the exponent bits all set), which the compiler can vectorise: on a
+ * 300 MB matrix this is a pass at memory speed. */
+static size_t first_nonfinite(const float *x, size_t n)
+{
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint32_t bad = 0;
+        for (size_t u = 0; u < 64; u++) {
+            uint32_t b;
+            memcpy(&b, x + i + u, sizeof b);
+            bad |= (b & 0x7f800000u) == 0x7f800000u;
+        }
+        if (bad)
+            break;
+    }
+    for (; i < n; i++)
+        if (!isfinite(x[i]))
+            return i;
+    return n;
+}
+
 /* NaN and infinity have no direction to compare; a model that wrote them is broken. */
 static rt_status check_finite(const rt_embed *e, const char *path, const char *row_word, rt_err *err)
 {
-    for (size_t i = 0; i < e->n * e->d; i++)
-        if (!isfinite(e->x[i]))
-            return rt_err_at(err, RT_EINPUT, path, 0, "%s %zu (counting from 0), component %zu is %s",
-                             row_word, i / e->d, i % e->d, isnan(e->x[i]) ? "NaN" : "infinite");
+    size_t i = first_nonfinite(e->x, e->n * e->d);
+    if (i < e->n * e->d)
+        return rt_err_at(err, RT_EINPUT, path, 0, "%s %zu (counting from 0), component %zu is %s",
+                         row_word, i / e->d, i % e->d, isnan(e->x[i]) ? "NaN" : "infinite");
     return RT_OK;
 }
 
@@ -149,7 +171,7 @@ rt_status rt_embed_load_npy(rt_embed **out, const char *path, rt_err *err)
         st = check_size(size, h.data_offset, h.shape[0], h.shape[1], path, err);
     rt_embed *e = NULL;
     if (st == RT_OK) {
-        e = rt_embed_new(h.shape[0], h.shape[1]);
+        e = rt_embed_new_unset(h.shape[0], h.shape[1]);
         if (fseek(f, (long)h.data_offset, SEEK_SET) != 0 ||
             fread(e->x, sizeof *e->x, e->n * e->d, f) != e->n * e->d)
             st = rt_err_at(err, RT_EINPUT, path, 0, "read error: %s", strerror(errno));
@@ -220,7 +242,7 @@ rt_status rt_embed_load_fvecs(rt_embed **out, const char *path, rt_err *err)
     if (st == RT_OK) {
         /* A partial last record counts as a vector, so that reading it reports the truncation. */
         long long rec = 4 + 4 * (long long)d;
-        e = rt_embed_new((size_t)((size + rec - 1) / rec), (size_t)d);
+        e = rt_embed_new_unset((size_t)((size + rec - 1) / rec), (size_t)d);
         rewind(f);
         st = read_fvecs(f, e, path, err);
     }

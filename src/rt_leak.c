@@ -1,11 +1,16 @@
-/* rt_leak — nearest training queries of each test query, through the Faiss C API.
+/* rt_leak — nearest training queries of each test query.
  *
- * Faiss searches normalised float32 copies (made a batch at a time, so the caller's matrices
- * stay untouched and memory stays bounded); its candidates are then rescored in double from the
- * caller's vectors, so that reported scores do not depend on BLAS rounding and identical vectors
- * tie exactly, and ordered by (score descending, training row ascending). */
+ * Exact search (the default) is a matrix product through the BLAS, in blocks of test rows ×
+ * training rows, of unit float32 rows (the caller's, when they are unit vectors already, else
+ * normalised copies); each block's scores are scanned for the ones that may reach the threshold
+ * or beat a test row's current k-th best, which are few, so the search costs little more than
+ * the product. Approximate indexes go through the Faiss C API. Either way, candidates are
+ * rescored in double from the caller's vectors, so that reported scores do not depend on BLAS
+ * rounding and identical vectors tie exactly, and ordered by (score descending, training row
+ * ascending). */
 #include "config.h"
 
+#include <cblas.h>
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/IndexFlat_c.h>
 #include <faiss/c_api/Index_c.h>
@@ -21,9 +26,11 @@
 #include "rt_ngram.h"
 
 /* Candidates beyond k fetched from Faiss, so that a tie at the k-th place is usually seen whole
- * without searching again. */
+ * without searching again; in the exact search, a row is pruned when it holds 2k + this. */
 #define TIE_MARGIN 16
-/* Float32 inner products of unit vectors are off by far less than this (d × 2^-24 at worst). */
+/* Float32 inner products of unit vectors (rows rounded to float, or unit to 1e-5 in their sum
+ * of squares) are off by less than this up to d = 838; beyond, by less than d × 2^-23 (twice
+ * the worst case of d × 2^-24), which then is the search's slack. */
 #define SLACK 1e-4
 /* Bytes of training rows normalised and added to the index per call, when they are not unit
  * vectors already (those are added in one call, without a copy). */
@@ -40,15 +47,27 @@ typedef struct search {
     FaissIndex *ix;
     size_t k;
     double threshold;
+    double slack;                   /* how far a float32 score may be below the true cosine */
     rt_leak_pair *out;
     size_t n, cap;
     cand *c;                        /* one test row's candidates */
     size_t ccap;
 } search;
 
+/* One test row's candidates in the exact search: training rows whose cosine reaches the
+ * threshold, in increasing training row order until the first prune. */
+typedef struct row {
+    cand *c;
+    size_t n, cap;
+    int full;       /* pruned to its best k: a later training row must beat the k-th */
+    float kth;      /* then: the k-th best score as reported */
+    float floor;    /* scores of the product below this cannot be reported */
+} row;
+
 void rt_leak_opts_default(rt_leak_opts *o)
 {
-    *o = (rt_leak_opts){.threshold = NAN, .k = RT_LEAK_K, .dim = RT_NGRAM_DIM, .batch = RT_LEAK_BATCH};
+    *o = (rt_leak_opts){.threshold = NAN, .k = RT_LEAK_K, .dim = RT_NGRAM_DIM, .batch = RT_LEAK_BATCH,
+                        .train_batch = RT_LEAK_TRAIN_BATCH};
 }
 
 double rt_leak_threshold(const rt_leak_opts *o, int builtin)
@@ -79,16 +98,20 @@ static rt_status faiss_fail(rt_err *err, rt_status st, const char *what)
     return rt_err_set(err, st, "Faiss: %s: %s", what, buf);
 }
 
+/* 1 / the L2 norm of v, summed in double in order; 0 for a zero vector. */
+static double inverse_norm(const float *v, size_t d)
+{
+    double ss = 0;
+    for (size_t j = 0; j < d; j++)
+        ss += (double)v[j] * v[j];
+    return ss > 0 ? 1.0 / sqrt(ss) : 0.0;
+}
+
 static double *inverse_norms(const rt_embed *e)
 {
     double *inv = rt_reallocarray(NULL, e->n ? e->n : 1, sizeof *inv);
-    for (size_t i = 0; i < e->n; i++) {
-        const float *v = e->x + i * e->d;
-        double ss = 0;
-        for (size_t j = 0; j < e->d; j++)
-            ss += (double)v[j] * v[j];
-        inv[i] = ss > 0 ? 1.0 / sqrt(ss) : 0.0;
-    }
+    for (size_t i = 0; i < e->n; i++)
+        inv[i] = inverse_norm(e->x + i * e->d, e->d);
     return inv;
 }
 
@@ -216,7 +239,7 @@ static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, si
     RT_GROW(s->c, s->ccap, kq);
     size_t nc = 0;
     for (size_t j = 0; j < kq; j++) {
-        if (lab[j] < 0 || dis[j] + SLACK < s->threshold || s->inv_train[lab[j]] == 0)
+        if (lab[j] < 0 || dis[j] + s->slack < s->threshold || s->inv_train[lab[j]] == 0)
             continue;
         s->c[nc].train = (uint32_t)lab[j];
         s->c[nc++].score = cosine(s, t, (uint32_t)lab[j]);
@@ -227,13 +250,13 @@ static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, si
 
 /* Whether training rows beyond the kq fetched could still be reported: the last one Faiss
  * returned (the lowest score, an upper bound on the rest) reaches the threshold and ties with
- * or beats the k-th candidate, or there are fewer than k candidates. SLACK covers float32
+ * or beats the k-th candidate, or there are fewer than k candidates. The slack covers float32
  * rounding in Faiss's scores, so near-ties count as ties here. */
 static int needs_more(const search *s, size_t nc, const idx_t *lab, const float *dis, size_t kq)
 {
     if (kq >= s->train->n || lab[kq - 1] < 0)
         return 0;
-    double last = (double)dis[kq - 1] + SLACK;
+    double last = (double)dis[kq - 1] + s->slack;
     if (last < s->threshold)
         return 0;
     return nc < s->k || last >= s->c[s->k - 1].score;
@@ -275,6 +298,185 @@ static rt_status search_rows(search *s, size_t first, size_t n, size_t kq, rt_er
     return st;
 }
 
+/* ---- exact search: blocks of the matrix product ------------------------------------------------ */
+
+static int all_zero(const float *v, size_t d)
+{
+    for (size_t j = 0; j < d; j++)
+        if (v[j] != 0)
+            return 0;
+    return 1;
+}
+
+/* Whether every row of e is a unit vector to float precision, or zero (a zero row's products are
+ * 0, and it is never reported). Summed in float with independent partial sums, so the check is
+ * a quick pass over memory; a row that fails it only costs a normalised copy. A tiny row whose
+ * sum of squares underflows to 0 in float is not zero: its products would be. */
+static int unit_or_zero(const float *x, size_t n, size_t d)
+{
+    for (size_t i = 0; i < n; i++) {
+        const float *v = x + i * d;
+        float acc[8] = {0};
+        size_t j = 0;
+        for (; j + 8 <= d; j += 8)
+            for (size_t u = 0; u < 8; u++)
+                acc[u] += v[j + u] * v[j + u];
+        float ss = 0;
+        for (size_t u = 0; u < 8; u++)
+            ss += acc[u];
+        for (; j < d; j++)
+            ss += v[j] * v[j];
+        if (ss == 0 ? !all_zero(v, d) : !(fabsf(ss - 1) <= 1e-5f))
+            return 0;
+    }
+    return 1;
+}
+
+/* The training rows' inverse norms are computed when a row first becomes a candidate: on most
+ * data few do, and a pass over all of them would cost a tenth of the product. */
+#define NOT_YET (-1.0)
+
+static double train_inv(search *s, uint32_t r)
+{
+    if (s->inv_train[r] == NOT_YET)
+        s->inv_train[r] = inverse_norm(s->train->x + (size_t)r * s->train->d, s->train->d);
+    return s->inv_train[r];
+}
+
+/* Keeps row w's best k candidates; from then on the product's score of a later training row
+ * must come within the slack of the k-th to be looked at, and its cosine must beat the k-th as
+ * reported (a tie loses: its training row is higher). */
+static void prune(search *s, row *w)
+{
+    qsort(w->c, w->n, sizeof *w->c, cmp_cand);
+    w->n = s->k;
+    w->full = 1;
+    w->kth = (float)w->c[s->k - 1].score;
+    double bound = (double)w->kth > s->threshold ? (double)w->kth : s->threshold;
+    w->floor = (float)(bound - s->slack);
+}
+
+/* Training row r's product with test row t reached w->floor: rescored, it joins the candidates
+ * when it can still be reported. */
+static void consider(search *s, row *w, size_t t, uint32_t r)
+{
+    if (train_inv(s, r) == 0)
+        return;   /* a zero vector has no neighbours */
+    double score = cosine(s, t, r);
+    if (score < s->threshold || (w->full && !((float)score > w->kth)))
+        return;
+    RT_GROW(w->c, w->cap, w->n + 1);
+    w->c[w->n++] = (cand){score, r};
+    if (w->n >= 2 * s->k + TIE_MARGIN)
+        prune(s, w);
+}
+
+/* Looks at test row t's products with training rows [first, first + n) (sc), SCAN_GROUP at a
+ * time: on most data no product in a group reaches the floor. */
+#define SCAN_GROUP 64
+static void scan_row(search *s, row *w, size_t t, const float *sc, size_t first, size_t n)
+{
+    size_t j = 0;
+    for (; j + SCAN_GROUP <= n; j += SCAN_GROUP) {
+        int hit = 0;
+        for (size_t u = 0; u < SCAN_GROUP; u++)
+            hit |= sc[j + u] >= w->floor;
+        if (!hit)
+            continue;
+        for (size_t u = 0; u < SCAN_GROUP; u++)
+            if (sc[j + u] >= w->floor)
+                consider(s, w, t, (uint32_t)(first + j + u));
+    }
+    for (; j < n; j++)
+        if (sc[j] >= w->floor)
+            consider(s, w, t, (uint32_t)(first + j));
+}
+
+/* Appends test row t's pairs: its best k candidates (all reach the threshold). */
+static void emit_row(search *s, size_t t, row *w)
+{
+    if (w->n == 0)
+        return;   /* w->c may be NULL, which qsort must not be given */
+    qsort(w->c, w->n, sizeof *w->c, cmp_cand);
+    size_t n = w->n < s->k ? w->n : s->k;
+    RT_GROW(s->out, s->cap, s->n + n);
+    for (size_t i = 0; i < n; i++)
+        s->out[s->n++] = (rt_leak_pair){(uint32_t)t, w->c[i].train, (float)w->c[i].score};
+}
+
+/* The training rows as unit vectors: the caller's when they are unit already, else a normalised
+ * copy (*copy, which the caller frees; the inverse norms are then all computed). */
+static const float *unit_train(search *s, float **copy)
+{
+    const rt_embed *e = s->train;
+    *copy = NULL;
+    if (unit_or_zero(e->x, e->n, e->d))
+        return e->x;
+    for (size_t i = 0; i < e->n; i++)
+        train_inv(s, (uint32_t)i);
+    *copy = rt_reallocarray(NULL, e->n * e->d, sizeof **copy);
+    unit_rows(e, s->inv_train, 0, e->n, *copy);
+    return *copy;
+}
+
+/* Test rows [first, first + n) against every training row (tx: unit rows), block by block:
+ * sc holds one block's products, test row by test row (n × block floats). */
+static void exact_rows(search *s, const float *qx, size_t first, size_t n, const float *tx,
+                       size_t block, float *sc, row *rows)
+{
+    size_t d = s->test->d;
+    float floor = (float)(s->threshold - s->slack);
+    for (size_t i = 0; i < n; i++)
+        rows[i] = (row){.c = rows[i].c, .cap = rows[i].cap, .floor = floor};
+    for (size_t j0 = 0; j0 < s->train->n; j0 += block) {
+        size_t nj = s->train->n - j0 < block ? s->train->n - j0 : block;
+        /* sc[i][j] = qx[i] · tx[j0 + j]: the call Faiss makes, in the same blocks */
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)nj, (int)d, 1.0f, qx,
+                    (int)d, tx + j0 * d, (int)d, 0.0f, sc, (int)nj);
+        for (size_t i = 0; i < n; i++)
+            if (s->inv_test[first + i] != 0)   /* a zero vector has no neighbours */
+                scan_row(s, &rows[i], first + i, sc + i * nj, j0, nj);
+    }
+    for (size_t i = 0; i < n; i++)
+        emit_row(s, first + i, &rows[i]);
+}
+
+/* The BLAS takes int sizes: blocks stay well below that. */
+#define MAX_BLOCK ((size_t)1 << 24)
+
+static void exact_search(search *s, size_t batch, size_t block)
+{
+    const rt_embed *te = s->test;
+    if (block > s->train->n)
+        block = s->train->n;
+    if (block > MAX_BLOCK)
+        block = MAX_BLOCK;
+    if (batch > te->n)
+        batch = te->n;
+    if (batch > MAX_BLOCK)
+        batch = MAX_BLOCK;
+    for (size_t r = 0; r < s->train->n; r++)
+        s->inv_train[r] = NOT_YET;
+    float *tcopy;
+    const float *tx = unit_train(s, &tcopy);
+    int unit_test = unit_or_zero(te->x, te->n, te->d);
+    float *qbuf = unit_test ? NULL : rt_reallocarray(NULL, batch * te->d, sizeof *qbuf);
+    float *sc = rt_reallocarray(NULL, batch * block, sizeof *sc);
+    row *rows = rt_calloc(batch, sizeof *rows);
+    for (size_t first = 0; first < te->n; first += batch) {
+        size_t n = te->n - first < batch ? te->n - first : batch;
+        if (!unit_test)
+            unit_rows(te, s->inv_test, first, n, qbuf);
+        exact_rows(s, unit_test ? te->x + first * te->d : qbuf, first, n, tx, block, sc, rows);
+    }
+    for (size_t i = 0; i < batch; i++)
+        free(rows[i].c);
+    free(rows);
+    free(sc);
+    free(qbuf);
+    free(tcopy);
+}
+
 static rt_status check_shapes(const rt_embed *test, const rt_embed *train, const rt_leak_opts *o,
                               rt_err *err)
 {
@@ -304,16 +506,23 @@ rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_l
     rt_status st = check_shapes(test, train, o, err);
     if (st != RT_OK || test->n == 0 || train->n == 0)
         return st;
-    search s = {.test = test, .train = train, .k = o->k, .threshold = threshold};
+    double worst = (double)test->d * 0x1p-23;
+    search s = {.test = test, .train = train, .k = o->k, .threshold = threshold,
+                .slack = worst > SLACK ? worst : SLACK};
     s.inv_test = inverse_norms(test);
-    s.inv_train = inverse_norms(train);
-    st = make_index(test->d, o, &s.ix, err);
-    if (st == RT_OK)
-        st = fill_index(s.ix, train, s.inv_train, err);
     size_t batch = o->batch ? o->batch : RT_LEAK_BATCH;
-    size_t kq = o->k + TIE_MARGIN < train->n ? o->k + TIE_MARGIN : train->n;
-    for (size_t first = 0; first < test->n && st == RT_OK; first += batch)
-        st = search_rows(&s, first, test->n - first < batch ? test->n - first : batch, kq, err);
+    if (is_flat(o->index_spec) && !(o->index_params && *o->index_params)) {
+        s.inv_train = rt_reallocarray(NULL, train->n, sizeof *s.inv_train);
+        exact_search(&s, batch, o->train_batch ? o->train_batch : RT_LEAK_TRAIN_BATCH);
+    } else {
+        s.inv_train = inverse_norms(train);
+        st = make_index(test->d, o, &s.ix, err);
+        if (st == RT_OK)
+            st = fill_index(s.ix, train, s.inv_train, err);
+        size_t kq = o->k + TIE_MARGIN < train->n ? o->k + TIE_MARGIN : train->n;
+        for (size_t first = 0; first < test->n && st == RT_OK; first += batch)
+            st = search_rows(&s, first, test->n - first < batch ? test->n - first : batch, kq, err);
+    }
     faiss_Index_free(s.ix);
     free(s.inv_test);
     free(s.inv_train);

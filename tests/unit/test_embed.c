@@ -207,6 +207,35 @@ static void test_npy_errors(void)
               "row 2 (counting from 0), component 3 is infinite", "npy: infinity");
 }
 
+/* A matrix of 2 MiB (read into huge-page memory) loads exactly; NaN and infinity are found in
+ * the groups of 64 the check tests at once, at their exact place, the first one reported. */
+static void test_npy_large(void)
+{
+    size_t n = 1024, d = 512;
+    float *x = rt_reallocarray(NULL, n * d, sizeof *x);
+    for (size_t i = 0; i < n * d; i++)
+        x[i] = (float)((i * 2654435761u) % 1000) / 64 - 7;
+    const char *dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1024, 512), }";
+    char *p = write_npy("large.npy", 1, dict, x, n * d * sizeof *x);
+    rt_embed *e = load_ok(p, NULL, "npy: 1024 x 512");
+    ok(rows_equal(e, x, n, d), "npy: 1024 x 512: every value as written");
+    rt_embed_free(&e);
+    free(p);
+    x[250 * 512 + 77] = NAN;        /* in the middle of a group of 64 */
+    x[700 * 512 + 3] = INFINITY;    /* a later one is not the one reported */
+    p = write_npy("large-nan.npy", 1, dict, x, n * d * sizeof *x);
+    load_fails(p, NULL, "row 250 (counting from 0), component 77 is NaN", "npy: NaN in a large matrix");
+    free(p);
+    x[250 * 512 + 77] = 1;
+    x[n * d - 1] = -INFINITY;       /* the last value */
+    x[700 * 512 + 3] = 0;
+    p = write_npy("large-inf.npy", 1, dict, x, n * d * sizeof *x);
+    load_fails(p, NULL, "row 1023 (counting from 0), component 511 is infinite",
+               "npy: infinity as the last value");
+    free(p);
+    free(x);
+}
+
 /* ---- .fvecs ---------------------------------------------------------------------------------- */
 
 static void test_fvecs(void)
@@ -449,6 +478,7 @@ int main(void)
         return 1;
     }
     test_npy();
+    test_npy_large();
     test_npy_errors();
     test_fvecs();
     test_tsv();

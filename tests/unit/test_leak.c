@@ -100,13 +100,14 @@ static void same_pairs(const rt_leak_pair *got, size_t ng, const rt_leak_pair *w
     }
 }
 
-static void check_flat(const rt_embed *te, const rt_embed *tr, size_t k, double threshold,
-                       size_t batch, const char *what)
+static void check_blocks(const rt_embed *te, const rt_embed *tr, size_t k, double threshold,
+                         size_t batch, size_t train_batch, const char *what)
 {
     rt_leak_opts o;
     rt_leak_opts_default(&o);
     o.k = k;
     o.batch = batch;
+    o.train_batch = train_batch;
     rt_leak_pair *got = NULL;
     size_t ng = 0, nw = 0;
     rt_err err = {0};
@@ -117,6 +118,82 @@ static void check_flat(const rt_embed *te, const rt_embed *tr, size_t k, double 
     same_pairs(got, ng, want, nw, what);
     free(got);
     free(want);
+}
+
+static void check_flat(const rt_embed *te, const rt_embed *tr, size_t k, double threshold,
+                       size_t batch, const char *what)
+{
+    check_blocks(te, tr, k, threshold, batch, 0, what);
+}
+
+static rt_embed *copy_embed(const rt_embed *e)
+{
+    rt_embed *c = rt_embed_new(e->n, e->d);
+    memcpy(c->x, e->x, e->n * e->d * sizeof *e->x);
+    return c;
+}
+
+/* The exact search keeps each test row's best k while the product goes on block by block, and
+ * from then on looks only at training rows that may beat the k-th: small blocks and no
+ * threshold make it prune many times, with ties at the k-th place spread over blocks. */
+static void test_exact_blocks(void)
+{
+    synth_rng r = {29};
+    rt_embed *tr = random_embed(&r, 2000, 16), *te = random_embed(&r, 150, 16);
+    /* 30 scaled copies of training row 0, spread over the blocks, and test rows 0 and 1 equal
+     * to it (row 1 scaled): a 31-way tie at the top. Training row 1999's copy tie is last. */
+    for (size_t c = 0; c < 30; c++)
+        for (size_t j = 0; j < 16; j++)
+            tr->x[(1 + c * 66) * 16 + j] = tr->x[j] * (float)(0.5 + c % 4);
+    for (size_t j = 0; j < 16; j++) {
+        te->x[j] = tr->x[j];
+        te->x[16 + j] = 7 * tr->x[j];
+    }
+    check_blocks(te, tr, 3, -1, 0, 37, "k 3, no threshold, training blocks of 37");
+    check_blocks(te, tr, 10, -1, 16, 100, "k 10, no threshold, blocks of 16 × 100");
+    check_blocks(te, tr, 40, 0.2, 0, 1, "k 40, threshold 0.2, training blocks of 1");
+    check_blocks(te, tr, 1, 0.99, 0, 5000, "k 1, threshold 0.99, one block larger than the set");
+    /* Test row 2 is e1; training rows 1000.. have cosines 0.9, 0.90001, 0.90002, …: each beats
+     * the k-th best so far by less than float32 rounding slack, so a pruned row must still look
+     * at products a little below its k-th. */
+    memset(te->x + 2 * 16, 0, 16 * sizeof *te->x);
+    te->x[2 * 16] = 1;
+    for (size_t i = 0; i < 100; i++) {
+        double c = 0.9 + 1e-5 * (double)i;
+        memset(tr->x + (1000 + i) * 16, 0, 16 * sizeof *tr->x);
+        tr->x[(1000 + i) * 16] = (float)c;
+        tr->x[(1000 + i) * 16 + 1] = (float)sqrt(1 - c * c);
+    }
+    check_blocks(te, tr, 3, 0.5, 0, 64, "cosines rising by 1e-5, k 3");
+    /* Thresholds equal to some pairs' cosines (as the brute force computes them): the float32
+     * product may fall just below, and the pair must still be reported. */
+    for (size_t p = 0; p < 3; p++) {
+        size_t t = 20 + p, j = 300 + 7 * p;
+        double dot = 0;
+        for (size_t c = 0; c < 16; c++)
+            dot += (double)te->x[t * 16 + c] * tr->x[j * 16 + c];
+        double th = dot / (norm(te->x + t * 16, 16) * norm(tr->x + j * 16, 16));
+        check_blocks(te, tr, 2000, th, 0, 0, "threshold equal to a pair's cosine");
+    }
+    /* In place (unit rows, one of them zero) rather than through normalised copies. */
+    rt_embed *tru = copy_embed(tr), *teu = copy_embed(te);
+    rt_err err = {0};
+    ok(rt_embed_normalize(tru, "train", &err) == RT_OK && rt_embed_normalize(teu, "test", &err) == RT_OK,
+       "normalised copies");
+    memset(tru->x + 45 * 16, 0, 16 * sizeof *tru->x);
+    memset(teu->x + 9 * 16, 0, 16 * sizeof *teu->x);
+    check_blocks(teu, tru, 5, -1, 64, 128, "unit and zero rows, k 5, no threshold, blocks of 64 × 128");
+    check_blocks(teu, tru, 2000, -2, 0, 300, "unit and zero rows, k = all, blocks of 300");
+    /* A training row so short that its sum of squares underflows in float is not a zero row:
+     * test row 11 has its direction, and finds it. */
+    memcpy(teu->x + 11 * 16, tru->x + 46 * 16, 16 * sizeof *teu->x);
+    for (size_t j = 0; j < 16; j++)
+        tru->x[46 * 16 + j] *= 1e-25f;
+    check_blocks(teu, tru, 5, 0.5, 0, 0, "a training row of length 1e-25");
+    rt_embed_free(&tru);
+    rt_embed_free(&teu);
+    rt_embed_free(&tr);
+    rt_embed_free(&te);
 }
 
 static void test_flat_equals_brute_force(void)
@@ -132,9 +209,7 @@ static void test_flat_equals_brute_force(void)
     check_flat(te, tr, 20, -1, 64, "random, k 20, no threshold, batches of 64");
     check_flat(te, tr, 1, 0.5, 7, "random, k 1, batches of 7");
     /* Unit rows take another path into the index (added as they are, in one call). */
-    rt_embed *tru = rt_embed_new(tr->n, tr->d), *teu = rt_embed_new(te->n, te->d);
-    memcpy(tru->x, tr->x, tr->n * tr->d * sizeof *tr->x);
-    memcpy(teu->x, te->x, te->n * te->d * sizeof *te->x);
+    rt_embed *tru = copy_embed(tr), *teu = copy_embed(te);
     rt_err err = {0};
     ok(rt_embed_normalize(tru, "train", &err) == RT_OK && rt_embed_normalize(teu, "test", &err) == RT_OK,
        "normalised copies");
@@ -422,6 +497,7 @@ static void test_planted(void)
 int main(void)
 {
     test_flat_equals_brute_force();
+    test_exact_blocks();
     test_factory_indexes();
     test_errors();
     test_planted();
