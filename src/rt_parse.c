@@ -1,8 +1,13 @@
 /* rt_parse — field splitting and exact number parsing. */
 #include "config.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <cjson/cJSON.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +59,70 @@ size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max)
     }
 }
 
+/* Masks of 64 bytes at p (bit i: byte i): blanks and tabs in *blank, bytes that are neither
+ * those nor printable ASCII in the return. */
+static inline uint64_t classify64(const char *p, uint64_t *blank)
+{
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), del = _mm_set1_epi8(0x7f);
+    uint64_t b = 0, bad = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        __m128i t = _mm_cmpeq_epi8(x, tab);
+        __m128i bl = _mm_or_si128(_mm_cmpeq_epi8(x, sp), t);
+        /* signed: below ' ' is a control byte or (negative) any byte from 0x80 */
+        __m128i odd = _mm_andnot_si128(t, _mm_or_si128(_mm_cmplt_epi8(x, sp), _mm_cmpeq_epi8(x, del)));
+        b |= (uint64_t)(uint16_t)_mm_movemask_epi8(bl) << (16 * k);
+        bad |= (uint64_t)(uint16_t)_mm_movemask_epi8(odd) << (16 * k);
+    }
+    *blank = b;
+    return bad;
+#else
+    uint64_t b = 0, bad = 0;
+    for (int k = 0; k < 64; k++) {
+        unsigned char c = (unsigned char)p[k];
+        b |= (uint64_t)(c == ' ' || c == '\t') << k;
+        bad |= (uint64_t)((c < 0x20 && c != '\t') || c >= 0x7f) << k;
+    }
+    *blank = b;
+    return bad;
+#endif
+}
+
+size_t rt_split_ws_plain(const char *line, size_t len, rt_field *f, size_t max)
+{
+    /* Fields start at a non-blank after a blank (or the line start) and end at a blank after a
+     * non-blank; 64 bytes are classified at once and the boundaries read off the masks. */
+    size_t starts = 0, ends = 0;
+    uint64_t prev_nb = 0;   /* the byte before the block is part of a field */
+    for (size_t base = 0; base < len; base += 64) {
+        uint64_t blank, bad;
+        if (len - base >= 64) {
+            bad = classify64(line + base, &blank);
+        } else {
+            char tail[64];   /* padded with blanks: a field at the line end closes there */
+            memset(tail, ' ', sizeof tail);
+            memcpy(tail, line + base, len - base);
+            bad = classify64(tail, &blank);
+        }
+        if (bad)
+            return RT_SPLIT_NOT_PLAIN;
+        uint64_t nb = ~blank;
+        uint64_t st = nb & ~((nb << 1) | prev_nb);
+        uint64_t en = blank & ((nb << 1) | prev_nb);
+        prev_nb = nb >> 63;
+        for (; st; st &= st - 1, starts++)
+            if (starts < max)
+                f[starts].s = line + base + (size_t)__builtin_ctzll(st);
+        for (; en; en &= en - 1, ends++)
+            if (ends < max)
+                f[ends].len = (size_t)(line + base + (size_t)__builtin_ctzll(en) - f[ends].s);
+    }
+    if (ends < starts && ends < max)   /* a field runs to a line end at a multiple of 64 */
+        f[ends].len = (size_t)(line + len - f[ends].s);
+    return starts;
+}
+
 size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max)
 {
     size_t n = 0, b = 0;
@@ -96,44 +165,57 @@ static rt_num_status slow_double(const char *s, size_t len, double *out)
     return st;
 }
 
+/* Clinger's fast path: a decimal integer mantissa m ≤ 2^53 and a power of ten 10^k with
+ * |k| ≤ 22 are both exact doubles, so one IEEE multiplication or division rounds m·10^k
+ * correctly — to the double strtod returns. Only with double arithmetic in double precision
+ * (not x87's extended registers, which round twice). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define RT_FAST_DOUBLE 1
+#else
+#define RT_FAST_DOUBLE 0
+#endif
+
 rt_num_status rt_parse_double(const char *s, size_t len, double *out)
 {
-    /* Clinger's fast path: an integer mantissa below 2^53 scaled by an exact power of ten of at
-     * most 22 is correctly rounded by one IEEE multiplication or division. Everything else
-     * (long mantissas, exponents, hex, "inf") goes to strtod. */
     size_t i = 0;
     int neg = 0;
     if (i < len && (s[i] == '-' || s[i] == '+'))
         neg = s[i++] == '-';
+    /* Digits before and after the point, at most 19 in all so that m cannot wrap; an exponent
+     * of at most 3 digits; anything else (hex, "inf", "nan", long mantissas) goes to strtod. */
     uint64_t m = 0;
-    int digits = 0, frac = 0, seen_dot = 0, any = 0;
-    for (; i < len; i++) {
-        unsigned c = (unsigned char)s[i];
-        if (c >= '0' && c <= '9') {
-            any = 1;
-            if (m == 0 && c == '0') {
-                if (seen_dot)
-                    frac++;
-                continue;
-            }
-            if (++digits > 15)
-                return slow_double(s, len, out);
-            m = m * 10 + (c - '0');
-            if (seen_dot)
-                frac++;
-        } else if (c == '.' && !seen_dot) {
-            seen_dot = 1;
-        } else {
-            return slow_double(s, len, out);
-        }
+    size_t d0 = i;
+    while (i < len && (unsigned)(s[i] - '0') < 10)
+        m = m * 10 + (unsigned)(s[i++] - '0');
+    size_t nint = i - d0, nfrac = 0;
+    if (i < len && s[i] == '.') {
+        size_t f0 = ++i;
+        while (i < len && (unsigned)(s[i] - '0') < 10)
+            m = m * 10 + (unsigned)(s[i++] - '0');
+        nfrac = i - f0;
     }
-    if (!any)
-        return RT_NUM_BAD;
-    if (frac > 22)
+    int e = 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E') && nint + nfrac > 0) {
+        size_t k = i + 1;
+        int eneg = 0;
+        if (k < len && (s[k] == '-' || s[k] == '+'))
+            eneg = s[k++] == '-';
+        size_t e0 = k;
+        while (k < len && k - e0 < 4 && (unsigned)(s[k] - '0') < 10)
+            e = e * 10 + (s[k++] - '0');
+        if (k == e0 || k - e0 > 3)
+            return slow_double(s, len, out);
+        e = eneg ? -e : e;
+        i = k;
+    }
+    if (!RT_FAST_DOUBLE || i != len || nint + nfrac == 0 || nint + nfrac > 19 ||
+        m > (UINT64_C(1) << 53))
+        return slow_double(s, len, out);
+    e -= (int)nfrac;
+    if (e < -22 || e > 22)
         return slow_double(s, len, out);
     double v = (double)m;
-    if (frac)
-        v /= pow10_exact[frac];
+    v = e < 0 ? v / pow10_exact[-e] : v * pow10_exact[e];
     *out = neg ? -v : v;
     return RT_NUM_OK;
 }

@@ -18,6 +18,13 @@ typedef struct rt_field {
  * Stores at most max fields and returns how many there are in all (which may exceed max). */
 size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max);
 
+/* rt_split_ws for the common line, all printable ASCII, blanks and tabs: same fields and
+ * return, or RT_SPLIT_NOT_PLAIN when the line holds any other byte (control, DEL, non-ASCII),
+ * for the caller to take its general path, which checks ids and reports what is wrong. Ids from
+ * a plain line need no rt_id_problem check: they cannot have one. */
+#define RT_SPLIT_NOT_PLAIN ((size_t)-1)
+size_t rt_split_ws_plain(const char *line, size_t len, rt_field *f, size_t max);
+
 /* Splits line at each tab (TSV files); empty fields are kept. Same return as rt_split_ws. */
 size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max);
 
