@@ -54,6 +54,8 @@ typedef struct scan {
     size_t hcap;
     uint32_t *set;           /* duplicate detection: indices into hits, +1; 0 = empty */
     size_t set_cap;
+    struct rank_key *keys;   /* ranking: 2 per hit (the radix sort's second half) */
+    size_t kcap;
 } scan;
 
 void rt_run_info_clear(rt_run_info *info)
@@ -87,48 +89,119 @@ const char *rt_run_format_name(rt_run_format fmt) { return rt_name_of(rt_run_for
 
 /* ---- ranking one query --------------------------------------------------------------------- */
 
-static int pid_cmp(const rt_hit *a, const rt_hit *b)
+/* A hit's place in the ranking: its score as an integer that orders like the score, highest
+ * first (an unsigned compare), and its index among the query's pending hits. */
+typedef struct rank_key {
+    uint64_t k;
+    uint32_t i;
+} rank_key;
+
+static uint64_t score_key(double d)
+{
+    d += 0.0;   /* -0 ties with 0, as the scores compare */
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    b = b >> 63 ? ~b : b | (UINT64_C(1) << 63);   /* ascending with the double */
+    return ~b;
+}
+
+/* Negative when pending a ranks above b among hits of the same score: the larger pid first
+ * (trec_eval), then the earlier line (of duplicates, the first copy is kept). */
+static int tie_cmp(const scan *s, const pending *a, const pending *b)
 {
     size_t n = a->pid_len < b->pid_len ? a->pid_len : b->pid_len;
-    int c = memcmp(a->pid, b->pid, n);
+    int c = memcmp(s->arena + b->pid_off, s->arena + a->pid_off, n);
     if (c)
         return c;
-    return a->pid_len < b->pid_len ? -1 : a->pid_len > b->pid_len;
+    if (a->pid_len != b->pid_len)
+        return a->pid_len > b->pid_len ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* Negative when a ranks above b: higher score first, then the larger pid (trec_eval). */
-static int rank_cmp(const void *x, const void *y)
+/* Sorts keys[0..n) by k with a least-significant-digit radix sort: branch-free, linear, and a
+ * byte that all keys share costs no pass. tmp holds n keys. */
+static void radix_sort(rank_key *keys, rank_key *tmp, size_t n)
 {
-    const rt_hit *a = x, *b = y;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
-    int c = pid_cmp(b, a);
-    if (c)
-        return c;
-    return a->line < b->line ? -1 : a->line > b->line;  /* duplicates: the earlier line first */
-}
-
-/* Runs are nearly always written in rank order already, but with ties in pid ascending or
- * arbitrary order; an insertion sort fixes that in linear time and falls back to qsort when the
- * input turns out to be far from sorted. */
-static void rank_hits(rt_hit *h, size_t n)
-{
-    size_t moved = 0;
-    for (size_t i = 1; i < n; i++) {
-        if (rank_cmp(&h[i - 1], &h[i]) <= 0)
+    static _Thread_local uint32_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < 8; d++)
+            count[d][(keys[i].k >> (8 * d)) & 255]++;
+    rank_key *from = keys, *to = tmp;
+    for (int d = 0; d < 8; d++) {
+        uint32_t *c = count[d];
+        if (c[(keys[0].k >> (8 * d)) & 255] == n)
             continue;
-        rt_hit x = h[i];
-        size_t j = i;
-        while (j > 0 && rank_cmp(&h[j - 1], &x) > 0) {
-            h[j] = h[j - 1];
-            j--;
-            moved++;
+        uint32_t sum = 0;
+        for (int b = 0; b < 256; b++) {
+            uint32_t x = c[b];
+            c[b] = sum;
+            sum += x;
         }
-        h[j] = x;
-        if (moved > 8 * n) {
-            qsort(h, n, sizeof *h, rank_cmp);
-            return;
+        for (size_t i = 0; i < n; i++)
+            to[c[(from[i].k >> (8 * d)) & 255]++] = from[i];
+        rank_key *x = from;
+        from = to;
+        to = x;
+    }
+    if (from != keys)
+        memcpy(keys, from, n * sizeof *keys);
+}
+
+/* For qsort on a long run of one score: the scan and the hits the keys index. */
+static _Thread_local const scan *tie_scan;
+static _Thread_local const pending *tie_p;
+
+static int tie_qsort_cmp(const void *x, const void *y)
+{
+    const rank_key *a = x, *b = y;
+    return tie_cmp(tie_scan, &tie_p[a->i], &tie_p[b->i]);
+}
+
+/* Orders each run of equal scores in keys[0..n) (indices into p) by tie_cmp. */
+static void order_ties(const scan *s, const pending *p, rank_key *keys, size_t n)
+{
+    for (size_t a = 0; a < n;) {
+        size_t b = a + 1;
+        while (b < n && keys[b].k == keys[a].k)
+            b++;
+        if (b - a > 32) {
+            tie_scan = s;
+            tie_p = p;
+            qsort(keys + a, b - a, sizeof *keys, tie_qsort_cmp);
+        } else {
+            for (size_t i = a + 1; i < b; i++) {
+                rank_key x = keys[i];
+                size_t j = i;
+                while (j > a && tie_cmp(s, &p[keys[j - 1].i], &p[x.i]) > 0) {
+                    keys[j] = keys[j - 1];
+                    j--;
+                }
+                keys[j] = x;
+            }
         }
+        a = b;
+    }
+}
+
+/* Puts pending p[0..n) into s->hits in rank order: score descending, then tie_cmp. Runs are
+ * nearly always written in rank order already (then only ties move); anything else is radix
+ * sorted. */
+static void rank_pending(scan *s, const pending *p, size_t n)
+{
+    RT_GROW(s->keys, s->kcap, 2 * n);
+    rank_key *keys = s->keys;
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = (rank_key){score_key(p[i].score), (uint32_t)i};
+        sorted &= i == 0 || keys[i].k >= keys[i - 1].k;
+    }
+    if (!sorted)
+        radix_sort(keys, keys + n, n);
+    order_ties(s, p, keys, n);
+    for (size_t i = 0; i < n; i++) {
+        const pending *x = &p[keys[i].i];
+        s->hits[i] = (rt_hit){s->arena + x->pid_off, x->pid_len, x->score, x->hash, x->line};
     }
 }
 
@@ -179,11 +252,12 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
                       rt_err *err)
 {
     RT_GROW(s->hits, s->hcap, n ? n : 1);
-    for (size_t i = 0; i < n; i++)
-        s->hits[i] = (rt_hit){s->arena + p[i].pid_off, p[i].pid_len, p[i].score, p[i].hash,
-                              p[i].line};
     if (s->opts.order == RT_ORDER_SCORE && s->info->has_scores)
-        rank_hits(s->hits, n);
+        rank_pending(s, p, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            s->hits[i] = (rt_hit){s->arena + p[i].pid_off, p[i].pid_len, p[i].score, p[i].hash,
+                                  p[i].line};
     rt_status st = dedupe(s, s->hits, &n, err);
     if (st != RT_OK)
         return st;
@@ -205,12 +279,11 @@ static rt_status flush_block(scan *s, rt_err *err)
 
 /* ---- collecting lines ---------------------------------------------------------------------- */
 
-static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
-                         double score, size_t line, rt_err *err)
+/* add_hit for ids known to be good. */
+static rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
+                             double score, size_t line, rt_err *err)
 {
-    rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
-    if (st != RT_OK)
-        return st;
+    rt_status st;
     uint32_t qslot = 0;
     if (s->gather) {
         qslot = rt_strtab_intern(s->seen, qid, ql);
@@ -230,6 +303,13 @@ static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, s
     s->alen += pl;
     s->info->lines++;
     return RT_OK;
+}
+
+static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
+                         double score, size_t line, rt_err *err)
+{
+    rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
+    return st != RT_OK ? st : add_checked(s, qid, ql, pid, pl, score, line, err);
 }
 
 static rt_run_format detect(const char *line, size_t len)
@@ -299,6 +379,25 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
     return add_hit(s, f[0].s, f[0].len, f[1].s, f[1].len, score, no, err);
 }
 
+/* The common TREC line, all plain ASCII with six or more fields and a plain decimal score, read
+ * in one pass with no id checks (a plain id has nothing to check). 1: done (status in *st);
+ * 0: a blank or comment line; -1: take the general path, which reports what is wrong. */
+static int trec_plain(scan *s, const char *line, size_t len, size_t no, rt_status *st, rt_err *err)
+{
+    rt_field f[6];
+    size_t n = rt_split_ws_plain(line, len, f, 6);
+    if (n == 0 || (n != RT_SPLIT_NOT_PLAIN && f[0].s[0] == '#'))
+        return 0;
+    double score;
+    if (n == RT_SPLIT_NOT_PLAIN || n < 6 || rt_parse_double(f[4].s, f[4].len, &score) != RT_NUM_OK)
+        return -1;
+    if (!s->info->name)
+        s->info->name = rt_strndup(f[5].s, f[5].len);
+    s->info->has_scores = 1;
+    *st = add_checked(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, err);
+    return 1;
+}
+
 static rt_status scan_lines(scan *s, rt_err *err)
 {
     rt_reader *r;
@@ -319,9 +418,19 @@ static rt_status scan_lines(scan *s, rt_err *err)
             if (s->opts.progress_caller)
                 s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
         }
+        size_t no = rt_reader_lineno(r);
+        if (s->fmt == RT_RUN_TREC) {
+            int k = trec_plain(s, line, len, no, &st, err);
+            if (k == 0)
+                continue;
+            if (k > 0) {
+                if (st != RT_OK)
+                    break;
+                continue;
+            }
+        }
         if (rt_line_skippable(line, len))
             continue;
-        size_t no = rt_reader_lineno(r);
         if (s->fmt == RT_RUN_AUTO) {
             s->fmt = detect(line, len);
             if (s->fmt == RT_RUN_AUTO) {
@@ -515,6 +624,7 @@ static void scan_release(scan *s)
     free(s->arena);
     free(s->hits);
     free(s->set);
+    free(s->keys);
     rt_strtab_free(&s->seen);
 }
 
