@@ -27,6 +27,7 @@ struct rt_eval {
     uint32_t *sorted;
     uint64_t *jhash;       /* per judgment, in qrels order: the hash of its pid string */
     const rt_judgment *j0; /* the first judgment, to index jhash */
+    uint64_t *jmask;       /* per judged query: bit (hash >> 58) set for each judged pid's hash */
 };
 
 /* Judged queries with at most this many judgments are looked up by scanning their pid hashes;
@@ -75,6 +76,13 @@ rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strt
     ev->j0 = nq ? rt_qrels_judgments(qrels, 0, &dummy) : NULL;
     for (size_t k = 0; k < nj_all; k++)
         ev->jhash[k] = rt_hash_bytes(rt_strtab_str(pids, ev->j0[k].pid), rt_strtab_len(pids, ev->j0[k].pid));
+    ev->jmask = rt_calloc(nq ? nq : 1, sizeof *ev->jmask);
+    for (uint32_t i = 0; i < nq; i++) {
+        size_t nj;
+        const rt_judgment *j = rt_qrels_judgments(qrels, i, &nj);
+        for (size_t k = 0; k < nj; k++)
+            ev->jmask[i] |= UINT64_C(1) << (ev->jhash[j - ev->j0 + k] >> 58);
+    }
     ev->sorted = rt_malloc((nq ? nq : 1) * sizeof *ev->sorted);
     for (uint32_t i = 0; i < nq; i++)
         ev->sorted[i] = i;
@@ -91,6 +99,7 @@ void rt_eval_free(rt_eval **evp)
     free(ev->ideal);
     free(ev->sorted);
     free(ev->jhash);
+    free(ev->jmask);
     free(ev);
     *evp = NULL;
 }
@@ -166,6 +175,8 @@ rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name)
 static int32_t grade_of(const rt_eval *ev, uint32_t i, const rt_judgment *j, size_t nj,
                         const rt_hit *h)
 {
+    if (!((ev->jmask[i] >> (h->hash >> 58)) & 1))
+        return RT_UNJUDGED;   /* most hits: no judged pid of the query has this hash's top bits */
     if (nj <= SMALL_JUDGED) {
         const uint64_t *jh = ev->jhash + (j - ev->j0);
         for (size_t x = 0; x < nj; x++)
