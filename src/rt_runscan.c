@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -44,6 +45,13 @@ typedef struct scan {
 
     char *qid;               /* current block's qid */
     size_t qid_len, qid_cap;
+    int open;                /* a block has lines not yet emitted */
+    /* Reading halves (rt_run_scan_halves): the first half holds its last block back, the second
+     * its first, p[0..held_np) with pids in arena[0..held_alen), for the query may straddle. */
+    int hold_first, hold_last, held;
+    size_t held_np, held_alen;
+    char *held_qid;
+    size_t held_qid_len;
     pending *p;
     size_t np, pcap;
     char *arena;
@@ -206,7 +214,7 @@ static void rank_pending(scan *s, const pending *p, size_t n)
 }
 
 /* Removes later copies of a pid in place; returns the new count or, under strict, RT_EINPUT. */
-static rt_status dedupe(scan *s, rt_hit *h, size_t *np, rt_err *err)
+static rt_status dedupe(scan *s, const char *qid, size_t ql, rt_hit *h, size_t *np, rt_err *err)
 {
     size_t n = *np, cap = 16;
     while (cap < 2 * n)
@@ -233,7 +241,7 @@ static rt_status dedupe(scan *s, rt_hit *h, size_t *np, rt_err *err)
             if (s->opts.strict)
                 return rt_err_at(err, RT_EINPUT, s->path, h[i].line,
                                  "passage %.*s retrieved twice for query %.*s (strict mode)",
-                                 (int)h[i].pid_len, h[i].pid, (int)s->qid_len, s->qid);
+                                 (int)h[i].pid_len, h[i].pid, (int)ql, qid);
             if (!s->info->duplicates || h[i].line < s->info->first_dup_line)
                 s->info->first_dup_line = h[i].line;
             s->info->duplicates++;
@@ -258,7 +266,7 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
         for (size_t i = 0; i < n; i++)
             s->hits[i] = (rt_hit){s->arena + p[i].pid_off, p[i].pid_len, p[i].score, p[i].hash,
                                   p[i].line};
-    rt_status st = dedupe(s, s->hits, &n, err);
+    rt_status st = dedupe(s, qid, qid_len, s->hits, &n, err);
     if (st != RT_OK)
         return st;
     s->info->queries++;
@@ -266,14 +274,25 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
     return s->fn(s->ctx, qid, qid_len, s->hits, n, err);
 }
 
+/* Emits the current block (the lines of one query since the last), or holds it when it is the
+ * first of a part that may continue a query of the part before (see rt_run_scan_halves). */
 static rt_status flush_block(scan *s, rt_err *err)
 {
-    if (s->np == 0 && s->qid_len == 0)
+    if (!s->open)
         return RT_OK;
+    s->open = 0;
     rt_strtab_intern(s->seen, s->qid, s->qid_len);
-    rt_status st = emit(s, s->qid, s->qid_len, s->p, s->np, err);
-    s->np = 0;
-    s->alen = 0;
+    if (s->hold_first && !s->held) {
+        s->held = 1;
+        s->held_np = s->np;
+        s->held_alen = s->alen;
+        s->held_qid = rt_strndup(s->qid, s->qid_len);
+        s->held_qid_len = s->qid_len;
+        return RT_OK;
+    }
+    rt_status st = emit(s, s->qid, s->qid_len, s->p + s->held_np, s->np - s->held_np, err);
+    s->np = s->held_np;
+    s->alen = s->held_alen;
     return st;
 }
 
@@ -295,6 +314,7 @@ static rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pi
         RT_GROW(s->qid, s->qid_cap, ql + 1);
         memcpy(s->qid, qid, ql);
         s->qid_len = ql;
+        s->open = 1;
     }
     RT_GROW(s->arena, s->acap, s->alen + pl);
     memcpy(s->arena + s->alen, pid, pl);
@@ -453,7 +473,7 @@ static rt_status scan_lines(scan *s, rt_err *err)
         st = RT_EINPUT;
     s->info->physical_lines = rt_reader_lineno(r);
     rt_reader_close(&r);
-    if (st == RT_OK && !s->gather)
+    if (st == RT_OK && !s->gather && !s->hold_last)
         st = flush_block(s, err);
     return st;
 }
@@ -606,6 +626,7 @@ static void scan_reset(scan *s, int gather)
 {
     s->gather = gather;
     s->np = s->alen = s->qid_len = 0;
+    s->open = 0;
     s->tsv_cols = 0;
     rt_strtab_free(&s->seen);
     s->seen = rt_strtab_new();
@@ -625,6 +646,7 @@ static void scan_release(scan *s)
     free(s->hits);
     free(s->set);
     free(s->keys);
+    free(s->held_qid);
     rt_strtab_free(&s->seen);
 }
 
@@ -659,31 +681,93 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
     return st;
 }
 
-rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
-                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
-                           rt_err *err)
+/* ---- two halves in parallel --------------------------------------------------------------- */
+
+typedef struct half {
+    scan s;
+    rt_status st;
+    rt_err err;
+} half;
+
+static void *read_half(void *arg)
 {
-    static const rt_run_opts defaults = {0};
-    memset(info, 0, sizeof *info);
-    scan s = {.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx, .info = info,
-              .start = start, .end = end};
-    s.fmt = s.opts.format;
-    scan_reset(&s, 0);
-    rt_status st = s.fmt == RT_RUN_DUREADER ? RT_RUN_NOT_GROUPED : scan_lines(&s, err);
-    if (st == RESTART)
-        st = RT_RUN_NOT_GROUPED;
-    info->format = s.fmt;
-    scan_release(&s);
+    half *h = arg;
+    h->st = scan_lines(&h->s, &h->err);
+    if (h->st == RESTART)
+        h->st = RT_RUN_NOT_GROUPED;
+    return NULL;
+}
+
+/* After both halves: the query at the end of the first and the one at the start of the second
+ * are one query when their qids are equal (its lines straddle the split): the second's lines,
+ * numbered on from the first's, join the first's and it is emitted once. Otherwise each is
+ * emitted by its own half. */
+static rt_status join_halves(scan *a, scan *b, rt_err *err)
+{
+    if (b->held && a->open && a->qid_len == b->held_qid_len &&
+        memcmp(a->qid, b->held_qid, a->qid_len) == 0) {
+        if (a->fmt != b->fmt || a->info->has_scores != b->info->has_scores)
+            return RT_RUN_NOT_GROUPED;   /* the halves read differently: the caller reads it whole */
+        for (size_t i = 0; i < b->held_np; i++) {
+            pending e = b->p[i];
+            RT_GROW(a->arena, a->acap, a->alen + e.pid_len);
+            memcpy(a->arena + a->alen, b->arena + e.pid_off, e.pid_len);
+            e.pid_off = a->alen;
+            e.line += a->info->physical_lines;
+            a->alen += e.pid_len;
+            RT_GROW(a->p, a->pcap, a->np + 1);
+            a->p[a->np++] = e;
+        }
+        b->held = 0;
+    }
+    rt_status st = flush_block(a, err);
+    if (st == RT_OK && b->held) {
+        b->held = 0;
+        st = emit(b, b->held_qid, b->held_qid_len, b->p, b->held_np, err);
+    }
     return st;
 }
 
-/* The first field of a line: up to the first blank or tab. */
-static size_t first_field(const char *p, size_t n)
+rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid,
+                             rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err)
 {
-    size_t i = 0;
-    while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
-        i++;
-    return i;
+    static const rt_run_opts defaults = {0};
+    half *h = rt_calloc(2, sizeof *h);
+    _Atomic uint64_t done = 0;
+    for (int k = 0; k < 2; k++) {
+        memset(&info[k], 0, sizeof info[k]);
+        h[k].s = (scan){.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx[k],
+                        .info = &info[k], .start = k ? mid : 0, .end = k ? 0 : mid,
+                        .hold_first = k == 1, .hold_last = k == 0};
+        h[k].s.fmt = h[k].s.opts.format;
+        if (h[k].s.opts.progress) {   /* both count the bytes they read; the first reports */
+            h[k].s.opts.progress_done = &done;
+            h[k].s.opts.progress_caller = h[k].s.opts.progress_caller && k == 0;
+        }
+        scan_reset(&h[k].s, 0);
+    }
+    rt_status st = RT_OK;
+    if (h[0].s.fmt == RT_RUN_DUREADER) {
+        st = RT_RUN_NOT_GROUPED;
+    } else {
+        pthread_t t;
+        int threaded = pthread_create(&t, NULL, read_half, &h[1]) == 0;
+        read_half(&h[0]);
+        if (threaded)
+            pthread_join(t, NULL);
+        else
+            read_half(&h[1]);
+        st = h[0].st != RT_OK ? h[0].st : h[1].st;
+        *err = h[0].st != RT_OK ? h[0].err : h[1].err;
+        if (st == RT_OK)
+            st = join_halves(&h[0].s, &h[1].s, err);
+    }
+    for (int k = 0; k < 2; k++) {
+        info[k].format = h[k].s.fmt;
+        scan_release(&h[k].s);
+    }
+    free(h);
+    return st;
 }
 
 uint64_t rt_run_split_offset(const char *path, uint64_t size)
@@ -697,29 +781,10 @@ uint64_t rt_run_split_offset(const char *path, uint64_t size)
     char *buf = rt_malloc(WIN);
     uint64_t at = size / 2, result = 0;
     ssize_t n = pread(fd, buf, WIN, (off_t)at);
-    /* Skip to the next line start, take that line's qid, then skip every line with the same
-     * qid: the split falls where a new query begins. */
-    if (n > 0) {
-        const char *p = memchr(buf, '\n', (size_t)n), *end = buf + n;
-        if (p && p + 1 < end) {
-            const char *line = p + 1;
-            size_t ql = first_field(line, (size_t)(end - line));
-            const char *q = line;
-            while (line < end) {
-                const char *nl = memchr(line, '\n', (size_t)(end - line));
-                if (!nl)
-                    break;
-                size_t fl = first_field(line, (size_t)(nl - line));
-                if (fl != ql || memcmp(line, q, ql) != 0) {
-                    result = at + (uint64_t)(line - buf);
-                    break;
-                }
-                line = nl + 1;
-            }
-        }
-    }
+    const char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+    if (nl && at + (uint64_t)(nl - buf) + 1 < size)   /* the start of the line after the middle */
+        result = at + (uint64_t)(nl - buf) + 1;
     free(buf);
     close(fd);
     return result;
 }
-

@@ -78,20 +78,24 @@ typedef void (*rt_run_reset_fn)(void *ctx);
 rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn fn,
                       rt_run_reset_fn reset, void *ctx, rt_run_info *info, rt_err *err);
 
-/* Returned by rt_run_scan_part when a query's lines are not contiguous within the part (or the
- * format is one JSON document): the caller must scan the whole file with rt_run_scan instead. */
+/* Returned by rt_run_scan_halves when a query's lines are not contiguous within a half (or the
+ * format is one JSON document, or the halves read as different formats): the caller must scan
+ * the whole file with rt_run_scan instead. */
 #define RT_RUN_NOT_GROUPED ((rt_status)100)
 
-/* Streams bytes [start, end) of a line-based run file (start at a line start; end 0: to the end)
- * like rt_run_scan, for reading a large file in parts in parallel. Line numbers in messages and
- * in hits count from start. Empty parts are not an error. */
-rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
-                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
-                           rt_err *err);
+/* Streams a line-based run file in two halves, bytes [0, mid) and [mid, end) (mid a line start,
+ * rt_run_split_offset), read by two threads: the first half's queries go to fn with ctx[0] and
+ * what it found to info[0], the second's to fn with ctx[1] and info[1]. A query whose lines
+ * straddle mid is handed over once, whole, with ctx[0], after both halves are read. Line numbers
+ * in info[1], in its hits and in its messages count from mid. A query that appears in both halves
+ * otherwise is not detected here: the caller sees it in both contexts (and reads the file whole).
+ * info[k].name is owned by the caller (rt_run_info_clear). */
+rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid,
+                             rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err);
 
-/* An offset near the middle of the regular file at path (of size bytes) where a line of a new
- * query begins, to split it into two parts with no query in both; 0 when there is none (small
- * file, unreadable, one huge query). */
+/* The start of the first line after the middle of the regular file at path (of size bytes), to
+ * split it in two halves; 0 when there is none (small or compressed file, unreadable, a line
+ * longer than a megabyte at the middle). */
 uint64_t rt_run_split_offset(const char *path, uint64_t size);
 
 /* Adds the one warning about dropped duplicate passages, when there were any, to report. */
