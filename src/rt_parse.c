@@ -1,10 +1,6 @@
 /* rt_parse — field splitting and exact number parsing. */
 #include "config.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include <cjson/cJSON.h>
 
 #include <float.h>
@@ -59,36 +55,6 @@ size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max)
     }
 }
 
-/* Masks of 64 bytes at p (bit i: byte i): blanks and tabs in *blank, bytes that are neither
- * those nor printable ASCII in the return. */
-static inline uint64_t classify64(const char *p, uint64_t *blank)
-{
-#ifdef __SSE2__
-    const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), del = _mm_set1_epi8(0x7f);
-    uint64_t b = 0, bad = 0;
-    for (int k = 0; k < 4; k++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-        __m128i t = _mm_cmpeq_epi8(x, tab);
-        __m128i bl = _mm_or_si128(_mm_cmpeq_epi8(x, sp), t);
-        /* signed: below ' ' is a control byte or (negative) any byte from 0x80 */
-        __m128i odd = _mm_andnot_si128(t, _mm_or_si128(_mm_cmplt_epi8(x, sp), _mm_cmpeq_epi8(x, del)));
-        b |= (uint64_t)(uint16_t)_mm_movemask_epi8(bl) << (16 * k);
-        bad |= (uint64_t)(uint16_t)_mm_movemask_epi8(odd) << (16 * k);
-    }
-    *blank = b;
-    return bad;
-#else
-    uint64_t b = 0, bad = 0;
-    for (int k = 0; k < 64; k++) {
-        unsigned char c = (unsigned char)p[k];
-        b |= (uint64_t)(c == ' ' || c == '\t') << k;
-        bad |= (uint64_t)((c < 0x20 && c != '\t') || c >= 0x7f) << k;
-    }
-    *blank = b;
-    return bad;
-#endif
-}
-
 size_t rt_split_ws_plain(const char *line, size_t len, rt_field *f, size_t max)
 {
     /* Fields start at a non-blank after a blank (or the line start) and end at a blank after a
@@ -96,16 +62,16 @@ size_t rt_split_ws_plain(const char *line, size_t len, rt_field *f, size_t max)
     size_t starts = 0, ends = 0;
     uint64_t prev_nb = 0;   /* the byte before the block is part of a field */
     for (size_t base = 0; base < len; base += 64) {
-        uint64_t blank, bad;
+        uint64_t blank, nl, bad;
         if (len - base >= 64) {
-            bad = classify64(line + base, &blank);
+            bad = rt_classify64(line + base, &blank, &nl);
         } else {
             char tail[64];   /* padded with blanks: a field at the line end closes there */
             memset(tail, ' ', sizeof tail);
             memcpy(tail, line + base, len - base);
-            bad = classify64(tail, &blank);
+            bad = rt_classify64(tail, &blank, &nl);
         }
-        if (bad)
+        if (bad | nl)
             return RT_SPLIT_NOT_PLAIN;
         uint64_t nb = ~blank;
         uint64_t st = nb & ~((nb << 1) | prev_nb);

@@ -46,6 +46,7 @@ typedef struct scan {
     char *qid;               /* current block's qid */
     size_t qid_len, qid_cap;
     int open;                /* a block has lines not yet emitted */
+    int unterminated;        /* the line at hand is the last and has no line end */
     /* Reading halves (rt_run_scan_halves): the first half holds its last block back, the second
      * its first, p[0..held_np) with pids in arena[0..held_alen), for the query may straddle. */
     int hold_first, hold_last, held;
@@ -346,9 +347,9 @@ static rt_run_format detect(const char *line, size_t len)
     return RT_RUN_AUTO;
 }
 
-static rt_status bad_line(scan *s, rt_reader *r, size_t no, const char *what, size_t found, rt_err *err)
+static rt_status bad_line(scan *s, size_t no, const char *what, size_t found, rt_err *err)
 {
-    const char *tail = rt_reader_last_unterminated(r) ? " (last line, no newline: truncated file?)" : "";
+    const char *tail = s->unterminated ? " (last line, no newline: truncated file?)" : "";
     return rt_err_at(err, RT_EINPUT, s->path, no, "expected %s, found %zu%s", what, found, tail);
 }
 
@@ -364,8 +365,7 @@ static rt_status parse_score(scan *s, const rt_field *f, size_t no, double *scor
     return RT_OK;
 }
 
-static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len, size_t no,
-                            rt_err *err)
+static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt_err *err)
 {
     rt_field f[7];
     double score = 0;
@@ -373,7 +373,7 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
     if (s->fmt == RT_RUN_TREC) {
         size_t n = rt_split_ws(line, len, f, 7);
         if (n < 6)
-            return bad_line(s, r, no, "6 columns (qid Q0 pid rank score tag)", n, err);
+            return bad_line(s, no, "6 columns (qid Q0 pid rank score tag)", n, err);
         if ((st = parse_score(s, &f[4], no, &score, err)) != RT_OK)
             return st;
         if (!s->info->name)
@@ -386,7 +386,7 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
         s->info->has_scores = n == 4;
     }
     if (n != (size_t)s->tsv_cols)
-        return bad_line(s, r, no, s->tsv_cols == 4 ? "4 tab-separated columns (qid, pid, rank, score)"
+        return bad_line(s, no, s->tsv_cols == 4 ? "4 tab-separated columns (qid, pid, rank, score)"
                                                      : "3 tab-separated columns (qid, pid, rank)", n, err);
     int32_t rank;
     if (rt_parse_int32(f[2].s, f[2].len, &rank) != RT_NUM_OK)
@@ -399,23 +399,148 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
     return add_hit(s, f[0].s, f[0].len, f[1].s, f[1].len, score, no, err);
 }
 
-/* The common TREC line, all plain ASCII with six or more fields and a plain decimal score, read
- * in one pass with no id checks (a plain id has nothing to check). 1: done (status in *st);
- * 0: a blank or comment line; -1: take the general path, which reports what is wrong. */
-static int trec_plain(scan *s, const char *line, size_t len, size_t no, rt_status *st, rt_err *err)
+/* ---- reading lines ------------------------------------------------------------------------- */
+
+/* Lines are read from a buffer of their own (not rt_reader_next) so that one pass over a line's
+ * bytes finds its end, its fields, and whether it is plain ASCII: the common TREC line then
+ * goes straight to add_checked. Any other line takes the general path, with the reader's
+ * semantics: a BOM stripped from the file's first line, "\r\n" ends, a NUL byte an error, a
+ * last line without a line end. */
+enum { CHUNK = 256 << 10, PAD = 128 };
+#define MAX_LINE ((size_t)1 << 30)   /* as rt_reader */
+#define NO_END ((size_t)-2)
+
+typedef struct linebuf {
+    char *buf;               /* cap bytes, then PAD readable bytes for rt_classify64 */
+    size_t cap, pos, have;
+    int eof;
+} linebuf;
+
+/* The line at p (avail bytes, readable 64 beyond): sets *len (without "\n" or "\r\n") and *next
+ * (the bytes to the next line) and returns its field count, filling f[0..max), when it is plain
+ * ASCII; RT_SPLIT_NOT_PLAIN (f untouched) for any other line; NO_END when no '\n' is among the
+ * avail bytes. */
+static size_t line_at(const char *p, size_t avail, rt_field *f, size_t max, size_t *len, size_t *next)
 {
-    rt_field f[6];
-    size_t n = rt_split_ws_plain(line, len, f, 6);
-    if (n == 0 || (n != RT_SPLIT_NOT_PLAIN && f[0].s[0] == '#'))
-        return 0;
+    size_t starts = 0, ends = 0;
+    uint64_t prev_nb = 0;
+    for (size_t base = 0; base < avail; base += 64) {
+        uint64_t blank, nl, bad = rt_classify64(p + base, &blank, &nl);
+        size_t lim = avail - base;
+        if (lim < 64)
+            nl &= (UINT64_C(1) << lim) - 1;
+        size_t e = nl ? (size_t)__builtin_ctzll(nl) : 64, cr = 0;
+        uint64_t in = nl ? (UINT64_C(1) << e) - 1 : ~UINT64_C(0);   /* the line's bytes here */
+        if (e > 0 && e < 64 && ((bad >> (e - 1)) & 1) && p[base + e - 1] == '\r') {
+            cr = 1;
+            in >>= 1;
+        }
+        if (bad & in) {
+            const char *q = memchr(p + base, '\n', lim);
+            if (!q)
+                return NO_END;
+            size_t l = (size_t)(q - p);
+            *next = l + 1;
+            *len = l && p[l - 1] == '\r' ? l - 1 : l;
+            return RT_SPLIT_NOT_PLAIN;
+        }
+        if (!nl && lim <= 64)
+            return NO_END;
+        blank |= ~in;
+        uint64_t nb = ~blank;
+        uint64_t st = nb & ~((nb << 1) | prev_nb), en = blank & ((nb << 1) | prev_nb);
+        for (; st; st &= st - 1, starts++)
+            if (starts < max)
+                f[starts].s = p + base + (size_t)__builtin_ctzll(st);
+        for (; en; en &= en - 1, ends++)
+            if (ends < max)
+                f[ends].len = (size_t)(p + base + (size_t)__builtin_ctzll(en) - f[ends].s);
+        if (nl) {
+            *len = base + e - cr;
+            *next = base + e + 1;
+            return starts;
+        }
+        prev_nb = nb >> 63;
+    }
+    return NO_END;
+}
+
+/* Keeps the unread bytes, makes room (a line longer than the buffer doubles it), reads more:
+ * 1, 0 at the end, -1 on an error. */
+static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_err *err)
+{
+    if (b->pos) {
+        memmove(b->buf, b->buf + b->pos, b->have - b->pos);
+        b->have -= b->pos;
+        b->pos = 0;
+    }
+    if (b->have == b->cap) {
+        if (b->cap >= MAX_LINE) {
+            rt_err_at(err, RT_EINPUT, path, lineno + 1, "line longer than %zu bytes", MAX_LINE);
+            return -1;
+        }
+        b->cap *= 2;
+        b->buf = rt_realloc(b->buf, b->cap + PAD);
+        memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_classify64 reads it */
+    }
+    ssize_t n = rt_reader_read(r, b->buf + b->have, b->cap - b->have, err);
+    if (n > 0)
+        b->have += (size_t)n;
+    return n < 0 ? -1 : n > 0;
+}
+
+/* The common TREC line, plain with six or more fields and a score rt_parse_double reads, in
+ * one pass and with no id checks (a plain id has nothing to check): 1 when done (status in
+ * *st), 0 for the general path, which reports what is wrong. */
+static int trec_plain(scan *s, const rt_field *f, size_t no, rt_status *st, rt_err *err)
+{
     double score;
-    if (n == RT_SPLIT_NOT_PLAIN || n < 6 || rt_parse_double(f[4].s, f[4].len, &score) != RT_NUM_OK)
-        return -1;
+    if (rt_parse_double(f[4].s, f[4].len, &score) != RT_NUM_OK)
+        return 0;
     if (!s->info->name)
         s->info->name = rt_strndup(f[5].s, f[5].len);
     s->info->has_scores = 1;
     *st = add_checked(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, err);
     return 1;
+}
+
+/* Any line, as rt_reader_next would return it and then by format. */
+static rt_status general_line(scan *s, char *line, size_t len, size_t no, rt_err *err)
+{
+    line[len] = '\0';   /* was '\r' or '\n' (or the end's padding) */
+    if (no == 1 && s->start == 0 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+        line += 3;
+        len -= 3;
+    }
+    const char *z = memchr(line, 0, len);
+    if (z)
+        return rt_err_at(err, RT_EINPUT, s->path, no, "a NUL byte at column %zu: not a text file",
+                         (size_t)(z - line) + 1);
+    if (rt_line_skippable(line, len))
+        return RT_OK;
+    if (s->fmt == RT_RUN_AUTO) {
+        s->fmt = detect(line, len);
+        if (s->fmt == RT_RUN_AUTO)
+            return rt_err_at(err, RT_EINPUT, s->path, no,
+                             "cannot tell the run format: expected \"qid Q0 pid rank score tag\", "
+                             "\"qid<TAB>pid<TAB>rank[<TAB>score]\" or a DuReader JSON object");
+        if (s->fmt == RT_RUN_DUREADER)
+            return RESTART;   /* one JSON document: read as a whole */
+    }
+    if (s->fmt == RT_RUN_TREC)
+        s->info->has_scores = 1;
+    return parse_line(s, line, len, no, err);
+}
+
+static void report_progress(scan *s, rt_reader *r, uint64_t *counted)
+{
+    uint64_t at = rt_reader_offset(r) - s->start, done = at;
+    if (s->opts.progress_done) {   /* the parts add up what they read */
+        done = atomic_fetch_add(s->opts.progress_done, at - *counted) + (at - *counted);
+        *counted = at;
+    }
+    if (s->opts.progress_caller)
+        s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
 }
 
 static rt_status scan_lines(scan *s, rt_err *err)
@@ -424,54 +549,41 @@ static rt_status scan_lines(scan *s, rt_err *err)
     rt_status st = rt_reader_open_range(&r, s->path, s->start, s->end, err);
     if (st != RT_OK)
         return st;
-    char *line;
-    size_t len;
-    int rc;
+    linebuf b = {rt_calloc(1, CHUNK + PAD), CHUNK, 0, 0, 0};
+    size_t no = 0;
     uint64_t counted = 0;
-    while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        if (s->opts.progress && (rt_reader_lineno(r) & 8191) == 0) {
-            uint64_t at = rt_reader_offset(r) - s->start, done = at;
-            if (s->opts.progress_done) {   /* the parts add up what they read */
-                done = atomic_fetch_add(s->opts.progress_done, at - counted) + (at - counted);
-                counted = at;
+    while (st == RT_OK) {
+        rt_field f[6];
+        size_t len, next;
+        size_t n = b.pos < b.have ? line_at(b.buf + b.pos, b.have - b.pos, f, 6, &len, &next) : NO_END;
+        if (n == NO_END) {
+            if (b.eof)
+                break;
+            int rc = refill(&b, r, s->path, no, err);
+            if (rc < 0) {
+                st = RT_EINPUT;
+            } else if (rc == 0) {
+                b.eof = 1;
+                if (b.pos < b.have) {   /* a last line without a line end: given one */
+                    b.buf[b.have++] = '\n';
+                    s->unterminated = 1;
+                }
             }
-            if (s->opts.progress_caller)
-                s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
-        }
-        size_t no = rt_reader_lineno(r);
-        if (s->fmt == RT_RUN_TREC) {
-            int k = trec_plain(s, line, len, no, &st, err);
-            if (k == 0)
-                continue;
-            if (k > 0) {
-                if (st != RT_OK)
-                    break;
-                continue;
-            }
-        }
-        if (rt_line_skippable(line, len))
             continue;
-        if (s->fmt == RT_RUN_AUTO) {
-            s->fmt = detect(line, len);
-            if (s->fmt == RT_RUN_AUTO) {
-                st = rt_err_at(err, RT_EINPUT, s->path, no,
-                               "cannot tell the run format: expected \"qid Q0 pid rank score tag\", "
-                               "\"qid<TAB>pid<TAB>rank[<TAB>score]\" or a DuReader JSON object");
-                break;
-            }
-            if (s->fmt == RT_RUN_DUREADER) {
-                st = RESTART;   /* one JSON document: read as a whole */
-                break;
-            }
         }
-        if (s->fmt == RT_RUN_TREC)
-            s->info->has_scores = 1;
-        if ((st = parse_line(s, r, line, len, no, err)) != RT_OK)
-            break;
+        char *line = b.buf + b.pos;
+        b.pos += next;
+        no++;
+        if (s->opts.progress && (no & 8191) == 0)
+            report_progress(s, r, &counted);
+        if (n != RT_SPLIT_NOT_PLAIN && (n == 0 || f[0].s[0] == '#'))
+            continue;   /* blank or comment */
+        if (s->fmt == RT_RUN_TREC && n != RT_SPLIT_NOT_PLAIN && n >= 6 && trec_plain(s, f, no, &st, err))
+            continue;
+        st = general_line(s, line, len, no, err);
     }
-    if (rc < 0)
-        st = RT_EINPUT;
-    s->info->physical_lines = rt_reader_lineno(r);
+    s->info->physical_lines = no;
+    free(b.buf);
     rt_reader_close(&r);
     if (st == RT_OK && !s->gather && !s->hold_last)
         st = flush_block(s, err);
