@@ -167,6 +167,53 @@ static int tie_qsort_cmp(const void *x, const void *y)
     return tie_cmp(tie_scan, &tie_p[a->i], &tie_p[b->i]);
 }
 
+/* Sorts keys[0..n) by k: spread into about 2n buckets by the bits under the keys' common
+ * range (one counting pass and one move, as scores tend to be spread evenly), then each bucket
+ * by insertion, or by radix_sort when a bucket holds many (scores bunched together). tmp holds
+ * n keys. */
+static void bucket_sort(rank_key *keys, rank_key *tmp, size_t n)
+{
+    enum { MAX_BITS = 12 };
+    static _Thread_local uint32_t count[(1 << MAX_BITS) + 1];
+    uint64_t lo = keys[0].k, hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        lo = keys[i].k < lo ? keys[i].k : lo;
+        hi = keys[i].k > hi ? keys[i].k : hi;
+    }
+    int want = 1;
+    while (want < MAX_BITS && ((size_t)1 << want) < 2 * n)
+        want++;
+    uint64_t range = hi - lo;
+    int bits = range ? 64 - __builtin_clzll(range) : 0;
+    int shift = bits > want ? bits - want : 0;
+    size_t nb = (size_t)(range >> shift) + 1;
+    memset(count, 0, (nb + 1) * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[((keys[i].k - lo) >> shift) + 1]++;
+    for (size_t b = 0; b < nb; b++)
+        count[b + 1] += count[b];
+    for (size_t i = 0; i < n; i++)
+        tmp[count[(keys[i].k - lo) >> shift]++] = keys[i];
+    /* count[b] is now the end of bucket b */
+    for (size_t b = 0, a = 0; b < nb; a = count[b++]) {
+        size_t m = count[b] - a;
+        if (m > 32) {
+            radix_sort(tmp + a, keys + a, m);
+            continue;
+        }
+        for (size_t i = a + 1; i < a + m; i++) {
+            rank_key x = tmp[i];
+            size_t j = i;
+            while (j > a && tmp[j - 1].k > x.k) {
+                tmp[j] = tmp[j - 1];
+                j--;
+            }
+            tmp[j] = x;
+        }
+    }
+    memcpy(keys, tmp, n * sizeof *keys);
+}
+
 /* Orders each run of equal scores in keys[0..n) (indices into p) by tie_cmp. */
 static void order_ties(const scan *s, const pending *p, rank_key *keys, size_t n)
 {
@@ -194,7 +241,7 @@ static void order_ties(const scan *s, const pending *p, rank_key *keys, size_t n
 }
 
 /* Puts pending p[0..n) into s->hits in rank order: score descending, then tie_cmp. Runs are
- * nearly always written in rank order already (then only ties move); anything else is radix
+ * nearly always written in rank order already (then only ties move); anything else is bucket
  * sorted. */
 static void rank_pending(scan *s, const pending *p, size_t n)
 {
@@ -206,7 +253,7 @@ static void rank_pending(scan *s, const pending *p, size_t n)
         sorted &= i == 0 || keys[i].k >= keys[i - 1].k;
     }
     if (!sorted)
-        radix_sort(keys, keys + n, n);
+        bucket_sort(keys, keys + n, n);
     order_ties(s, p, keys, n);
     for (size_t i = 0; i < n; i++) {
         const pending *x = &p[keys[i].i];

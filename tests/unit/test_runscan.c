@@ -125,10 +125,14 @@ static const char *make_run(size_t nq, char **want, size_t *lines)
     size_t *order = malloc(300 * sizeof *order);
     char **wq = malloc(nq * sizeof *wq);
     for (size_t q = 0; q < nq; q++) {
-        size_t n = 1 + rnd() % 300, distinct = rnd() % 2 ? 3 : 1000;
+        /* scores: three values (long runs of ties), a thousand spread evenly, or bunched below 1
+         * with one far above (one bucket holds nearly all) */
+        size_t n = 1 + rnd() % 300, mode = rnd() % 3;
         for (size_t i = 0; i < n; i++) {
             snprintf(r[i].pid, sizeof r[i].pid, "%s%u", rnd() % 2 ? "p" : "pp", (unsigned)(rnd() % (n + 5)));
-            r[i].score = (double)(rnd() % distinct) / 4 - 1;
+            r[i].score = mode == 0 ? (double)(rnd() % 3) / 4 - 1
+                       : mode == 1 ? (double)(rnd() % 1000) / 4 - 1
+                       : i == 0 ? 1e6 : (double)(rnd() % 100) / 128;
             order[i] = i;
         }
         for (size_t i = n - 1; i > 0; i--) {   /* the file order: a shuffle */
@@ -139,7 +143,7 @@ static const char *make_run(size_t nq, char **want, size_t *lines)
         for (size_t i = 0; i < n; i++) {
             ref *x = &r[order[i]];
             x->line = ++line;
-            o += (size_t)snprintf(text + o, cap - o, "q%zu Q0 %s %zu %.2f tag\n", q, x->pid, i + 1, x->score);
+            o += (size_t)snprintf(text + o, cap - o, "q%zu Q0 %s %zu %.17g tag\n", q, x->pid, i + 1, x->score);
         }
         qsort(r, n, sizeof *r, ref_cmp);
         size_t qo = wo;
@@ -180,7 +184,7 @@ int main(void)
     rt_status st = rt_run_scan(path, NULL, collect, NULL, &s, &info, &err);
     ok(st == RT_OK, "whole read of 60 shuffled queries");
     char *whole = joined(&s);
-    ok(strcmp(whole, want) == 0, "rankings (radix sort, tie order, long runs of one score, "
+    ok(strcmp(whole, want) == 0, "rankings (bucket and radix sort, tie order, long runs of one score, "
        "duplicates) equal the brute-force reference");
     size_t dups = info.duplicates;
     ok(dups > 100, "the set holds duplicates (%zu)", dups);
