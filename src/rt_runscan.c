@@ -464,11 +464,16 @@ typedef struct linebuf {
 } linebuf;
 
 /* The line at p (avail bytes, readable 64 beyond): sets *len (without "\n" or "\r\n") and *next
- * (the bytes to the next line) and returns its field count, filling f[0..max), when it is plain
- * ASCII; RT_SPLIT_NOT_PLAIN (f untouched) for any other line; NO_END when no '\n' is among the
- * avail bytes. */
-static size_t line_at(const char *p, size_t avail, rt_field *f, size_t max, size_t *len, size_t *next)
+ * (the bytes to the next line) and returns its field count but at most LINE_FIELDS, filling f,
+ * when it is plain ASCII; RT_SPLIT_NOT_PLAIN (f untouched) for any other line; NO_END when no
+ * '\n' is among the avail bytes. line_at_long reads lines of any length; line_at takes the usual
+ * one, within 64 bytes, in one step. */
+enum { LINE_FIELDS = 6 };
+
+static size_t line_at_long(const char *p, size_t avail, rt_field f[LINE_FIELDS], size_t *len,
+                           size_t *next)
 {
+    const size_t max = LINE_FIELDS;
     size_t starts = 0, ends = 0;
     uint64_t prev_nb = 0;
     for (size_t base = 0; base < avail; base += 64) {
@@ -505,11 +510,60 @@ static size_t line_at(const char *p, size_t avail, rt_field *f, size_t max, size
         if (nl) {
             *len = base + e - cr;
             *next = base + e + 1;
-            return starts;
+            return starts < max ? starts : max;
         }
         prev_nb = nb >> 63;
     }
     return NO_END;
+}
+
+/* The field whose start and end are the lowest bits of starts and ends. */
+static inline rt_field field_of(const char *p, uint64_t starts, uint64_t ends)
+{
+    size_t a = (size_t)__builtin_ctzll(starts);
+    return (rt_field){p + a, (size_t)__builtin_ctzll(ends) - a};
+}
+
+static inline size_t line_at(const char *p, size_t avail, rt_field f[LINE_FIELDS], size_t *len,
+                             size_t *next)
+{
+    uint64_t blank, nl, bad = rt_classify64(p, &blank, &nl);
+    if (avail < 64)
+        nl &= (UINT64_C(1) << avail) - 1;
+    if (!nl)
+        return line_at_long(p, avail, f, len, next);
+    size_t e = (size_t)__builtin_ctzll(nl), cr = 0;
+    uint64_t in = (UINT64_C(1) << e) - 1;
+    if (e > 0 && ((bad >> (e - 1)) & 1) && p[e - 1] == '\r') {
+        cr = 1;
+        in >>= 1;
+    }
+    if (bad & in)
+        return line_at_long(p, avail, f, len, next);
+    uint64_t nb = ~blank & in;
+    uint64_t st = nb & ~(nb << 1), en = ~nb & (nb << 1);   /* field starts; ends (exclusive) */
+    *len = e - cr;
+    *next = e + 1;
+    /* Six fields or more, the usual TREC line: each start and end by its rank among the bits. */
+    uint64_t s1 = st & (st - 1), s2 = s1 & (s1 - 1), s3 = s2 & (s2 - 1), s4 = s3 & (s3 - 1);
+    uint64_t s5 = s4 & (s4 - 1);
+    if (s5) {
+        uint64_t e1 = en & (en - 1), e2 = e1 & (e1 - 1), e3 = e2 & (e2 - 1), e4 = e3 & (e3 - 1);
+        uint64_t e5 = e4 & (e4 - 1);
+        f[0] = field_of(p, st, en);
+        f[1] = field_of(p, s1, e1);
+        f[2] = field_of(p, s2, e2);
+        f[3] = field_of(p, s3, e3);
+        f[4] = field_of(p, s4, e4);
+        f[5] = field_of(p, s5, e5);
+        return LINE_FIELDS;
+    }
+    size_t k = 0;
+    for (; st; k++, st &= st - 1, en &= en - 1) {
+        size_t a = (size_t)__builtin_ctzll(st);
+        f[k] = (rt_field){p + a, (size_t)__builtin_ctzll(en) - a};
+    }
+    return k;
 }
 
 /* Keeps the unread bytes, makes room (a line longer than the buffer doubles it), reads more:
@@ -541,8 +595,8 @@ static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_
  * *st), 0 for the general path, which reports what is wrong. */
 static int trec_plain(scan *s, const rt_field *f, size_t no, rt_status *st, rt_err *err)
 {
-    double score;
-    if (rt_parse_double(f[4].s, f[4].len, &score) != RT_NUM_OK)
+    double score;   /* the line is in a linebuf: PAD readable bytes follow it */
+    if (rt_parse_double_padded(f[4].s, f[4].len, &score) != RT_NUM_OK)
         return 0;
     if (!s->info->name)
         s->info->name = rt_strndup(f[5].s, f[5].len);
@@ -600,9 +654,9 @@ static rt_status scan_lines(scan *s, rt_err *err)
     size_t no = 0;
     uint64_t counted = 0;
     while (st == RT_OK) {
-        rt_field f[6];
+        rt_field f[LINE_FIELDS];
         size_t len, next;
-        size_t n = b.pos < b.have ? line_at(b.buf + b.pos, b.have - b.pos, f, 6, &len, &next) : NO_END;
+        size_t n = b.pos < b.have ? line_at(b.buf + b.pos, b.have - b.pos, f, &len, &next) : NO_END;
         if (n == NO_END) {
             if (b.eof)
                 break;
