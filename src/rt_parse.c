@@ -186,6 +186,69 @@ rt_num_status rt_parse_double(const char *s, size_t len, double *out)
     return RT_NUM_OK;
 }
 
+/* The eight bytes at p as a little-endian word (byte 0 lowest). */
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if !RT_LITTLE_ENDIAN
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+#define ONES UINT64_C(0x0101010101010101)
+
+/* How many of the bytes of w, from the first, are decimal digits (0–8). A byte below '0' borrows
+ * from the bytes after it, and one above '9' carries into them, but never into the ones before:
+ * the first non-digit is always found. */
+static inline size_t leading_digits(uint64_t w)
+{
+    uint64_t t = w - 0x30 * ONES;
+    uint64_t nd = (t | (t + 0x76 * ONES)) & (0x80 * ONES);
+    return nd ? (size_t)__builtin_ctzll(nd) / 8 : 8;
+}
+
+/* The value of the first n (0–8) bytes of w, all digits: each step joins neighbouring groups
+ * (digit pairs, then fours, then eights), none overflowing its lane. */
+static inline uint64_t digits_value(uint64_t w, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uint64_t v = (w - 0x30 * ONES) << (8 * (8 - n));   /* the digits at the top, zeros below */
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+
+rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out)
+{
+    /* [sign] up to 8 digits [. up to 8 digits], read eight bytes at a time; anything else is
+     * rt_parse_double's. The value is m / 10^nf with m ≤ 2^53 as there (Clinger). */
+    size_t i = len && (s[0] == '-' || s[0] == '+');
+    const char *p = s + i;
+    size_t rest = len - i;
+    uint64_t w1 = load8(p);
+    size_t ni = leading_digits(w1);
+    ni = ni < rest ? ni : rest;
+    uint64_t m = digits_value(w1, ni);
+    size_t nf = 0;
+    if (ni < rest) {
+        if (p[ni] != '.' || rest - ni - 1 > 8)
+            return rt_parse_double(s, len, out);
+        nf = rest - ni - 1;
+        uint64_t w2 = load8(p + ni + 1);
+        if (leading_digits(w2) < nf)
+            return rt_parse_double(s, len, out);
+        m = m * (uint64_t)pow10_exact[nf] + digits_value(w2, nf);
+    }
+    if (!RT_FAST_DOUBLE || ni + nf == 0 || m > (UINT64_C(1) << 53))
+        return rt_parse_double(s, len, out);
+    double v = (double)m / pow10_exact[nf];
+    *out = s[0] == '-' ? -v : v;
+    return RT_NUM_OK;
+}
+
 rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out)
 {
     size_t i = 0;

@@ -77,6 +77,11 @@ typedef enum rt_num_status {
 /* Parses all len bytes at s as a decimal or exponent-form double, rounding like strtod. */
 rt_num_status rt_parse_double(const char *s, size_t len, double *out);
 
+/* rt_parse_double (the same answer, always) for s in a padded buffer: s[0 .. len + 32) must be
+ * readable. Reads the usual score, [sign] up to 8 digits [. up to 8 digits], eight bytes at a
+ * time. */
+rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out);
+
 /* Parses all len bytes at s as a signed decimal integer that fits in int32_t. */
 rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);
 

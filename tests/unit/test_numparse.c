@@ -1,6 +1,6 @@
 /* test_numparse — rt_parse_double against strtod, bit for bit and status for status, on edge cases
  * and on hundreds of thousands of random strings (well-formed decimals of every length, exponent
- * forms, and junk); and rt_split_ws_plain against rt_split_ws on random lines. */
+ * forms, and junk), the padded variant too; and rt_split_ws_plain against rt_split_ws on random lines. */
 #include "config.h"
 
 #include <math.h>
@@ -20,20 +20,6 @@ static rt_num_status expected(const char *s, double *v)
     return isfinite(*v) ? RT_NUM_OK : RT_NUM_NONFINITE;
 }
 
-/* 1 when rt_parse_double agrees with strtod on s; prints the first few disagreements. */
-static int agrees(const char *s)
-{
-    static int shown;
-    double want = 0, got = 0;
-    rt_num_status ws = expected(s, &want), gs = rt_parse_double(s, strlen(s), &got);
-    if (ws == gs && (gs != RT_NUM_OK || memcmp(&got, &want, sizeof got) == 0))
-        return 1;
-    if (shown++ < 10)
-        printf("# \"%s\": got status %d value %a, strtod status %d value %a\n", s, (int)gs, got,
-               (int)ws, want);
-    return 0;
-}
-
 static uint64_t state = 88172645463325252ULL;
 
 static uint64_t rnd(void)   /* xorshift64: reproducible */
@@ -42,6 +28,31 @@ static uint64_t rnd(void)   /* xorshift64: reproducible */
     state ^= state >> 7;
     state ^= state << 17;
     return state;
+}
+
+/* 1 when rt_parse_double, and rt_parse_double_padded with s followed by digits, points and
+ * signs that are not part of it, agree with strtod on s; prints the first few disagreements. */
+static int agrees(const char *s)
+{
+    static int shown;
+    static const char junk[] = "0123456789.-e";
+    char padded[256];
+    size_t len = strlen(s);
+    if (len + 40 > sizeof padded)
+        return 0;
+    memcpy(padded, s, len);
+    for (size_t i = len; i < len + 40; i++)
+        padded[i] = junk[rnd() % (sizeof junk - 1)];
+    double want = 0, got = 0, got_p = 0;
+    rt_num_status ws = expected(s, &want), gs = rt_parse_double(s, len, &got);
+    rt_num_status ps = rt_parse_double_padded(padded, len, &got_p);
+    if (ws == gs && ws == ps && (gs != RT_NUM_OK || (memcmp(&got, &want, sizeof got) == 0 &&
+                                                   memcmp(&got_p, &want, sizeof got) == 0)))
+        return 1;
+    if (shown++ < 10)
+        printf("# \"%s\": got status %d value %a, padded %d %a, strtod status %d value %a\n", s,
+               (int)gs, got, (int)ps, got_p, (int)ws, want);
+    return 0;
 }
 
 /* A random decimal: sign, up to 25 digits with a point somewhere (or none), often leading or
