@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "rt_eval.h"
-#include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 
@@ -24,7 +23,7 @@ struct rt_eval {
     rt_qinfo *qi;          /* per judged query */
     int32_t *ideal;        /* storage for all queries' ideal gains */
     uint32_t *sorted;
-    uint64_t *jhash;       /* per judgment, in qrels order: the hash of its pid string */
+    uint64_t *jhash;       /* per judgment, in qrels order: rt_run_pid_hash of its pid string */
     const rt_judgment *j0; /* the first judgment, to index jhash */
     uint64_t *jmask;       /* per judged query: bit (hash >> 58) set for each judged pid's hash */
 };
@@ -74,7 +73,7 @@ rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strt
     ev->jhash = rt_malloc((nj_all + 1) * sizeof *ev->jhash);
     ev->j0 = nq ? rt_qrels_judgments(qrels, 0, &dummy) : NULL;
     for (size_t k = 0; k < nj_all; k++)
-        ev->jhash[k] = rt_hash_bytes(rt_strtab_str(pids, ev->j0[k].pid), rt_strtab_len(pids, ev->j0[k].pid));
+        ev->jhash[k] = rt_run_pid_hash(rt_strtab_str(pids, ev->j0[k].pid), rt_strtab_len(pids, ev->j0[k].pid));
     ev->jmask = rt_calloc(nq ? nq : 1, sizeof *ev->jmask);
     for (uint32_t i = 0; i < nq; i++) {
         size_t nj;
@@ -185,7 +184,7 @@ static int32_t grade_of(const rt_eval *ev, uint32_t i, const rt_judgment *j, siz
         return RT_UNJUDGED;
     }
     int32_t g;
-    uint32_t pid = rt_strtab_find_hashed(ev->pids, h->pid, h->pid_len, h->hash);
+    uint32_t pid = rt_strtab_find(ev->pids, h->pid, h->pid_len);
     if (pid == RT_NO_ID || !rt_qrels_lookup(ev->qrels, i, pid, &g))
         return RT_UNJUDGED;
     return g;

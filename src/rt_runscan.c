@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_parse.h"
@@ -367,7 +366,7 @@ static rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pi
     RT_GROW(s->arena, s->acap, s->alen + pl);
     memcpy(s->arena + s->alen, pid, pl);
     RT_GROW(s->p, s->pcap, s->np + 1);
-    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_hash_bytes(pid, pl), line};
+    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_run_pid_hash(pid, pl), line};
     s->alen += pl;
     s->info->lines++;
     return RT_OK;
