@@ -239,12 +239,11 @@ static void order_ties(const scan *s, const pending *p, rank_key *keys, size_t n
     }
 }
 
-/* Puts pending p[0..n) into s->hits in rank order: score descending, then tie_cmp. Runs are
- * nearly always written in rank order already (then only ties move); anything else is bucket
- * sorted. */
+/* Puts the indices of pending p[0..n) into s->keys in rank order: score descending, then
+ * tie_cmp. Runs are nearly always written in rank order already (then only ties move); anything
+ * else is bucket sorted. */
 static void rank_pending(scan *s, const pending *p, size_t n)
 {
-    RT_GROW(s->keys, s->kcap, 2 * n);
     rank_key *keys = s->keys;
     int sorted = 1;
     for (size_t i = 0; i < n; i++) {
@@ -254,31 +253,36 @@ static void rank_pending(scan *s, const pending *p, size_t n)
     if (!sorted)
         bucket_sort(keys, keys + n, n);
     order_ties(s, p, keys, n);
-    for (size_t i = 0; i < n; i++) {
-        const pending *x = &p[keys[i].i];
-        s->hits[i] = (rt_hit){s->arena + x->pid_off, x->pid_len, x->score, x->hash, x->line};
-    }
 }
 
-/* Removes later copies of a pid in place; returns the new count or, under strict, RT_EINPUT. */
-static rt_status dedupe(scan *s, const char *qid, size_t ql, rt_hit *h, size_t *np, rt_err *err)
+/* Ranks pending entries p[0..n) of query qid, drops later copies of a pid (under strict, an
+ * error) and hands the hits to the callback, all in one pass over the ranking. */
+static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
+                      rt_err *err)
 {
-    size_t n = *np, cap = 16;
+    RT_GROW(s->hits, s->hcap, n ? n : 1);
+    RT_GROW(s->keys, s->kcap, 2 * n + 1);
+    int ranked = s->opts.order == RT_ORDER_SCORE && s->info->has_scores;
+    if (ranked)
+        rank_pending(s, p, n);
+    size_t cap = 16;
     while (cap < 2 * n)
         cap *= 2;
     if (cap > s->set_cap) {
         s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
         s->set_cap = cap;
     }
-    memset(s->set, 0, cap * sizeof *s->set);
+    memset(s->set, 0, cap * sizeof *s->set);   /* indices into hits, +1; 0 = empty */
+    rt_hit *h = s->hits;
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t j = h[i].hash & (cap - 1);
+        const pending *x = &p[ranked ? s->keys[i].i : i];
+        const char *pid = s->arena + x->pid_off;
+        size_t j = x->hash & (cap - 1);
         int dup = 0;
         while (s->set[j]) {
             const rt_hit *o = &h[s->set[j] - 1];
-            if (o->hash == h[i].hash && o->pid_len == h[i].pid_len &&
-                memcmp(o->pid, h[i].pid, o->pid_len) == 0) {
+            if (o->hash == x->hash && o->pid_len == x->pid_len && memcmp(o->pid, pid, o->pid_len) == 0) {
                 dup = 1;
                 break;
             }
@@ -286,39 +290,20 @@ static rt_status dedupe(scan *s, const char *qid, size_t ql, rt_hit *h, size_t *
         }
         if (dup) {
             if (s->opts.strict)
-                return rt_err_at(err, RT_EINPUT, s->path, h[i].line,
+                return rt_err_at(err, RT_EINPUT, s->path, x->line,
                                  "passage %.*s retrieved twice for query %.*s (strict mode)",
-                                 (int)h[i].pid_len, h[i].pid, (int)ql, qid);
-            if (!s->info->duplicates || h[i].line < s->info->first_dup_line)
-                s->info->first_dup_line = h[i].line;
+                                 (int)x->pid_len, pid, (int)qid_len, qid);
+            if (!s->info->duplicates || x->line < s->info->first_dup_line)
+                s->info->first_dup_line = x->line;
             s->info->duplicates++;
             continue;
         }
-        h[out] = h[i];
-        s->set[j] = (uint32_t)out + 1;
-        out++;
+        h[out] = (rt_hit){pid, x->pid_len, x->score, x->hash, x->line};
+        s->set[j] = (uint32_t)++out;
     }
-    *np = out;
-    return RT_OK;
-}
-
-/* Ranks pending entries p[0..n) of query qid and hands them to the callback. */
-static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
-                      rt_err *err)
-{
-    RT_GROW(s->hits, s->hcap, n ? n : 1);
-    if (s->opts.order == RT_ORDER_SCORE && s->info->has_scores)
-        rank_pending(s, p, n);
-    else
-        for (size_t i = 0; i < n; i++)
-            s->hits[i] = (rt_hit){s->arena + p[i].pid_off, p[i].pid_len, p[i].score, p[i].hash,
-                                  p[i].line};
-    rt_status st = dedupe(s, qid, qid_len, s->hits, &n, err);
-    if (st != RT_OK)
-        return st;
     s->info->queries++;
-    s->info->hits += n;
-    return s->fn(s->ctx, qid, qid_len, s->hits, n, err);
+    s->info->hits += out;
+    return s->fn(s->ctx, qid, qid_len, h, out, err);
 }
 
 /* Emits the current block (the lines of one query since the last), or holds it when it is the
