@@ -22,6 +22,12 @@
 
 #define RESTART ((rt_status)100)
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RT_RUNSCAN_LITTLE_ENDIAN 1
+#else
+#define RT_RUNSCAN_LITTLE_ENDIAN 0
+#endif
+
 typedef struct pending {
     size_t pid_off;      /* into the arena */
     uint32_t pid_len;
@@ -330,26 +336,47 @@ static rt_status flush_block(scan *s, rt_err *err)
 
 /* ---- collecting lines ---------------------------------------------------------------------- */
 
-/* add_hit for ids known to be good. */
-static rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
-                             double score, size_t line, rt_err *err)
+/* Whether the len bytes at a and b are equal, for ids: two loads and a shift when len ≤ 8 and
+ * both are readable 8 bytes from their start (a linebuf field; s->qid, kept at least 8 long). */
+static inline int same_short(const char *a, const char *b, size_t len)
+{
+    if (len == 0 || len > 8)
+        return memcmp(a, b, len) == 0;
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    x ^= y;
+#if RT_RUNSCAN_LITTLE_ENDIAN
+    return (x << (64 - 8 * len)) == 0;
+#else
+    return (x >> (64 - 8 * len)) == 0;
+#endif
+}
+
+/* add_hit for ids known to be good. padded: qid and pid are in a linebuf (PAD readable bytes
+ * follow), so short ones are compared and copied a word at a time. */
+static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
+                                    double score, size_t line, int padded, rt_err *err)
 {
     rt_status st;
     uint32_t qslot = 0;
     if (s->gather) {
         qslot = rt_strtab_intern(s->seen, qid, ql);
-    } else if (ql != s->qid_len || memcmp(qid, s->qid, ql) != 0) {
+    } else if (ql != s->qid_len || !(padded ? same_short(qid, s->qid, ql) : memcmp(qid, s->qid, ql) == 0)) {
         if ((st = flush_block(s, err)) != RT_OK)
             return st;
         if (rt_strtab_find(s->seen, qid, ql) != RT_NO_ID)
             return RESTART;
-        RT_GROW(s->qid, s->qid_cap, ql + 1);
+        RT_GROW(s->qid, s->qid_cap, ql + 8);
         memcpy(s->qid, qid, ql);
         s->qid_len = ql;
         s->open = 1;
     }
-    RT_GROW(s->arena, s->acap, s->alen + pl);
-    memcpy(s->arena + s->alen, pid, pl);
+    RT_GROW(s->arena, s->acap, s->alen + pl + 32);
+    if (padded && pl <= 32)
+        memcpy(s->arena + s->alen, pid, 32);   /* the bytes past pl are overwritten by the next */
+    else
+        memcpy(s->arena + s->alen, pid, pl);
     RT_GROW(s->p, s->pcap, s->np + 1);
     s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_run_pid_hash(pid, pl), line};
     s->alen += pl;
@@ -361,7 +388,7 @@ static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, s
                          double score, size_t line, rt_err *err)
 {
     rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
-    return st != RT_OK ? st : add_checked(s, qid, ql, pid, pl, score, line, err);
+    return st != RT_OK ? st : add_checked(s, qid, ql, pid, pl, score, line, 0, err);
 }
 
 static rt_run_format detect(const char *line, size_t len)
@@ -585,7 +612,7 @@ static int trec_plain(scan *s, const rt_field *f, size_t no, rt_status *st, rt_e
     if (!s->info->name)
         s->info->name = rt_strndup(f[5].s, f[5].len);
     s->info->has_scores = 1;
-    *st = add_checked(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, err);
+    *st = add_checked(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, 1, err);
     return 1;
 }
 
