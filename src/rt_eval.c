@@ -297,18 +297,28 @@ static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts,
     uint64_t mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
     if (mid == 0)
         return 0;
-    rt_eval_result *r[2] = {rt_eval_begin(ev, NULL), rt_eval_begin(ev, NULL)};
-    file_ctx c[2] = {{ev, r[0]}, {ev, r[1]}};
-    void *ctx[2] = {&c[0], &c[1]};
-    rt_run_info info[2];
-    rt_err err;
-    rt_status st = rt_run_scan_halves(path, opts, mid, on_query, ctx, info, &err);
-    r[0]->info = info[0];
-    r[1]->info = info[1];
-    int ok = st == RT_OK && info[0].format == info[1].format &&
+    /* Grouped (the usual file): streamed, one query at a time. Otherwise each half keeps its
+     * lines and the queries are put together after both (the one-thread read holds it all too). */
+    rt_eval_result *r[2] = {NULL, NULL};
+    int ok = 0;
+    for (int gather = 0; gather < 2 && !ok; gather++) {
+        rt_eval_result_free(&r[0]);
+        r[0] = rt_eval_begin(ev, NULL);
+        r[1] = rt_eval_begin(ev, NULL);
+        file_ctx c[2] = {{ev, r[0]}, {ev, r[1]}};
+        void *ctx[2] = {&c[0], &c[1]};
+        rt_run_info info[2];
+        rt_err err;
+        rt_status st = rt_run_scan_halves(path, opts, mid, gather, on_query, ctx, info, &err);
+        r[0]->info = info[0];
+        r[1]->info = info[1];
+        ok = st == RT_OK && info[0].format == info[1].format &&
              (info[0].has_scores == info[1].has_scores || info[1].lines == 0) &&
              info[0].lines > 0 && merge_parts(r[0], r[1]);
-    rt_eval_result_free(&r[1]);
+        rt_eval_result_free(&r[1]);
+        if (st != RT_OK && st != RT_RUN_NOT_GROUPED)
+            break;   /* an input error: the one-thread read reports it with the file's line numbers */
+    }
     if (!ok) {
         rt_eval_result_free(&r[0]);
         return 0;

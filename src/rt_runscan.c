@@ -952,7 +952,34 @@ static rt_status join_halves(scan *a, scan *b, rt_err *err)
     return st;
 }
 
-rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid,
+/* After both halves read in gather mode: the second's lines (its queries interned into the
+ * first's, its lines numbered on) join the first's, and all queries are emitted by the first. */
+static rt_status join_gathered(scan *a, scan *b, rt_err *err)
+{
+    if (b->np && (a->fmt != b->fmt || a->info->has_scores != b->info->has_scores))
+        return RT_RUN_NOT_GROUPED;   /* the halves read differently: the caller reads it whole */
+    uint32_t nq = rt_strtab_count(b->seen);
+    uint32_t *slot = rt_reallocarray(NULL, nq ? nq : 1, sizeof *slot);
+    for (uint32_t q = 0; q < nq; q++)
+        slot[q] = rt_strtab_intern(a->seen, rt_strtab_str(b->seen, q), rt_strtab_len(b->seen, q));
+    RT_GROW(a->arena, a->acap, a->alen + b->alen + 1);
+    memcpy(a->arena + a->alen, b->arena, b->alen);
+    RT_GROW(a->p, a->pcap, a->np + b->np + 1);
+    for (size_t i = 0; i < b->np; i++) {
+        pending e = b->p[i];
+        e.pid_off += a->alen;
+        e.line += a->info->physical_lines;
+        e.qslot = slot[e.qslot];
+        a->p[a->np++] = e;
+    }
+    a->alen += b->alen;
+    free(slot);
+    if (!a->info->has_scores)
+        a->info->has_scores = b->info->has_scores;
+    return emit_gathered(a, err);
+}
+
+rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid, int gather,
                              rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err)
 {
     static const rt_run_opts defaults = {0};
@@ -962,13 +989,13 @@ rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t
         memset(&info[k], 0, sizeof info[k]);
         h[k].s = (scan){.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx[k],
                         .info = &info[k], .start = k ? mid : 0, .end = k ? 0 : mid,
-                        .hold_first = k == 1, .hold_last = k == 0};
+                        .hold_first = k == 1 && !gather, .hold_last = k == 0 && !gather};
         h[k].s.fmt = h[k].s.opts.format;
         if (h[k].s.opts.progress) {   /* both count the bytes they read; the first reports */
             h[k].s.opts.progress_done = &done;
             h[k].s.opts.progress_caller = h[k].s.opts.progress_caller && k == 0;
         }
-        scan_reset(&h[k].s, 0);
+        scan_reset(&h[k].s, gather);
     }
     rt_status st = RT_OK;
     if (h[0].s.fmt == RT_RUN_DUREADER) {
@@ -984,7 +1011,9 @@ rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t
         st = h[0].st != RT_OK ? h[0].st : h[1].st;
         *err = h[0].st != RT_OK ? h[0].err : h[1].err;
         if (st == RT_OK)
-            st = join_halves(&h[0].s, &h[1].s, err);
+            st = gather ? join_gathered(&h[0].s, &h[1].s, err) : join_halves(&h[0].s, &h[1].s, err);
+        if (gather)
+            info[0].regrouped = 1;
     }
     for (int k = 0; k < 2; k++) {
         info[k].format = h[k].s.fmt;

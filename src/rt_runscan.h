@@ -116,9 +116,12 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
  * what it found to info[0], the second's to fn with ctx[1] and info[1]. A query whose lines
  * straddle mid is handed over once, whole, with ctx[0], after both halves are read. Line numbers
  * in info[1], in its hits and in its messages count from mid. A query that appears in both halves
- * otherwise is not detected here: the caller sees it in both contexts (and reads the file whole).
+ * otherwise is not detected here: the caller sees it in both contexts. With gather, for a file
+ * whose queries' lines are not grouped, each half keeps all its lines, and after both every query
+ * (its lines from both halves, in file order, numbered from the file's start) goes to fn with
+ * ctx[0] in order of first appearance, as rt_run_scan does; this holds the whole run in memory.
  * info[k].name is owned by the caller (rt_run_info_clear). */
-rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid,
+rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid, int gather,
                              rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err);
 
 /* The start of the first line after the middle of the regular file at path (of size bytes), to

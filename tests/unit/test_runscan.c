@@ -76,6 +76,16 @@ static void render(seen *s, size_t line_offset)
     s->n = 0;
 }
 
+/* The scan starts over (lines not grouped): what it gave so far does not count. */
+static void forget(void *ctx)
+{
+    seen *s = ctx;
+    render(s, 0);
+    for (size_t i = 0; i < s->nt; i++)
+        free(s->text[i]);
+    s->nt = 0;
+}
+
 static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* All texts of s, sorted, in one string (caller frees); empties s. */
@@ -207,7 +217,7 @@ int main(void)
             continue;
         void *ctx[2] = {a, b};
         rt_run_info two[2];
-        st = rt_run_scan_halves(path2, NULL, at, collect, ctx, two, &err);
+        st = rt_run_scan_halves(path2, NULL, at, 0, collect, ctx, two, &err);
         if (st != RT_OK) {
             printf("# split at %zu: status %d: %s\n", at, (int)st, err.msg);
             all = 0;
@@ -243,7 +253,7 @@ int main(void)
     const char *scattered = tmp_bytes("a Q0 x 1 1 t\nb Q0 y 1 1 t\nc Q0 z 1 1 t\na Q0 w 2 0 t\n", 52);
     void *ctx[2] = {a, b};
     rt_run_info two[2];
-    st = rt_run_scan_halves(scattered, NULL, 26, collect, ctx, two, &err);
+    st = rt_run_scan_halves(scattered, NULL, 26, 0, collect, ctx, two, &err);
     char *ja = joined(a), *jb = joined(b);
     ok(st == RT_RUN_NOT_GROUPED || (strncmp(ja, "a:", 2) == 0 && strstr(jb, "a:") != NULL),
        "a query in both halves: reported, or seen by both contexts");
@@ -251,6 +261,54 @@ int main(void)
     free(jb);
     rt_run_info_clear(&two[0]);
     rt_run_info_clear(&two[1]);
+    /* Lines of all queries shuffled together: gathered halves at every split equal the whole
+     * read (which gathers too). */
+    size_t nl = 0;
+    char **lines_of = malloc((lines2 + 1) * sizeof *lines_of);
+    for (char *q = text; q < text + len; q = strchr(q, '\n') + 1)
+        lines_of[nl++] = q;
+    for (size_t i = nl - 1; i > 0; i--) {
+        size_t k = rnd() % (i + 1);
+        char *x = lines_of[i];
+        lines_of[i] = lines_of[k];
+        lines_of[k] = x;
+    }
+    char *mixed = malloc(len + 1);
+    size_t mo = 0;
+    for (size_t i = 0; i < nl; i++) {
+        size_t l = (size_t)(strchr(lines_of[i], '\n') - lines_of[i]) + 1;
+        memcpy(mixed + mo, lines_of[i], l);
+        mo += l;
+    }
+    const char *path3 = tmp_bytes(mixed, mo);
+    st = rt_run_scan(path3, NULL, collect, forget, &s, &one, &err);
+    char *ref3 = joined(&s);
+    all = st == RT_OK && one.regrouped;
+    splits = 0;
+    for (size_t at = 1; at < mo && all; at++) {
+        if (mixed[at - 1] != '\n')
+            continue;
+        void *ctx3[2] = {a, b};
+        st = rt_run_scan_halves(path3, NULL, at, 1, collect, ctx3, two, &err);
+        char *got = joined(a);
+        size_t d = two[0].duplicates + two[1].duplicates;
+        if (st != RT_OK || b->n != 0 || strcmp(got, ref3) != 0 || d != one.duplicates ||
+            (d && two[0].first_dup_line != one.first_dup_line)) {
+            printf("# gathered halves split at byte %zu: status %d, differs from the whole read\n", at, (int)st);
+            all = 0;
+        }
+        render(b, 0);
+        free(got);
+        rt_run_info_clear(&two[0]);
+        rt_run_info_clear(&two[1]);
+        splits++;
+    }
+    ok(all && splits == (int)nl - 1, "lines of all queries mixed: gathered halves split at each of %d "
+       "lines give the whole read's rankings, line numbers and duplicates", splits);
+    rt_run_info_clear(&one);
+    free(ref3);
+    free(mixed);
+    free(lines_of);
     free(text);
     free(want);
     free(want2);
