@@ -240,11 +240,13 @@ rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out)
         uint64_t w2 = load8(p + ni + 1);
         if (leading_digits(w2) < nf)
             return rt_parse_double(s, len, out);
-        m = m * (uint64_t)pow10_exact[nf] + digits_value(w2, nf);
+        static const uint64_t pow10_int[9] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+                                              10000000, 100000000};
+        m = m * pow10_int[nf] + digits_value(w2, nf);
     }
     if (!RT_FAST_DOUBLE || ni + nf == 0 || m > (UINT64_C(1) << 53))
         return rt_parse_double(s, len, out);
-    double v = (double)m / pow10_exact[nf];
+    double v = (double)(int64_t)m / pow10_exact[nf];   /* m < 2^63: the signed conversion */
     *out = s[0] == '-' ? -v : v;
     return RT_NUM_OK;
 }
