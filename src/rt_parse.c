@@ -55,40 +55,6 @@ size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max)
     }
 }
 
-size_t rt_split_ws_plain(const char *line, size_t len, rt_field *f, size_t max)
-{
-    /* Fields start at a non-blank after a blank (or the line start) and end at a blank after a
-     * non-blank; 64 bytes are classified at once and the boundaries read off the masks. */
-    size_t starts = 0, ends = 0;
-    uint64_t prev_nb = 0;   /* the byte before the block is part of a field */
-    for (size_t base = 0; base < len; base += 64) {
-        uint64_t blank, nl, bad;
-        if (len - base >= 64) {
-            bad = rt_classify64(line + base, &blank, &nl);
-        } else {
-            char tail[64];   /* padded with blanks: a field at the line end closes there */
-            memset(tail, ' ', sizeof tail);
-            memcpy(tail, line + base, len - base);
-            bad = rt_classify64(tail, &blank, &nl);
-        }
-        if (bad | nl)
-            return RT_SPLIT_NOT_PLAIN;
-        uint64_t nb = ~blank;
-        uint64_t st = nb & ~((nb << 1) | prev_nb);
-        uint64_t en = blank & ((nb << 1) | prev_nb);
-        prev_nb = nb >> 63;
-        for (; st; st &= st - 1, starts++)
-            if (starts < max)
-                f[starts].s = line + base + (size_t)__builtin_ctzll(st);
-        for (; en; en &= en - 1, ends++)
-            if (ends < max)
-                f[ends].len = (size_t)(line + base + (size_t)__builtin_ctzll(en) - f[ends].s);
-    }
-    if (ends < starts && ends < max)   /* a field runs to a line end at a multiple of 64 */
-        f[ends].len = (size_t)(line + len - f[ends].s);
-    return starts;
-}
-
 size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max)
 {
     size_t n = 0, b = 0;

@@ -23,7 +23,8 @@ size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max);
 
 /* Classifies the 64 bytes at p, all readable: bit i of *blank is set when p[i] is a blank or a
  * tab, of *nl when it is '\n', and of the return when it is any other byte that is not printable
- * ASCII (controls, DEL, every byte from 0x80). SSE2 where there is, a byte loop elsewhere. */
+ * ASCII (controls, DEL, every byte from 0x80). SSE2 where there is, a byte loop elsewhere. A line
+ * scanner reads a line's end, its fields and whether its ids need checking off these masks. */
 static inline uint64_t rt_classify64(const char *p, uint64_t *blank, uint64_t *nl)
 {
 #ifdef __SSE2__
@@ -57,13 +58,6 @@ static inline uint64_t rt_classify64(const char *p, uint64_t *blank, uint64_t *n
     return bad;
 #endif
 }
-
-/* rt_split_ws for the common line, all printable ASCII, blanks and tabs: same fields and
- * return, or RT_SPLIT_NOT_PLAIN when the line holds any other byte (control, DEL, non-ASCII),
- * for the caller to take its general path, which checks ids and reports what is wrong. Ids from
- * a plain line need no rt_id_problem check: they cannot have one. */
-#define RT_SPLIT_NOT_PLAIN ((size_t)-1)
-size_t rt_split_ws_plain(const char *line, size_t len, rt_field *f, size_t max);
 
 /* Splits line at each tab (TSV files); empty fields are kept. Same return as rt_split_ws. */
 size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max);

@@ -467,6 +467,7 @@ static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt
 enum { CHUNK = 256 << 10, PAD = 128 };
 #define MAX_LINE ((size_t)1 << 30)   /* as rt_reader */
 #define NO_END ((size_t)-2)
+#define NOT_PLAIN ((size_t)-1)
 
 typedef struct linebuf {
     char *buf;               /* cap bytes, then PAD readable bytes for rt_classify64 */
@@ -476,7 +477,7 @@ typedef struct linebuf {
 
 /* The line at p (avail bytes, readable 64 beyond): sets *len (without "\n" or "\r\n") and *next
  * (the bytes to the next line) and returns its field count but at most LINE_FIELDS, filling f,
- * when it is plain ASCII; RT_SPLIT_NOT_PLAIN (f untouched) for any other line; NO_END when no
+ * when it is plain ASCII; NOT_PLAIN (f untouched) for any other line; NO_END when no
  * '\n' is among the avail bytes. line_at_long reads lines of any length; line_at takes the usual
  * one, within 64 bytes, in one step. */
 enum { LINE_FIELDS = 6 };
@@ -505,7 +506,7 @@ static size_t line_at_long(const char *p, size_t avail, rt_field f[LINE_FIELDS],
             size_t l = (size_t)(q - p);
             *next = l + 1;
             *len = l && p[l - 1] == '\r' ? l - 1 : l;
-            return RT_SPLIT_NOT_PLAIN;
+            return NOT_PLAIN;
         }
         if (!nl && lim <= 64)
             return NO_END;
@@ -688,9 +689,9 @@ static rt_status scan_lines(scan *s, rt_err *err)
         no++;
         if (s->opts.progress && (no & 8191) == 0)
             report_progress(s, r, &counted);
-        if (n != RT_SPLIT_NOT_PLAIN && (n == 0 || f[0].s[0] == '#'))
+        if (n != NOT_PLAIN && (n == 0 || f[0].s[0] == '#'))
             continue;   /* blank or comment */
-        if (s->fmt == RT_RUN_TREC && n != RT_SPLIT_NOT_PLAIN && n >= 6 && trec_plain(s, f, no, &st, err))
+        if (s->fmt == RT_RUN_TREC && n != NOT_PLAIN && n >= 6 && trec_plain(s, f, no, &st, err))
             continue;
         st = general_line(s, line, len, no, err);
     }

@@ -1,6 +1,6 @@
 /* test_numparse — rt_parse_double against strtod, bit for bit and status for status, on edge cases
  * and on hundreds of thousands of random strings (well-formed decimals of every length, exponent
- * forms, and junk), the padded variant too; and rt_split_ws_plain against rt_split_ws on random lines. */
+ * forms, and junk), the padded variant too; and rt_classify64 against a byte loop. */
 #include "config.h"
 
 #include <math.h>
@@ -153,60 +153,30 @@ static void check_doubles(void)
     ok(all, "200,000 random strings of digits, signs, points, e and blanks: same verdict as strtod");
 }
 
-/* A random line over blanks, tabs, letters and (sometimes) a byte that is not plain. */
-static size_t random_line(char *b, size_t cap)
+/* rt_classify64 against a byte-by-byte classification on random bytes, plain and not. */
+static void check_classify(void)
 {
-    static const char plain[] = "ab#0.  \t";
-    size_t n = rnd() % cap;
-    for (size_t i = 0; i < n; i++)
-        b[i] = plain[rnd() % (sizeof plain - 1)];
-    if (n && rnd() % 8 == 0)
-        b[rnd() % n] = (char)"\x01\x7f\xc3\x80\r"[rnd() % 5];
-    return n;
-}
-
-static void check_split(void)
-{
-    char b[300];
-    int all = 1, plain_seen = 0, odd_seen = 0;
+    int all = 1;
     for (int i = 0; i < 100000 && all; i++) {
-        size_t n = random_line(b, i % 2 ? sizeof b : 70);
-        rt_field want[8], got[8];
-        size_t wn = rt_split_ws(b, n, want, 8), gn = rt_split_ws_plain(b, n, got, 8);
-        int odd = 0;
-        for (size_t k = 0; k < n; k++) {
+        char b[64];
+        static const char plain[] = "ab#0.  \t\n";
+        for (int k = 0; k < 64; k++)
+            b[k] = rnd() % 16 ? plain[rnd() % (sizeof plain - 1)] : (char)rnd();
+        uint64_t blank, nl, bad = rt_classify64(b, &blank, &nl), wb = 0, wn = 0, wbad = 0;
+        for (int k = 0; k < 64; k++) {
             unsigned char c = (unsigned char)b[k];
-            odd |= (c < 0x20 && c != '\t') || c >= 0x7f;
+            wb |= (uint64_t)(c == ' ' || c == '\t') << k;
+            wn |= (uint64_t)(c == '\n') << k;
+            wbad |= (uint64_t)((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f) << k;
         }
-        if (odd) {
-            odd_seen++;
-            all = gn == RT_SPLIT_NOT_PLAIN;
-        } else {
-            plain_seen++;
-            all = gn == wn;
-            for (size_t k = 0; all && k < wn && k < 8; k++)
-                all = got[k].s == want[k].s && got[k].len == want[k].len;
-        }
-        if (!all)
-            printf("# line %d (%zu bytes): %zu fields, rt_split_ws %zu\n", i, n, gn, wn);
+        all = blank == wb && nl == wn && bad == wbad;
     }
-    ok(all && plain_seen > 1000 && odd_seen > 1000,
-       "split_ws_plain: same fields as split_ws on 100,000 random lines up to 300 bytes, "
-       "and refuses every line with a control, DEL or non-ASCII byte");
-    rt_field f[8];
-    char line[128];
-    memset(line, 'x', sizeof line);
-    is_int(rt_split_ws_plain(line, 64, f, 8), 1, "split_ws_plain: a 64-byte field");
-    ok(f[0].len == 64, "split_ws_plain: it ends at the line end");
-    line[63] = ' ';
-    is_int(rt_split_ws_plain(line, 128, f, 8), 2, "split_ws_plain: a blank at byte 63 splits");
-    ok(f[0].len == 63 && f[1].s == line + 64 && f[1].len == 64, "split_ws_plain: fields across the 64-byte blocks");
-    is_int(rt_split_ws_plain("", 0, f, 8), 0, "split_ws_plain: empty line");
+    ok(all, "classify64: blanks, line ends and odd bytes of 100,000 random blocks, as byte by byte");
 }
 
 int main(void)
 {
     check_doubles();
-    check_split();
+    check_classify();
     return tap_done();
 }

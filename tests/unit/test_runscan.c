@@ -25,7 +25,7 @@ static uint64_t rnd(void)
 typedef struct got_query {
     char qid[32];
     size_t n;
-    char (*pid)[16];
+    char (*pid)[80];
     double *score;
     size_t *line;
 } got_query;
@@ -62,7 +62,7 @@ static void render(seen *s, size_t line_offset)
 {
     for (size_t k = 0; k < s->n; k++) {
         got_query *g = &s->q[k];
-        size_t cap = 40 + g->n * 64, o = 0;
+        size_t cap = 40 + g->n * 128, o = 0;
         char *t = malloc(cap);
         o += (size_t)snprintf(t + o, cap - o, "%s:", g->qid);
         for (size_t i = 0; i < g->n; i++)
@@ -198,6 +198,29 @@ int main(void)
        "duplicates) equal the brute-force reference");
     size_t dups = info.duplicates;
     ok(dups > 100, "the set holds duplicates (%zu)", dups);
+    rt_run_info_clear(&info);
+
+    /* What rt_reader_next accepted, read by the scanner's own lines: a BOM, CRLF ends, tabs,
+     * blank and comment lines, a line of 100 bytes (fields across the 64-byte blocks), an id
+     * that is not ASCII, and a last line without a line end. */
+    static const char odd[] =
+        "\xEF\xBB\xBFq1 Q0 a 1 1.5 t\r\n"
+        "\r\n"
+        "  # a comment\n"
+        "q1\tQ0\tb\t2\t2.5\tt\n"
+        "q1 Q0 ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc 3 0.5 t extra\n"
+        "q1 Q0 \xC3\xA9 4 1e-1 t\r\n"
+        "q2 Q0 x 1 3 t";
+    st = rt_run_scan(tmp_bytes(odd, sizeof odd - 1), NULL, collect, NULL, &s, &info, &err);
+    char *odd_got = joined(&s);
+    static const char odd_want[] =
+        "q1: b 2.5 4, a 1.5 1, ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc 0.5 5, \xC3\xA9 0.10000000000000001 6,\n"
+        "q2: x 3 7,\n";
+    ok(st == RT_OK && strcmp(odd_got, odd_want) == 0 && info.physical_lines == 7,
+       "BOM, CRLF, tabs, blank and comment lines, a 100-byte line, a UTF-8 id, no last line end");
+    if (strcmp(odd_got, odd_want) != 0)
+        printf("# got:\n%s", odd_got);
+    free(odd_got);
     rt_run_info_clear(&info);
 
     /* Every line start of a smaller file as the split. */
