@@ -66,7 +66,7 @@ typedef struct scan {
 
     rt_hit *hits;            /* the ranked block handed to fn */
     size_t hcap;
-    uint32_t *set;           /* duplicate detection: indices into hits, +1; 0 = empty */
+    uint64_t *set;           /* duplicate detection (emit) */
     size_t set_cap;
     struct rank_key *keys;   /* ranking: 2 per hit (the radix sort's second half) */
     size_t kcap;
@@ -278,19 +278,24 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
         s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
         s->set_cap = cap;
     }
-    memset(s->set, 0, cap * sizeof *s->set);   /* indices into hits, +1; 0 = empty */
+    /* Each slot: the hash's top 32 bits, then the index into hits + 1 (0: empty), so that a
+     * probe past another pid seldom reads its hit. */
+    memset(s->set, 0, cap * sizeof *s->set);
     rt_hit *h = s->hits;
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
         const pending *x = &p[ranked ? s->keys[i].i : i];
         const char *pid = s->arena + x->pid_off;
         size_t j = x->hash & (cap - 1);
+        uint64_t tag = x->hash >> 32 << 32;
         int dup = 0;
         while (s->set[j]) {
-            const rt_hit *o = &h[s->set[j] - 1];
-            if (o->hash == x->hash && o->pid_len == x->pid_len && memcmp(o->pid, pid, o->pid_len) == 0) {
-                dup = 1;
-                break;
+            if ((s->set[j] >> 32 << 32) == tag) {
+                const rt_hit *o = &h[(uint32_t)s->set[j] - 1];
+                if (o->hash == x->hash && o->pid_len == x->pid_len && memcmp(o->pid, pid, o->pid_len) == 0) {
+                    dup = 1;
+                    break;
+                }
             }
             j = (j + 1) & (cap - 1);
         }
@@ -305,7 +310,7 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
             continue;
         }
         h[out] = (rt_hit){pid, x->pid_len, x->score, x->hash, x->line};
-        s->set[j] = (uint32_t)++out;
+        s->set[j] = tag | (uint32_t)++out;
     }
     s->info->queries++;
     s->info->hits += out;
