@@ -7,7 +7,6 @@
 
 #include "rt_dbqa.h"
 #include "rt_file.h"
-#include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -212,7 +211,7 @@ rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *s
             uint32_t pid = d->c[s[j].line].pid;
             const char *p = rt_strtab_str(d->pids, pid);
             size_t pl = rt_strtab_len(d->pids, pid);
-            h[j - i] = (rt_hit){p, (uint32_t)pl, s[j].score, rt_hash_bytes(p, pl), s[j].line + 1};
+            h[j - i] = (rt_hit){p, (uint32_t)pl, s[j].score, rt_run_pid_hash(p, pl), s[j].line + 1};
         }
         char qid[24];
         int ql = snprintf(qid, sizeof qid, "q%u", s[i].q + 1);

@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pthread.h>
 #include <sys/stat.h>
 
 #include "rt_eval.h"
-#include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
 
@@ -25,8 +23,9 @@ struct rt_eval {
     rt_qinfo *qi;          /* per judged query */
     int32_t *ideal;        /* storage for all queries' ideal gains */
     uint32_t *sorted;
-    uint64_t *jhash;       /* per judgment, in qrels order: the hash of its pid string */
+    uint64_t *jhash;       /* per judgment, in qrels order: rt_run_pid_hash of its pid string */
     const rt_judgment *j0; /* the first judgment, to index jhash */
+    uint64_t *jmask;       /* per judged query: bit (hash >> 58) set for each judged pid's hash */
 };
 
 /* Judged queries with at most this many judgments are looked up by scanning their pid hashes;
@@ -74,7 +73,14 @@ rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strt
     ev->jhash = rt_malloc((nj_all + 1) * sizeof *ev->jhash);
     ev->j0 = nq ? rt_qrels_judgments(qrels, 0, &dummy) : NULL;
     for (size_t k = 0; k < nj_all; k++)
-        ev->jhash[k] = rt_hash_bytes(rt_strtab_str(pids, ev->j0[k].pid), rt_strtab_len(pids, ev->j0[k].pid));
+        ev->jhash[k] = rt_run_pid_hash(rt_strtab_str(pids, ev->j0[k].pid), rt_strtab_len(pids, ev->j0[k].pid));
+    ev->jmask = rt_calloc(nq ? nq : 1, sizeof *ev->jmask);
+    for (uint32_t i = 0; i < nq; i++) {
+        size_t nj;
+        const rt_judgment *j = rt_qrels_judgments(qrels, i, &nj);
+        for (size_t k = 0; k < nj; k++)
+            ev->jmask[i] |= UINT64_C(1) << (ev->jhash[j - ev->j0 + k] >> 58);
+    }
     ev->sorted = rt_malloc((nq ? nq : 1) * sizeof *ev->sorted);
     for (uint32_t i = 0; i < nq; i++)
         ev->sorted[i] = i;
@@ -91,6 +97,7 @@ void rt_eval_free(rt_eval **evp)
     free(ev->ideal);
     free(ev->sorted);
     free(ev->jhash);
+    free(ev->jmask);
     free(ev);
     *evp = NULL;
 }
@@ -166,6 +173,8 @@ rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name)
 static int32_t grade_of(const rt_eval *ev, uint32_t i, const rt_judgment *j, size_t nj,
                         const rt_hit *h)
 {
+    if (!((ev->jmask[i] >> (h->hash >> 58)) & 1))
+        return RT_UNJUDGED;   /* most hits: no judged pid of the query has this hash's top bits */
     if (nj <= SMALL_JUDGED) {
         const uint64_t *jh = ev->jhash + (j - ev->j0);
         for (size_t x = 0; x < nj; x++)
@@ -175,7 +184,7 @@ static int32_t grade_of(const rt_eval *ev, uint32_t i, const rt_judgment *j, siz
         return RT_UNJUDGED;
     }
     int32_t g;
-    uint32_t pid = rt_strtab_find_hashed(ev->pids, h->pid, h->pid_len, h->hash);
+    uint32_t pid = rt_strtab_find(ev->pids, h->pid, h->pid_len);
     if (pid == RT_NO_ID || !rt_qrels_lookup(ev->qrels, i, pid, &g))
         return RT_UNJUDGED;
     return g;
@@ -236,28 +245,14 @@ static void on_reset(void *vctx)
     rt_strtab_free(&c->r->work->unjudged);
 }
 
-typedef struct part {
-    const rt_eval *ev;
-    const char *path;
-    const rt_run_opts *opts;
-    uint64_t start, end;
-    rt_eval_result *r;
-    rt_status st;
-    rt_err err;
-} part;
-
-static void *scan_part(void *arg)
-{
-    part *p = arg;
-    file_ctx c = {p->ev, p->r};
-    p->st = rt_run_scan_part(p->path, p->opts, p->start, p->end, on_query, &c, &p->r->info, &p->err);
-    return NULL;
-}
-
-/* Merges part b (the later one) into a; returns 0 when a judged query was seen by both, which
- * means the file is not grouped by query and must be read as a whole. */
+/* Merges part b (the later one) into a; returns 0 when a query, judged or not, was seen by both,
+ * which means the file is not grouped by query and must be read as a whole. */
 static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
 {
+    for (uint32_t k = 0; a->work->unjudged && b->work->unjudged && k < rt_strtab_count(b->work->unjudged); k++)
+        if (rt_strtab_find(a->work->unjudged, rt_strtab_str(b->work->unjudged, k),
+                           rt_strtab_len(b->work->unjudged, k)) != RT_NO_ID)
+            return 0;
     for (size_t i = 0; i < a->nq; i++) {
         if (!b->seen[i])
             continue;
@@ -285,9 +280,10 @@ static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
     return 1;
 }
 
-/* Tries the two-part parallel read; returns 1 and sets *out on success, 0 when the file must be
- * read as a whole (not a large regular line-based file, not grouped by query, or an error whose
- * message needs the whole file's line numbers). */
+/* Tries the two-thread read of the file's halves (rt_run_scan_halves); returns 1 and sets *out
+ * on success, 0 when the file must be read as a whole (not a large regular line-based file, a
+ * query in both halves apart from the one straddling the split, or an error whose message needs
+ * the whole file's line numbers). */
 static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts, rt_eval_result **out)
 {
     /* Below 64 MiB a second thread does not pay; RETRIAGE_PARALLEL_MIN (bytes) lowers the
@@ -301,44 +297,43 @@ static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts,
     uint64_t mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
     if (mid == 0)
         return 0;
-    /* progress: both parts count the bytes they read, the first reports them */
-    static const rt_run_opts none = {0};
-    rt_run_opts o0 = opts ? *opts : none, o1 = o0;
-    _Atomic uint64_t done = 0;
-    if (o0.progress) {
-        o0.progress_done = o1.progress_done = &done;
-        o1.progress_caller = 0;
+    /* Grouped (the usual file): streamed, one query at a time. Otherwise each half keeps its
+     * lines and the queries are put together after both (the one-thread read holds it all too). */
+    rt_eval_result *r[2] = {NULL, NULL};
+    int ok = 0;
+    for (int gather = 0; gather < 2 && !ok; gather++) {
+        rt_eval_result_free(&r[0]);
+        r[0] = rt_eval_begin(ev, NULL);
+        r[1] = rt_eval_begin(ev, NULL);
+        file_ctx c[2] = {{ev, r[0]}, {ev, r[1]}};
+        void *ctx[2] = {&c[0], &c[1]};
+        rt_run_info info[2];
+        rt_err err;
+        rt_status st = rt_run_scan_halves(path, opts, mid, gather, on_query, ctx, info, &err);
+        r[0]->info = info[0];
+        r[1]->info = info[1];
+        ok = st == RT_OK && info[0].format == info[1].format &&
+             (info[0].has_scores == info[1].has_scores || info[1].lines == 0) &&
+             info[0].lines > 0 && merge_parts(r[0], r[1]);
+        rt_eval_result_free(&r[1]);
+        if (st != RT_OK && st != RT_RUN_NOT_GROUPED)
+            break;   /* an input error: the one-thread read reports it with the file's line numbers */
     }
-    part p[2] = {
-        {ev, path, &o0, 0, mid, rt_eval_begin(ev, NULL), RT_OK, {0}},
-        {ev, path, &o1, mid, (uint64_t)sb.st_size, rt_eval_begin(ev, NULL), RT_OK, {0}},
-    };
-    pthread_t t;
-    int threaded = pthread_create(&t, NULL, scan_part, &p[1]) == 0;
-    scan_part(&p[0]);
-    if (threaded)
-        pthread_join(t, NULL);
-    else
-        scan_part(&p[1]);
-    int ok = p[0].st == RT_OK && p[1].st == RT_OK && p[0].r->info.format == p[1].r->info.format &&
-             p[0].r->info.has_scores == p[1].r->info.has_scores && p[0].r->info.lines > 0 &&
-             merge_parts(p[0].r, p[1].r);
-    rt_eval_result_free(&p[1].r);
     if (!ok) {
-        rt_eval_result_free(&p[0].r);
+        rt_eval_result_free(&r[0]);
         return 0;
     }
-    rt_eval_result *r = p[0].r;
+    rt_eval_result *x = r[0];
     if (opts && opts->name) {
-        free(r->info.name);
-        r->info.name = rt_strdup(opts->name);
-    } else if (!r->info.name) {
-        r->info.name = rt_path_stem(path);
+        free(x->info.name);
+        x->info.name = rt_strdup(opts->name);
+    } else if (!x->info.name) {
+        x->info.name = rt_path_stem(path);
     }
-    free(r->name);
-    r->name = rt_strdup(r->info.name);
-    rt_eval_end(ev, r);
-    *out = r;
+    free(x->name);
+    x->name = rt_strdup(x->info.name);
+    rt_eval_end(ev, x);
+    *out = x;
     return 1;
 }
 

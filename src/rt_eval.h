@@ -42,7 +42,9 @@ typedef struct rt_eval_result {
 void rt_eval_result_free(rt_eval_result **r);
 
 /* Evaluates the run file at path, streaming it (see rt_run_scan). A large line-based file is read
- * in two parts by two threads when it splits cleanly between queries; the values are the same. */
+ * in two halves by two threads (rt_run_scan_halves), split at any line, and gathered by halves
+ * when its queries' lines are not grouped: the values, warnings and line numbers are those of
+ * the one-thread read. */
 rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
                        rt_eval_result **out, rt_err *err);
 

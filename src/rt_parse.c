@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,45 +97,123 @@ static rt_num_status slow_double(const char *s, size_t len, double *out)
     return st;
 }
 
+/* Clinger's fast path: a decimal integer mantissa m ≤ 2^53 and a power of ten 10^k with
+ * |k| ≤ 22 are both exact doubles, so one IEEE multiplication or division rounds m·10^k
+ * correctly — to the double strtod returns. Only with double arithmetic in double precision
+ * (not x87's extended registers, which round twice). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define RT_FAST_DOUBLE 1
+#else
+#define RT_FAST_DOUBLE 0
+#endif
+
 rt_num_status rt_parse_double(const char *s, size_t len, double *out)
 {
-    /* Clinger's fast path: an integer mantissa below 2^53 scaled by an exact power of ten of at
-     * most 22 is correctly rounded by one IEEE multiplication or division. Everything else
-     * (long mantissas, exponents, hex, "inf") goes to strtod. */
     size_t i = 0;
     int neg = 0;
     if (i < len && (s[i] == '-' || s[i] == '+'))
         neg = s[i++] == '-';
+    /* Digits before and after the point, at most 19 in all so that m cannot wrap; an exponent
+     * of at most 3 digits; anything else (hex, "inf", "nan", long mantissas) goes to strtod. */
     uint64_t m = 0;
-    int digits = 0, frac = 0, seen_dot = 0, any = 0;
-    for (; i < len; i++) {
-        unsigned c = (unsigned char)s[i];
-        if (c >= '0' && c <= '9') {
-            any = 1;
-            if (m == 0 && c == '0') {
-                if (seen_dot)
-                    frac++;
-                continue;
-            }
-            if (++digits > 15)
-                return slow_double(s, len, out);
-            m = m * 10 + (c - '0');
-            if (seen_dot)
-                frac++;
-        } else if (c == '.' && !seen_dot) {
-            seen_dot = 1;
-        } else {
-            return slow_double(s, len, out);
-        }
+    size_t d0 = i;
+    while (i < len && (unsigned)(s[i] - '0') < 10)
+        m = m * 10 + (unsigned)(s[i++] - '0');
+    size_t nint = i - d0, nfrac = 0;
+    if (i < len && s[i] == '.') {
+        size_t f0 = ++i;
+        while (i < len && (unsigned)(s[i] - '0') < 10)
+            m = m * 10 + (unsigned)(s[i++] - '0');
+        nfrac = i - f0;
     }
-    if (!any)
-        return RT_NUM_BAD;
-    if (frac > 22)
+    int e = 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E') && nint + nfrac > 0) {
+        size_t k = i + 1;
+        int eneg = 0;
+        if (k < len && (s[k] == '-' || s[k] == '+'))
+            eneg = s[k++] == '-';
+        size_t e0 = k;
+        while (k < len && k - e0 < 4 && (unsigned)(s[k] - '0') < 10)
+            e = e * 10 + (s[k++] - '0');
+        if (k == e0 || k - e0 > 3)
+            return slow_double(s, len, out);
+        e = eneg ? -e : e;
+        i = k;
+    }
+    if (!RT_FAST_DOUBLE || i != len || nint + nfrac == 0 || nint + nfrac > 19 ||
+        m > (UINT64_C(1) << 53))
+        return slow_double(s, len, out);
+    e -= (int)nfrac;
+    if (e < -22 || e > 22)
         return slow_double(s, len, out);
     double v = (double)m;
-    if (frac)
-        v /= pow10_exact[frac];
+    v = e < 0 ? v / pow10_exact[-e] : v * pow10_exact[e];
     *out = neg ? -v : v;
+    return RT_NUM_OK;
+}
+
+/* The eight bytes at p as a little-endian word (byte 0 lowest). */
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if !RT_LITTLE_ENDIAN
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+#define ONES UINT64_C(0x0101010101010101)
+
+/* How many of the bytes of w, from the first, are decimal digits (0–8). A byte below '0' borrows
+ * from the bytes after it, and one above '9' carries into them, but never into the ones before:
+ * the first non-digit is always found. */
+static inline size_t leading_digits(uint64_t w)
+{
+    uint64_t t = w - 0x30 * ONES;
+    uint64_t nd = (t | (t + 0x76 * ONES)) & (0x80 * ONES);
+    return nd ? (size_t)__builtin_ctzll(nd) / 8 : 8;
+}
+
+/* The value of the first n (0–8) bytes of w, all digits: each step joins neighbouring groups
+ * (digit pairs, then fours, then eights), none overflowing its lane. */
+static inline uint64_t digits_value(uint64_t w, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uint64_t v = (w - 0x30 * ONES) << (8 * (8 - n));   /* the digits at the top, zeros below */
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+
+rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out)
+{
+    /* [sign] up to 8 digits [. up to 8 digits], read eight bytes at a time; anything else is
+     * rt_parse_double's. The value is m / 10^nf with m ≤ 2^53 as there (Clinger). */
+    size_t i = len && (s[0] == '-' || s[0] == '+');
+    const char *p = s + i;
+    size_t rest = len - i;
+    uint64_t w1 = load8(p);
+    size_t ni = leading_digits(w1);
+    ni = ni < rest ? ni : rest;
+    uint64_t m = digits_value(w1, ni);
+    size_t nf = 0;
+    if (ni < rest) {
+        if (p[ni] != '.' || rest - ni - 1 > 8)
+            return rt_parse_double(s, len, out);
+        nf = rest - ni - 1;
+        uint64_t w2 = load8(p + ni + 1);
+        if (leading_digits(w2) < nf)
+            return rt_parse_double(s, len, out);
+        static const uint64_t pow10_int[9] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+                                              10000000, 100000000};
+        m = m * pow10_int[nf] + digits_value(w2, nf);
+    }
+    if (!RT_FAST_DOUBLE || ni + nf == 0 || m > (UINT64_C(1) << 53))
+        return rt_parse_double(s, len, out);
+    double v = (double)(int64_t)m / pow10_exact[nf];   /* m < 2^63: the signed conversion */
+    *out = s[0] == '-' ? -v : v;
     return RT_NUM_OK;
 }
 

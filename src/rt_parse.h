@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "rt_err.h"
 
@@ -18,6 +21,44 @@ typedef struct rt_field {
  * Stores at most max fields and returns how many there are in all (which may exceed max). */
 size_t rt_split_ws(const char *line, size_t len, rt_field *f, size_t max);
 
+/* Classifies the 64 bytes at p, all readable: bit i of *blank is set when p[i] is a blank or a
+ * tab, of *nl when it is '\n', and of the return when it is any other byte that is not printable
+ * ASCII (controls, DEL, every byte from 0x80). SSE2 where there is, a byte loop elsewhere. A line
+ * scanner reads a line's end, its fields and whether its ids need checking off these masks. */
+static inline uint64_t rt_classify64(const char *p, uint64_t *blank, uint64_t *nl)
+{
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), del = _mm_set1_epi8(0x7f),
+                  lf = _mm_set1_epi8('\n');
+    uint64_t b = 0, n = 0, bad = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        __m128i t = _mm_cmpeq_epi8(x, tab), l = _mm_cmpeq_epi8(x, lf);
+        __m128i bl = _mm_or_si128(_mm_cmpeq_epi8(x, sp), t);
+        /* signed: below ' ' is a control byte or (negative) any byte from 0x80 */
+        __m128i odd = _mm_andnot_si128(_mm_or_si128(t, l),
+                                       _mm_or_si128(_mm_cmplt_epi8(x, sp), _mm_cmpeq_epi8(x, del)));
+        b |= (uint64_t)(uint16_t)_mm_movemask_epi8(bl) << (16 * k);
+        n |= (uint64_t)(uint16_t)_mm_movemask_epi8(l) << (16 * k);
+        bad |= (uint64_t)(uint16_t)_mm_movemask_epi8(odd) << (16 * k);
+    }
+    *blank = b;
+    *nl = n;
+    return bad;
+#else
+    uint64_t b = 0, n = 0, bad = 0;
+    for (int k = 0; k < 64; k++) {
+        unsigned char c = (unsigned char)p[k];
+        b |= (uint64_t)(c == ' ' || c == '\t') << k;
+        n |= (uint64_t)(c == '\n') << k;
+        bad |= (uint64_t)((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f) << k;
+    }
+    *blank = b;
+    *nl = n;
+    return bad;
+#endif
+}
+
 /* Splits line at each tab (TSV files); empty fields are kept. Same return as rt_split_ws. */
 size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max);
 
@@ -29,6 +70,11 @@ typedef enum rt_num_status {
 
 /* Parses all len bytes at s as a decimal or exponent-form double, rounding like strtod. */
 rt_num_status rt_parse_double(const char *s, size_t len, double *out);
+
+/* rt_parse_double (the same answer, always) for s in a padded buffer: s[0 .. len + 32) must be
+ * readable. Reads the usual score, [sign] up to 8 digits [. up to 8 digits], eight bytes at a
+ * time. */
+rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out);
 
 /* Parses all len bytes at s as a signed decimal integer that fits in int32_t. */
 rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);

@@ -5,13 +5,13 @@
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_hash.h"
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_parse.h"
@@ -21,6 +21,12 @@
 #include "rt_strtab.h"
 
 #define RESTART ((rt_status)100)
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RT_RUNSCAN_LITTLE_ENDIAN 1
+#else
+#define RT_RUNSCAN_LITTLE_ENDIAN 0
+#endif
 
 typedef struct pending {
     size_t pid_off;      /* into the arena */
@@ -44,6 +50,14 @@ typedef struct scan {
 
     char *qid;               /* current block's qid */
     size_t qid_len, qid_cap;
+    int open;                /* a block has lines not yet emitted */
+    int unterminated;        /* the line at hand is the last and has no line end */
+    /* Reading halves (rt_run_scan_halves): the first half holds its last block back, the second
+     * its first, p[0..held_np) with pids in arena[0..held_alen), for the query may straddle. */
+    int hold_first, hold_last, held;
+    size_t held_np, held_alen;
+    char *held_qid;
+    size_t held_qid_len;
     pending *p;
     size_t np, pcap;
     char *arena;
@@ -52,8 +66,10 @@ typedef struct scan {
 
     rt_hit *hits;            /* the ranked block handed to fn */
     size_t hcap;
-    uint32_t *set;           /* duplicate detection: indices into hits, +1; 0 = empty */
+    uint64_t *set;           /* duplicate detection (emit) */
     size_t set_cap;
+    struct rank_key *keys;   /* ranking: 2 per hit (the radix sort's second half) */
+    size_t kcap;
 } scan;
 
 void rt_run_info_clear(rt_run_info *info)
@@ -87,149 +103,297 @@ const char *rt_run_format_name(rt_run_format fmt) { return rt_name_of(rt_run_for
 
 /* ---- ranking one query --------------------------------------------------------------------- */
 
-static int pid_cmp(const rt_hit *a, const rt_hit *b)
+/* A hit's place in the ranking: its score as an integer that orders like the score, highest
+ * first (an unsigned compare), and its index among the query's pending hits. */
+typedef struct rank_key {
+    uint64_t k;
+    uint32_t i;
+} rank_key;
+
+static uint64_t score_key(double d)
+{
+    d += 0.0;   /* -0 ties with 0, as the scores compare */
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    b = b >> 63 ? ~b : b | (UINT64_C(1) << 63);   /* ascending with the double */
+    return ~b;
+}
+
+/* Negative when pending a ranks above b among hits of the same score: the larger pid first
+ * (trec_eval), then the earlier line (of duplicates, the first copy is kept). */
+static int tie_cmp(const scan *s, const pending *a, const pending *b)
 {
     size_t n = a->pid_len < b->pid_len ? a->pid_len : b->pid_len;
-    int c = memcmp(a->pid, b->pid, n);
+    int c = memcmp(s->arena + b->pid_off, s->arena + a->pid_off, n);
     if (c)
         return c;
-    return a->pid_len < b->pid_len ? -1 : a->pid_len > b->pid_len;
+    if (a->pid_len != b->pid_len)
+        return a->pid_len > b->pid_len ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* Negative when a ranks above b: higher score first, then the larger pid (trec_eval). */
-static int rank_cmp(const void *x, const void *y)
+/* Sorts keys[0..n) by k with a least-significant-digit radix sort: branch-free, linear, and a
+ * byte that all keys share costs no pass. tmp holds n keys. */
+static void radix_sort(rank_key *keys, rank_key *tmp, size_t n)
 {
-    const rt_hit *a = x, *b = y;
-    if (a->score != b->score)
-        return a->score > b->score ? -1 : 1;
-    int c = pid_cmp(b, a);
-    if (c)
-        return c;
-    return a->line < b->line ? -1 : a->line > b->line;  /* duplicates: the earlier line first */
-}
-
-/* Runs are nearly always written in rank order already, but with ties in pid ascending or
- * arbitrary order; an insertion sort fixes that in linear time and falls back to qsort when the
- * input turns out to be far from sorted. */
-static void rank_hits(rt_hit *h, size_t n)
-{
-    size_t moved = 0;
-    for (size_t i = 1; i < n; i++) {
-        if (rank_cmp(&h[i - 1], &h[i]) <= 0)
+    static _Thread_local uint32_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < 8; d++)
+            count[d][(keys[i].k >> (8 * d)) & 255]++;
+    rank_key *from = keys, *to = tmp;
+    for (int d = 0; d < 8; d++) {
+        uint32_t *c = count[d];
+        if (c[(keys[0].k >> (8 * d)) & 255] == n)
             continue;
-        rt_hit x = h[i];
-        size_t j = i;
-        while (j > 0 && rank_cmp(&h[j - 1], &x) > 0) {
-            h[j] = h[j - 1];
-            j--;
-            moved++;
+        uint32_t sum = 0;
+        for (int b = 0; b < 256; b++) {
+            uint32_t x = c[b];
+            c[b] = sum;
+            sum += x;
         }
-        h[j] = x;
-        if (moved > 8 * n) {
-            qsort(h, n, sizeof *h, rank_cmp);
-            return;
+        for (size_t i = 0; i < n; i++)
+            to[c[(from[i].k >> (8 * d)) & 255]++] = from[i];
+        rank_key *x = from;
+        from = to;
+        to = x;
+    }
+    if (from != keys)
+        memcpy(keys, from, n * sizeof *keys);
+}
+
+/* For qsort on a long run of one score: the scan and the hits the keys index. */
+static _Thread_local const scan *tie_scan;
+static _Thread_local const pending *tie_p;
+
+static int tie_qsort_cmp(const void *x, const void *y)
+{
+    const rank_key *a = x, *b = y;
+    return tie_cmp(tie_scan, &tie_p[a->i], &tie_p[b->i]);
+}
+
+/* Sorts keys[0..n) by k: spread into about 2n buckets by the bits under the keys' common
+ * range (one counting pass and one move, as scores tend to be spread evenly), then each bucket
+ * by insertion, or by radix_sort when a bucket holds many (scores bunched together). tmp holds
+ * n keys. */
+static void bucket_sort(rank_key *keys, rank_key *tmp, size_t n)
+{
+    enum { MAX_BITS = 12 };
+    static _Thread_local uint32_t count[(1 << MAX_BITS) + 1];
+    uint64_t lo = keys[0].k, hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        lo = keys[i].k < lo ? keys[i].k : lo;
+        hi = keys[i].k > hi ? keys[i].k : hi;
+    }
+    int want = 1;
+    while (want < MAX_BITS && ((size_t)1 << want) < 2 * n)
+        want++;
+    uint64_t range = hi - lo;
+    int bits = range ? 64 - __builtin_clzll(range) : 0;
+    int shift = bits > want ? bits - want : 0;
+    size_t nb = (size_t)(range >> shift) + 1;
+    memset(count, 0, (nb + 1) * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[((keys[i].k - lo) >> shift) + 1]++;
+    for (size_t b = 0; b < nb; b++)
+        count[b + 1] += count[b];
+    for (size_t i = 0; i < n; i++)
+        tmp[count[(keys[i].k - lo) >> shift]++] = keys[i];
+    /* count[b] is now the end of bucket b */
+    for (size_t b = 0, a = 0; b < nb; a = count[b++]) {
+        size_t m = count[b] - a;
+        if (m > 32) {
+            radix_sort(tmp + a, keys + a, m);
+            continue;
         }
+        for (size_t i = a + 1; i < a + m; i++) {
+            rank_key x = tmp[i];
+            size_t j = i;
+            while (j > a && tmp[j - 1].k > x.k) {
+                tmp[j] = tmp[j - 1];
+                j--;
+            }
+            tmp[j] = x;
+        }
+    }
+    memcpy(keys, tmp, n * sizeof *keys);
+}
+
+/* Orders each run of equal scores in keys[0..n) (indices into p) by tie_cmp. */
+static void order_ties(const scan *s, const pending *p, rank_key *keys, size_t n)
+{
+    for (size_t a = 0; a < n;) {
+        size_t b = a + 1;
+        while (b < n && keys[b].k == keys[a].k)
+            b++;
+        if (b - a > 32) {
+            tie_scan = s;
+            tie_p = p;
+            qsort(keys + a, b - a, sizeof *keys, tie_qsort_cmp);
+        } else {
+            for (size_t i = a + 1; i < b; i++) {
+                rank_key x = keys[i];
+                size_t j = i;
+                while (j > a && tie_cmp(s, &p[keys[j - 1].i], &p[x.i]) > 0) {
+                    keys[j] = keys[j - 1];
+                    j--;
+                }
+                keys[j] = x;
+            }
+        }
+        a = b;
     }
 }
 
-/* Removes later copies of a pid in place; returns the new count or, under strict, RT_EINPUT. */
-static rt_status dedupe(scan *s, rt_hit *h, size_t *np, rt_err *err)
+/* Puts the indices of pending p[0..n) into s->keys in rank order: score descending, then
+ * tie_cmp. Runs are nearly always written in rank order already (then only ties move); anything
+ * else is bucket sorted. */
+static void rank_pending(scan *s, const pending *p, size_t n)
 {
-    size_t n = *np, cap = 16;
+    rank_key *keys = s->keys;
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = (rank_key){score_key(p[i].score), (uint32_t)i};
+        sorted &= i == 0 || keys[i].k >= keys[i - 1].k;
+    }
+    if (!sorted)
+        bucket_sort(keys, keys + n, n);
+    order_ties(s, p, keys, n);
+}
+
+/* Ranks pending entries p[0..n) of query qid, drops later copies of a pid (under strict, an
+ * error) and hands the hits to the callback, all in one pass over the ranking. */
+static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
+                      rt_err *err)
+{
+    RT_GROW(s->hits, s->hcap, n ? n : 1);
+    RT_GROW(s->keys, s->kcap, 2 * n + 1);
+    int ranked = s->opts.order == RT_ORDER_SCORE && s->info->has_scores;
+    if (ranked)
+        rank_pending(s, p, n);
+    size_t cap = 16;
     while (cap < 2 * n)
         cap *= 2;
     if (cap > s->set_cap) {
         s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
         s->set_cap = cap;
     }
+    /* Each slot: the hash's top 32 bits, then the index into hits + 1 (0: empty), so that a
+     * probe past another pid seldom reads its hit. */
     memset(s->set, 0, cap * sizeof *s->set);
+    rt_hit *h = s->hits;
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t j = h[i].hash & (cap - 1);
+        const pending *x = &p[ranked ? s->keys[i].i : i];
+        const char *pid = s->arena + x->pid_off;
+        size_t j = x->hash & (cap - 1);
+        uint64_t tag = x->hash >> 32 << 32;
         int dup = 0;
         while (s->set[j]) {
-            const rt_hit *o = &h[s->set[j] - 1];
-            if (o->hash == h[i].hash && o->pid_len == h[i].pid_len &&
-                memcmp(o->pid, h[i].pid, o->pid_len) == 0) {
-                dup = 1;
-                break;
+            if ((s->set[j] >> 32 << 32) == tag) {
+                const rt_hit *o = &h[(uint32_t)s->set[j] - 1];
+                if (o->hash == x->hash && o->pid_len == x->pid_len && memcmp(o->pid, pid, o->pid_len) == 0) {
+                    dup = 1;
+                    break;
+                }
             }
             j = (j + 1) & (cap - 1);
         }
         if (dup) {
             if (s->opts.strict)
-                return rt_err_at(err, RT_EINPUT, s->path, h[i].line,
+                return rt_err_at(err, RT_EINPUT, s->path, x->line,
                                  "passage %.*s retrieved twice for query %.*s (strict mode)",
-                                 (int)h[i].pid_len, h[i].pid, (int)s->qid_len, s->qid);
-            if (!s->info->duplicates || h[i].line < s->info->first_dup_line)
-                s->info->first_dup_line = h[i].line;
+                                 (int)x->pid_len, pid, (int)qid_len, qid);
+            if (!s->info->duplicates || x->line < s->info->first_dup_line)
+                s->info->first_dup_line = x->line;
             s->info->duplicates++;
             continue;
         }
-        h[out] = h[i];
-        s->set[j] = (uint32_t)out + 1;
-        out++;
+        h[out] = (rt_hit){pid, x->pid_len, x->score, x->hash, x->line};
+        s->set[j] = tag | (uint32_t)++out;
     }
-    *np = out;
-    return RT_OK;
-}
-
-/* Ranks pending entries p[0..n) of query qid and hands them to the callback. */
-static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
-                      rt_err *err)
-{
-    RT_GROW(s->hits, s->hcap, n ? n : 1);
-    for (size_t i = 0; i < n; i++)
-        s->hits[i] = (rt_hit){s->arena + p[i].pid_off, p[i].pid_len, p[i].score, p[i].hash,
-                              p[i].line};
-    if (s->opts.order == RT_ORDER_SCORE && s->info->has_scores)
-        rank_hits(s->hits, n);
-    rt_status st = dedupe(s, s->hits, &n, err);
-    if (st != RT_OK)
-        return st;
     s->info->queries++;
-    s->info->hits += n;
-    return s->fn(s->ctx, qid, qid_len, s->hits, n, err);
+    s->info->hits += out;
+    return s->fn(s->ctx, qid, qid_len, h, out, err);
 }
 
+/* Emits the current block (the lines of one query since the last), or holds it when it is the
+ * first of a part that may continue a query of the part before (see rt_run_scan_halves). */
 static rt_status flush_block(scan *s, rt_err *err)
 {
-    if (s->np == 0 && s->qid_len == 0)
+    if (!s->open)
         return RT_OK;
+    s->open = 0;
     rt_strtab_intern(s->seen, s->qid, s->qid_len);
-    rt_status st = emit(s, s->qid, s->qid_len, s->p, s->np, err);
-    s->np = 0;
-    s->alen = 0;
+    if (s->hold_first && !s->held) {
+        s->held = 1;
+        s->held_np = s->np;
+        s->held_alen = s->alen;
+        s->held_qid = rt_strndup(s->qid, s->qid_len);
+        s->held_qid_len = s->qid_len;
+        return RT_OK;
+    }
+    rt_status st = emit(s, s->qid, s->qid_len, s->p + s->held_np, s->np - s->held_np, err);
+    s->np = s->held_np;
+    s->alen = s->held_alen;
     return st;
 }
 
 /* ---- collecting lines ---------------------------------------------------------------------- */
 
-static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
-                         double score, size_t line, rt_err *err)
+/* Whether the len bytes at a and b are equal, for ids: two loads and a shift when len ≤ 8 and
+ * both are readable 8 bytes from their start (a linebuf field; s->qid, kept at least 8 long). */
+static inline int same_short(const char *a, const char *b, size_t len)
 {
-    rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
-    if (st != RT_OK)
-        return st;
+    if (len == 0 || len > 8)
+        return memcmp(a, b, len) == 0;
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    x ^= y;
+#if RT_RUNSCAN_LITTLE_ENDIAN
+    return (x << (64 - 8 * len)) == 0;
+#else
+    return (x >> (64 - 8 * len)) == 0;
+#endif
+}
+
+/* add_hit for ids known to be good. padded: qid and pid are in a linebuf (PAD readable bytes
+ * follow), so short ones are compared and copied a word at a time. */
+static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
+                                    double score, size_t line, int padded, rt_err *err)
+{
+    rt_status st;
     uint32_t qslot = 0;
     if (s->gather) {
         qslot = rt_strtab_intern(s->seen, qid, ql);
-    } else if (ql != s->qid_len || memcmp(qid, s->qid, ql) != 0) {
+    } else if (ql != s->qid_len || !(padded ? same_short(qid, s->qid, ql) : memcmp(qid, s->qid, ql) == 0)) {
         if ((st = flush_block(s, err)) != RT_OK)
             return st;
         if (rt_strtab_find(s->seen, qid, ql) != RT_NO_ID)
             return RESTART;
-        RT_GROW(s->qid, s->qid_cap, ql + 1);
+        RT_GROW(s->qid, s->qid_cap, ql + 8);
         memcpy(s->qid, qid, ql);
         s->qid_len = ql;
+        s->open = 1;
     }
-    RT_GROW(s->arena, s->acap, s->alen + pl);
-    memcpy(s->arena + s->alen, pid, pl);
+    RT_GROW(s->arena, s->acap, s->alen + pl + 32);
+    if (padded && pl <= 32)
+        memcpy(s->arena + s->alen, pid, 32);   /* the bytes past pl are overwritten by the next */
+    else
+        memcpy(s->arena + s->alen, pid, pl);
     RT_GROW(s->p, s->pcap, s->np + 1);
-    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_hash_bytes(pid, pl), line};
+    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_run_pid_hash(pid, pl), line};
     s->alen += pl;
     s->info->lines++;
     return RT_OK;
+}
+
+static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
+                         double score, size_t line, rt_err *err)
+{
+    rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
+    return st != RT_OK ? st : add_checked(s, qid, ql, pid, pl, score, line, 0, err);
 }
 
 static rt_run_format detect(const char *line, size_t len)
@@ -246,9 +410,9 @@ static rt_run_format detect(const char *line, size_t len)
     return RT_RUN_AUTO;
 }
 
-static rt_status bad_line(scan *s, rt_reader *r, size_t no, const char *what, size_t found, rt_err *err)
+static rt_status bad_line(scan *s, size_t no, const char *what, size_t found, rt_err *err)
 {
-    const char *tail = rt_reader_last_unterminated(r) ? " (last line, no newline: truncated file?)" : "";
+    const char *tail = s->unterminated ? " (last line, no newline: truncated file?)" : "";
     return rt_err_at(err, RT_EINPUT, s->path, no, "expected %s, found %zu%s", what, found, tail);
 }
 
@@ -264,8 +428,7 @@ static rt_status parse_score(scan *s, const rt_field *f, size_t no, double *scor
     return RT_OK;
 }
 
-static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len, size_t no,
-                            rt_err *err)
+static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt_err *err)
 {
     rt_field f[7];
     double score = 0;
@@ -273,7 +436,7 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
     if (s->fmt == RT_RUN_TREC) {
         size_t n = rt_split_ws(line, len, f, 7);
         if (n < 6)
-            return bad_line(s, r, no, "6 columns (qid Q0 pid rank score tag)", n, err);
+            return bad_line(s, no, "6 columns (qid Q0 pid rank score tag)", n, err);
         if ((st = parse_score(s, &f[4], no, &score, err)) != RT_OK)
             return st;
         if (!s->info->name)
@@ -286,7 +449,7 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
         s->info->has_scores = n == 4;
     }
     if (n != (size_t)s->tsv_cols)
-        return bad_line(s, r, no, s->tsv_cols == 4 ? "4 tab-separated columns (qid, pid, rank, score)"
+        return bad_line(s, no, s->tsv_cols == 4 ? "4 tab-separated columns (qid, pid, rank, score)"
                                                      : "3 tab-separated columns (qid, pid, rank)", n, err);
     int32_t rank;
     if (rt_parse_int32(f[2].s, f[2].len, &rank) != RT_NUM_OK)
@@ -299,52 +462,248 @@ static rt_status parse_line(scan *s, rt_reader *r, const char *line, size_t len,
     return add_hit(s, f[0].s, f[0].len, f[1].s, f[1].len, score, no, err);
 }
 
+/* ---- reading lines ------------------------------------------------------------------------- */
+
+/* Lines are read from a buffer of their own (not rt_reader_next) so that one pass over a line's
+ * bytes finds its end, its fields, and whether it is plain ASCII: the common TREC line then
+ * goes straight to add_checked. Any other line takes the general path, with the reader's
+ * semantics: a BOM stripped from the file's first line, "\r\n" ends, a NUL byte an error, a
+ * last line without a line end. */
+enum { CHUNK = 256 << 10, PAD = 128 };
+#define MAX_LINE ((size_t)1 << 30)   /* as rt_reader */
+#define NO_END ((size_t)-2)
+#define NOT_PLAIN ((size_t)-1)
+
+typedef struct linebuf {
+    char *buf;               /* cap bytes, then PAD readable bytes for rt_classify64 */
+    size_t cap, pos, have;
+    int eof;
+} linebuf;
+
+/* The line at p (avail bytes, readable 64 beyond): sets *len (without "\n" or "\r\n") and *next
+ * (the bytes to the next line) and returns its field count but at most LINE_FIELDS, filling f,
+ * when it is plain ASCII; NOT_PLAIN (f untouched) for any other line; NO_END when no
+ * '\n' is among the avail bytes. line_at_long reads lines of any length; line_at takes the usual
+ * one, within 64 bytes, in one step. */
+enum { LINE_FIELDS = 6 };
+
+static size_t line_at_long(const char *p, size_t avail, rt_field f[LINE_FIELDS], size_t *len,
+                           size_t *next)
+{
+    const size_t max = LINE_FIELDS;
+    size_t starts = 0, ends = 0;
+    uint64_t prev_nb = 0;
+    for (size_t base = 0; base < avail; base += 64) {
+        uint64_t blank, nl, bad = rt_classify64(p + base, &blank, &nl);
+        size_t lim = avail - base;
+        if (lim < 64)
+            nl &= (UINT64_C(1) << lim) - 1;
+        size_t e = nl ? (size_t)__builtin_ctzll(nl) : 64, cr = 0;
+        uint64_t in = nl ? (UINT64_C(1) << e) - 1 : ~UINT64_C(0);   /* the line's bytes here */
+        if (e > 0 && e < 64 && ((bad >> (e - 1)) & 1) && p[base + e - 1] == '\r') {
+            cr = 1;
+            in >>= 1;
+        }
+        if (bad & in) {
+            const char *q = memchr(p + base, '\n', lim);
+            if (!q)
+                return NO_END;
+            size_t l = (size_t)(q - p);
+            *next = l + 1;
+            *len = l && p[l - 1] == '\r' ? l - 1 : l;
+            return NOT_PLAIN;
+        }
+        if (!nl && lim <= 64)
+            return NO_END;
+        blank |= ~in;
+        uint64_t nb = ~blank;
+        uint64_t st = nb & ~((nb << 1) | prev_nb), en = blank & ((nb << 1) | prev_nb);
+        for (; st; st &= st - 1, starts++)
+            if (starts < max)
+                f[starts].s = p + base + (size_t)__builtin_ctzll(st);
+        for (; en; en &= en - 1, ends++)
+            if (ends < max)
+                f[ends].len = (size_t)(p + base + (size_t)__builtin_ctzll(en) - f[ends].s);
+        if (nl) {
+            *len = base + e - cr;
+            *next = base + e + 1;
+            return starts < max ? starts : max;
+        }
+        prev_nb = nb >> 63;
+    }
+    return NO_END;
+}
+
+/* The field whose start and end are the lowest bits of starts and ends. */
+static inline rt_field field_of(const char *p, uint64_t starts, uint64_t ends)
+{
+    size_t a = (size_t)__builtin_ctzll(starts);
+    return (rt_field){p + a, (size_t)__builtin_ctzll(ends) - a};
+}
+
+static inline size_t line_at(const char *p, size_t avail, rt_field f[LINE_FIELDS], size_t *len,
+                             size_t *next)
+{
+    uint64_t blank, nl, bad = rt_classify64(p, &blank, &nl);
+    if (avail < 64)
+        nl &= (UINT64_C(1) << avail) - 1;
+    if (!nl)
+        return line_at_long(p, avail, f, len, next);
+    size_t e = (size_t)__builtin_ctzll(nl), cr = 0;
+    uint64_t in = (UINT64_C(1) << e) - 1;
+    if (e > 0 && ((bad >> (e - 1)) & 1) && p[e - 1] == '\r') {
+        cr = 1;
+        in >>= 1;
+    }
+    if (bad & in)
+        return line_at_long(p, avail, f, len, next);
+    uint64_t nb = ~blank & in;
+    uint64_t st = nb & ~(nb << 1), en = ~nb & (nb << 1);   /* field starts; ends (exclusive) */
+    *len = e - cr;
+    *next = e + 1;
+    /* Six fields or more, the usual TREC line: each start and end by its rank among the bits. */
+    uint64_t s1 = st & (st - 1), s2 = s1 & (s1 - 1), s3 = s2 & (s2 - 1), s4 = s3 & (s3 - 1);
+    uint64_t s5 = s4 & (s4 - 1);
+    if (s5) {
+        uint64_t e1 = en & (en - 1), e2 = e1 & (e1 - 1), e3 = e2 & (e2 - 1), e4 = e3 & (e3 - 1);
+        uint64_t e5 = e4 & (e4 - 1);
+        f[0] = field_of(p, st, en);
+        f[1] = field_of(p, s1, e1);
+        f[2] = field_of(p, s2, e2);
+        f[3] = field_of(p, s3, e3);
+        f[4] = field_of(p, s4, e4);
+        f[5] = field_of(p, s5, e5);
+        return LINE_FIELDS;
+    }
+    size_t k = 0;
+    for (; st; k++, st &= st - 1, en &= en - 1) {
+        size_t a = (size_t)__builtin_ctzll(st);
+        f[k] = (rt_field){p + a, (size_t)__builtin_ctzll(en) - a};
+    }
+    return k;
+}
+
+/* Keeps the unread bytes, makes room (a line longer than the buffer doubles it), reads more:
+ * 1, 0 at the end, -1 on an error. */
+static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_err *err)
+{
+    if (b->pos) {
+        memmove(b->buf, b->buf + b->pos, b->have - b->pos);
+        b->have -= b->pos;
+        b->pos = 0;
+    }
+    if (b->have == b->cap) {
+        if (b->cap >= MAX_LINE) {
+            rt_err_at(err, RT_EINPUT, path, lineno + 1, "line longer than %zu bytes", MAX_LINE);
+            return -1;
+        }
+        b->cap *= 2;
+        b->buf = rt_realloc(b->buf, b->cap + PAD);
+        memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_classify64 reads it */
+    }
+    ssize_t n = rt_reader_read(r, b->buf + b->have, b->cap - b->have, err);
+    if (n > 0)
+        b->have += (size_t)n;
+    return n < 0 ? -1 : n > 0;
+}
+
+/* The common TREC line, plain with six or more fields and a score rt_parse_double reads, in
+ * one pass and with no id checks (a plain id has nothing to check): 1 when done (status in
+ * *st), 0 for the general path, which reports what is wrong. */
+static int trec_plain(scan *s, const rt_field *f, size_t no, rt_status *st, rt_err *err)
+{
+    double score;   /* the line is in a linebuf: PAD readable bytes follow it */
+    if (rt_parse_double_padded(f[4].s, f[4].len, &score) != RT_NUM_OK)
+        return 0;
+    if (!s->info->name)
+        s->info->name = rt_strndup(f[5].s, f[5].len);
+    s->info->has_scores = 1;
+    *st = add_checked(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, 1, err);
+    return 1;
+}
+
+/* Any line, as rt_reader_next would return it and then by format. */
+static rt_status general_line(scan *s, char *line, size_t len, size_t no, rt_err *err)
+{
+    line[len] = '\0';   /* was '\r' or '\n' (or the end's padding) */
+    if (no == 1 && s->start == 0 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+        line += 3;
+        len -= 3;
+    }
+    const char *z = memchr(line, 0, len);
+    if (z)
+        return rt_err_at(err, RT_EINPUT, s->path, no, "a NUL byte at column %zu: not a text file",
+                         (size_t)(z - line) + 1);
+    if (rt_line_skippable(line, len))
+        return RT_OK;
+    if (s->fmt == RT_RUN_AUTO) {
+        s->fmt = detect(line, len);
+        if (s->fmt == RT_RUN_AUTO)
+            return rt_err_at(err, RT_EINPUT, s->path, no,
+                             "cannot tell the run format: expected \"qid Q0 pid rank score tag\", "
+                             "\"qid<TAB>pid<TAB>rank[<TAB>score]\" or a DuReader JSON object");
+        if (s->fmt == RT_RUN_DUREADER)
+            return RESTART;   /* one JSON document: read as a whole */
+    }
+    if (s->fmt == RT_RUN_TREC)
+        s->info->has_scores = 1;
+    return parse_line(s, line, len, no, err);
+}
+
+static void report_progress(scan *s, rt_reader *r, uint64_t *counted)
+{
+    uint64_t at = rt_reader_offset(r) - s->start, done = at;
+    if (s->opts.progress_done) {   /* the parts add up what they read */
+        done = atomic_fetch_add(s->opts.progress_done, at - *counted) + (at - *counted);
+        *counted = at;
+    }
+    if (s->opts.progress_caller)
+        s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
+}
+
 static rt_status scan_lines(scan *s, rt_err *err)
 {
     rt_reader *r;
     rt_status st = rt_reader_open_range(&r, s->path, s->start, s->end, err);
     if (st != RT_OK)
         return st;
-    char *line;
-    size_t len;
-    int rc;
+    linebuf b = {rt_calloc(1, CHUNK + PAD), CHUNK, 0, 0, 0};
+    size_t no = 0;
     uint64_t counted = 0;
-    while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        if (s->opts.progress && (rt_reader_lineno(r) & 8191) == 0) {
-            uint64_t at = rt_reader_offset(r) - s->start, done = at;
-            if (s->opts.progress_done) {   /* the parts add up what they read */
-                done = atomic_fetch_add(s->opts.progress_done, at - counted) + (at - counted);
-                counted = at;
+    while (st == RT_OK) {
+        rt_field f[LINE_FIELDS];
+        size_t len, next;
+        size_t n = b.pos < b.have ? line_at(b.buf + b.pos, b.have - b.pos, f, &len, &next) : NO_END;
+        if (n == NO_END) {
+            if (b.eof)
+                break;
+            int rc = refill(&b, r, s->path, no, err);
+            if (rc < 0) {
+                st = RT_EINPUT;
+            } else if (rc == 0) {
+                b.eof = 1;
+                if (b.pos < b.have) {   /* a last line without a line end: given one */
+                    b.buf[b.have++] = '\n';
+                    s->unterminated = 1;
+                }
             }
-            if (s->opts.progress_caller)
-                s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
-        }
-        if (rt_line_skippable(line, len))
             continue;
-        size_t no = rt_reader_lineno(r);
-        if (s->fmt == RT_RUN_AUTO) {
-            s->fmt = detect(line, len);
-            if (s->fmt == RT_RUN_AUTO) {
-                st = rt_err_at(err, RT_EINPUT, s->path, no,
-                               "cannot tell the run format: expected \"qid Q0 pid rank score tag\", "
-                               "\"qid<TAB>pid<TAB>rank[<TAB>score]\" or a DuReader JSON object");
-                break;
-            }
-            if (s->fmt == RT_RUN_DUREADER) {
-                st = RESTART;   /* one JSON document: read as a whole */
-                break;
-            }
         }
-        if (s->fmt == RT_RUN_TREC)
-            s->info->has_scores = 1;
-        if ((st = parse_line(s, r, line, len, no, err)) != RT_OK)
-            break;
+        char *line = b.buf + b.pos;
+        b.pos += next;
+        no++;
+        if (s->opts.progress && (no & 8191) == 0)
+            report_progress(s, r, &counted);
+        if (n != NOT_PLAIN && (n == 0 || f[0].s[0] == '#'))
+            continue;   /* blank or comment */
+        if (s->fmt == RT_RUN_TREC && n != NOT_PLAIN && n >= 6 && trec_plain(s, f, no, &st, err))
+            continue;
+        st = general_line(s, line, len, no, err);
     }
-    if (rc < 0)
-        st = RT_EINPUT;
-    s->info->physical_lines = rt_reader_lineno(r);
+    s->info->physical_lines = no;
+    free(b.buf);
     rt_reader_close(&r);
-    if (st == RT_OK && !s->gather)
+    if (st == RT_OK && !s->gather && !s->hold_last)
         st = flush_block(s, err);
     return st;
 }
@@ -497,6 +856,7 @@ static void scan_reset(scan *s, int gather)
 {
     s->gather = gather;
     s->np = s->alen = s->qid_len = 0;
+    s->open = 0;
     s->tsv_cols = 0;
     rt_strtab_free(&s->seen);
     s->seen = rt_strtab_new();
@@ -515,6 +875,8 @@ static void scan_release(scan *s)
     free(s->arena);
     free(s->hits);
     free(s->set);
+    free(s->keys);
+    free(s->held_qid);
     rt_strtab_free(&s->seen);
 }
 
@@ -549,31 +911,122 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
     return st;
 }
 
-rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
-                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
-                           rt_err *err)
+/* ---- two halves in parallel --------------------------------------------------------------- */
+
+typedef struct half {
+    scan s;
+    rt_status st;
+    rt_err err;
+} half;
+
+static void *read_half(void *arg)
 {
-    static const rt_run_opts defaults = {0};
-    memset(info, 0, sizeof *info);
-    scan s = {.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx, .info = info,
-              .start = start, .end = end};
-    s.fmt = s.opts.format;
-    scan_reset(&s, 0);
-    rt_status st = s.fmt == RT_RUN_DUREADER ? RT_RUN_NOT_GROUPED : scan_lines(&s, err);
-    if (st == RESTART)
-        st = RT_RUN_NOT_GROUPED;
-    info->format = s.fmt;
-    scan_release(&s);
+    half *h = arg;
+    h->st = scan_lines(&h->s, &h->err);
+    if (h->st == RESTART)
+        h->st = RT_RUN_NOT_GROUPED;
+    return NULL;
+}
+
+/* After both halves: the query at the end of the first and the one at the start of the second
+ * are one query when their qids are equal (its lines straddle the split): the second's lines,
+ * numbered on from the first's, join the first's and it is emitted once. Otherwise each is
+ * emitted by its own half. */
+static rt_status join_halves(scan *a, scan *b, rt_err *err)
+{
+    if (b->held && a->open && a->qid_len == b->held_qid_len &&
+        memcmp(a->qid, b->held_qid, a->qid_len) == 0) {
+        if (a->fmt != b->fmt || a->info->has_scores != b->info->has_scores)
+            return RT_RUN_NOT_GROUPED;   /* the halves read differently: the caller reads it whole */
+        for (size_t i = 0; i < b->held_np; i++) {
+            pending e = b->p[i];
+            RT_GROW(a->arena, a->acap, a->alen + e.pid_len);
+            memcpy(a->arena + a->alen, b->arena + e.pid_off, e.pid_len);
+            e.pid_off = a->alen;
+            e.line += a->info->physical_lines;
+            a->alen += e.pid_len;
+            RT_GROW(a->p, a->pcap, a->np + 1);
+            a->p[a->np++] = e;
+        }
+        b->held = 0;
+    }
+    rt_status st = flush_block(a, err);
+    if (st == RT_OK && b->held) {
+        b->held = 0;
+        st = emit(b, b->held_qid, b->held_qid_len, b->p, b->held_np, err);
+    }
     return st;
 }
 
-/* The first field of a line: up to the first blank or tab. */
-static size_t first_field(const char *p, size_t n)
+/* After both halves read in gather mode: the second's lines (its queries interned into the
+ * first's, its lines numbered on) join the first's, and all queries are emitted by the first. */
+static rt_status join_gathered(scan *a, scan *b, rt_err *err)
 {
-    size_t i = 0;
-    while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
-        i++;
-    return i;
+    if (b->np && (a->fmt != b->fmt || a->info->has_scores != b->info->has_scores))
+        return RT_RUN_NOT_GROUPED;   /* the halves read differently: the caller reads it whole */
+    uint32_t nq = rt_strtab_count(b->seen);
+    uint32_t *slot = rt_reallocarray(NULL, nq ? nq : 1, sizeof *slot);
+    for (uint32_t q = 0; q < nq; q++)
+        slot[q] = rt_strtab_intern(a->seen, rt_strtab_str(b->seen, q), rt_strtab_len(b->seen, q));
+    RT_GROW(a->arena, a->acap, a->alen + b->alen + 1);
+    memcpy(a->arena + a->alen, b->arena, b->alen);
+    RT_GROW(a->p, a->pcap, a->np + b->np + 1);
+    for (size_t i = 0; i < b->np; i++) {
+        pending e = b->p[i];
+        e.pid_off += a->alen;
+        e.line += a->info->physical_lines;
+        e.qslot = slot[e.qslot];
+        a->p[a->np++] = e;
+    }
+    a->alen += b->alen;
+    free(slot);
+    if (!a->info->has_scores)
+        a->info->has_scores = b->info->has_scores;
+    return emit_gathered(a, err);
+}
+
+rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid, int gather,
+                             rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err)
+{
+    static const rt_run_opts defaults = {0};
+    half *h = rt_calloc(2, sizeof *h);
+    _Atomic uint64_t done = 0;
+    for (int k = 0; k < 2; k++) {
+        memset(&info[k], 0, sizeof info[k]);
+        h[k].s = (scan){.path = path, .opts = opts ? *opts : defaults, .fn = fn, .ctx = ctx[k],
+                        .info = &info[k], .start = k ? mid : 0, .end = k ? 0 : mid,
+                        .hold_first = k == 1 && !gather, .hold_last = k == 0 && !gather};
+        h[k].s.fmt = h[k].s.opts.format;
+        if (h[k].s.opts.progress) {   /* both count the bytes they read; the first reports */
+            h[k].s.opts.progress_done = &done;
+            h[k].s.opts.progress_caller = h[k].s.opts.progress_caller && k == 0;
+        }
+        scan_reset(&h[k].s, gather);
+    }
+    rt_status st = RT_OK;
+    if (h[0].s.fmt == RT_RUN_DUREADER) {
+        st = RT_RUN_NOT_GROUPED;
+    } else {
+        pthread_t t;
+        int threaded = pthread_create(&t, NULL, read_half, &h[1]) == 0;
+        read_half(&h[0]);
+        if (threaded)
+            pthread_join(t, NULL);
+        else
+            read_half(&h[1]);
+        st = h[0].st != RT_OK ? h[0].st : h[1].st;
+        *err = h[0].st != RT_OK ? h[0].err : h[1].err;
+        if (st == RT_OK)
+            st = gather ? join_gathered(&h[0].s, &h[1].s, err) : join_halves(&h[0].s, &h[1].s, err);
+        if (gather)
+            info[0].regrouped = 1;
+    }
+    for (int k = 0; k < 2; k++) {
+        info[k].format = h[k].s.fmt;
+        scan_release(&h[k].s);
+    }
+    free(h);
+    return st;
 }
 
 uint64_t rt_run_split_offset(const char *path, uint64_t size)
@@ -587,29 +1040,10 @@ uint64_t rt_run_split_offset(const char *path, uint64_t size)
     char *buf = rt_malloc(WIN);
     uint64_t at = size / 2, result = 0;
     ssize_t n = pread(fd, buf, WIN, (off_t)at);
-    /* Skip to the next line start, take that line's qid, then skip every line with the same
-     * qid: the split falls where a new query begins. */
-    if (n > 0) {
-        const char *p = memchr(buf, '\n', (size_t)n), *end = buf + n;
-        if (p && p + 1 < end) {
-            const char *line = p + 1;
-            size_t ql = first_field(line, (size_t)(end - line));
-            const char *q = line;
-            while (line < end) {
-                const char *nl = memchr(line, '\n', (size_t)(end - line));
-                if (!nl)
-                    break;
-                size_t fl = first_field(line, (size_t)(nl - line));
-                if (fl != ql || memcmp(line, q, ql) != 0) {
-                    result = at + (uint64_t)(line - buf);
-                    break;
-                }
-                line = nl + 1;
-            }
-        }
-    }
+    const char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+    if (nl && at + (uint64_t)(nl - buf) + 1 < size)   /* the start of the line after the middle */
+        result = at + (uint64_t)(nl - buf) + 1;
     free(buf);
     close(fd);
     return result;
 }
-

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rt_err.h"
 #include "rt_names.h"
@@ -40,12 +41,39 @@ typedef struct rt_run_opts {
     int progress_caller;  /* this part calls progress (the others only count) */
 } rt_run_opts;
 
+/* The hash of a passage id in rt_hit.hash: of every byte, a multiply and a shift per eight
+ * (the last eight overlapping the one before, so nothing past the id is read), cheaper than
+ * rt_hash_bytes as a scan computes one per line. Not rt_hash_bytes: an rt_strtab lookup needs
+ * that one. */
+static inline uint64_t rt_run_pid_hash(const char *p, size_t len)
+{
+    const uint64_t k = 0x9fb21c651e98df25ULL;
+    uint64_t h = (len + 1) * 0x9e3779b97f4a7c15ULL, w;
+    if (len >= 8) {
+        size_t i = 0;
+        for (; i + 8 < len; i += 8) {
+            memcpy(&w, p + i, 8);
+            h = (h ^ w) * k;
+            h ^= h >> 29;
+        }
+        memcpy(&w, p + len - 8, 8);
+    } else {
+        w = 0;
+        for (size_t i = 0; i < len; i++)
+            w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    }
+    h = (h ^ w) * k;
+    h ^= h >> 32;
+    h *= k;
+    return h ^ (h >> 29);
+}
+
 /* One retrieved passage, as handed to a scan callback. */
 typedef struct rt_hit {
     const char *pid;     /* not NUL-terminated; valid during the callback only */
     uint32_t pid_len;
     double score;
-    uint64_t hash;       /* rt_hash_bytes(pid, pid_len) */
+    uint64_t hash;       /* rt_run_pid_hash(pid, pid_len) */
     size_t line;         /* line of the file it came from (1 for JSON runs) */
 } rt_hit;
 
@@ -78,20 +106,27 @@ typedef void (*rt_run_reset_fn)(void *ctx);
 rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn fn,
                       rt_run_reset_fn reset, void *ctx, rt_run_info *info, rt_err *err);
 
-/* Returned by rt_run_scan_part when a query's lines are not contiguous within the part (or the
- * format is one JSON document): the caller must scan the whole file with rt_run_scan instead. */
+/* Returned by rt_run_scan_halves when a query's lines are not contiguous within a half (or the
+ * format is one JSON document, or the halves read as different formats): the caller must scan
+ * the whole file with rt_run_scan instead. */
 #define RT_RUN_NOT_GROUPED ((rt_status)100)
 
-/* Streams bytes [start, end) of a line-based run file (start at a line start; end 0: to the end)
- * like rt_run_scan, for reading a large file in parts in parallel. Line numbers in messages and
- * in hits count from start. Empty parts are not an error. */
-rt_status rt_run_scan_part(const char *path, const rt_run_opts *opts, uint64_t start,
-                           uint64_t end, rt_run_query_fn fn, void *ctx, rt_run_info *info,
-                           rt_err *err);
+/* Streams a line-based run file in two halves, bytes [0, mid) and [mid, end) (mid a line start,
+ * rt_run_split_offset), read by two threads: the first half's queries go to fn with ctx[0] and
+ * what it found to info[0], the second's to fn with ctx[1] and info[1]. A query whose lines
+ * straddle mid is handed over once, whole, with ctx[0], after both halves are read. Line numbers
+ * in info[1], in its hits and in its messages count from mid. A query that appears in both halves
+ * otherwise is not detected here: the caller sees it in both contexts. With gather, for a file
+ * whose queries' lines are not grouped, each half keeps all its lines, and after both every query
+ * (its lines from both halves, in file order, numbered from the file's start) goes to fn with
+ * ctx[0] in order of first appearance, as rt_run_scan does; this holds the whole run in memory.
+ * info[k].name is owned by the caller (rt_run_info_clear). */
+rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid, int gather,
+                             rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err);
 
-/* An offset near the middle of the regular file at path (of size bytes) where a line of a new
- * query begins, to split it into two parts with no query in both; 0 when there is none (small
- * file, unreadable, one huge query). */
+/* The start of the first line after the middle of the regular file at path (of size bytes), to
+ * split it in two halves; 0 when there is none (small or compressed file, unreadable, a line
+ * longer than a megabyte at the middle). */
 uint64_t rt_run_split_offset(const char *path, uint64_t size);
 
 /* Adds the one warning about dropped duplicate passages, when there were any, to report. */

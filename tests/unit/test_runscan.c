@@ -1,0 +1,341 @@
+/* test_runscan — the run scanner's ranking (score descending, ties by pid descending, duplicates
+ * keep the best-ranked copy) against a brute-force reference on shuffled queries with many ties,
+ * and the two-half read (rt_run_scan_halves) against the whole-file read at every line of a
+ * file as the split: the same queries, rankings, line numbers and duplicates. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "rt_runscan.h"
+#include "tap.h"
+
+static uint64_t state = 0x2545F4914F6CDD1DULL;
+
+static uint64_t rnd(void)
+{
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+/* What a scan handed over, query by query, rendered by render() as one text per query,
+ * "qid: pid score line, …" in rank order. */
+typedef struct got_query {
+    char qid[32];
+    size_t n;
+    char (*pid)[80];
+    double *score;
+    size_t *line;
+} got_query;
+
+typedef struct seen {
+    got_query q[512];
+    size_t n;
+    char *text[512];   /* for the reference: texts made directly */
+    size_t nt;
+} seen;
+
+static rt_status collect(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n, rt_err *err)
+{
+    (void)err;
+    seen *s = ctx;
+    if (s->n == sizeof s->q / sizeof s->q[0] || ql >= sizeof s->q[0].qid)
+        return RT_EINPUT;
+    got_query *g = &s->q[s->n++];
+    snprintf(g->qid, sizeof g->qid, "%.*s", (int)ql, qid);
+    g->n = n;
+    g->pid = calloc(n + 1, sizeof *g->pid);
+    g->score = calloc(n + 1, sizeof *g->score);
+    g->line = calloc(n + 1, sizeof *g->line);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(g->pid[i], sizeof g->pid[i], "%.*s", (int)h[i].pid_len, h[i].pid);
+        g->score[i] = h[i].score;
+        g->line[i] = h[i].line;
+    }
+    return RT_OK;
+}
+
+/* Turns what s collected into texts (hit lines + line_offset) and frees it. */
+static void render(seen *s, size_t line_offset)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        got_query *g = &s->q[k];
+        size_t cap = 40 + g->n * 128, o = 0;
+        char *t = malloc(cap);
+        o += (size_t)snprintf(t + o, cap - o, "%s:", g->qid);
+        for (size_t i = 0; i < g->n; i++)
+            o += (size_t)snprintf(t + o, cap - o, " %s %.17g %zu,", g->pid[i], g->score[i],
+                                  g->line[i] + line_offset);
+        s->text[s->nt++] = t;
+        free(g->pid);
+        free(g->score);
+        free(g->line);
+    }
+    s->n = 0;
+}
+
+/* The scan starts over (lines not grouped): what it gave so far does not count. */
+static void forget(void *ctx)
+{
+    seen *s = ctx;
+    render(s, 0);
+    for (size_t i = 0; i < s->nt; i++)
+        free(s->text[i]);
+    s->nt = 0;
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* All texts of s, sorted, in one string (caller frees); empties s. */
+static char *joined(seen *s)
+{
+    render(s, 0);
+    qsort(s->text, s->nt, sizeof s->text[0], str_cmp);
+    size_t len = 1;
+    for (size_t i = 0; i < s->nt; i++)
+        len += strlen(s->text[i]) + 1;
+    char *out = malloc(len), *p = out;
+    for (size_t i = 0; i < s->nt; i++) {
+        p += sprintf(p, "%s\n", s->text[i]);
+        free(s->text[i]);
+    }
+    *p = '\0';
+    s->nt = 0;
+    return out;
+}
+
+/* A reference line: what the scanner must rank. */
+typedef struct ref {
+    char pid[16];
+    double score;
+    size_t line;
+} ref;
+
+static int ref_cmp(const void *x, const void *y)
+{
+    const ref *a = x, *b = y;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    int c = strcmp(b->pid, a->pid);   /* strcmp is byte order, shorter first on a common prefix */
+    if (c)
+        return c;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Writes nq queries of up to 300 lines each, lines shuffled within a query, scores from a few
+ * values (long runs of ties) or many, pids short and long with duplicates; fills want with the
+ * reference rankings (duplicates dropped after ranking) as collect() writes them. */
+static const char *make_run(size_t nq, char **want, size_t *lines)
+{
+    size_t cap = 1 << 22, o = 0, wo = 0, line = 0;
+    char *text = malloc(cap), *w = malloc(cap);
+    ref *r = malloc(300 * sizeof *r);
+    size_t *order = malloc(300 * sizeof *order);
+    char **wq = malloc(nq * sizeof *wq);
+    for (size_t q = 0; q < nq; q++) {
+        /* scores: three values (long runs of ties), a thousand spread evenly, or bunched below 1
+         * with one far above (one bucket holds nearly all) */
+        size_t n = 1 + rnd() % 300, mode = rnd() % 3;
+        for (size_t i = 0; i < n; i++) {
+            snprintf(r[i].pid, sizeof r[i].pid, "%s%u", rnd() % 2 ? "p" : "pp", (unsigned)(rnd() % (n + 5)));
+            r[i].score = mode == 0 ? (double)(rnd() % 3) / 4 - 1
+                       : mode == 1 ? (double)(rnd() % 1000) / 4 - 1
+                       : i == 0 ? 1e6 : (double)(rnd() % 100) / 128;
+            order[i] = i;
+        }
+        for (size_t i = n - 1; i > 0; i--) {   /* the file order: a shuffle */
+            size_t k = rnd() % (i + 1), x = order[i];
+            order[i] = order[k];
+            order[k] = x;
+        }
+        for (size_t i = 0; i < n; i++) {
+            ref *x = &r[order[i]];
+            x->line = ++line;
+            o += (size_t)snprintf(text + o, cap - o, "q%zu Q0 %s %zu %.17g tag\n", q, x->pid, i + 1, x->score);
+        }
+        qsort(r, n, sizeof *r, ref_cmp);
+        size_t qo = wo;
+        wo += (size_t)snprintf(w + wo, cap - wo, "q%zu:", q);
+        for (size_t i = 0; i < n; i++) {
+            int dup = 0;
+            for (size_t k = 0; k < i && !dup; k++)
+                dup = strcmp(r[k].pid, r[i].pid) == 0;
+            if (!dup)
+                wo += (size_t)snprintf(w + wo, cap - wo, " %s %.17g %zu,", r[i].pid, r[i].score, r[i].line);
+        }
+        wq[q] = strndup(w + qo, wo - qo);
+        wo = qo;
+    }
+    static seen s;
+    for (size_t q = 0; q < nq; q++)
+        s.text[s.nt++] = wq[q];
+    *want = joined(&s);
+    *lines = line;
+    const char *path = tmp_bytes(text, o);
+    free(text);
+    free(w);
+    free(r);
+    free(order);
+    free(wq);
+    return path;
+}
+
+int main(void)
+{
+    char *want;
+    size_t lines;
+    const char *path = make_run(60, &want, &lines);
+    static seen s, sa, sb;
+    seen *a = &sa, *b = &sb;
+    rt_run_info info;
+    rt_err err;
+    rt_status st = rt_run_scan(path, NULL, collect, NULL, &s, &info, &err);
+    ok(st == RT_OK, "whole read of 60 shuffled queries");
+    char *whole = joined(&s);
+    ok(strcmp(whole, want) == 0, "rankings (bucket and radix sort, tie order, long runs of one score, "
+       "duplicates) equal the brute-force reference");
+    size_t dups = info.duplicates;
+    ok(dups > 100, "the set holds duplicates (%zu)", dups);
+    rt_run_info_clear(&info);
+
+    /* What rt_reader_next accepted, read by the scanner's own lines: a BOM, CRLF ends, tabs,
+     * blank and comment lines, a line of 100 bytes (fields across the 64-byte blocks), an id
+     * that is not ASCII, and a last line without a line end. */
+    static const char odd[] =
+        "\xEF\xBB\xBFq1 Q0 a 1 1.5 t\r\n"
+        "\r\n"
+        "  # a comment\n"
+        "q1\tQ0\tb\t2\t2.5\tt\n"
+        "q1 Q0 ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc 3 0.5 t extra\n"
+        "q1 Q0 \xC3\xA9 4 1e-1 t\r\n"
+        "q2 Q0 x 1 3 t";
+    st = rt_run_scan(tmp_bytes(odd, sizeof odd - 1), NULL, collect, NULL, &s, &info, &err);
+    char *odd_got = joined(&s);
+    static const char odd_want[] =
+        "q1: b 2.5 4, a 1.5 1, ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc 0.5 5, \xC3\xA9 0.10000000000000001 6,\n"
+        "q2: x 3 7,\n";
+    ok(st == RT_OK && strcmp(odd_got, odd_want) == 0 && info.physical_lines == 7,
+       "BOM, CRLF, tabs, blank and comment lines, a 100-byte line, a UTF-8 id, no last line end");
+    if (strcmp(odd_got, odd_want) != 0)
+        printf("# got:\n%s", odd_got);
+    free(odd_got);
+    rt_run_info_clear(&info);
+
+    /* Every line start of a smaller file as the split. */
+    char *want2;
+    size_t lines2;
+    const char *path2 = make_run(8, &want2, &lines2);
+    FILE *f = fopen(path2, "rb");
+    char *text = malloc(1 << 20);
+    size_t len = fread(text, 1, 1 << 20, f);
+    fclose(f);
+    rt_run_info one;
+    st = rt_run_scan(path2, NULL, collect, NULL, &s, &one, &err);
+    char *ref2 = joined(&s);
+    int all = st == RT_OK && strcmp(ref2, want2) == 0, splits = 0;
+    for (size_t at = 1; at < len && all; at++) {
+        if (text[at - 1] != '\n')
+            continue;
+        void *ctx[2] = {a, b};
+        rt_run_info two[2];
+        st = rt_run_scan_halves(path2, NULL, at, 0, collect, ctx, two, &err);
+        if (st != RT_OK) {
+            printf("# split at %zu: status %d: %s\n", at, (int)st, err.msg);
+            all = 0;
+            rt_run_info_clear(&two[0]);
+            rt_run_info_clear(&two[1]);
+            break;
+        }
+        /* the second half's own queries count lines from the split */
+        render(b, two[0].physical_lines);
+        for (size_t i = 0; i < b->nt; i++)
+            a->text[a->nt++] = b->text[i];
+        b->nt = 0;
+        char *got = joined(a);
+        size_t d = two[0].duplicates + two[1].duplicates;
+        size_t fd = two[0].duplicates ? two[0].first_dup_line : two[1].first_dup_line + two[0].physical_lines;
+        if (strcmp(got, ref2) != 0 || d != one.duplicates || (d && fd != one.first_dup_line) ||
+            two[0].lines + two[1].lines != one.lines) {
+            printf("# split at byte %zu: differs from the whole read (duplicates %zu vs %zu, first at %zu vs %zu)\n",
+                   at, d, one.duplicates, fd, one.first_dup_line);
+            all = 0;
+        }
+        free(got);
+        rt_run_info_clear(&two[0]);
+        rt_run_info_clear(&two[1]);
+        splits++;
+    }
+    ok(all && splits == (int)lines2 - 1, "two halves split at each of %d lines: the same rankings, "
+       "line numbers, duplicates and first duplicate's line as the whole read", splits);
+    rt_run_info_clear(&one);
+
+    /* A query whose lines are apart: each half holds a part of it; the caller must see it twice
+     * (it then reads the file whole). */
+    const char *scattered = tmp_bytes("a Q0 x 1 1 t\nb Q0 y 1 1 t\nc Q0 z 1 1 t\na Q0 w 2 0 t\n", 52);
+    void *ctx[2] = {a, b};
+    rt_run_info two[2];
+    st = rt_run_scan_halves(scattered, NULL, 26, 0, collect, ctx, two, &err);
+    char *ja = joined(a), *jb = joined(b);
+    ok(st == RT_RUN_NOT_GROUPED || (strncmp(ja, "a:", 2) == 0 && strstr(jb, "a:") != NULL),
+       "a query in both halves: reported, or seen by both contexts");
+    free(ja);
+    free(jb);
+    rt_run_info_clear(&two[0]);
+    rt_run_info_clear(&two[1]);
+    /* Lines of all queries shuffled together: gathered halves at every split equal the whole
+     * read (which gathers too). */
+    size_t nl = 0;
+    char **lines_of = malloc((lines2 + 1) * sizeof *lines_of);
+    for (char *q = text; q < text + len; q = strchr(q, '\n') + 1)
+        lines_of[nl++] = q;
+    for (size_t i = nl - 1; i > 0; i--) {
+        size_t k = rnd() % (i + 1);
+        char *x = lines_of[i];
+        lines_of[i] = lines_of[k];
+        lines_of[k] = x;
+    }
+    char *mixed = malloc(len + 1);
+    size_t mo = 0;
+    for (size_t i = 0; i < nl; i++) {
+        size_t l = (size_t)(strchr(lines_of[i], '\n') - lines_of[i]) + 1;
+        memcpy(mixed + mo, lines_of[i], l);
+        mo += l;
+    }
+    const char *path3 = tmp_bytes(mixed, mo);
+    st = rt_run_scan(path3, NULL, collect, forget, &s, &one, &err);
+    char *ref3 = joined(&s);
+    all = st == RT_OK && one.regrouped;
+    splits = 0;
+    for (size_t at = 1; at < mo && all; at++) {
+        if (mixed[at - 1] != '\n')
+            continue;
+        void *ctx3[2] = {a, b};
+        st = rt_run_scan_halves(path3, NULL, at, 1, collect, ctx3, two, &err);
+        char *got = joined(a);
+        size_t d = two[0].duplicates + two[1].duplicates;
+        if (st != RT_OK || b->n != 0 || strcmp(got, ref3) != 0 || d != one.duplicates ||
+            (d && two[0].first_dup_line != one.first_dup_line)) {
+            printf("# gathered halves split at byte %zu: status %d, differs from the whole read\n", at, (int)st);
+            all = 0;
+        }
+        render(b, 0);
+        free(got);
+        rt_run_info_clear(&two[0]);
+        rt_run_info_clear(&two[1]);
+        splits++;
+    }
+    ok(all && splits == (int)nl - 1, "lines of all queries mixed: gathered halves split at each of %d "
+       "lines give the whole read's rankings, line numbers and duplicates", splits);
+    rt_run_info_clear(&one);
+    free(ref3);
+    free(mixed);
+    free(lines_of);
+    free(text);
+    free(want);
+    free(want2);
+    free(whole);
+    free(ref2);
+    return tap_done();
+}
