@@ -2,7 +2,6 @@
  * value a line), JSON, or a runs × measures table in Markdown, LaTeX or CSV. */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "opts.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
+#include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_table.h"
@@ -229,20 +229,6 @@ static void eval_progress(void *ctx, uint64_t done, uint64_t total)
     ui_progress(NULL, "run", done, total);
 }
 
-/* OpenBLAS, linked in for Faiss, starts a worker thread per further core when the program loads,
- * which spins on sched_yield for a while before it sleeps. eval never uses BLAS, and on a
- * machine of two cores that thread takes CPU from the two reading a large run (about a tenth of
- * the time of make bench). Its pool is shut down when it is there: OpenBLAS's own call for it
- * (made before a fork; the pool starts again if BLAS is called), looked up by name, as another
- * BLAS has none. */
-static void stop_blas_threads(void)
-{
-    void (*shutdown)(void);
-    *(void **)&shutdown = dlsym(RTLD_DEFAULT, "blas_thread_shutdown_");
-    if (shutdown)
-        shutdown();
-}
-
 int cmd_eval(int argc, char **argv)
 {
     eval_args a = {.level = 1};
@@ -252,7 +238,7 @@ int cmd_eval(int argc, char **argv)
         free(a.ms);
         return rc < 0 ? CLI_OK : rc;
     }
-    stop_blas_threads();
+    rt_blas_quiet();   /* eval never uses BLAS: its idle pool would spin beside the reading threads */
     rt_err err;
     rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
     rt_report *rep = rt_report_new();

@@ -16,6 +16,7 @@
 #include <faiss/c_api/Index_c.h>
 #include <faiss/c_api/error_c.h>
 #include <faiss/c_api/index_factory_c.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -577,4 +578,12 @@ rt_status rt_leak_find(const char *const *test_texts, size_t ntest,
     rt_embed_free(&te);
     rt_embed_free(&tr);
     return st;
+}
+
+void rt_blas_quiet(void)
+{
+    void (*shutdown)(void);
+    *(void **)&shutdown = dlsym(RTLD_DEFAULT, "blas_thread_shutdown_");
+    if (shutdown)
+        shutdown();
 }
