@@ -61,7 +61,7 @@ fi
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a != "" && a <= b) ? "met" : "MISSED" }'; }
 echo "==== targets (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 if want 1; then
-    echo "1. eval: $(grep -i 'budget\|target' "$RES.eval" | tr '\n' ' ')"
+    echo "1. eval: $(grep -E '× trec_eval|^budget|^verdict' "$RES.eval" | sed 's/^ *//' | tr '\n' ' ')"
 fi
 if want 2; then
     cat_all=$(get scale_cat_all_cold)
@@ -85,5 +85,5 @@ if want 4; then
     echo "4. keys on the workspace of 2: p99 warm $w µs, cold $c µs; target < 16,000 µs — warm $(verdict "$w" 15999), cold $(verdict "$c" 15999)"
 fi
 if want 5; then
-    echo "5. leakage: $(grep -i 'ratio\|floor\|target' "$RES.leak" | tail -3 | tr '\n' ' ')"
+    echo "5. leakage, given embeddings: $(grep 'ratio to' "$RES.leak" | tail -1 | sed 's/^ *//')"
 fi
