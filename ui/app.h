@@ -91,10 +91,9 @@ typedef struct app {
     size_t sort_run;
     size_t list_m;              /* the measure the list shows (index into ws->ms) */
     int contrast;               /* the list's contrast column: 0 none, 1 RBO, 2 Jaccard@10 */
-    struct contrast_memo {      /* its values per query, computed once for a kind and pair of runs: */
-        double *v;              /* rankings do not change, and a sort compares each value log n */
-        int kind;               /* times (RBO at depth 1,000 of 7,000 queries: a tenth of a second) */
-        size_t ra, rb;          /* v NULL: not computed */
+    struct contrast_memo {      /* its values per query, computed once per kind for a pair of runs: */
+        double *v[2];           /* rankings do not change, and a sort compares each value log n */
+        size_t ra[2], rb[2];    /* times ([0] RBO, [1] Jaccard; NULL: not computed) */
     } *contrast_memo;
     int sort_desc;
     char text_filter[256];

@@ -379,8 +379,10 @@ static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
     free(a->judged);
-    if (a->contrast_memo)
-        free(a->contrast_memo->v);
+    if (a->contrast_memo) {
+        free(a->contrast_memo->v[0]);
+        free(a->contrast_memo->v[1]);
+    }
     free(a->contrast_memo);
     free(a->rows_idx);
     for (int v = 0; v < VIEW_COUNT; v++)

@@ -3,6 +3,8 @@
  * workspace lacks it), the delta of two runs on it, and judged/tag counts. */
 #include "config.h"
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +20,46 @@
 #define COUNT_W 7
 #define CONTRAST_W 7
 
+/* Filling a contrast memo: the queries [from, to) of it, on one of two threads. */
+typedef struct contrast_fill {
+    const app *a;
+    double *v;
+    size_t from, to;
+} contrast_fill;
+
+static void *fill_contrast(void *arg)
+{
+    contrast_fill *f = arg;
+    for (size_t i = f->from; i < f->to; i++) {
+        double v;
+        f->v[i] = rt_contrast_of(f->a->ws, f->a->delta_a, f->a->delta_b, f->a->ws->qlist[i], f->a->contrast == 2, &v)
+                      ? v : -1;
+    }
+    return NULL;
+}
+
 /* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it.
- * Computed for every query at the first need for this kind and pair of runs, then remembered. */
+ * Computed for every query at the first need for this kind and pair of runs (on both cores: RBO
+ * of 7,000 rankings of 1,000 is a fifth of a second on one), then remembered. */
 static double contrast_of(const app *a, size_t qi)
 {
     struct contrast_memo *m = a->contrast_memo;
-    if (!m->v || m->kind != a->contrast || m->ra != a->delta_a || m->rb != a->delta_b) {
-        m->v = rt_reallocarray(m->v, a->ws->nq + 1, sizeof *m->v);
-        for (size_t i = 0; i < a->ws->nq; i++) {
-            double v;
-            m->v[i] = rt_contrast_of(a->ws, a->delta_a, a->delta_b, a->ws->qlist[i], a->contrast == 2, &v) ? v : -1;
-        }
-        m->kind = a->contrast;
-        m->ra = a->delta_a;
-        m->rb = a->delta_b;
+    int k = a->contrast == 2;
+    if (!m->v[k] || m->ra[k] != a->delta_a || m->rb[k] != a->delta_b) {
+        size_t nq = a->ws->nq;
+        m->v[k] = rt_reallocarray(m->v[k], nq + 1, sizeof *m->v[k]);
+        contrast_fill f[2] = {{a, m->v[k], 0, nq / 2}, {a, m->v[k], nq / 2, nq}};
+        pthread_t th;
+        int two = nq >= 512 && pthread_create(&th, NULL, fill_contrast, &f[1]) == 0;
+        if (!two)
+            f[0].to = nq;
+        fill_contrast(&f[0]);
+        if (two)
+            pthread_join(th, NULL);
+        m->ra[k] = a->delta_a;
+        m->rb[k] = a->delta_b;
     }
-    return m->v[qi];
+    return m->v[k][qi];
 }
 
 /* ---- the rows: which queries the list shows, in which order ------------------------------ */

@@ -85,5 +85,5 @@ if want 4; then
     echo "4. keys on the workspace of 2: p99 warm $w µs, cold $c µs; target < 16,000 µs — warm $(verdict "$w" 15999), cold $(verdict "$c" 15999)"
 fi
 if want 5; then
-    echo "5. leakage, given embeddings: $(grep 'ratio to' "$RES.leak" | tail -1 | sed 's/^ *//')"
+    echo "5. leakage, given embeddings: $(grep 'ratio to the product' "$RES.leak" | tail -1 | sed 's/^ *//')"
 fi
