@@ -210,6 +210,30 @@ ok $? "(values as read afresh)"
 rmdir "$cache"
 rm -rf "$D/cache/retriage/workspaces"
 
+# a folder another user cannot write (as the issue's read-only folder): the user's cache folder
+if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
+    rm -f "$D/ws"/*.rtws
+    chmod -R a+rX "$D" && chmod 0755 "$D/ws" && mkdir -m 0777 "$D/nobody" "$D/nobody/j"
+    as_nobody() {
+        rm -f "$D/report.txt"
+        setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CACHE_HOME="$D/nobody/cache" \
+            RETRIAGE_CACHE_MIN=0 "$RETRIAGE" "$WS" --journal-dir "$D/nobody/j" --annotator nob \
+            --script "$D/nobody/report.script" --size 250x40 > /dev/null 2> "$D/err"
+        rc=$?
+        cp "$D/nobody/report.txt" "$D/report.txt" 2> /dev/null
+    }
+    printf 'L\n:snapshot %s\n:quit\n' "$D/nobody/report.txt" > "$D/nobody/report.script"
+    as_nobody
+    st=0
+    [ "$rc" -eq 0 ] && has "workspace cache written" && ls "$D/nobody/cache/retriage/workspaces/"*.rtws > /dev/null 2>&1 &&
+        [ -z "$(ls "$D/ws" | grep '\.rtws$')" ] || st=1
+    as_nobody
+    has "workspace cache reused" || st=1
+    ok $st "a folder another user cannot write: their cache goes to their ~/.cache/retriage/workspaces/, and is reused"
+else
+    ok 0 "# SKIP needs root and setpriv to act as another user"
+fi
+
 # ---- --no-cache and the size threshold ----------------------------------------------------------------
 report_of --no-cache
 [ "$rc" -eq 0 ] && ! has "workspace cache" && [ -z "$(ls "$D/ws" | grep '\.rtws$')" ]
