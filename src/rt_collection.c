@@ -592,15 +592,7 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
     /* The keys narrow the search to the pids sharing the first 8 bytes, usually one, so that a
      * lookup touches one page of the collection instead of log2(count). */
     uint64_t key = pid_key((const unsigned char *)pid, len);
-    size_t lo = 0, hi = c->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    hi = lo;
+    size_t lo = lower_bound(c, 0, c->n, key), hi = lo;
     while (hi < c->n && c->keys[hi] == key && hi - lo < 8)
         hi++;
     if (hi - lo == 8) {   /* many pids share these 8 bytes: find the end of the run */

@@ -246,8 +246,8 @@ static void test_reuse_and_invalidation(void)
 
 /* Rewrites the index file at ipath with f applied to its bytes, then checks that the next open
  * rebuilds it and still answers correctly. */
-static void corrupt_and_check(const char *p, const char *ipath, const char *what,
-                              void (*f)(unsigned char **buf, size_t *len))
+/* Rewrites the index file at ipath with f applied to its bytes. */
+static void rewrite_index(const char *ipath, void (*f)(unsigned char **buf, size_t *len))
 {
     FILE *in = fopen(ipath, "rb");
     unsigned char *buf = rt_malloc(1 << 20);
@@ -257,6 +257,12 @@ static void corrupt_and_check(const char *p, const char *ipath, const char *what
     f(&buf, &len);
     write_bytes(ipath, buf, len);
     free(buf);
+}
+
+static void corrupt_and_check(const char *p, const char *ipath, const char *what,
+                              void (*f)(unsigned char **buf, size_t *len))
+{
+    rewrite_index(ipath, f);
     rt_collection *c = open_ok(p, NULL, what);
     ok(c && !rt_collection_index_reused(c), "%s: index rebuilt", what);
     is_text(c, "k7", "v7", what);
@@ -274,14 +280,7 @@ static void damage_body_and_check(const char *p, const char *ipath, const char *
                                   void (*f)(unsigned char **buf, size_t *len), const char *hidden,
                                   size_t readable)
 {
-    FILE *in = fopen(ipath, "rb");
-    unsigned char *buf = rt_malloc(1 << 20);
-    size_t len = in ? fread(buf, 1, 1 << 20, in) : 0;
-    if (in)
-        fclose(in);
-    f(&buf, &len);
-    write_bytes(ipath, buf, len);
-    free(buf);
+    rewrite_index(ipath, f);
     rt_collection *c = open_ok(p, NULL, what);
     ok(c && rt_collection_index_reused(c), "%s: index reused (the body is checked at each access)", what);
     is_text(c, "k7", "v7", what);
