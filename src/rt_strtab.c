@@ -42,7 +42,31 @@ struct rt_strtab {
     const uint64_t *boff;
     const uint32_t *blen;
     int slots_mapped;       /* slots lie in the image: not freed */
+    /* Decimal ids (MS MARCO's pids and qids): a string of 1-8 digits without a leading zero is
+     * found by its value in num[] (one read) instead of by its hash (a slot, the id's length and
+     * pointer, the string). Every string is in the slots too; num only answers sooner. Built as
+     * strings are interned (not for an image's strings: num is NULL in an attached table). */
+    uint32_t *num;          /* value -> id, RT_NO_ID when not interned; num_len entries */
+    size_t num_len;
+    int num_off;            /* 1: not kept (an attached table, or values too large) */
 };
+
+#define NUM_MAX (1u << 26)   /* values at most this: num[] is at most 256 MiB, 35 MiB for MS MARCO */
+
+/* The value of s when it is a canonical decimal of 1-8 digits, else -1. */
+static inline int64_t decimal_of(const char *s, size_t len)
+{
+    if (len == 0 || len > 8 || (s[0] == '0' && len > 1))
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned char)s[i] - '0';
+        if (d > 9)
+            return -1;
+        v = v * 10 + d;
+    }
+    return v;
+}
 
 static inline const char *str_of(const rt_strtab *t, uint32_t id)
 {
@@ -96,6 +120,7 @@ void rt_strtab_free(rt_strtab **tp)
     free(t->strs);
     free(t->lens);
     free(t->hashes);
+    free(t->num);
     if (!t->slots_mapped)
         free(t->slots);
     free(t);
@@ -165,16 +190,50 @@ uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, ui
     return RT_NO_ID;
 }
 
+/* The id of a decimal string from num[]: RT_NO_ID when it was never interned; NUM_UNKNOWN when
+ * num cannot tell (not a decimal, too large, or num not kept). */
+#define NUM_UNKNOWN (RT_NO_ID - 1)
+static inline uint32_t num_find(const rt_strtab *t, const char *s, size_t len)
+{
+    if (t->num_off)
+        return NUM_UNKNOWN;
+    int64_t v = decimal_of(s, len);
+    if (v < 0 || v >= NUM_MAX)
+        return NUM_UNKNOWN;
+    return (size_t)v < t->num_len ? t->num[v] : RT_NO_ID;
+}
+
+/* Records id as the decimal string s's, growing num[] to hold its value. */
+static void num_add(rt_strtab *t, const char *s, size_t len, uint32_t id)
+{
+    int64_t v = t->num_off ? -1 : decimal_of(s, len);
+    if (v < 0 || v >= NUM_MAX)
+        return;
+    t->num = rt_grow_index(t->num, &t->num_len, (size_t)v, sizeof *t->num, 0xff);
+    t->num[v] = id;
+}
+
 uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len)
 {
+    uint32_t n = num_find(t, s, len);
+    if (n != NUM_UNKNOWN)
+        return n;
     return rt_strtab_find_hashed(t, s, len, rt_hash_bytes(s, len));
 }
+
+static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t h);
 
 static uint32_t intern_hashed(rt_strtab *t, const char *s, size_t len, uint64_t h)
 {
     uint32_t id = rt_strtab_find_hashed(t, s, len, h);
     if (id != RT_NO_ID)
         return id;
+    return insert_hashed(t, s, len, h);
+}
+
+static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t h)
+{
+    uint32_t id;
     if ((size_t)(t->count + 1) * 4 > (t->mask + 1) * 3) {
         rehash(t);
     }
@@ -202,12 +261,17 @@ static uint32_t intern_hashed(rt_strtab *t, const char *s, size_t len, uint64_t 
     t->hashes[id - t->nbase] = h;
     t->slots[j].id = id;
     t->slots[j].tag = (uint32_t)(h >> 32);
+    num_add(t, s, len, id);
     return id;
 }
 
 uint32_t rt_strtab_intern(rt_strtab *t, const char *s, size_t len)
 {
-    return intern_hashed(t, s, len, rt_hash_bytes(s, len));
+    uint32_t n = num_find(t, s, len);
+    if (n != NUM_UNKNOWN && n != RT_NO_ID)
+        return n;
+    uint64_t h = rt_hash_bytes(s, len);
+    return n == RT_NO_ID ? insert_hashed(t, s, len, h) : intern_hashed(t, s, len, h);
 }
 
 void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len, size_t n, uint32_t *ids)
@@ -218,6 +282,30 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
      * other; the interning itself (last) is in order, so ids are what one by one would give. */
     enum { BATCH = 32 };
     uint64_t h[BATCH];
+    if (!t->num_off) {   /* decimal ids: one read each from num[], fetched AHEAD strings ahead; */
+        enum { AHEAD = 16, NEW_AHEAD = 8 };   /* a new string's slot fetched NEW_AHEAD ahead */
+        size_t k = 0;
+        for (; k < n; k++) {
+            if (k + AHEAD < n) {
+                int64_t v = decimal_of(s[k + AHEAD], len[k + AHEAD]);
+                if (v >= 0 && (size_t)v < t->num_len)
+                    __builtin_prefetch(&t->num[v]);
+            }
+            size_t a = k + NEW_AHEAD;
+            if (a < n && num_find(t, s[a], len[a]) == RT_NO_ID)
+                __builtin_prefetch(&t->slots[rt_hash_bytes(s[a], len[a]) & t->mask]);
+            uint32_t id = num_find(t, s[k], len[k]);
+            if (id == NUM_UNKNOWN)
+                break;
+            ids[k] = id != RT_NO_ID ? id : insert_hashed(t, s[k], len[k], rt_hash_bytes(s[k], len[k]));
+        }
+        if (k == n)
+            return;
+        s += k;   /* not all decimal: the rest as below */
+        len += k;
+        ids += k;
+        n -= k;
+    }
     for (size_t b = 0; b < n; b += BATCH) {
         size_t m = n - b < BATCH ? n - b : BATCH;
         for (size_t i = 0; i < m; i++) {
@@ -324,5 +412,6 @@ rt_strtab *rt_strtab_attach(void *mem, size_t len)
     t->slots = slots;
     t->slots_mapped = 1;
     t->mask = (size_t)nslots - 1;
+    t->num_off = 1;   /* the image's decimal strings are not in num[]: found by their hash */
     return t;
 }

@@ -191,9 +191,67 @@ static void test_run(void)
     rt_strtab_free(&pids);
 }
 
+/* Decimal ids take a shortcut (their value indexes the ids): the same ids, strings and lookups as
+ * any other string, one by one or in batches, and through an image (which has no shortcut). */
+static void test_decimal(void)
+{
+    const char *v[] = {"7", "007", "0", "00", "12345678", "123456789", "67108864", "67108863", "-1", "1a",
+                       "7", "p7", "99999999", "0", "", "3"};
+    size_t n = sizeof v / sizeof *v, lens[16];
+    uint32_t one[16], many[16];
+    rt_strtab *a = rt_strtab_new(), *b = rt_strtab_new();
+    for (size_t i = 0; i < n; i++) {
+        lens[i] = strlen(v[i]);
+        one[i] = rt_strtab_intern(a, v[i], lens[i]);
+    }
+    rt_strtab_intern_many(b, v, lens, n, many);
+    int same = 1;
+    for (size_t i = 0; i < n; i++) {
+        same &= one[i] == many[i] && strcmp(rt_strtab_str(a, one[i]), v[i]) == 0 &&
+                rt_strtab_find(a, v[i], lens[i]) == one[i] && rt_strtab_find(b, v[i], lens[i]) == one[i];
+        for (size_t k = 0; k < n; k++)
+            same &= (strcmp(v[i], v[k]) == 0) == (one[i] == one[k]);
+    }
+    ok(same && rt_strtab_count(a) == 14, "decimal and other ids: one id per string, one by one and batched (%u)",
+       rt_strtab_count(a));
+    ok(rt_strtab_find(a, "8", 1) == RT_NO_ID && rt_strtab_find(a, "70", 2) == RT_NO_ID &&
+       rt_strtab_find(a, "07", 2) == RT_NO_ID, "decimals never interned are not found (8, 70, 07)");
+    /* many decimals in a batch, with repeats, against one by one */
+    enum { N = 20000 };
+    static char buf[N][12];
+    const char *p[N];
+    size_t l[N];
+    uint32_t x[N], y[N];
+    rt_strtab *c = rt_strtab_new(), *d = rt_strtab_new();
+    for (int i = 0; i < N; i++) {
+        l[i] = (size_t)snprintf(buf[i], sizeof buf[i], i % 5 ? "%d" : "d%d", (i * 7919) % 9000);
+        p[i] = buf[i];
+        x[i] = rt_strtab_intern(c, p[i], l[i]);
+    }
+    rt_strtab_intern_many(d, p, l, N, y);
+    ok(memcmp(x, y, sizeof x) == 0 && rt_strtab_count(c) == rt_strtab_count(d),
+       "20,000 ids (decimal and not, repeated): batched ids equal one-by-one ids");
+    size_t len;
+    unsigned char *img = image_of(w_strtab, c, &len);
+    rt_strtab *e = rt_strtab_attach(img, len);
+    same = e != NULL;
+    for (int i = 0; e && i < N; i++)
+        same &= rt_strtab_find(e, p[i], l[i]) == x[i];
+    uint32_t idn = e ? rt_strtab_intern(e, "123456", 6) : 0;
+    ok(same && e && rt_strtab_find(e, "123456", 6) == idn && idn == rt_strtab_count(c),
+       "through an image: every decimal found by its hash, a new one interned after");
+    rt_strtab_free(&e);
+    free(img);
+    rt_strtab_free(&a);
+    rt_strtab_free(&b);
+    rt_strtab_free(&c);
+    rt_strtab_free(&d);
+}
+
 int main(void)
 {
     test_strtab();
+    test_decimal();
     test_qrels();
     test_run();
     return tap_done();
