@@ -511,10 +511,10 @@ int main(int argc, char **argv)
     /* workspace.json */
     snprintf(path, sizeof path, "%s/workspace.json", dir);
     f = open_out(path);
-    fprintf(f, "{\n  \"name\": \"synthetic DuReader-scale workspace (%lu queries, %lu passages, "
+    fprintf(f, "{\n  \"name\": \"synthetic %s workspace (%lu queries, %lu passages, "
                "%lu runs)\",\n  \"queries\": \"queries.tsv\",\n  \"collection\": "
                "\"collection.tsv\",\n  \"qrels\": \"qrels.trec\",\n  \"runs\": [\n",
-            nq, np, nruns);
+            msmarco ? "MS MARCO-shaped" : "DuReader-scale", nq, np, nruns);
     for (unsigned long run = 0; run < nruns; run++)
         fprintf(f, "    {\"name\": \"run%lu\", \"path\": \"runs/run%lu.trec\"}%s\n", run + 1, run + 1,
                 run + 1 < nruns ? "," : "");
