@@ -140,22 +140,30 @@ rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
     c->inputs[i++] = rt_strdup(k->qrels);
     for (size_t r = 0; r < k->nruns; r++)
         c->inputs[i++] = rt_strdup(k->runs[r]);
+    /* sizes first, with stat alone: a pipe is never opened here (its writer could lose its only
+     * reader), and a small workspace costs no sampling */
     uint64_t run_bytes = 0;
-    rt_err e;
     for (i = 0; i < c->ninputs; i++) {
-        if (strcmp(c->inputs[i], "-") == 0 || rt_stamp_file(c->inputs[i], &c->stamps[i], &e) != RT_OK) {
+        struct stat st;
+        if (strcmp(c->inputs[i], "-") == 0 || stat(c->inputs[i], &st) != 0 || !S_ISREG(st.st_mode)) {
             rt_wscache_free(&c);   /* standard input, a pipe, a missing file: nothing to stamp */
             return NULL;
         }
         if (i >= c->ninputs - k->nruns)
-            run_bytes += c->stamps[i].size;
+            run_bytes += (uint64_t)st.st_size;
     }
-    if (run_bytes < cache_min()) {
+    rt_err e;
+    for (i = 0; i < c->ninputs && run_bytes >= cache_min(); i++)
+        if (rt_stamp_file(c->inputs[i], &c->stamps[i], &e) != RT_OK)
+            run_bytes = 0;   /* gone or changed kind meanwhile */
+    if (run_bytes < cache_min() || run_bytes == 0) {
         rt_wscache_free(&c);
         return NULL;
     }
     if (k->anchor) {   /* the collection: its own stamp, which decides only the judged count */
-        c->coll.present = rt_stamp_file(k->anchor, &c->coll.stamp, &e) == RT_OK;
+        struct stat st;
+        c->coll.present = stat(k->anchor, &st) == 0 && S_ISREG(st.st_mode) &&
+                          rt_stamp_file(k->anchor, &c->coll.stamp, &e) == RT_OK;
         if (!c->coll.present) {
             rt_wscache_free(&c);
             return NULL;
