@@ -28,79 +28,158 @@ struct rt_run {
     int mapped;               /* the arrays lie in a workspace cache's mapping (rt_run_attach) */
     _Atomic unsigned char *checked;   /* mapped: per query 0 not yet, 1 every pid known, 2 not */
     uint32_t npids;           /* mapped: the pid table's size when attached */
-    const char **hit_pid;     /* a query's pids, handed to rt_strtab_intern_many */
-    size_t *hit_len;
-    size_t hit_cap;
+    /* Parsed, not yet interned (rt_run_parse → rt_run_intern): each query's qid is the string at
+     * qtext + qoff[i] (qlen[i] bytes), and each pid[k] is the value of a decimal pid
+     * (rt_strtab_decimal) or RAW_TEXT | j for the j-th other pid, at ptext + poff[j] (plen[j]). */
+    int raw;
+    char *qtext, *ptext;
+    size_t qtext_len, qtext_cap, ptext_len, ptext_cap;
+    size_t *qoff, *poff;
+    uint32_t *qlen, *plen;
+    size_t npt, npt_cap;
 };
 
-static rt_status load_query(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
-                            rt_err *err)
+#define RAW_TEXT 0x80000000u   /* above every value rt_strtab_decimal gives */
+
+static void grow_text(char **text, size_t *len, size_t *cap, const char *s, size_t n, size_t *off)
+{
+    RT_GROW(*text, *cap, *len + n);
+    memcpy(*text + *len, s, n);
+    *off = *len;
+    *len += n;
+}
+
+/* A query as the scan hands it over: kept as text, interned later on the thread that owns the
+ * namespaces. */
+static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
+                             rt_err *err)
 {
     (void)err;
     rt_run *run = ctx;
-    uint32_t q = rt_strtab_intern(run->qids, qid, ql);
-    run->slot = rt_grow_index(run->slot, &run->slot_len, q, sizeof *run->slot, 0xff);
     size_t cap = run->qcap;
     RT_GROW(run->qlist, run->qcap, (size_t)run->nq + 1);
     if (run->qcap != cap) {
         run->start = rt_reallocarray(run->start, run->qcap, sizeof *run->start);
         run->count = rt_reallocarray(run->count, run->qcap, sizeof *run->count);
+        run->qoff = rt_reallocarray(run->qoff, run->qcap, sizeof *run->qoff);
+        run->qlen = rt_reallocarray(run->qlen, run->qcap, sizeof *run->qlen);
     }
-    run->slot[q] = run->nq;
-    run->qlist[run->nq] = q;
+    grow_text(&run->qtext, &run->qtext_len, &run->qtext_cap, qid, ql, &run->qoff[run->nq]);
+    run->qlen[run->nq] = (uint32_t)ql;
     run->start[run->nq] = run->n;
     run->count[run->nq] = (uint32_t)n;
     run->nq++;
     cap = run->cap;
     RT_GROW(run->pid, run->cap, run->n + n);
-    if (run->cap != cap)
+    if (run->cap != cap) {
         run->score = rt_reallocarray(run->score, run->cap, sizeof *run->score);
-    cap = run->hit_cap;
-    RT_GROW(run->hit_pid, run->hit_cap, n);
-    if (run->hit_cap != cap)
-        run->hit_len = rt_reallocarray(run->hit_len, run->hit_cap, sizeof *run->hit_len);
-    for (size_t i = 0; i < n; i++) {
-        run->hit_pid[i] = h[i].pid;
-        run->hit_len[i] = h[i].pid_len;
-        run->score[run->n + i] = h[i].score;
+        if (run->cap >= (1u << 20)) {   /* a large run: its arrays on huge pages */
+            rt_advise_huge(run->pid, run->cap * sizeof *run->pid);
+            rt_advise_huge(run->score, run->cap * sizeof *run->score);
+        }
     }
-    rt_strtab_intern_many(run->pids, run->hit_pid, run->hit_len, n, run->pid + run->n);
+    uint32_t *pid = run->pid + run->n;
+    double *score = run->score + run->n;
+    for (size_t i = 0; i < n; i++) {
+        score[i] = h[i].score;
+        if (rt_strtab_decimal(h[i].pid, h[i].pid_len, &pid[i]))
+            continue;
+        size_t pcap = run->npt_cap;
+        RT_GROW(run->poff, run->npt_cap, run->npt + 1);
+        if (run->npt_cap != pcap)
+            run->plen = rt_reallocarray(run->plen, run->npt_cap, sizeof *run->plen);
+        grow_text(&run->ptext, &run->ptext_len, &run->ptext_cap, h[i].pid, h[i].pid_len, &run->poff[run->npt]);
+        run->plen[run->npt] = h[i].pid_len;
+        pid[i] = RAW_TEXT | (uint32_t)run->npt++;
+    }
     run->n += n;
     return RT_OK;
 }
 
-static void load_reset(void *ctx)
+static void parse_reset(void *ctx)
 {
     rt_run *run = ctx;
-    for (uint32_t i = 0; i < run->nq; i++)
-        run->slot[run->qlist[i]] = RT_NO_ID;
     run->nq = 0;
     run->n = 0;
+    run->qtext_len = 0;
+    run->ptext_len = 0;
+    run->npt = 0;
+}
+
+static void free_raw(rt_run *run)
+{
+    free(run->qtext);
+    free(run->ptext);
+    free(run->qoff);
+    free(run->poff);
+    free(run->qlen);
+    free(run->plen);
+    run->qtext = run->ptext = NULL;
+    run->qoff = run->poff = NULL;
+    run->qlen = run->plen = NULL;
+    run->raw = 0;
+}
+
+rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, rt_err *err)
+{
+    *out = NULL;
+    rt_run *run = rt_calloc(1, sizeof *run);
+    run->path = rt_strdup(path);
+    run->raw = 1;
+    rt_status st = rt_run_scan(path, opts, parse_query, parse_reset, run, &run->info, err);
+    if (st != RT_OK) {
+        rt_run_free(&run);
+        return st;
+    }
+    *out = run;
+    return RT_OK;
+}
+
+void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report)
+{
+    run->qids = qids;
+    run->pids = pids;
+    for (uint32_t i = 0; i < run->nq; i++) {
+        uint32_t q = rt_strtab_intern(qids, run->qtext + run->qoff[i], run->qlen[i]);
+        run->slot = rt_grow_index(run->slot, &run->slot_len, q, sizeof *run->slot, 0xff);
+        run->slot[q] = i;
+        run->qlist[i] = q;
+    }
+    /* the pids in file order: stretches of decimal values, and of others by their text */
+    enum { BATCH = 4096 };
+    const char *s[BATCH];
+    size_t len[BATCH];
+    for (size_t k = 0; k < run->n;) {
+        size_t e = k;
+        if (run->pid[k] & RAW_TEXT) {
+            while (e < run->n && e - k < BATCH && (run->pid[e] & RAW_TEXT)) {
+                uint32_t j = run->pid[e] & ~RAW_TEXT;
+                s[e - k] = run->ptext + run->poff[j];
+                len[e - k] = run->plen[j];
+                e++;
+            }
+            rt_strtab_intern_many(pids, s, len, e - k, run->pid + k);
+        } else {
+            while (e < run->n && !(run->pid[e] & RAW_TEXT))
+                e++;
+            rt_strtab_intern_decimals(pids, run->pid + k, e - k);
+        }
+        k = e;
+    }
+    free_raw(run);
+    rt_report_add(report, RT_REPORT_INFO, "%s: run %s, %zu passages for %zu queries (%s)", path,
+                  run->info.name, run->info.hits, run->info.queries,
+                  rt_run_format_name(run->info.format));
+    rt_run_report_duplicates(&run->info, path, report);
 }
 
 rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, rt_strtab *qids,
                       rt_strtab *pids, rt_report *report, rt_err *err)
 {
-    *out = NULL;
-    rt_run *run = rt_calloc(1, sizeof *run);
-    run->path = rt_strdup(path);
-    run->qids = qids;
-    run->pids = pids;
-    rt_status st = rt_run_scan(path, opts, load_query, load_reset, run, &run->info, err);
-    free(run->hit_pid);
-    free(run->hit_len);
-    run->hit_pid = NULL;
-    run->hit_len = NULL;
-    if (st != RT_OK) {
-        rt_run_free(&run);
-        return st;
-    }
-    rt_report_add(report, RT_REPORT_INFO, "%s: run %s, %zu passages for %zu queries (%s)", path,
-                  run->info.name, run->info.hits, run->info.queries,
-                  rt_run_format_name(run->info.format));
-    rt_run_report_duplicates(&run->info, path, report);
-    *out = run;
-    return RT_OK;
+    rt_status st = rt_run_parse(out, path, opts, err);
+    if (st == RT_OK)
+        rt_run_intern(*out, qids, pids, path, report);
+    return st;
 }
 
 void rt_run_free(rt_run **rp)
@@ -109,6 +188,7 @@ void rt_run_free(rt_run **rp)
         return;
     rt_run *run = *rp;
     rt_run_info_clear(&run->info);
+    free_raw(run);
     free(run->path);
     free((void *)run->checked);
     if (!run->mapped) {

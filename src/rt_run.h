@@ -25,6 +25,14 @@ rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, r
                       rt_strtab *pids, rt_report *report, rt_err *err);
 void rt_run_free(rt_run **run);
 
+/* rt_run_load in two steps, for loading runs on several threads: rt_run_parse reads path into a
+ * run whose ids are not yet interned (it touches no shared table: any thread may call it), and
+ * rt_run_intern then interns its qids and pids in the file's order (the ids rt_run_load would
+ * give, when runs are interned in the order they would have been loaded) and adds its lines to
+ * report. A run must be interned before anything else is asked of it. */
+rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, rt_err *err);
+void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report);
+
 const char *rt_run_name(const rt_run *run);
 const char *rt_run_path(const rt_run *run);
 const rt_run_info *rt_run_get_info(const rt_run *run);

@@ -35,6 +35,7 @@ struct rt_strtab {
     uint32_t count, cap;    /* cap: of strs, lens and hashes */
     slot *slots;
     size_t mask;   /* slot count - 1; slot count is a power of two */
+    uint32_t nslotted;      /* ids in the slots: all but those num[] keeps (below) */
     size_t bytes;
     /* the image's strings, ids 0..nbase (none for a table built from scratch) */
     uint32_t nbase;
@@ -44,8 +45,11 @@ struct rt_strtab {
     int slots_mapped;       /* slots lie in the image: not freed */
     /* Decimal ids (MS MARCO's pids and qids): a string of 1-8 digits without a leading zero is
      * found by its value in num[] (one read) instead of by its hash (a slot, the id's length and
-     * pointer, the string). Every string is in the slots too; num only answers sooner. Built as
-     * strings are interned (not for an image's strings: num is NULL in an attached table). */
+     * pointer, the string). Such a string is in num[] only, not in the slots: no other string can
+     * equal it, and a first open of MS MARCO inserts 8.8 million of them, each a random write the
+     * slots would cost (the image, whose reader finds every string by its hash, places them when
+     * written). Built as strings are interned (not for an image's strings: num is NULL in an
+     * attached table, and every string is in the slots). */
     uint32_t *num;          /* value -> id, RT_NO_ID when not interned; num_len entries */
     size_t num_len;
     int num_off;            /* 1: not kept (an attached table, or values too large) */
@@ -66,6 +70,18 @@ static inline int64_t decimal_of(const char *s, size_t len)
         v = v * 10 + d;
     }
     return v;
+}
+
+static inline const char *str_of(const rt_strtab *t, uint32_t id);
+static inline uint32_t len_of(const rt_strtab *t, uint32_t id);
+
+/* Whether the string of id is num[]'s alone (not in the slots). */
+static inline int num_kept(const rt_strtab *t, uint32_t id)
+{
+    if (t->num_off)
+        return 0;
+    int64_t v = decimal_of(str_of(t, id), len_of(t, id));
+    return v >= 0 && v < NUM_MAX;
 }
 
 static inline const char *str_of(const rt_strtab *t, uint32_t id)
@@ -150,7 +166,7 @@ static char *store(rt_strtab *t, const char *s, size_t len)
     return d;
 }
 
-/* Doubles the slots, placing every id by its hash (kept for the heap's strings, recomputed for an
+/* Doubles the slots, placing every id they hold by its hash (kept for the heap's strings, recomputed for an
  * image's from its arena, read in order): ids in order, not the old slots, so nothing a damaged
  * image's slots held survives. */
 static void rehash(rt_strtab *t)
@@ -160,6 +176,8 @@ static void rehash(rt_strtab *t)
     rt_advise_huge(s, n * sizeof *s);
     memset(s, 0xff, n * sizeof *s);
     for (uint32_t id = 0; id < t->count; id++) {
+        if (num_kept(t, id))
+            continue;
         uint64_t h = hash_of(t, id);
         size_t j = h & (n - 1);
         while (s[j].id != RT_NO_ID)
@@ -174,7 +192,10 @@ static void rehash(rt_strtab *t)
     t->mask = n - 1;
 }
 
-uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, uint64_t h)
+static inline uint32_t num_find(const rt_strtab *t, const char *s, size_t len);
+
+/* The id of s among the slots' strings. */
+static uint32_t find_slotted(const rt_strtab *t, const char *s, size_t len, uint64_t h)
 {
     uint32_t tag = (uint32_t)(h >> 32);
     /* at most one pass over the slots, and an id past the strings is no match: slots that came
@@ -190,9 +211,16 @@ uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, ui
     return RT_NO_ID;
 }
 
+#define NUM_UNKNOWN (RT_NO_ID - 1)
+
+uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, uint64_t h)
+{
+    uint32_t n = num_find(t, s, len);
+    return n != NUM_UNKNOWN ? n : find_slotted(t, s, len, h);
+}
+
 /* The id of a decimal string from num[]: RT_NO_ID when it was never interned; NUM_UNKNOWN when
  * num cannot tell (not a decimal, too large, or num not kept). */
-#define NUM_UNKNOWN (RT_NO_ID - 1)
 static inline uint32_t num_find(const rt_strtab *t, const char *s, size_t len)
 {
     if (t->num_off)
@@ -209,7 +237,19 @@ static void num_add(rt_strtab *t, const char *s, size_t len, uint32_t id)
     int64_t v = t->num_off ? -1 : decimal_of(s, len);
     if (v < 0 || v >= NUM_MAX)
         return;
-    t->num = rt_grow_index(t->num, &t->num_len, (size_t)v, sizeof *t->num, 0xff);
+    if ((size_t)v >= t->num_len) {   /* grown by doubling into a fresh block, on huge pages when */
+        size_t n = t->num_len ? t->num_len : 64;   /* large: every lookup is a random read */
+        while (n <= (size_t)v)
+            n *= 2;
+        uint32_t *num = rt_reallocarray(NULL, n, sizeof *num);
+        rt_advise_huge(num, n * sizeof *num);
+        if (t->num_len)
+            memcpy(num, t->num, t->num_len * sizeof *num);
+        memset(num + t->num_len, 0xff, (n - t->num_len) * sizeof *num);
+        free(t->num);
+        t->num = num;
+        t->num_len = n;
+    }
     t->num[v] = id;
 }
 
@@ -218,7 +258,7 @@ uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len)
     uint32_t n = num_find(t, s, len);
     if (n != NUM_UNKNOWN)
         return n;
-    return rt_strtab_find_hashed(t, s, len, rt_hash_bytes(s, len));
+    return find_slotted(t, s, len, rt_hash_bytes(s, len));
 }
 
 static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t h);
@@ -233,10 +273,10 @@ static uint32_t intern_hashed(rt_strtab *t, const char *s, size_t len, uint64_t 
 
 static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t h)
 {
-    uint32_t id;
-    if ((size_t)(t->count + 1) * 4 > (t->mask + 1) * 3) {
+    int64_t v = t->num_off ? -1 : decimal_of(s, len);
+    int slotted = v < 0 || v >= NUM_MAX;   /* else num[] alone finds it */
+    if (slotted && (size_t)(t->nslotted + 1) * 4 > (t->mask + 1) * 3)
         rehash(t);
-    }
     if (t->count - t->nbase == t->cap) {
         size_t old = t->cap;
         t->cap = t->cap ? t->cap * 2 : 64;
@@ -247,21 +287,27 @@ static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t 
         rt_advise_huge(t->lens, t->cap * sizeof *t->lens);
         t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens + sizeof *t->hashes);
     }
+    uint32_t id = t->count++;
+    t->strs[id - t->nbase] = store(t, s, len);
+    t->lens[id - t->nbase] = (uint32_t)len;
+    t->hashes[id - t->nbase] = h;
+    if (!slotted) {
+        num_add(t, s, len, id);
+        return id;
+    }
     size_t j = h & t->mask, probes = 0;
     while (t->slots[j].id != RT_NO_ID && probes++ <= t->mask)
         j = (j + 1) & t->mask;
     if (t->slots[j].id != RT_NO_ID) {   /* only in a damaged image: no empty slot left */
+        t->count--;   /* not placed yet: the rehash places the others */
         rehash(t);
+        t->count++;
         for (j = h & t->mask; t->slots[j].id != RT_NO_ID; j = (j + 1) & t->mask)
             ;
     }
-    id = t->count++;
-    t->strs[id - t->nbase] = store(t, s, len);
-    t->lens[id - t->nbase] = (uint32_t)len;
-    t->hashes[id - t->nbase] = h;
     t->slots[j].id = id;
     t->slots[j].tag = (uint32_t)(h >> 32);
-    num_add(t, s, len, id);
+    t->nslotted++;
     return id;
 }
 
@@ -283,7 +329,7 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
     enum { BATCH = 32 };
     uint64_t h[BATCH];
     if (!t->num_off) {   /* decimal ids: one read each from num[], fetched AHEAD strings ahead; */
-        enum { AHEAD = 16, NEW_AHEAD = 8 };   /* a new string's slot fetched NEW_AHEAD ahead */
+        enum { AHEAD = 16 };
         size_t k = 0;
         for (; k < n; k++) {
             if (k + AHEAD < n) {
@@ -291,9 +337,6 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
                 if (v >= 0 && (size_t)v < t->num_len)
                     __builtin_prefetch(&t->num[v]);
             }
-            size_t a = k + NEW_AHEAD;
-            if (a < n && num_find(t, s[a], len[a]) == RT_NO_ID)
-                __builtin_prefetch(&t->slots[rt_hash_bytes(s[a], len[a]) & t->mask]);
             uint32_t id = num_find(t, s[k], len[k]);
             if (id == NUM_UNKNOWN)
                 break;
@@ -327,8 +370,58 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
             if (id < t->count)
                 __builtin_prefetch(str_of(t, id));
         }
-        for (size_t i = 0; i < m; i++)
-            ids[b + i] = intern_hashed(t, s[b + i], len[b + i], h[i]);
+        for (size_t i = 0; i < m; i++) {
+            uint32_t nv = num_find(t, s[b + i], len[b + i]);   /* num[]'s alone: not in the slots */
+            ids[b + i] = nv == NUM_UNKNOWN ? intern_hashed(t, s[b + i], len[b + i], h[i])
+                       : nv != RT_NO_ID ? nv : insert_hashed(t, s[b + i], len[b + i], h[i]);
+        }
+    }
+}
+
+int rt_strtab_decimal(const char *s, size_t len, uint32_t *value)
+{
+    int64_t v = decimal_of(s, len);
+    if (v < 0 || v >= NUM_MAX)
+        return 0;
+    *value = (uint32_t)v;
+    return 1;
+}
+
+/* The digits of v (< NUM_MAX) into buf; their count. */
+static size_t digits_of(uint32_t v, char buf[16])
+{
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    return n;
+}
+
+void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
+{
+    char buf[16];
+    if (t->num_off) {   /* not kept by value: by their strings */
+        for (size_t k = 0; k < n; k++) {
+            size_t len = digits_of(v[k], buf);
+            v[k] = rt_strtab_intern(t, buf, len);
+        }
+        return;
+    }
+    enum { AHEAD = 24 };   /* one read of num[] each, fetched AHEAD values ahead */
+    for (size_t k = 0; k < n; k++) {
+        if (k + AHEAD < n && v[k + AHEAD] < t->num_len)
+            __builtin_prefetch(&t->num[v[k + AHEAD]]);
+        uint32_t x = v[k];
+        uint32_t id = x < t->num_len ? t->num[x] : RT_NO_ID;
+        if (id == RT_NO_ID) {
+            size_t len = digits_of(x, buf);
+            id = insert_hashed(t, buf, len, rt_hash_bytes(buf, len));
+        }
+        v[k] = id;
     }
 }
 
@@ -349,15 +442,26 @@ static size_t arena_len(const rt_strtab *t)
     return n;
 }
 
+/* The image's slot count: every string is in its slots (its reader keeps no num[]). */
+static size_t image_slots(const rt_strtab *t)
+{
+    if (t->nslotted == t->count)
+        return t->mask + 1;
+    size_t n = 64;
+    while ((size_t)t->count * 4 > n * 3)
+        n *= 2;
+    return n;
+}
+
 size_t rt_strtab_image_size(const rt_strtab *t)
 {
     size_t n = t->count;
-    return 3 * 8 + n * 8 + RT_IMAGE_PAD(n * 4) + (t->mask + 1) * sizeof(slot) + RT_IMAGE_PAD(arena_len(t));
+    return 3 * 8 + n * 8 + RT_IMAGE_PAD(n * 4) + image_slots(t) * sizeof(slot) + RT_IMAGE_PAD(arena_len(t));
 }
 
 int rt_strtab_image_write(const rt_strtab *t, FILE *f)
 {
-    uint64_t head[3] = {t->count, t->mask + 1, arena_len(t)};
+    uint64_t head[3] = {t->count, image_slots(t), arena_len(t)};
     rt_image_put(f, head, sizeof head);
     uint64_t off = 0;
     for (uint32_t id = 0; id < t->count; id++) {
@@ -369,7 +473,23 @@ int rt_strtab_image_write(const rt_strtab *t, FILE *f)
         fwrite(&len, sizeof len, 1, f);
     }
     rt_image_pad(f, (size_t)t->count * 4);
-    rt_image_put(f, t->slots, (t->mask + 1) * sizeof *t->slots);
+    if (t->nslotted == t->count) {
+        rt_image_put(f, t->slots, (t->mask + 1) * sizeof *t->slots);
+    } else {   /* num[]'s strings placed too, as a rehash would */
+        size_t n = (size_t)head[1];
+        slot *sl = rt_malloc(n * sizeof *sl);
+        rt_advise_huge(sl, n * sizeof *sl);
+        memset(sl, 0xff, n * sizeof *sl);
+        for (uint32_t id = 0; id < t->count; id++) {
+            uint64_t h = hash_of(t, id);
+            size_t j = h & (n - 1);
+            while (sl[j].id != RT_NO_ID)
+                j = (j + 1) & (n - 1);
+            sl[j] = (slot){id, (uint32_t)(h >> 32)};
+        }
+        rt_image_put(f, sl, n * sizeof *sl);
+        free(sl);
+    }
     for (uint32_t id = 0; id < t->count; id++)
         fwrite(str_of(t, id), 1, len_of(t, id) + 1, f);
     rt_image_pad(f, head[2]);
@@ -405,7 +525,7 @@ rt_strtab *rt_strtab_attach(void *mem, size_t len)
     if (bad)
         return NULL;
     rt_strtab *t = rt_calloc(1, sizeof *t);
-    t->nbase = t->count = (uint32_t)n;
+    t->nbase = t->count = t->nslotted = (uint32_t)n;
     t->barena = arena;
     t->boff = off;
     t->blen = lens;

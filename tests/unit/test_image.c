@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rt_qrels.h"
+#include "rt_report.h"
 #include "rt_run.h"
 #include "rt_strtab.h"
 #include "tap.h"
@@ -248,10 +249,153 @@ static void test_decimal(void)
     rt_strtab_free(&d);
 }
 
+/* Decimal values carried between threads (rt_strtab_decimal, rt_strtab_intern_decimals) give the
+ * ids interning their digits gives; such strings live in num[] alone, not in the slots, so a
+ * rehash (forced by many other strings after them) and an image must still find every one. */
+static void test_decimal_values(void)
+{
+    uint32_t v = 99;
+    ok(rt_strtab_decimal("0", 1, &v) && v == 0 && rt_strtab_decimal("67108863", 8, &v) && v == 67108863 &&
+       !rt_strtab_decimal("67108864", 8, &v) && !rt_strtab_decimal("007", 3, &v) &&
+       !rt_strtab_decimal("", 0, &v) && !rt_strtab_decimal("-1", 2, &v) && !rt_strtab_decimal("1 ", 2, &v) &&
+       !rt_strtab_decimal("123456789", 9, &v),
+       "a decimal value: 1-8 digits, no leading zero, below 2^26 (0 and 67108863 yes; 67108864, 007, -1 no)");
+    enum { N = 30000 };
+    static char buf[N][16];
+    static uint32_t one[N], vals[N];
+    rt_strtab *a = rt_strtab_new(), *b = rt_strtab_new();
+    int isdec[N];
+    for (int i = 0; i < N; i++) {
+        /* decimals repeated, others ("x…", and "07" which is not canonical) between them */
+        int k = (i * 7919) % 12000;
+        int n = snprintf(buf[i], sizeof buf[i], i % 7 == 3 ? "x%d" : i % 11 == 5 ? "0%d" : "%d", k * 5003 % 67108863);
+        one[i] = rt_strtab_intern(a, buf[i], (size_t)n);
+        isdec[i] = rt_strtab_decimal(buf[i], (size_t)n, &vals[i]);
+    }
+    /* b: the same strings in the same order, stretches of decimals by value, others by text */
+    for (int i = 0; i < N;) {
+        int e = i;
+        if (isdec[i]) {
+            while (e < N && isdec[e])
+                e++;
+            rt_strtab_intern_decimals(b, vals + i, (size_t)(e - i));
+        } else {
+            while (e < N && !isdec[e])
+                e++;
+            const char *p[N];
+            size_t l[N];
+            for (int k = i; k < e; k++) {
+                p[k - i] = buf[k];
+                l[k - i] = strlen(buf[k]);
+            }
+            rt_strtab_intern_many(b, p, l, (size_t)(e - i), vals + i);
+        }
+        i = e;
+    }
+    int same = rt_strtab_count(a) == rt_strtab_count(b);
+    for (int i = 0; same && i < N; i++)
+        same &= vals[i] == one[i] && strcmp(rt_strtab_str(b, vals[i]), buf[i]) == 0 &&
+                rt_strtab_find(b, buf[i], strlen(buf[i])) == one[i];
+    ok(same, "30,000 ids (decimal values and other strings, repeated): the ids of interning their text (%u)",
+       rt_strtab_count(b));
+    /* many other strings after the decimals: the slots grow (rehash) around num[]'s strings */
+    uint32_t before = rt_strtab_count(b);
+    for (int i = 0; i < 5000; i++) {
+        char s[16];
+        int n = snprintf(s, sizeof s, "y%d", i);
+        rt_strtab_intern(b, s, (size_t)n);
+    }
+    same = rt_strtab_count(b) == before + 5000;
+    for (int i = 0; same && i < N; i++)
+        same &= rt_strtab_find(b, buf[i], strlen(buf[i])) == one[i] &&
+                rt_strtab_intern(b, buf[i], strlen(buf[i])) == one[i];
+    ok(same, "after 5,000 other strings (the slots rehashed): every string found, none interned twice");
+    size_t len;
+    unsigned char *img = image_of(w_strtab, b, &len);
+    rt_strtab *c = rt_strtab_attach(img, len);
+    same = c != NULL && len == rt_strtab_image_size(b) && rt_strtab_count(c) == rt_strtab_count(b);
+    for (uint32_t id = 0; same && id < rt_strtab_count(b); id++)
+        same &= rt_strtab_find(c, rt_strtab_str(b, id), rt_strtab_len(b, id)) == id;
+    uint32_t more = 4242;
+    if (c)
+        rt_strtab_intern_decimals(c, &more, 1);   /* an image keeps no num[]: by the digits */
+    ok(same && c && more == rt_strtab_find(c, "4242", 4) && rt_strtab_find(b, "4242", 4) == RT_NO_ID &&
+       more == rt_strtab_count(c) - 1,
+       "the image holds num[]'s strings in its slots: every id found by its text; a value interned after");
+    rt_strtab_free(&c);
+    free(img);
+    rt_strtab_free(&a);
+    rt_strtab_free(&b);
+}
+
+/* rt_run_parse on other threads' behalf, then rt_run_intern in order: the ids, rankings and
+ * report of rt_run_load one after the other, whatever order the runs were parsed in. */
+static void test_run_parse_intern(void)
+{
+    const char *p1 = tmp_file("q2 Q0 17 1 3.5 a\nq2 Q0 p1 2 3.25 a\nq1 Q0 017 1 9 a\nq2 Q0 17 3 1 a\n"
+                              "q1 Q0 0 2 8.25 a\nq3 Q0 99999999 1 -1e-3 a\nq1 Q0 123456789 3 1 a\n");
+    const char *p2 = tmp_file("q9 Q0 5 1 2 b\nq9 Q0 17 2 1 b\nq9 Q0 x5 3 0.5 b\nq1 Q0 0 1 7 b\nq1 Q0 88 2 6 b\n");
+    rt_strtab *qa = rt_strtab_new(), *pa = rt_strtab_new(), *qb = rt_strtab_new(), *pb = rt_strtab_new();
+    rt_report *ra = rt_report_new(), *rb = rt_report_new();
+    rt_run_opts o = {0};
+    rt_err err;
+    rt_run *a1 = NULL, *a2 = NULL, *b1 = NULL, *b2 = NULL;
+    rt_status st = rt_run_load(&a1, p1, &o, qa, pa, ra, &err);
+    if (st == RT_OK)
+        st = rt_run_load(&a2, p2, &o, qa, pa, ra, &err);
+    if (st == RT_OK)
+        st = rt_run_parse(&b2, p2, &o, &err);   /* the second parsed first */
+    if (st == RT_OK)
+        st = rt_run_parse(&b1, p1, &o, &err);
+    ok(st == RT_OK, "runs loaded and parsed");
+    if (st != RT_OK)
+        return;
+    rt_run_intern(b1, qb, pb, p1, rb);
+    rt_run_intern(b2, qb, pb, p2, rb);
+    int same = rt_strtab_count(qa) == rt_strtab_count(qb) && rt_strtab_count(pa) == rt_strtab_count(pb) &&
+               rt_report_count(ra) == rt_report_count(rb);
+    for (uint32_t id = 0; same && id < rt_strtab_count(pa); id++)
+        same &= strcmp(rt_strtab_str(pa, id), rt_strtab_str(pb, id)) == 0;
+    for (uint32_t id = 0; same && id < rt_strtab_count(qa); id++)
+        same &= strcmp(rt_strtab_str(qa, id), rt_strtab_str(qb, id)) == 0;
+    for (size_t i = 0; same && i < rt_report_count(ra); i++)
+        same &= strcmp(rt_report_line(ra, i, NULL), rt_report_line(rb, i, NULL)) == 0;
+    rt_run *x[2][2] = {{a1, a2}, {b1, b2}};
+    for (int r = 0; same && r < 2; r++) {
+        same &= rt_run_nqueries(x[0][r]) == rt_run_nqueries(x[1][r]);
+        for (uint32_t q = 0; same && q < rt_strtab_count(qa); q++) {
+            size_t n1, n2;
+            const double *s1, *s2;
+            const uint32_t *i1 = rt_run_ranking(x[0][r], q, &n1, &s1), *i2 = rt_run_ranking(x[1][r], q, &n2, &s2);
+            same &= n1 == n2 && (!n1 || (memcmp(i1, i2, n1 * 4) == 0 && memcmp(s1, s2, n1 * 8) == 0));
+        }
+    }
+    ok(same, "parsed in another order, interned in order: the same ids, rankings, scores and report (%u pids)",
+       rt_strtab_count(pb));
+    ok(rt_strtab_find(pb, "17", 2) != rt_strtab_find(pb, "017", 3) && rt_strtab_find(pb, "x5", 2) != RT_NO_ID &&
+       rt_strtab_find(pb, "123456789", 9) != RT_NO_ID,
+       "decimal pids, 017, x5 and a 9-digit pid: each its own id");
+    rt_run_free(&a1);
+    rt_run_free(&a2);
+    rt_run_free(&b1);
+    rt_run_free(&b2);
+    rt_run *c = NULL;   /* a parsed run freed without interning: nothing leaks (ASan) */
+    ok(rt_run_parse(&c, p2, &o, &err) == RT_OK, "a parsed run can be dropped uninterned");
+    rt_run_free(&c);
+    rt_report_free(&ra);
+    rt_report_free(&rb);
+    rt_strtab_free(&qa);
+    rt_strtab_free(&pa);
+    rt_strtab_free(&qb);
+    rt_strtab_free(&pb);
+}
+
 int main(void)
 {
     test_strtab();
     test_decimal();
+    test_decimal_values();
+    test_run_parse_intern();
     test_qrels();
     test_run();
     return tap_done();
