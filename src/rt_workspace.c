@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -289,16 +290,154 @@ static void *coll_thread(void *arg)
     return NULL;
 }
 
-/* Whether a collection is large enough to be opened on its own thread (RETRIAGE_PARALLEL_MIN, as
- * eval's two-part reading: 64 MiB by default). */
-static int coll_threaded(const char *path)
+/* RETRIAGE_PARALLEL_MIN, as eval's two-part reading: the bytes from which a workspace's files are
+ * read on threads (64 MiB by default). */
+static uint64_t parallel_min(void)
 {
     const char *e = getenv("RETRIAGE_PARALLEL_MIN");
     char *end;
     unsigned long long min = e && *e ? strtoull(e, &end, 10) : 64ULL << 20;
     if (e && *e && *end)
         min = 64ULL << 20;
-    return file_size(path) >= min;
+    return min;
+}
+
+/* Whether a collection is large enough to be opened on its own thread. */
+static int coll_threaded(const char *path) { return file_size(path) >= parallel_min(); }
+
+/* The runs parsed on worker threads (one per core) and interned on the opening thread in the
+ * workspace's order, so that every id is what a sequential open gives. Workers stay at most
+ * AHEAD runs past the last interned: a parsed run's other-than-decimal pids are held as text
+ * until then. */
+enum { RUNS_AHEAD = 4 };
+typedef struct runs_job {
+    const rt_ws_spec *s;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next;       /* the next run a worker takes */
+    size_t interned;   /* runs interned so far */
+    int stop;          /* a run failed: no more are taken */
+    rt_run **parsed;
+    rt_status *st;
+    rt_err *err;
+    unsigned char *done;
+} runs_job;
+
+static void *runs_worker(void *arg)
+{
+    runs_job *j = arg;
+    pthread_mutex_lock(&j->mu);
+    for (;;) {
+        size_t r = j->next;
+        if (j->stop || r >= j->s->nruns)
+            break;
+        if (r >= j->interned + RUNS_AHEAD) {
+            pthread_cond_wait(&j->cv, &j->mu);
+            continue;
+        }
+        j->next++;
+        pthread_mutex_unlock(&j->mu);
+        const rt_ws_spec *s = j->s;
+        rt_run_opts ro = {.order = s->order, .strict = s->strict,
+                          .name = s->run_names ? s->run_names[r] : NULL};
+        rt_status st = rt_run_parse(&j->parsed[r], s->run_paths[r], &ro, &j->err[r]);
+        pthread_mutex_lock(&j->mu);
+        j->st[r] = st;
+        j->done[r] = 1;
+        pthread_cond_broadcast(&j->cv);
+    }
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+/* How many threads parse runs: the cores, at most one per run; 0 for a workspace whose runs
+ * are below RETRIAGE_PARALLEL_MIN (or of one run), read on the opening thread. */
+static size_t runs_threads(const rt_ws_spec *s)
+{
+    uint64_t total = 0;
+    for (size_t r = 0; r < s->nruns; r++)
+        total += file_size(s->run_paths[r]);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (s->nruns < 2 || total < parallel_min() || cpus < 2)
+        return 0;
+    size_t n = cpus > 8 ? 8 : (size_t)cpus;
+    return n < s->nruns ? n : s->nruns;
+}
+
+/* Loads every run into ws (in order; ws->nruns counts those loaded) and runs[]: on threads when
+ * it pays, else one by one. Stops at the first run (in order) that fails. */
+static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_run **runs, rt_ws_progress_fn progress,
+                           void *ctx, rt_err *err)
+{
+    uint64_t total = 0, done = 0;   /* the runs' bytes, for the rate: run by run */
+    for (size_t r = 0; r < s->nruns; r++)
+        total += file_size(s->run_paths[r]);
+    size_t nth = runs_threads(s);
+    runs_job j = {.s = s};
+    pthread_t th[8];
+    size_t started = 0;
+    if (nth) {
+        pthread_mutex_init(&j.mu, NULL);
+        pthread_cond_init(&j.cv, NULL);
+        j.parsed = rt_calloc(s->nruns, sizeof *j.parsed);
+        j.st = rt_calloc(s->nruns, sizeof *j.st);
+        j.err = rt_calloc(s->nruns, sizeof *j.err);
+        j.done = rt_calloc(s->nruns, 1);
+        while (started < nth && pthread_create(&th[started], NULL, runs_worker, &j) == 0)
+            started++;
+    }
+    rt_status st = RT_OK;   /* no thread could be made (started 0): each run parsed here */
+    for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
+        if (progress)
+            progress(ctx, "runs", done, total);
+        done += file_size(s->run_paths[r]);
+        rt_run *run = NULL;
+        if (started) {
+            pthread_mutex_lock(&j.mu);
+            while (!j.done[r])
+                pthread_cond_wait(&j.cv, &j.mu);
+            pthread_mutex_unlock(&j.mu);
+            run = j.parsed[r];
+            j.parsed[r] = NULL;
+            if ((st = j.st[r]) != RT_OK)
+                *err = j.err[r];
+        } else {
+            rt_run_opts ro = {.order = s->order, .strict = s->strict,
+                              .name = s->run_names ? s->run_names[r] : NULL};
+            st = rt_run_parse(&run, s->run_paths[r], &ro, err);
+        }
+        if (st == RT_OK) {
+            rt_run_intern(run, ws->qids, ws->pids, s->run_paths[r], ws->report);
+            ws->runs[r].run = runs[r] = run;
+            ws->nruns++;
+        }
+        if (started) {
+            pthread_mutex_lock(&j.mu);
+            j.interned = r + 1;
+            j.stop |= st != RT_OK;
+            pthread_cond_broadcast(&j.cv);
+            pthread_mutex_unlock(&j.mu);
+        }
+    }
+    if (st == RT_OK && progress)
+        progress(ctx, "runs", done, total);
+    if (nth) {
+        pthread_mutex_lock(&j.mu);   /* after a failure, workers waiting to run ahead stop */
+        j.stop = 1;
+        pthread_cond_broadcast(&j.cv);
+        pthread_mutex_unlock(&j.mu);
+        for (size_t t = 0; t < started; t++)
+            pthread_join(th[t], NULL);
+        for (size_t r = 0; r < s->nruns; r++)   /* parsed after a failure, never interned */
+            rt_run_free(&j.parsed[r]);
+        free(j.parsed);
+        free(j.st);
+        free(j.err);
+        free(j.done);
+        pthread_cond_destroy(&j.cv);
+        pthread_mutex_destroy(&j.mu);
+    }
+    return st;
 }
 
 static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
@@ -370,25 +509,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         phase(progress, ctx, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
-    if (st == RT_OK && !cached) {
-        uint64_t total = 0, done = 0;   /* the runs' bytes, for the rate: run by run */
-        for (size_t r = 0; r < s->nruns; r++)
-            total += file_size(s->run_paths[r]);
-        for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
-            if (progress)
-                progress(ctx, "runs", done, total);
-            done += file_size(s->run_paths[r]);
-            rt_run_opts ro = {.order = s->order, .strict = s->strict,
-                              .name = s->run_names ? s->run_names[r] : NULL};
-            st = rt_run_load(&ws->runs[r].run, s->run_paths[r], &ro, ws->qids, ws->pids, ws->report, err);
-            if (st == RT_OK) {
-                runs[r] = ws->runs[r].run;
-                ws->nruns++;
-            }
-        }
-        if (st == RT_OK && progress)
-            progress(ctx, "runs", done, total);
-    }
+    if (st == RT_OK && !cached)
+        st = load_runs(ws, s, runs, progress, ctx, err);
     size_t last = rt_report_count(ws->report);   /* the qrels' and runs' lines end here */
     if (threaded) {
         phase(progress, ctx, "collection");
