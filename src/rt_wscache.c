@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_file.h"
@@ -37,6 +38,7 @@
 #include "rt_wscache.h"
 
 #define WS_MAGIC "RTWSCACH"
+#define WS_BACKGROUND_DEFAULT (64u << 20)   /* a cache this large is written in the background */
 #define WS_VERSION 3u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals */
 #define WS_ORDER_MARK 0x0102030405060708ULL
 #define WS_EXT ".rtws"
@@ -76,6 +78,7 @@ struct rt_wscache {
     uint64_t key;
     char *side, *fallback;  /* beside the anchor; in the cache folder (may be NULL) */
     char *used;             /* the file restored from or written, or NULL */
+    pid_t writer;           /* the process writing it in the background, or 0 */
     void *map;              /* the restored file, mapped privately (the strtabs write to it) */
     size_t map_len;
     const unsigned char *report;  /* the report section of the map */
@@ -116,15 +119,18 @@ static uint64_t key_hash(const rt_wscache_key *k)
     return fold(h, opts, sizeof opts);
 }
 
-static size_t cache_min(void)
+/* A size in bytes from the environment variable name, or def when unset or not a number. */
+static size_t env_size(const char *name, size_t def)
 {
-    const char *e = getenv("RETRIAGE_CACHE_MIN");
+    const char *e = getenv(name);
     if (!e || !*e)
-        return WS_MIN_DEFAULT;
+        return def;
     char *end;
     unsigned long long v = strtoull(e, &end, 10);
-    return *end ? WS_MIN_DEFAULT : (size_t)v;
+    return *end ? def : (size_t)v;
 }
+
+static size_t cache_min(void) { return env_size("RETRIAGE_CACHE_MIN", WS_MIN_DEFAULT); }
 
 rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
 {
@@ -200,6 +206,8 @@ void rt_wscache_free(rt_wscache **cp)
     free(c->side);
     free(c->fallback);
     free(c->used);
+    if (c->writer > 0)   /* reaped when done; one still writing is the init process's to reap */
+        (void)waitpid(c->writer, NULL, WNOHANG);
     if (c->map) {
         rt_mapguard_remove(c->map);
         munmap(c->map, c->map_len);
@@ -478,6 +486,50 @@ int rt_wscache_judged_missing(const rt_wscache *c, size_t *missing)
 
 void rt_wscache_set_judged_missing(rt_wscache *c, size_t missing) { c->coll.missing = missing; }
 
+/* Writes w beside the anchor, else in the cache folder: the file written, or NULL (e, e2 say why). */
+static const char *write_any(const rt_wscache *c, const contents *w, rt_err *e, rt_err *e2)
+{
+    if (write_to(c->side, w, c->nruns, e) == RT_OK)
+        return c->side;
+    if (!c->fallback)
+        return NULL;
+    char *dir = rt_strndup(c->fallback, (size_t)(strrchr(c->fallback, '/') - c->fallback));
+    rt_status st = rt_file_mkdirs(dir, 0700, e2);   /* private, as the XDG spec asks */
+    if (st == RT_OK)
+        st = write_to(c->fallback, w, c->nruns, e2);
+    free(dir);
+    return st == RT_OK ? c->fallback : NULL;
+}
+
+/* The child that writes a large cache while the workbench opens (fork: a copy-on-write snapshot
+ * of what was parsed, which the parent goes on to change). It leaves the terminal's session and
+ * closes every descriptor it inherited: a pipe the parent writes to (retriage eval | head) must
+ * reach its end when the parent exits, and the journal's lock must go with the parent. Its temporary
+ * file carries its own process id, so a later open sweeps it only if this writer died. Exits
+ * without the parent's exit handlers (the terminal, buffered output). RETRIAGE_CACHE_WRITER_PAUSE
+ * (seconds, for tests) delays the write. */
+static void write_detached(const rt_wscache *c, const contents *w)
+{
+    (void)setsid();
+    int fd = open("/dev/null", O_RDWR);
+    if (fd >= 0) {
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+    }
+#ifdef HAVE_CLOSE_RANGE
+    close_range(3, ~0u, 0);
+#else
+    for (int i = 3; i < 1024; i++)
+        close(i);
+#endif
+    const char *pause = getenv("RETRIAGE_CACHE_WRITER_PAUSE");
+    if (pause && *pause)
+        sleep((unsigned)atoi(pause));
+    rt_err e, e2;
+    _exit(write_any(c, w, &e, &e2) ? 0 : 1);
+}
+
 void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
                      const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
                      rt_report *report, size_t first, size_t last)
@@ -516,19 +568,23 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
     h->file_size = off;
     h->meta_hash = meta_hash(meta, mlen);
     contents w = {qids, pids, qrels, runs, report, first, last, evals, meta, mlen};
-    rt_err e, e2;
-    const char *dest = c->side;
-    rt_status st = write_to(dest, &w, c->nruns, &e);
-    if (st != RT_OK && c->fallback) {   /* a read-only folder: the user's cache folder */
-        dest = c->fallback;
-        char *dir = rt_strndup(dest, (size_t)(strrchr(dest, '/') - dest));
-        st = rt_file_mkdirs(dir, 0700, &e2);   /* private, as the XDG spec asks */
-        if (st == RT_OK)
-            st = write_to(dest, &w, c->nruns, &e2);
-        free(dir);
+    if (h->file_size >= env_size("RETRIAGE_CACHE_BACKGROUND_MIN", WS_BACKGROUND_DEFAULT)) {
+        fflush(NULL);   /* nothing buffered is written twice */
+        pid_t pid = fork();
+        if (pid == 0)
+            write_detached(c, &w);   /* does not return */
+        if (pid > 0) {
+            c->writer = pid;
+            rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache being written in the background "
+                          "(process %ld; the next open maps it)", c->side, (long)pid);
+            free(meta);
+            return;
+        }   /* no process: written here */
     }
+    rt_err e, e2;
+    const char *dest = write_any(c, &w, &e, &e2);
     free(meta);
-    if (st == RT_OK) {
+    if (dest) {
         free(c->used);
         c->used = rt_strdup(dest);
         rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache written (the next open maps it)", dest);
