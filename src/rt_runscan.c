@@ -261,6 +261,28 @@ static void rank_pending(scan *s, const pending *p, size_t n)
     order_ties(s, p, keys, n);
 }
 
+/* Whether a pid occurs twice among p[0..n), in file order (the pending entries read in
+ * sequence, where the set in rank order reads them at random); s->set (cap slots) left dirty. */
+static int has_duplicate(scan *s, const pending *p, size_t n, size_t cap)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pending *x = &p[i];
+        size_t j = x->hash & (cap - 1);
+        uint64_t tag = x->hash >> 32 << 32;
+        while (s->set[j]) {
+            if ((s->set[j] >> 32 << 32) == tag) {
+                const pending *o = &p[(uint32_t)s->set[j] - 1];
+                if (o->hash == x->hash && o->pid_len == x->pid_len &&
+                    memcmp(s->arena + o->pid_off, s->arena + x->pid_off, x->pid_len) == 0)
+                    return 1;
+            }
+            j = (j + 1) & (cap - 1);
+        }
+        s->set[j] = tag | (uint32_t)(i + 1);
+    }
+    return 0;
+}
+
 /* Ranks pending entries p[0..n) of query qid, drops later copies of a pid (under strict, an
  * error) and hands the hits to the callback, all in one pass over the ranking. */
 static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
@@ -283,6 +305,16 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
     memset(s->set, 0, cap * sizeof *s->set);
     rt_hit *h = s->hits;
     size_t out = 0;
+    if (ranked && !has_duplicate(s, p, n, cap)) {   /* nearly always: no set in rank order */
+        for (size_t i = 0; i < n; i++) {
+            const pending *x = &p[s->keys[i].i];
+            h[i] = (rt_hit){s->arena + x->pid_off, x->pid_len, x->score, x->hash, x->line};
+        }
+        s->info->queries++;
+        s->info->hits += n;
+        return s->fn(s->ctx, qid, qid_len, h, n, err);
+    }
+    memset(s->set, 0, cap * sizeof *s->set);
     for (size_t i = 0; i < n; i++) {
         const pending *x = &p[ranked ? s->keys[i].i : i];
         const char *pid = s->arena + x->pid_off;
