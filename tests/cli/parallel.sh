@@ -38,4 +38,18 @@ cmp -s "$D/seq" "$D/par"; ok $? "scattered queries: same values as the grouped f
 awk 'NR == 10000 { $5 = "abc" } { print }' "$D/run" > "$D/run.bad"
 RETRIAGE_PARALLEL_MIN=0 "$RETRIAGE" eval "$D/qrels" "$D/run.bad" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "run.bad:10000: expected a numeric score" "$D/err"; ok $? "error in the second half names line 10000"
+# Many per-query lines (1,100 queries × 4 measures) are formatted in two halves on two threads:
+# the same lines, in the same order, as each measure alone (formatted on one) interleaved.
+awk 'BEGIN { for (q = 1; q <= 1100; q++) for (r = 1; r <= 10; r++)
+    printf "q%04d Q0 p%04d_%d %d %.6f t\n", q, q, (r * 3 + q) % 10, r, 1 / (r + q / 7.0) }' > "$D/big.run"
+awk 'BEGIN { for (q = 1; q <= 1100; q++) for (k = 0; k < 3; k++) printf "q%04d 0 p%04d_%d %d\n", q, q, (q + k * 4) % 10, k % 3 }' > "$D/big.qrels"
+"$RETRIAGE" eval -q -m RR@10,AP,nDCG@10,P@5 "$D/big.qrels" "$D/big.run" > "$D/big.all" 2> /dev/null
+for m in RR@10 AP nDCG@10 P@5; do
+    "$RETRIAGE" eval -q -m "$m" "$D/big.qrels" "$D/big.run" 2> /dev/null | grep -v "	all	" > "$D/big.$m"
+done
+paste -d '\n' "$D/big.RR@10" "$D/big.AP" "$D/big.nDCG@10" "$D/big.P@5" > "$D/big.want"
+grep -v "	all	" "$D/big.all" > "$D/big.got"
+[ "$(wc -l < "$D/big.got")" -eq 4400 ] && cmp -s "$D/big.want" "$D/big.got"
+ok $? "4,400 per-query lines formatted on two threads: those of one measure at a time, in order"
+
 done_testing
