@@ -307,7 +307,7 @@ static int coll_threaded(const char *path) { return file_size(path) >= parallel_
 
 /* The runs parsed on worker threads (one per core) and interned on the opening thread in the
  * workspace's order, so that every id is what a sequential open gives. Workers stay at most
- * AHEAD runs past the last interned: a parsed run's other-than-decimal pids are held as text
+ * RUNS_AHEAD runs past the last interned: a parsed run's other-than-decimal pids are held as text
  * until then. */
 enum { RUNS_AHEAD = 4 };
 typedef struct runs_job {

@@ -234,6 +234,22 @@ else
     ok 0 "# SKIP needs root and setpriv to act as another user"
 fi
 
+# A run that fails, parsed on a thread: the error is the first failing run's, in the workspace's
+# order, as in a sequential open (a later bad run, parsed before it, is not reported).
+awk 'NR == 5 { $5 = "abc" } { print }' "$R/dense.trec" > "$D/ws/bad1.trec"
+awk 'NR == 3 { $5 = "xyz" } { print }' "$R/bm25.trec" > "$D/ws/bad2.trec"
+cat > "$D/ws/bad.json" <<'EOF'
+{"name": "bad runs", "queries": "queries.tsv", "collection": "collection.tsv", "qrels": "qrels.trec",
+ "runs": ["runs/bm25.trec", "bad1.trec", "runs/dense.trec", "bad2.trec"]}
+EOF
+"$RETRIAGE" export "$D/ws/bad.json" --what metrics --no-cache > /dev/null 2> "$D/bad.seq"
+rc1=$?
+RETRIAGE_PARALLEL_MIN=0 "$RETRIAGE" export "$D/ws/bad.json" --what metrics --no-cache > /dev/null 2> "$D/bad.par"
+rc2=$?
+[ "$rc1" -eq 2 ] && [ "$rc2" -eq 2 ] && cmp -s "$D/bad.seq" "$D/bad.par" && grep -q "bad1.trec:5:" "$D/bad.par" &&
+    ! grep -q "bad2" "$D/bad.par"
+ok $? "a bad run parsed on a thread: the first bad run's error (bad1.trec:5), as one by one"
+
 # ---- MS MARCO's decimal pids: carried by value from the threads that parse runs, interned in order
 # The demo with every pid a number (p0042 → 42): parsed on threads or here, with and without the
 # cache, every value is the same (and the same as the demo's own, which names its pids otherwise).
