@@ -575,8 +575,9 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
             write_detached(c, &w);   /* does not return */
         if (pid > 0) {
             c->writer = pid;
-            rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache being written in the background "
-                          "(process %ld; the next open maps it)", c->side, (long)pid);
+            rt_report_add(report, RT_REPORT_INFO, "workspace cache being written in the background "
+                          "(process %ld; to %s, or the cache folder when that cannot be written; the "
+                          "next open maps it)", (long)pid, c->side);
             free(meta);
             return;
         }   /* no process: written here */
