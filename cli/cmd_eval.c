@@ -85,6 +85,8 @@ static void *format_part(void *arg)
     tsv_part *p = arg;
     const rt_eval_result *x = p->x;
     size_t nm = p->a->nm;
+    p->cap = 4096;   /* never NULL: an empty part is still written (nothing) through fwrite */
+    p->buf = rt_malloc(p->cap);
     for (size_t k = p->from; k < p->to; k++) {
         uint32_t i = p->order[k];
         const char *qid = rt_strtab_str(p->qids, rt_qrels_qid(p->q, i));
