@@ -9,6 +9,7 @@
 
 #include "actions.h"
 #include "cli.h"
+#include "rt_mem.h"
 #include "rt_safeout.h"
 
 static void usage(FILE *f)
@@ -46,6 +47,7 @@ static FILE *safe_stream(FILE *old, int fd, int mode)
 
 int main(int argc, char **argv)
 {
+    rt_mem_init();
     /* Widths and wide-character drawing need a UTF-8 character type; fall back to C.UTF-8 when
      * the environment names none (CI, cron). LC_CTYPE only: numbers keep a decimal point. */
     const char *ct = setlocale(LC_CTYPE, "");

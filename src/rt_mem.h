@@ -5,6 +5,11 @@
 
 #include <stddef.h>
 
+/* Sets the allocator up for the big blocks below (each mapped on its own): called first thing
+ * by the program. Without it everything still works, with more page faults. */
+void rt_mem_init(void);
+
+/* Blocks of 2 MiB and more are 2 MiB-aligned and offered transparent huge pages. */
 void *rt_malloc(size_t n);
 void *rt_calloc(size_t count, size_t size);
 void *rt_realloc(void *p, size_t n);
@@ -27,5 +32,12 @@ void *rt_grow_index(void *p, size_t *len, size_t index, size_t size, int fill);
  * transparent huge pages are enabled "madvise"): for tables of hundreds of megabytes read at
  * random, one TLB entry per 2 MiB instead of per 4 KiB. A hint; harmless when refused. */
 void rt_advise_huge(void *p, size_t bytes);
+
+/* Reserves bytes (a multiple of 2 MiB) of zeroed address space, 2 MiB-aligned and offered huge
+ * pages, to be filled sparsely: a page costs memory only once written, and a table that would
+ * otherwise grow by doubling and copying never moves. Returns NULL when the system refuses (the
+ * caller falls back to the heap); release with rt_unreserve. */
+void *rt_reserve(size_t bytes);
+void rt_unreserve(void *p, size_t bytes);
 
 #endif

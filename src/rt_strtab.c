@@ -52,10 +52,12 @@ struct rt_strtab {
     uint32_t *num;          /* value -> id + 1, 0 when not interned (pages never written cost no
                              * memory: values seldom fill the power of two); num_len entries */
     size_t num_len;
+    int num_reserved;       /* num is NUM_MAX entries of rt_reserve'd space, never grown */
     int num_off;            /* 1: not kept (an attached table, or values too large) */
 };
 
 #define NUM_MAX (1u << 26)   /* values at most this: num[] is at most 256 MiB, 35 MiB for MS MARCO */
+#define NUM_HEAP (1u << 16)  /* num[] up to this many entries is a heap block; past it, reserved */
 
 /* The value of s when it is a canonical decimal of 1-8 digits, else -1. */
 static inline int64_t decimal_of(const char *s, size_t len)
@@ -135,7 +137,10 @@ void rt_strtab_free(rt_strtab **tp)
     }
     free(t->strs);
     free(t->lens);
-    free(t->num);
+    if (t->num_reserved)
+        rt_unreserve(t->num, (size_t)NUM_MAX * sizeof *t->num);
+    else
+        free(t->num);
     if (!t->slots_mapped)
         free(t->slots);
     free(t);
@@ -235,12 +240,22 @@ static void num_add(rt_strtab *t, const char *s, size_t len, uint32_t id)
     int64_t v = t->num_off ? -1 : decimal_of(s, len);
     if (v < 0 || v >= NUM_MAX)
         return;
-    if ((size_t)v >= t->num_len) {   /* grown by doubling into a fresh block, on huge pages when */
-        size_t n = t->num_len ? t->num_len : 64;   /* large: every lookup is a random read */
+    if ((size_t)v >= t->num_len) {
+        /* Small values: a heap block grown by doubling. Past NUM_HEAP, the whole NUM_MAX range
+         * reserved at once (rt_reserve): only the pages values land on cost memory, on huge pages
+         * (every lookup is a random read), and nothing is copied again; where the system refuses
+         * the reservation, the heap block keeps doubling. */
+        uint32_t *num = NULL;
+        size_t n = t->num_len ? t->num_len : 64;
         while (n <= (size_t)v)
             n *= 2;
-        uint32_t *num = rt_calloc(n, sizeof *num);
-        rt_advise_huge(num, n * sizeof *num);
+        if (n > NUM_HEAP && (num = rt_reserve((size_t)NUM_MAX * sizeof *num)) != NULL) {
+            n = NUM_MAX;
+            t->num_reserved = 1;
+        } else {
+            num = rt_calloc(n, sizeof *num);
+            rt_advise_huge(num, n * sizeof *num);
+        }
         if (t->num_len)
             memcpy(num, t->num, t->num_len * sizeof *num);
         free(t->num);

@@ -232,6 +232,27 @@ static void test_decimal(void)
     rt_strtab_intern_many(d, p, l, N, y);
     ok(memcmp(x, y, sizeof x) == 0 && rt_strtab_count(c) == rt_strtab_count(d),
        "20,000 ids (decimal and not, repeated): batched ids equal one-by-one ids");
+    /* num[] grows as a heap block up to 2^16 values, then becomes one reservation of all 2^26:
+     * ids interned before and after the change are all found */
+    rt_strtab *g = rt_strtab_new();
+    uint32_t first = RT_NO_ID, big = RT_NO_ID;
+    char nb[12];
+    int found = 1;
+    for (int k = 0; k <= 3; k++)
+        for (int i = 1; i < 70000; i += 7) {
+            int nl = snprintf(nb, sizeof nb, "%d", i);
+            uint32_t id = rt_strtab_intern(g, nb, (size_t)nl);
+            found &= id == (uint32_t)(i / 7);   /* the same id on every pass */
+            if (i == 1 && k == 0)
+                first = id;
+            if (k == 1 && i == 35000 - 35000 % 7 + 1)
+                big = rt_strtab_intern(g, "67108863", 8);   /* past the heap block: reserved */
+        }
+    ok(found && first == 0 && big == 10000 && rt_strtab_find(g, "67108863", 8) == big &&
+       rt_strtab_find(g, "69994", 5) == 69993 / 7 && rt_strtab_find(g, "69995", 5) == RT_NO_ID &&
+       rt_strtab_count(g) == 10001,
+       "decimals 1..69994 interned four times around a value near 2^26: one id each, all found");
+    rt_strtab_free(&g);
     size_t len;
     unsigned char *img = image_of(w_strtab, c, &len);
     rt_strtab *e = rt_strtab_attach(img, len);
