@@ -419,3 +419,79 @@ int rt_json_id(const struct cJSON *v, char *buf, size_t n, const char **s)
     }
     return -1;
 }
+
+size_t rt_format_g17(char *out, double v)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    double a = fabs(v);
+    if (a >= 1e-4 && a < 9007199254740992.0) {   /* normal, and a = m * 2^e with e <= 0 */
+        uint64_t bits;
+        memcpy(&bits, &a, sizeof bits);
+        uint64_t m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+        int shift = 1075 - (int)(bits >> 52);   /* a = m / 2^shift, 0 <= shift <= 66 */
+        const uint64_t lo = UINT64_C(10000000000000000), hi = UINT64_C(100000000000000000);
+        int x = (int)floor(log10(a)), tries = 0;   /* the decimal exponent, give or take one */
+        uint64_t q = 0;
+        while (tries++ < 4) {
+            int n = 16 - x;   /* q = a * 10^n rounded, to hold 17 digits */
+            if (n < 0 || n > 21)
+                break;
+            u128 p10 = 1;
+            for (int k = 0; k < n; k++)
+                p10 *= 10;
+            u128 p = (u128)m * p10, r = 0, half = 0;   /* < 2^53 * 10^21 < 2^123 */
+            u128 w = p;
+            if (shift) {
+                w = p >> shift;
+                r = p & (((u128)1 << shift) - 1);
+                half = (u128)1 << (shift - 1);
+            }
+            if (shift && (r > half || (r == half && (w & 1))))   /* ties to even, as glibc */
+                w++;
+            if (w >= hi) {
+                x++;
+                continue;
+            }
+            if (w < lo) {
+                x--;
+                continue;
+            }
+            q = (uint64_t)w;
+            break;
+        }
+        if (q) {   /* 17 digits d[0..17), value 0.d * 10^(x+1); %g is fixed-point for -4 <= x < 17 */
+            char d[17];
+            for (int k = 16; k >= 0; k--, q /= 10)
+                d[k] = (char)('0' + q % 10);
+            int nd = 17;
+            while (nd > 1 && d[nd - 1] == '0')
+                nd--;
+            char *o = out;
+            if (v < 0)
+                *o++ = '-';
+            if (x >= 0) {
+                int k = 0;
+                for (; k <= x; k++)
+                    *o++ = k < nd ? d[k] : '0';
+                if (nd > x + 1) {
+                    *o++ = '.';
+                    for (; k < nd; k++)
+                        *o++ = d[k];
+                }
+            } else {
+                *o++ = '0';
+                *o++ = '.';
+                for (int k = -1; k > x; k--)
+                    *o++ = '0';
+                for (int k = 0; k < nd; k++)
+                    *o++ = d[k];
+            }
+            *o = '\0';
+            return (size_t)(o - out);
+        }
+    }
+#endif
+    int n = snprintf(out, RT_G17_MAX, "%.17g", v);
+    return n > 0 ? (size_t)n : 0;
+}

@@ -76,6 +76,13 @@ rt_num_status rt_parse_double(const char *s, size_t len, double *out);
  * time. */
 rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out);
 
+/* Writes v into out (RT_G17_MAX bytes) exactly as snprintf's "%.17g" does and returns the
+ * length (without the NUL it also writes): the value with 17 significant digits, correctly
+ * rounded (ties to even), trailing zeros dropped. Measure values are formatted by the tens of
+ * thousands; the usual ones (|v| in [1e-4, 2^53)) without printf. */
+#define RT_G17_MAX 32
+size_t rt_format_g17(char *out, double v);
+
 /* Parses all len bytes at s as a signed decimal integer that fits in int32_t. */
 rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);
 

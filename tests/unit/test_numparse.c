@@ -1,6 +1,7 @@
 /* test_numparse — rt_parse_double against strtod, bit for bit and status for status, on edge cases
  * and on hundreds of thousands of random strings (well-formed decimals of every length, exponent
- * forms, and junk), the padded variant too; and rt_classify64 against a byte loop. */
+ * forms, and junk), the padded variant too; rt_classify64 against a byte loop; and rt_format_g17
+ * against snprintf's "%.17g", byte for byte. */
 #include "config.h"
 
 #include <math.h>
@@ -174,9 +175,53 @@ static void check_classify(void)
     ok(all, "classify64: blanks, line ends and odd bytes of 100,000 random blocks, as byte by byte");
 }
 
+/* 1 when rt_format_g17(v) is snprintf("%.17g", v), length included; prints the first few that
+ * are not. */
+static int formats_like_printf(double v)
+{
+    static int shown;
+    char got[RT_G17_MAX], want[64];
+    size_t n = rt_format_g17(got, v);
+    snprintf(want, sizeof want, "%.17g", v);
+    if (strcmp(got, want) == 0 && n == strlen(want))
+        return 1;
+    if (shown++ < 10)
+        printf("# %a: got \"%s\" (%zu bytes), want \"%s\"\n", v, got, n, want);
+    return 0;
+}
+
+static void check_format(void)
+{
+    /* edges of the fast path (1e-4, 2^53), exact ties at the 18th digit (x.25, x.75 with 16
+     * integer digits: to even), and what measures give (0, 1, 1/k, k/n) */
+    static const double edge[] = {0.0, 1.0, 0.5, 0.1, 1.0 / 3, 2.0 / 3, 1e-4, 9.9999999999999995e-05,
+                                  0.99999999999999994, 9007199254740991.0, 9007199254740992.0,
+                                  1234567890123456.25, 1234567890123456.75, 2251799813685247.75,
+                                  1e15, 1e16, 123456.5, 0.25, 0.75, 1e-300, 1e300, 5e-324,
+                                  INFINITY, NAN};
+    int all = 1;
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        all &= formats_like_printf(edge[i]) & formats_like_printf(-edge[i]) &
+               formats_like_printf(nextafter(edge[i], 0)) & formats_like_printf(nextafter(edge[i], INFINITY));
+    ok(all, "format_g17: edges, ties, zeros and non-finite values as %%.17g");
+    all = 1;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t b = rnd();
+        double d;
+        memcpy(&d, &b, sizeof d);
+        double u = (double)(rnd() >> 11) / 9007199254740992.0;
+        all &= formats_like_printf(d) & formats_like_printf(u) & formats_like_printf(1.0 / (1 + i % 1000)) &
+               formats_like_printf((double)(i % 977) / (1 + i % 1013)) &
+               formats_like_printf(u * pow(10, i % 22 - 5)) &
+               formats_like_printf((double)(rnd() >> (11 + i % 40)) / (double)(1 << (i % 4)));
+    }
+    ok(all, "format_g17: 1,200,000 random doubles (bit patterns, [0,1), 1/k, k/n, scaled, quarters) as %%.17g");
+}
+
 int main(void)
 {
     check_doubles();
     check_classify();
+    check_format();
     return tap_done();
 }
