@@ -293,8 +293,8 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
     int ranked = s->opts.order == RT_ORDER_SCORE && s->info->has_scores;
     if (ranked)
         rank_pending(s, p, n);
-    size_t cap = 16;
-    while (cap < 2 * n)
+    size_t cap = 16;   /* at most a quarter full: a probe seldom passes another pid */
+    while (cap < 4 * n)
         cap *= 2;
     if (cap > s->set_cap) {
         s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
