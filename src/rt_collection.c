@@ -623,6 +623,29 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
     return 0;
 }
 
+void rt_collection_prefetch(const rt_collection *c, const char *const *pids, const size_t *lens,
+                            size_t n, size_t bytes)
+{
+    if (!c || rt_mapguard_tripped())
+        return;
+    for (size_t k = 0; k < n; k++) {
+        /* the entry told from the index alone, as has_at does: the passage itself is not touched
+         * (a lookup would read its pid), only asked for; a wrong guess costs a wasted read */
+        size_t len = lens[k];
+        uint64_t key = pid_key((const unsigned char *)pids[k], len), h = len > 8 ? rt_hash_bytes(pids[k], len) : 0;
+        for (size_t i = lower_bound(c, 0, c->n, key); i < c->n && c->keys[i] == key; i++) {
+            const coll_entry *e = entry(c, c->perm[i]);
+            if (!e || e->plen != len || (len > 8 && c->hashes[i] != h))
+                continue;
+            size_t want = e->plen + 1 + (e->tlen < bytes ? e->tlen : bytes);
+            uintptr_t a = (uintptr_t)(c->base + e->off) & ~(uintptr_t)4095;
+            uintptr_t b = ((uintptr_t)(c->base + e->off) + want + 4095) & ~(uintptr_t)4095;
+            (void)madvise((void *)a, b - a, MADV_WILLNEED);   /* read in the background */
+            break;
+        }
+    }
+}
+
 void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,
                       const char **text, size_t *tlen)
 {

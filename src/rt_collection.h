@@ -55,6 +55,13 @@ size_t rt_collection_count_missing(const rt_collection *c, const char *const *pi
 int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,
                        size_t *tlen);
 
+/* Asks the system to read the first bytes (up to `bytes`) of the passages of the n pids in the
+ * background, without waiting, for a screen about to show them: each is located from the index
+ * alone (the passage is not touched), so that a screen of passages from a cold file costs about
+ * one disk read's wait instead of one per row. Pids not in the collection are passed over. */
+void rt_collection_prefetch(const rt_collection *c, const char *const *pids, const size_t *lens,
+                            size_t n, size_t bytes);
+
 /* The i-th passage in file order (i < count): its pid and text, borrowed as above. */
 void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,
                       const char **text, size_t *tlen);

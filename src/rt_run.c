@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "rt_image.h"
 #include "rt_mem.h"
@@ -240,6 +242,22 @@ const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const
     if (scores)
         *scores = run->score + run->start[i];
     return run->pid + run->start[i];
+}
+
+static void will_need(const void *p, size_t bytes)
+{
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095, b = ((uintptr_t)p + bytes + 4095) & ~(uintptr_t)4095;
+    if (bytes)
+        (void)madvise((void *)a, b - a, MADV_WILLNEED);   /* a hint: refused is fine */
+}
+
+void rt_run_prefetch(const rt_run *run, uint32_t qid)
+{
+    uint32_t i = qid < run->slot_len ? run->slot[qid] : RT_NO_ID;
+    if (i == RT_NO_ID || !run->checked || run->start[i] > run->n || run->count[i] > run->n - run->start[i])
+        return;   /* parsed into memory (not a mapped cache): nothing to read; or damaged */
+    will_need(run->pid + run->start[i], run->count[i] * sizeof *run->pid);
+    will_need(run->score + run->start[i], run->count[i] * sizeof *run->score);
 }
 
 /* ---- the image (the workspace cache) --------------------------------------------------------

@@ -41,6 +41,11 @@ const rt_run_info *rt_run_get_info(const rt_run *run);
  * Borrowed; valid until the run is freed. */
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const double **scores);
 
+/* Asks the system to read qid's ranking (pids and scores) in the background, without waiting:
+ * for a mapped workspace cache on a cold disk, a screen that reads the rankings of ten runs then
+ * waits for the slowest read, not for the ten one after the other. */
+void rt_run_prefetch(const rt_run *run, uint32_t qid);
+
 /* The image of the run, for the workspace cache: its size in bytes (a multiple of 8), and
  * writing it to f (0, or -1 on a stream error). */
 size_t rt_run_image_size(const rt_run *run);

@@ -800,6 +800,21 @@ int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text
                               text, len);
 }
 
+void rt_workspace_prefetch(const rt_workspace *ws, const uint32_t *pids, size_t n, size_t bytes)
+{
+    if (!ws->collection || n == 0)
+        return;
+    const char **s = rt_reallocarray(NULL, n, sizeof *s);
+    size_t *l = rt_reallocarray(NULL, n, sizeof *l);
+    for (size_t k = 0; k < n; k++) {
+        s[k] = rt_strtab_str(ws->pids, pids[k]);
+        l[k] = rt_strtab_len(ws->pids, pids[k]);
+    }
+    rt_collection_prefetch(ws->collection, s, l, n, bytes);
+    free(s);
+    free(l);
+}
+
 int rt_workspace_grade(const rt_workspace *ws, uint32_t qid, uint32_t pid, int32_t *grade)
 {
     uint32_t i = rt_qrels_index(ws->qrels, qid);

@@ -114,6 +114,10 @@ const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
 /* The passage text of pid (borrowed from the mapping, not NUL-terminated), or 0. */
 int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len);
 
+/* The first bytes of the passages of the n pids brought into memory together, before a screen
+ * shows them (rt_collection_prefetch): from a cold collection, one disk wait instead of n. */
+void rt_workspace_prefetch(const rt_workspace *ws, const uint32_t *pids, size_t n, size_t bytes);
+
 /* Run r evaluated against the base qrels by ev (an evaluator over ws->qrels, ws->qids and ws->pids,
  * e.g. with other measures than the workspace's); caller frees. */
 rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev, size_t r);

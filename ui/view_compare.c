@@ -21,6 +21,7 @@
  * run and rank, a->col and a->rank, are shared: the passage view and x use them.) */
 struct compare_view {
     size_t col_off, top_rank;
+    uint64_t fetched;   /* what the last prefetch_cells read (query, first rank, columns, rows) */
 };
 
 static struct compare_view *C(app *a)
@@ -79,6 +80,30 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
     app_draw_passage_start(a, y, x + used, w - used, pid, base);
 }
 
+/* The rankings and passages of the cells about to be drawn, read together (from a cold disk a
+ * screen would otherwise wait for one read per run and per cell, one after the other). */
+static void prefetch_cells(app *a, uint32_t q, size_t ncol, size_t rows, size_t colw)
+{
+    /* once per screen of cells: a key that moves within it reads nothing new */
+    uint64_t now = ((uint64_t)q << 32) ^ ((uint64_t)C(a)->top_rank << 16) ^ ((uint64_t)C(a)->col_off << 8) ^
+                   ((uint64_t)ncol << 4) ^ (uint64_t)rows ^ ((uint64_t)colw << 40);
+    if (now == C(a)->fetched)
+        return;
+    C(a)->fetched = now;
+    for (size_t r = 0; r < a->ws->nruns; r++)   /* every run's ranking: the cells show ranks in all */
+        rt_run_prefetch(a->ws->runs[r].run, q);
+    size_t cap = ncol * rows, n = 0;
+    uint32_t *pids = rt_reallocarray(NULL, cap ? cap : 1, sizeof *pids);
+    for (size_t c = 0; c < ncol; c++) {
+        size_t len;
+        const uint32_t *p = rt_run_ranking(a->ws->runs[C(a)->col_off + c].run, q, &len, NULL);
+        for (size_t row = 0; row < rows && C(a)->top_rank + row < len; row++)
+            pids[n++] = p[C(a)->top_rank + row];
+    }
+    rt_workspace_prefetch(a->ws, pids, n, colw * 4 + 8);   /* as app_draw_passage_start reads */
+    free(pids);
+}
+
 static void draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
@@ -115,6 +140,7 @@ static void draw(app *a, int top, int height)
         C(a)->top_rank = a->rank;
     if (a->rank >= C(a)->top_rank + (size_t)rows)
         C(a)->top_rank = a->rank - (size_t)rows + 1;
+    prefetch_cells(a, q, ncol, (size_t)rows, (size_t)colw);
     for (int row = 0; row < rows; row++) {
         size_t rank = C(a)->top_rank + (size_t)row;
         for (size_t c = 0; c < ncol; c++) {

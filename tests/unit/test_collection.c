@@ -167,6 +167,17 @@ static void test_has(void)
             lens[i] = strlen(mixed[i]);
         size_t missing = rt_collection_count_missing(c, mixed, lens, sizeof mixed / sizeof *mixed);
         ok(missing == 3, "round %d: count_missing of 9 pids in no order, one repeated: 3 (got %zu)", round, missing);
+        /* a prefetch only asks the system to read ahead: present, absent, short and long pids, and
+         * any byte count, change no answer (and, under the sanitizers, read nothing they should not) */
+        rt_collection_prefetch(c, mixed, lens, sizeof mixed / sizeof *mixed, 1);
+        rt_collection_prefetch(c, mixed, lens, sizeof mixed / sizeof *mixed, (size_t)1 << 40);
+        rt_collection_prefetch(c, mixed, lens, 0, 100);
+        const char *t;
+        size_t tl;
+        ok(rt_collection_find(c, "doc-0000000001-b", 16, &t, &tl) && tl == 6 && memcmp(t, "long b", 6) == 0 &&
+           !rt_collection_find(c, "abcdefghi", 9, &t, &tl) && rt_collection_find(c, "文档4", strlen("文档4"), &t, &tl) &&
+           tl == 4 && memcmp(t, "four", 4) == 0,
+           "round %d: after prefetches of every kind of pid, lookups answer as before", round);
         rt_collection_close(&c);
     }
     rt_report_free(&rep);

@@ -169,12 +169,14 @@ static void test_run(void)
     for (uint32_t i = 0; same && i < rt_run_nqueries(r); i++)
         same &= rt_run_qid(a, i) == rt_run_qid(r, i);
     for (uint32_t qid = 0; a && qid < rt_strtab_count(qids) + 2; qid++) {
+        rt_run_prefetch(a, qid);   /* a read-ahead hint, for known and unknown qids alike */
+        rt_run_prefetch(r, qid);
         size_t n1, n2;
         const double *s1, *s2;
         const uint32_t *p1 = rt_run_ranking(r, qid, &n1, &s1), *p2 = rt_run_ranking(a, qid, &n2, &s2);
         same &= n1 == n2 && (!n1 || (memcmp(p1, p2, n1 * 4) == 0 && memcmp(s1, s2, n1 * 8) == 0));
     }
-    ok(same, "the same queries, rankings and scores (bit for bit)");
+    ok(same, "the same queries, rankings and scores (bit for bit), each read after a prefetch");
     rt_run_free(&a);
     rt_strtab *few = rt_strtab_new();
     rt_strtab_intern(few, "p5", 2);
