@@ -22,7 +22,6 @@
 #include "rt_stamp.h"
 
 #define PROGRESS_STEP ((size_t)64 << 20)   /* bytes scanned between progress calls */
-#define DROP_STEP ((size_t)8 << 20)         /* bytes scanned between dropping pages behind */
 
 /* ---- the building pass ------------------------------------------------------------------------
  * While scanning, each passage gets an entry and a sort record (its first 8 pid bytes as a key);
@@ -37,9 +36,10 @@ static int skippable(const unsigned char *s, size_t len)
     return i == len || s[i] == '#';
 }
 
-static rt_status add_line(builder *b, size_t off, size_t len, size_t line, rt_err *err)
+/* Adds the line s[0, len) found at file offset off. */
+static rt_status add_line(builder *b, const unsigned char *s, size_t off, size_t len, size_t line,
+                          rt_err *err)
 {
-    const unsigned char *s = b->base + off;
     const unsigned char *tab = memchr(s, '\t', len);
     if (!tab)
         return rt_err_at(err, RT_EINPUT, b->path, line, "expected pid<TAB>text, found no tab");
@@ -80,50 +80,79 @@ static rt_status add_line(builder *b, size_t off, size_t len, size_t line, rt_er
     return RT_OK;
 }
 
-/* Drops the pages before off from the mapping (they are read again from the page cache if ever
- * needed), so that the pass over a file larger than memory keeps a small resident set. */
-static void drop_pages(const unsigned char *base, size_t *dropped, size_t off)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t upto = off / page * page;
-    if (upto > *dropped) {
-        madvise((void *)(base + *dropped), upto - *dropped, MADV_DONTNEED);
-        *dropped = upto;
-    }
-}
+/* The file is read, not scanned through its mapping: on a VM a page first touched through a
+ * mapping costs ~15 µs (a 3 GB collection: 1.5 s), while read() copies through the kernel's own
+ * mapping. Lines are cut from a buffer of SCAN_BYTES, grown for a longer line. */
+#define SCAN_BYTES ((size_t)256 << 10)
 
-static rt_status scan(builder *b, rt_progress_fn progress, void *ctx, rt_err *err)
+static rt_status scan(builder *b, int fd, rt_progress_fn progress, void *ctx, rt_err *err)
 {
-    const unsigned char *base = b->base;
-    size_t size = b->size, pos = 0, dropped = 0, drop_mark = DROP_STEP, mark = PROGRESS_STEP;
-    madvise((void *)base, size, MADV_SEQUENTIAL);
-    if (size >= 3 && memcmp(base, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3;
-    while (pos < size) {
-        const unsigned char *nl = memchr(base + pos, '\n', size - pos);
-        size_t len = nl ? (size_t)(nl - base) - pos : size - pos;
-        size_t next = nl ? pos + len + 1 : size;
-        b->lines++;
-        if (len && base[pos + len - 1] == '\r')
-            len--;
-        if (!skippable(base + pos, len)) {
-            rt_status st = add_line(b, pos, len, b->lines, err);
-            if (st != RT_OK)
-                return st;
+    size_t size = b->size, mark = PROGRESS_STEP;
+    size_t cap = SCAN_BYTES, have = 0;   /* buf[0, have): bytes from file offset at */
+    uint64_t at = 0, read_to = 0;
+    unsigned char *buf = rt_malloc(cap);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    rt_status st = RT_OK;
+    int bom_checked = 0;
+    while (st == RT_OK) {
+        if (have == cap) {   /* one line fills the buffer: a larger one */
+            cap *= 2;
+            buf = rt_realloc(buf, cap);
         }
-        pos = next;
-        if (pos >= drop_mark) {
-            drop_pages(base, &dropped, pos);
-            drop_mark = pos + DROP_STEP;
+        size_t want = cap - have;
+        if (want > size - read_to)   /* never past the size the mapping and stamp have */
+            want = (size_t)(size - read_to);
+        ssize_t got = want ? pread(fd, buf + have, want, (off_t)read_to) : 0;
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            st = rt_err_set(err, RT_EINPUT, "%s: cannot read: %s", b->path, strerror(errno));
+            break;
         }
-        if (pos >= mark) {
+        if (got == 0 && read_to < size) {
+            st = rt_err_set(err, RT_EINPUT, "%s: the file changed while it was being read", b->path);
+            break;
+        }
+        read_to += (uint64_t)got;
+        have += (size_t)got;
+        int last = read_to >= size;
+        size_t pos = 0;
+        if (!bom_checked && (have >= 3 || last)) {
+            bom_checked = 1;
+            if (have >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+                pos = 3;
+        } else if (!bom_checked) {
+            continue;
+        }
+        while (pos < have) {
+            const unsigned char *nl = memchr(buf + pos, '\n', have - pos);
+            if (!nl && !last)
+                break;
+            size_t len = nl ? (size_t)(nl - buf) - pos : have - pos;
+            size_t next = nl ? pos + len + 1 : have;
+            b->lines++;
+            if (len && buf[pos + len - 1] == '\r')
+                len--;
+            if (!skippable(buf + pos, len) &&
+                (st = add_line(b, buf + pos, (size_t)at + pos, len, b->lines, err)) != RT_OK)
+                break;
+            pos = next;
+        }
+        if (st != RT_OK || last)
+            break;
+        memmove(buf, buf + pos, have - pos);   /* the partial last line to the front */
+        have -= pos;
+        at += pos;
+        if (read_to >= mark) {
             if (progress)
-                progress(ctx, pos, size);
-            mark = pos + PROGRESS_STEP;
+                progress(ctx, read_to, size);
+            mark = read_to + PROGRESS_STEP;
         }
     }
-    drop_pages(base, &dropped, size);
-    madvise((void *)base, size, MADV_RANDOM);
+    free(buf);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
+    if (st != RT_OK)
+        return st;
     if (progress)
         progress(ctx, size, size);
     if (b->n == 0)
@@ -214,10 +243,10 @@ static void builder_free(builder *b)
     free(b->chk);
 }
 
-static rt_status index_build(rt_collection *c, rt_progress_fn progress, void *ctx, rt_err *err)
+static rt_status index_build(rt_collection *c, int fd, rt_progress_fn progress, void *ctx, rt_err *err)
 {
     builder b = {.path = c->path, .base = c->base, .size = c->size};
-    rt_status st = scan(&b, progress, ctx, err);
+    rt_status st = scan(&b, fd, progress, ctx, err);
     if (st == RT_OK) {
         pidsort(&b, b.rec, b.n);
         free(b.arena);   /* the sort was its only reader */
@@ -230,8 +259,11 @@ static rt_status index_build(rt_collection *c, rt_progress_fn progress, void *ct
 
 /* ---- opening --------------------------------------------------------------------------------- */
 
-static rt_status map_collection(rt_collection *c, coll_stamp *stamp, rt_err *err)
+/* Maps the collection; *fdp receives its descriptor, open for the building pass (the caller closes
+ * it), or -1 on failure. */
+static rt_status map_collection(rt_collection *c, coll_stamp *stamp, int *fdp, rt_err *err)
 {
+    *fdp = -1;
     int fd = open(c->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return rt_err_set(err, RT_EINPUT, "%s: cannot open: %s", c->path, strerror(errno));
@@ -265,7 +297,10 @@ static rt_status map_collection(rt_collection *c, coll_stamp *stamp, rt_err *err
                                   (int64_t)st.st_ctim.tv_nsec};
         }
     }
-    close(fd);
+    if (rs == RT_OK)
+        *fdp = fd;
+    else
+        close(fd);
     return rs;
 }
 
@@ -418,7 +453,8 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
     rt_collection *c = rt_calloc(1, sizeof *c);
     c->path = rt_strdup(path);
     coll_stamp stamp;
-    rt_status st = map_collection(c, &stamp, err);
+    int fd;
+    rt_status st = map_collection(c, &stamp, &fd, err);
     if (st != RT_OK) {
         rt_collection_close(&c);
         return st;
@@ -436,13 +472,14 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
     char why[2600];   /* two rt_err messages and glue */
     const char *unsaved = NULL;
     if (!c->reused) {
-        st = index_build(c, progress, progress_ctx, err);
+        st = index_build(c, fd, progress, progress_ctx, err);
         if (st == RT_OK && !unchanged(path, &stamp))
             st = rt_err_set(err, RT_EINPUT, "%s: the file changed while it was being read", path);
         if (st == RT_OK && colindex_save(c, &stamp, &cpath, why, sizeof why) != 0)
             unsaved = why;
     }
     free(cpath);
+    close(fd);
     if (st != RT_OK) {
         rt_collection_close(&c);
         return st;

@@ -593,6 +593,66 @@ static void test_long_passage(void)
     free(p);
 }
 
+/* The building pass reads the file in buffers of 256 KiB: lines (with CRLF ends, the \r and \n
+ * at times in different reads), a BOM, a last line without a newline and an error past several
+ * buffers must come out as they do from a file read whole. */
+static void test_read_boundaries(void)
+{
+    enum { N = 20000 };
+    char *p = path_in("chunks.tsv");
+    size_t cap = (size_t)N * 160 + 16, n = 0;
+    char *buf = rt_malloc(cap);
+    memcpy(buf, "\xEF\xBB\xBF", 3);
+    n = 3;
+    for (int i = 0; i < N; i++) {
+        int len = 1 + (int)(rt_hash_mix((uint64_t)i) % 120);   /* lengths that land anywhere */
+        n += (size_t)sprintf(buf + n, "p%d\t", i);
+        for (int k = 0; k < len; k++)
+            buf[n++] = (char)('a' + (i + k) % 26);
+        if (i + 1 < N)
+            n += (size_t)sprintf(buf + n, i % 3 ? "\n" : "\r\n");
+    }
+    write_bytes(p, buf, n);
+    rt_collection *c = open_ok(p, NULL, "20,000 lines across read buffers");
+    int all = c && rt_collection_count(c) == N;
+    for (int i = 0; i < N && all; i++) {
+        char pid[16];
+        snprintf(pid, sizeof pid, "p%d", i);
+        const char *t;
+        size_t tl;
+        size_t len = 1 + (size_t)(rt_hash_mix((uint64_t)i) % 120);
+        if (!rt_collection_find(c, pid, strlen(pid), &t, &tl) || tl != len || t[0] != 'a' + i % 26 ||
+            t[tl - 1] != 'a' + (i + (int)len - 1) % 26) {
+            printf("#   %s: wrong passage\n", pid);
+            all = 0;
+        }
+    }
+    ok(all, "every passage, CRLF or LF, the first after the BOM and the last without a newline");
+    rt_collection_close(&c);
+    unlink(p);
+    char *ip = path_in("chunks.tsv.rtidx");
+    unlink(ip);
+    free(ip);
+    /* line 17,001 (past several buffers) has no tab */
+    size_t at = 0;
+    for (int line = 1; line <= 17000; line++)
+        at = (size_t)((char *)memchr(buf + at, '\n', n - at) - buf) + 1;
+    memcpy(buf + at, "notab ", 6);
+    char *tab = memchr(buf + at, '\t', n - at);
+    *tab = ' ';
+    write_bytes(p, buf, n);
+    rt_collection *bad = NULL;
+    rt_err err = {0};
+    char want[300];
+    snprintf(want, sizeof want, "%s:17001: expected pid<TAB>text", p);
+    ok(rt_collection_open(&bad, p, NULL, NULL, NULL, &err) == RT_EINPUT &&
+       strncmp(err.msg, want, strlen(want)) == 0, "an error past several buffers names its line");
+    if (strncmp(err.msg, want, strlen(want)) != 0)
+        printf("#   got \"%s\"\n", err.msg);
+    free(buf);
+    free(p);
+}
+
 typedef struct progress_seen {
     uint64_t done, total;
     int calls;
@@ -745,6 +805,7 @@ int main(void)
     test_eight_byte_dups();
     test_errors();
     test_long_passage();
+    test_read_boundaries();
     test_many();
     int rc = tap_done();
     if (rc == 0) {
