@@ -697,4 +697,10 @@ void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t
 }
 
 int rt_collection_index_reused(const rt_collection *c) { return c->reused; }
+
+const void *rt_collection_index_map(const rt_collection *c, size_t *len)
+{
+    *len = c->idx_map ? c->idx_len : 0;
+    return c->idx_map;
+}
 const char *rt_collection_index_path(const rt_collection *c) { return c->idx_path; }

@@ -69,6 +69,9 @@ void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t
 /* True when this open reused a valid cached index; the index file's path (borrowed, valid until
  * close), or NULL when no index file could be written and the index lives in memory. */
 int rt_collection_index_reused(const rt_collection *c);
+
+/* The mapped index file (*len bytes), or NULL when the index is on the heap. */
+const void *rt_collection_index_map(const rt_collection *c, size_t *len);
 const char *rt_collection_index_path(const rt_collection *c);
 
 #endif

@@ -244,6 +244,12 @@ const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const
     return run->pid + run->start[i];
 }
 
+void rt_run_check_all(const rt_run *run, const atomic_int *stop)
+{
+    for (uint32_t i = 0; run->checked && i < run->nq && !atomic_load_explicit(stop, memory_order_relaxed); i++)
+        (void)ranking_known(run, i);
+}
+
 static void will_need(const void *p, size_t bytes)
 {
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095, b = ((uintptr_t)p + bytes + 4095) & ~(uintptr_t)4095;

@@ -5,6 +5,7 @@
 #define RT_RUN_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,6 +46,11 @@ const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const
  * for a mapped workspace cache on a cold disk, a screen that reads the rankings of ten runs then
  * waits for the slowest read, not for the ten one after the other. */
 void rt_run_prefetch(const rt_run *run, uint32_t qid);
+
+/* A mapped run: checks now, for every query, what rt_run_ranking checks when the ranking is first
+ * read (its pids are known ids), returning early once *stop is set. Safe beside readers on other
+ * threads. Nothing for a parsed run. */
+void rt_run_check_all(const rt_run *run, const atomic_int *stop);
 
 /* The image of the run, for the workspace cache: its size in bytes (a multiple of 8), and
  * writing it to f (0, or -1 on a stream error). */

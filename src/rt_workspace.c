@@ -22,6 +22,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
+#include "rt_warm.h"
 #include "rt_workspace.h"
 #include "rt_wscache.h"
 
@@ -751,11 +752,34 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
     return st;
 }
 
+static void check_runs(void *ctx, const atomic_int *stop)
+{
+    const rt_workspace *ws = ctx;
+    for (size_t r = 0; r < ws->nruns; r++)
+        rt_run_check_all(ws->runs[r].run, stop);
+}
+
+void rt_workspace_warm(rt_workspace *ws)
+{
+    rt_warm_region reg[2];
+    size_t n = 0;
+    if (ws->warm_asked)
+        return;
+    ws->warm_asked = 1;
+    if ((reg[n].p = rt_wscache_map(ws->cache, &reg[n].len)) != NULL)
+        n++;
+    if (ws->collection && (reg[n].p = rt_collection_index_map(ws->collection, &reg[n].len)) != NULL)
+        n++;
+    if (n)
+        ws->warm = rt_warm_start(reg, n, check_runs, ws);
+}
+
 void rt_workspace_free(rt_workspace **wp)
 {
     if (!wp || !*wp)
         return;
     rt_workspace *ws = *wp;
+    rt_warm_stop(&ws->warm);   /* first: it reads the runs and the mappings */
     for (size_t r = 0; r < ws->nruns; r++) {
         rt_run_free(&ws->runs[r].run);
         rt_eval_result_free(&ws->runs[r].base);

@@ -86,6 +86,8 @@ typedef struct rt_workspace {
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
     struct rt_wscache *cache;  /* the workspace cache (rt_wscache), or NULL */
+    struct rt_warm *warm;      /* rt_workspace_warm's thread, or NULL */
+    int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
 } rt_workspace;
 
 /* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
@@ -116,6 +118,12 @@ int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text
 
 /* The first bytes of the passages of the n pids brought into memory together, before a screen
  * shows them (rt_collection_prefetch): from a cold collection, one disk wait instead of n. */
+/* After the first screen of a reopen: maps in the workspace cache and the collection index on a
+ * low-priority thread (rt_warm), then checks every mapped run's rankings, so that keys which read
+ * every ranking do not fault them in one page at a time. Nothing when nothing is mapped; stopped
+ * by rt_workspace_free. */
+void rt_workspace_warm(rt_workspace *ws);
+
 void rt_workspace_prefetch(const rt_workspace *ws, const uint32_t *pids, size_t n, size_t bytes);
 
 /* Run r evaluated against the base qrels by ev (an evaluator over ws->qrels, ws->qids and ws->pids,

@@ -194,6 +194,12 @@ rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
 
 const char *rt_wscache_path(const rt_wscache *c) { return c ? c->used : NULL; }
 
+const void *rt_wscache_map(const rt_wscache *c, size_t *len)
+{
+    *len = c && c->map ? c->map_len : 0;
+    return c ? c->map : NULL;
+}
+
 void rt_wscache_free(rt_wscache **cp)
 {
     if (!cp || !*cp)

@@ -76,6 +76,9 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
 /* The cache file used or written, or NULL. */
 const char *rt_wscache_path(const rt_wscache *c);
 
+/* The restored file's mapping (*len bytes), or NULL when nothing was restored. */
+const void *rt_wscache_map(const rt_wscache *c, size_t *len);
+
 /* Unmaps the cache (after everything restored from it was freed). */
 void rt_wscache_free(rt_wscache **c);
 

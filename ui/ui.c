@@ -284,6 +284,7 @@ static int run_script(app *a, const ui_opts *o)
     size_t len;
     int rc = 0, st;
     app_draw(a);
+    rt_workspace_warm(a->ws);   /* the first screen is up: the rest of the cache in the background */
     while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
         while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
@@ -344,6 +345,7 @@ static void run_tty(app *a)
             app_draw(a);
             check_collection(a);
             refresh();
+            rt_workspace_warm(a->ws);   /* once the first screen is up; then nothing */
         }
         wint_t ch;
         int r = get_wch(&ch);

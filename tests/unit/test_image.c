@@ -5,6 +5,7 @@
  * an endless probe. Run under ASan, an out-of-bounds read would show. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,18 @@ static void test_run(void)
     }
     ok(same, "the same queries, rankings and scores (bit for bit), each read after a prefetch");
     rt_run_free(&a);
+    a = rt_run_attach(img, len, path, qids, pids);
+    atomic_int go = 0;
+    rt_run_check_all(a, &go);   /* what the warming thread does: checked ahead, the same rankings */
+    rt_run_check_all(r, &go);   /* parsed: nothing to check */
+    same = a != NULL;
+    for (uint32_t qid = 0; a && qid < rt_strtab_count(qids) + 2; qid++) {
+        size_t n1, n2;
+        const uint32_t *p1 = rt_run_ranking(r, qid, &n1, NULL), *p2 = rt_run_ranking(a, qid, &n2, NULL);
+        same &= n1 == n2 && (!n1 || memcmp(p1, p2, n1 * 4) == 0);
+    }
+    ok(same, "checked ahead (rt_run_check_all): the same rankings");
+    rt_run_free(&a);
     rt_strtab *few = rt_strtab_new();
     rt_strtab_intern(few, "p5", 2);
     a = rt_run_attach(img, len, path, qids, few);
@@ -185,6 +198,13 @@ static void test_run(void)
     ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1, NULL) == NULL && n1 == 0 &&
        rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2, NULL) == NULL && n2 == 0,
        "pids past the pid table: those rankings read as none");
+    rt_run_free(&a);
+    a = rt_run_attach(img, len, path, qids, few);
+    rt_run_check_all(a, &go);
+    n1 = n2 = 9;
+    ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1, NULL) == NULL && n1 == 0 &&
+       rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2, NULL) == NULL && n2 == 0,
+       "pids past the pid table, checked ahead: those rankings read as none");
     rt_run_free(&a);
     ok(rt_run_attach(img, len - 8, path, qids, pids) == NULL, "cut short: refused");
     rt_strtab_free(&few);
