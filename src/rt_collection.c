@@ -314,6 +314,15 @@ static int unchanged(const char *path, const coll_stamp *stamp)
            st.st_ctim.tv_nsec == stamp->ctime_nsec;
 }
 
+static void report_dups(const rt_collection *c, rt_report *report)
+{
+    if (c->duplicates)
+        rt_report_add(report, RT_REPORT_WARNING,
+                      "%s:%llu: %llu duplicate pids dropped (the first passage of each kept)",
+                      c->path, (unsigned long long)c->first_dup_line,
+                      (unsigned long long)c->duplicates);
+}
+
 static void report_open(const rt_collection *c, const char *unsaved, rt_report *report)
 {
     if (unsaved) {
@@ -326,11 +335,7 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
         rt_report_add(report, RT_REPORT_INFO, "%s: %zu passages (index %s: %s)", c->path, c->n,
                       c->reused ? "reused" : "built", c->idx_path);
     }
-    if (c->duplicates)
-        rt_report_add(report, RT_REPORT_WARNING,
-                      "%s:%llu: %llu duplicate pids dropped (the first passage of each kept)",
-                      c->path, (unsigned long long)c->first_dup_line,
-                      (unsigned long long)c->duplicates);
+    report_dups(c, report);
 }
 
 /* The stamp of a compressed collection and of its decompressed text, as the cache records it:
@@ -432,15 +437,15 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
     return RT_OK;
 }
 
-rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
-                             void *progress_ctx, rt_report *report, rt_err *err)
+static rt_status open_any(rt_collection **out, const char *path, int defer, rt_progress_fn progress,
+                          void *progress_ctx, rt_report *report, rt_err *err)
 {
     *out = NULL;
     if (rt_file_codec(path) != RT_CODEC_NONE) {
         char *plain;
         rt_status st = decompressed(path, &plain, progress, progress_ctx, report, err);
         if (st == RT_OK)
-            st = rt_collection_open(out, plain, progress, progress_ctx, report, err);
+            st = open_any(out, plain, defer, progress, progress_ctx, report, err);
         size_t pl = plain ? strlen(plain) : 0;
         if (st != RT_OK && plain && strncmp(err->msg, plain, pl) == 0) {   /* name the file the user gave */
             char msg[sizeof err->msg];
@@ -471,11 +476,14 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
     c->reused = c->idx_path != NULL;
     char why[2600];   /* two rt_err messages and glue */
     const char *unsaved = NULL;
+    c->stamp = stamp;
     if (!c->reused) {
         st = index_build(c, fd, progress, progress_ctx, err);
         if (st == RT_OK && !unchanged(path, &stamp))
             st = rt_err_set(err, RT_EINPUT, "%s: the file changed while it was being read", path);
-        if (st == RT_OK && colindex_save(c, &stamp, &cpath, why, sizeof why) != 0)
+        if (st == RT_OK && defer)
+            c->unsaved = 1;
+        else if (st == RT_OK && colindex_save(c, &stamp, &cpath, why, sizeof why) != 0)
             unsaved = why;
     }
     free(cpath);
@@ -484,9 +492,46 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
         rt_collection_close(&c);
         return st;
     }
-    report_open(c, unsaved, report);
+    if (!c->unsaved)
+        report_open(c, unsaved, report);
     *out = c;
     return RT_OK;
+}
+
+rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
+                             void *progress_ctx, rt_report *report, rt_err *err)
+{
+    return open_any(out, path, 0, progress, progress_ctx, report, err);
+}
+
+rt_status rt_collection_open_unsaved(rt_collection **out, const char *path, rt_progress_fn progress,
+                                     void *progress_ctx, rt_report *report, rt_err *err)
+{
+    return open_any(out, path, 1, progress, progress_ctx, report, err);
+}
+
+int rt_collection_unsaved(const rt_collection *c) { return c && c->unsaved; }
+
+void rt_collection_save(rt_collection *c, rt_report *report)
+{
+    if (!c || !c->unsaved)
+        return;
+    char why[2600], *cpath = colindex_cache_path(c->path);
+    c->unsaved = 0;
+    coll_stamp stamp = c->stamp;
+    int failed = colindex_save(c, &stamp, &cpath, why, sizeof why) != 0;
+    free(cpath);
+    report_open(c, failed ? why : NULL, report);
+}
+
+void rt_collection_saved_by(rt_collection *c, long pid, rt_report *report)
+{
+    if (!c || !c->unsaved)
+        return;
+    c->unsaved = 0;
+    rt_report_add(report, RT_REPORT_INFO, "%s: %zu passages (index built; being written by process %ld "
+                  "beside the file, or in the cache folder when that cannot be written)", c->path, c->n, pid);
+    report_dups(c, report);
 }
 
 void rt_collection_close(rt_collection **cp)

@@ -34,6 +34,23 @@ rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_
                              void *progress_ctx, rt_report *report, rt_err *err);
 void rt_collection_close(rt_collection **c);
 
+/* As rt_collection_open, except that an index it builds is kept in memory and not written: the
+ * caller writes it with rt_collection_save (the workspace does in its cache writer, so that a
+ * first open does not wait for it). Nothing is reported about the index until then. */
+rt_status rt_collection_open_unsaved(rt_collection **out, const char *path, rt_progress_fn progress,
+                                     void *progress_ctx, rt_report *report, rt_err *err);
+
+/* Whether the collection holds a built index not yet written. */
+int rt_collection_unsaved(const rt_collection *c);
+
+/* Writes an unsaved index as rt_collection_open would have (beside the file, else in the cache
+ * folder; then served from the file) and reports it as that does. Nothing when none is unsaved. */
+void rt_collection_save(rt_collection *c, rt_report *report);
+
+/* The unsaved index is being written by another process (pid): reports it so and stops counting
+ * it unsaved; the index here stays in memory. */
+void rt_collection_saved_by(rt_collection *c, long pid, rt_report *report);
+
 /* Number of passages (after duplicates were dropped). The lookups below only read, so several
  * threads may use one collection at once. */
 size_t rt_collection_count(const rt_collection *c);

@@ -51,6 +51,15 @@ typedef struct idx_header {
 _Static_assert(sizeof(idx_header) == 128, "the index header is 128 bytes");
 _Static_assert(sizeof(coll_entry) == 16, "an index entry is 16 bytes");
 
+/* What the collection file looked like when it was opened: an index must match all of it. */
+typedef struct coll_stamp {
+    uint64_t size;
+    int64_t mtime_sec, mtime_nsec;
+    uint64_t sample_hash;
+    uint64_t ino;                /* a rename over the file changes it */
+    int64_t ctime_sec, ctime_nsec;   /* any write or touch changes it, and no user sets it back */
+} coll_stamp;
+
 struct rt_collection {
     char *path;
     char *idx_path;              /* NULL when no index file could be written */
@@ -69,16 +78,10 @@ struct rt_collection {
     uint64_t *heap_hashes;
     uint64_t duplicates, first_dup_line, lines;
     int reused;
+    int unsaved;                 /* built, not yet written (rt_collection_open_unsaved) */
+    coll_stamp stamp;            /* the file as this open found it */
 };
 
-/* What the collection file looked like when it was opened: an index must match all of it. */
-typedef struct coll_stamp {
-    uint64_t size;
-    int64_t mtime_sec, mtime_nsec;
-    uint64_t sample_hash;
-    uint64_t ino;                /* a rename over the file changes it */
-    int64_t ctime_sec, ctime_nsec;   /* any write or touch changes it, and no user sets it back */
-} coll_stamp;
 
 /* The first 8 bytes of a pid as a big-endian number, so that comparing keys compares bytes. */
 static inline uint64_t pid_key(const unsigned char *s, size_t len)

@@ -286,7 +286,8 @@ static void coll_progress(void *ctx, uint64_t done, uint64_t total)
 static void *coll_thread(void *arg)
 {
     coll_job *j = arg;
-    j->st = rt_collection_open(&j->c, j->path, coll_progress, j, j->report, &j->err);
+    /* an index it builds is written later: by the cache's writer process, or at the end of the open */
+    j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);
     atomic_store(&j->finished, 1);
     return NULL;
 }
@@ -302,6 +303,9 @@ static uint64_t parallel_min(void)
         min = 64ULL << 20;
     return min;
 }
+
+/* In the cache's writer process: the collection index built by this open, before the cache. */
+static void save_index(void *ctx) { rt_collection_save(ctx, NULL); }
 
 /* Whether a collection is large enough to be opened on its own thread. */
 static int coll_threaded(const char *path) { return file_size(path) >= parallel_min(); }
@@ -522,6 +526,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         }
         pthread_join(coll_th, NULL);
         ws->collection = job.c;
+        if (!ws->cache || st != RT_OK)   /* no cache writer to hand the index to: written now */
+            rt_collection_save(ws->collection, job.report);
         for (size_t i = 0; i < rt_report_count(job.report); i++) {
             rt_report_kind kind;
             const char *line = rt_report_line(job.report, i, &kind);
@@ -561,9 +567,13 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         for (size_t r = 0; r < ws->nruns; r++)
             base[r] = ws->runs[r].base;
         rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
-        rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, &ev, ws->report, first, last);
+        long writer = rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, &ev, ws->report,
+                                      first, last, save_index, ws->collection);
+        if (writer > 0)
+            rt_collection_saved_by(ws->collection, writer, ws->report);
         free(base);
     }
+    rt_collection_save(ws->collection, ws->report);   /* built, and no writer took it: here */
     free(runs);
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
         rt_workspace_free(&ws);

@@ -514,7 +514,7 @@ static const char *write_any(const rt_wscache *c, const contents *w, rt_err *e, 
  * file carries its own process id, so a later open sweeps it only if this writer died. Exits
  * without the parent's exit handlers (the terminal, buffered output). RETRIAGE_CACHE_WRITER_PAUSE
  * (seconds, for tests) delays the write. */
-static void write_detached(const rt_wscache *c, const contents *w)
+static void write_detached(const rt_wscache *c, const contents *w, void (*before)(void *), void *before_ctx)
 {
     (void)setsid();
     int fd = open("/dev/null", O_RDWR);
@@ -532,13 +532,16 @@ static void write_detached(const rt_wscache *c, const contents *w)
     const char *pause = getenv("RETRIAGE_CACHE_WRITER_PAUSE");
     if (pause && *pause)
         sleep((unsigned)atoi(pause));
+    if (before)
+        before(before_ctx);
     rt_err e, e2;
     _exit(write_any(c, w, &e, &e2) ? 0 : 1);
 }
 
-void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
+long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
                      const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
-                     rt_report *report, size_t first, size_t last)
+                     rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
+                     void *before_ctx)
 {
     for (size_t i = 0; i < c->ninputs; i++) {   /* read as it was stamped, or the cache would lie */
         rt_stamp now;
@@ -547,7 +550,7 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
         if (d) {
             rt_report_add(report, RT_REPORT_INFO, "workspace cache not written: %s changed while it was read (%s)",
                           c->inputs[i], d);
-            return;
+            return 0;
         }
     }
     size_t mlen = meta_len(c->ninputs, c->nruns);
@@ -578,14 +581,14 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
         fflush(NULL);   /* nothing buffered is written twice */
         pid_t pid = fork();
         if (pid == 0)
-            write_detached(c, &w);   /* does not return */
+            write_detached(c, &w, before, before_ctx);   /* does not return */
         if (pid > 0) {
             c->writer = pid;
             rt_report_add(report, RT_REPORT_INFO, "workspace cache being written in the background "
                           "(process %ld; to %s, or the cache folder when that cannot be written; the "
                           "next open maps it)", (long)pid, c->side);
             free(meta);
-            return;
+            return (long)pid;
         }   /* no process: written here */
     }
     rt_err e, e2;
@@ -599,4 +602,5 @@ void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
         rt_report_add(report, RT_REPORT_WARNING, "workspace cache not written: %s%s%s", e.msg,
                       c->fallback ? "; " : "", c->fallback ? e2.msg : "");
     }
+    return 0;
 }

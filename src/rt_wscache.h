@@ -68,10 +68,14 @@ int rt_wscache_base(const rt_wscache *c, uint64_t key, size_t r, rt_eval_result 
 
 /* After a parse: writes the cache from what was loaded, with evals (or NULL) and report's lines
  * first..last (the qrels' and runs'). Unless an input changed since rt_wscache_begin; a cache
- * that cannot be written anywhere only costs the next open its parse (report says why). */
-void rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
+ * that cannot be written anywhere only costs the next open its parse (report says why). A large
+ * cache is written by a background process: then before(before_ctx) is called there first (other
+ * large writes that need not hold up the open) and its process id is returned; else 0, and
+ * before is not called. */
+long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
                      const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
-                     rt_report *report, size_t first, size_t last);
+                     rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
+                     void *before_ctx);
 
 /* The cache file used or written, or NULL. */
 const char *rt_wscache_path(const rt_wscache *c);

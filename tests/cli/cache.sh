@@ -303,6 +303,26 @@ has "$cache: workspace cache reused" && cmp -s "$D/fresh" "$D/bg"
 ok $? "the next open maps it: every value as without a cache"
 rm -f "$cache"
 
+# A collection indexed on its own thread (a large one; all here): its index is not written during
+# the open but handed to the background writer, which writes it before the cache.
+rm -f "$D/ws/collection.tsv.rtidx"
+RETRIAGE_PARALLEL_MIN=0 RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_PAUSE=4 \
+    "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 2> "$D/err" | cat > /dev/null
+writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p' "$D/report.txt" | head -n 1)
+[ -n "$writer" ] && [ ! -e "$D/ws/collection.tsv.rtidx" ] &&
+    has "passages (index built; being written by process $writer"
+ok $? "an index built on a thread: written by the cache's writer (process ${writer:-?}), not by the open"
+i=0
+while [ ! -e "$cache" ] && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+[ -f "$D/ws/collection.tsv.rtidx" ] && [ -f "$cache" ] && [ "$D/ws/collection.tsv.rtidx" -ot "$cache" -o "$D/ws/collection.tsv.rtidx" -nt "$cache" ] &&
+    [ -z "$(ls "$D/ws" | grep '\.tmp-')" ]
+ok $? "the writer leaves the index and the cache whole, and no temporary"
+report_of
+values bgidx
+has "passages (index reused" && has "$cache: workspace cache reused" && cmp -s "$D/fresh" "$D/bgidx"
+ok $? "the next open reuses both: every value as without a cache"
+rm -f "$cache"
+
 # ---- --no-cache and the size threshold ----------------------------------------------------------------
 report_of --no-cache
 [ "$rc" -eq 0 ] && ! has "workspace cache" && [ -z "$(ls "$D/ws" | grep '\.rtws$')" ]

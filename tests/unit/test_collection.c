@@ -653,6 +653,53 @@ static void test_read_boundaries(void)
     free(p);
 }
 
+/* rt_collection_open_unsaved: the index built is served from memory and written only when asked
+ * (rt_collection_save), or said to be another process's (rt_collection_saved_by). */
+static void test_unsaved(void)
+{
+    char *p = path_in("unsaved.tsv"), *ip = path_in("unsaved.tsv.rtidx");
+    write_str(p, "b\tbee\na\tay\nb\tdup\n");
+    rt_report *rep = rt_report_new();
+    rt_collection *c = NULL;
+    rt_err err = {0};
+    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, rep, &err) == RT_OK && rt_collection_unsaved(c),
+       "unsaved: opens with its index in memory");
+    ok(!exists(ip) && rt_report_count(rep) == 0, "unsaved: nothing written, nothing reported yet");
+    is_text(c, "a", "ay", "unsaved: lookups");
+    is_text(c, "b", "bee", "unsaved: the first of a duplicate");
+    rt_collection_save(c, rep);
+    ok(!rt_collection_unsaved(c) && exists(ip) && report_has(rep, RT_REPORT_INFO, "index built") &&
+       report_has(rep, RT_REPORT_WARNING, ":3: 1 duplicate pids dropped"),
+       "saved when asked: the index file, reported as an open reports it");
+    is_text(c, "b", "bee", "saved: lookups from the file");
+    size_t n = rt_report_count(rep);
+    rt_collection_save(c, rep);
+    ok(rt_report_count(rep) == n, "a second save does nothing");
+    rt_collection_close(&c);
+    c = open_ok(p, NULL, "unsaved, reopen");
+    ok(c && rt_collection_index_reused(c), "the saved index is reused");
+    rt_collection_close(&c);
+
+    unlink(ip);
+    rt_report *rep2 = rt_report_new();
+    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, rep2, &err) == RT_OK, "unsaved again");
+    rt_collection_saved_by(c, 4242, rep2);
+    ok(!rt_collection_unsaved(c) && !exists(ip) && report_has(rep2, RT_REPORT_INFO, "being written by process 4242"),
+       "saved by another process: reported so, not written here");
+    rt_collection_save(c, rep2);
+    ok(!exists(ip), "and a save after it does nothing");
+    rt_collection_close(&c);
+    c = open_ok(p, NULL, "reused index, unsaved open");
+    rt_collection_close(&c);
+    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, NULL, &err) == RT_OK && rt_collection_index_reused(c) &&
+       !rt_collection_unsaved(c), "a reused index is never unsaved");
+    rt_collection_close(&c);
+    rt_report_free(&rep);
+    rt_report_free(&rep2);
+    free(p);
+    free(ip);
+}
+
 typedef struct progress_seen {
     uint64_t done, total;
     int calls;
@@ -806,6 +853,7 @@ int main(void)
     test_errors();
     test_long_passage();
     test_read_boundaries();
+    test_unsaved();
     test_many();
     int rc = tap_done();
     if (rc == 0) {
