@@ -118,7 +118,7 @@ int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text
 
 /* The first bytes of the passages of the n pids brought into memory together, before a screen
  * shows them (rt_collection_prefetch): from a cold collection, one disk wait instead of n. */
-/* After the first screen of a reopen: maps in the workspace cache and the collection index on a
+/* After the first screen of a reopen: maps in the collection index and the workspace cache on a
  * low-priority thread (rt_warm), then checks every mapped run's rankings, so that keys which read
  * every ranking do not fault them in one page at a time. Nothing when nothing is mapped; stopped
  * by rt_workspace_free. */
