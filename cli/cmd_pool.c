@@ -170,7 +170,7 @@ static rt_status trec_safe(const rt_run *run, const rt_strtab *qids, const rt_st
         uint32_t q = rt_run_qid(run, i);
         const char *qs = rt_strtab_str(qids, q);
         size_t n;
-        const uint32_t *p = rt_run_ranking(run, q, &n, NULL);
+        const uint32_t *p = rt_run_ranking(run, q, &n);
         const char *bad = !rt_id_trec_safe(qs) ? qs : NULL;
         for (size_t k = 0; !bad && k < n; k++)
             if (!rt_id_trec_safe(rt_strtab_str(pids, p[k])))

@@ -11,7 +11,7 @@
 static size_t in_top(const rt_workspace *ws, size_t r, uint32_t qid, uint32_t pid, size_t k)
 {
     size_t n;
-    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n, NULL);
+    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n);
     for (size_t i = 0; i < n && i < k; i++)
         if (p[i] == pid)
             return 1;

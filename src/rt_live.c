@@ -92,7 +92,7 @@ static uint32_t first_rel_of(const rt_live *l, size_t r, size_t li)
     rt_annot_labels(l->an, x->qid, &nl);   /* without relabels only the base grades count */
     const rt_qrels *q = l->ws->qrels;
     size_t n, k;
-    const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n, NULL);
+    const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n);
     int32_t g;
     for (k = 0; k < n; k++)
         if ((nl ? rt_live_grade(l, x->qid, p[k], &g)
@@ -114,7 +114,7 @@ static void query_values(rt_live *l, size_t li)
     lq *x = &l->q[li];
     for (size_t r = 0; r < l->ws->nruns; r++) {
         size_t n;
-        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n, NULL);
+        const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n);
         size_t use = l->depth && l->depth < n ? l->depth : n;
         RT_GROW(l->grades, l->gcap, use + 1);
         for (size_t k = 0; k < use; k++)

@@ -59,7 +59,7 @@ size_t rt_pool_query_opts(const rt_run *const *runs, size_t nruns, uint32_t qid,
     size_t depth = opts->depth, need = 0, longest = 0;
     for (size_t r = 0; r < nruns; r++) {
         size_t n;
-        rt_run_ranking(runs[r], qid, &n, NULL);
+        rt_run_ranking(runs[r], qid, &n);
         n = n < depth ? n : depth;
         need += n;
         longest = n > longest ? n : longest;
@@ -86,7 +86,7 @@ size_t rt_pool_query_opts(const rt_run *const *runs, size_t nruns, uint32_t qid,
         double term = 1.0 / ((double)opts->rrf_k + rank);
         for (size_t r = 0; r < nruns; r++) {
             size_t len;
-            const uint32_t *pid = rt_run_ranking(runs[r], qid, &len, NULL);
+            const uint32_t *pid = rt_run_ranking(runs[r], qid, &len);
             if (i >= len)
                 continue;
             uint64_t bit = r < RT_POOL_MASK_RUNS ? (uint64_t)1 << r : 0;

@@ -24,8 +24,7 @@ struct rt_run {
     size_t slot_len;
     size_t *start;            /* hits of query i are [start[i], start[i] + count[i]) */
     uint32_t *count;
-    uint32_t *pid;
-    double *score;
+    uint32_t *pid;            /* the ranking's order is all that is kept of the scores */
     size_t n, cap;
     int mapped;               /* the arrays lie in a workspace cache's mapping (rt_run_attach) */
     _Atomic unsigned char *checked;   /* mapped: per query 0 not yet, 1 every pid known, 2 not */
@@ -73,17 +72,10 @@ static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit
     run->nq++;
     cap = run->cap;
     RT_GROW(run->pid, run->cap, run->n + n);
-    if (run->cap != cap) {
-        run->score = rt_reallocarray(run->score, run->cap, sizeof *run->score);
-        if (run->cap >= (1u << 20)) {   /* a large run: its arrays on huge pages */
-            rt_advise_huge(run->pid, run->cap * sizeof *run->pid);
-            rt_advise_huge(run->score, run->cap * sizeof *run->score);
-        }
-    }
+    if (run->cap != cap && run->cap >= (1u << 20))   /* a large run: its pids on huge pages */
+        rt_advise_huge(run->pid, run->cap * sizeof *run->pid);
     uint32_t *pid = run->pid + run->n;
-    double *score = run->score + run->n;
     for (size_t i = 0; i < n; i++) {
-        score[i] = h[i].score;
         if (rt_strtab_decimal(h[i].pid, h[i].pid_len, &pid[i]))
             continue;
         size_t pcap = run->npt_cap;
@@ -199,7 +191,6 @@ void rt_run_free(rt_run **rp)
         free(run->start);
         free(run->count);
         free(run->pid);
-        free(run->score);
     }
     free(run);
     *rp = NULL;
@@ -227,20 +218,16 @@ static int ranking_known(const rt_run *run, uint32_t i)
     return c == 1;
 }
 
-const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n, const double **scores)
+const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n)
 {
     uint32_t i = qid < run->slot_len ? run->slot[qid] : RT_NO_ID;
     if (i != RT_NO_ID && run->checked && !ranking_known(run, i))
         i = RT_NO_ID;   /* a damaged cache: the ranking reads as none, never as unknown ids */
     if (i == RT_NO_ID) {
         *n = 0;
-        if (scores)
-            *scores = NULL;
         return NULL;
     }
     *n = run->count[i];
-    if (scores)
-        *scores = run->score + run->start[i];
     return run->pid + run->start[i];
 }
 
@@ -263,12 +250,11 @@ void rt_run_prefetch(const rt_run *run, uint32_t qid)
     if (i == RT_NO_ID || !run->checked || run->start[i] > run->n || run->count[i] > run->n - run->start[i])
         return;   /* parsed into memory (not a mapped cache): nothing to read; or damaged */
     will_need(run->pid + run->start[i], run->count[i] * sizeof *run->pid);
-    will_need(run->score + run->start[i], run->count[i] * sizeof *run->score);
 }
 
 /* ---- the image (the workspace cache) --------------------------------------------------------
  * u64 head[HEAD] (below); the name; u32 qlist[nq]; u32 slot[slot_len]; u64 start[nq];
- * u32 count[nq]; u32 pid[n]; f64 score[n]; each section padded to 8 bytes. */
+ * u32 count[nq]; u32 pid[n]; each section padded to 8 bytes. */
 
 enum { H_NQ, H_SLOTS, H_N, H_FORMAT, H_SCORES, H_LINES, H_HITS, H_QUERIES, H_DUPS, H_FIRST_DUP,
        H_REGROUPED, H_PHYSICAL, H_NAME, HEAD };
@@ -277,8 +263,7 @@ size_t rt_run_image_size(const rt_run *run)
 {
     size_t nq = run->nq;
     return HEAD * 8 + RT_IMAGE_PAD(strlen(run->info.name)) + RT_IMAGE_PAD(nq * 4) +
-           RT_IMAGE_PAD(run->slot_len * 4) + nq * 8 + RT_IMAGE_PAD(nq * 4) + RT_IMAGE_PAD(run->n * 4) +
-           run->n * 8;
+           RT_IMAGE_PAD(run->slot_len * 4) + nq * 8 + RT_IMAGE_PAD(nq * 4) + RT_IMAGE_PAD(run->n * 4);
 }
 
 int rt_run_image_write(const rt_run *run, FILE *f)
@@ -300,7 +285,6 @@ int rt_run_image_write(const rt_run *run, FILE *f)
     }
     rt_image_put(f, run->count, (size_t)run->nq * 4);
     rt_image_put(f, run->pid, run->n * 4);
-    rt_image_put(f, run->score, run->n * 8);
     return ferror(f) ? -1 : 0;
 }
 
@@ -319,7 +303,6 @@ rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, 
     uint32_t *qlist = rt_image_take(&c, nq, 4), *slot = rt_image_take(&c, slot_len, 4);
     size_t *start = rt_image_take(&c, nq, 8);
     uint32_t *count = rt_image_take(&c, nq, 4), *pid = rt_image_take(&c, n, 4);
-    double *score = rt_image_take(&c, n, 8);
     if (c.bad || c.p != c.end || memchr(name, '\0', (size_t)head[H_NAME]))
         return NULL;
     /* what rt_run_ranking indexes with: queries and the slot index agree, every ranking lies in
@@ -354,7 +337,6 @@ rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, 
     run->start = start;
     run->count = count;
     run->pid = pid;
-    run->score = score;
     run->n = run->cap = n;
     run->mapped = 1;
     return run;

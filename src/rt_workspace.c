@@ -150,7 +150,7 @@ static rt_eval_result *eval_run_with(const rt_workspace *ws, const rt_eval *ev, 
     rt_eval_result *r = rt_eval_begin(ev, rt_run_name(run));
     for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++) {
         size_t n;
-        const uint32_t *pids = rt_run_ranking(run, rt_qrels_qid(ws->qrels, i), &n, NULL);
+        const uint32_t *pids = rt_run_ranking(run, rt_qrels_qid(ws->qrels, i), &n);
         if (!pids)
             continue;
         rt_eval_ranking(ev, r, i, pids, n);
@@ -860,7 +860,7 @@ int rt_workspace_grade(const rt_workspace *ws, uint32_t qid, uint32_t pid, int32
 size_t rt_workspace_rank_of(const rt_workspace *ws, size_t r, uint32_t qid, uint32_t pid)
 {
     size_t n;
-    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n, NULL);
+    const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n);
     for (size_t i = 0; i < n; i++)
         if (p[i] == pid)
             return i + 1;

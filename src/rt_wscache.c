@@ -39,7 +39,8 @@
 
 #define WS_MAGIC "RTWSCACH"
 #define WS_BACKGROUND_DEFAULT (64u << 20)   /* a cache this large is written in the background */
-#define WS_VERSION 3u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals */
+#define WS_VERSION 4u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals;
+                            4: runs without their scores */
 #define WS_ORDER_MARK 0x0102030405060708ULL
 #define WS_EXT ".rtws"
 #define WS_MIN_DEFAULT (16u << 20)

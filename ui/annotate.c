@@ -288,7 +288,7 @@ int act_redo(app *a, const char *arg) { (void)arg; return history(a, 1); }
 static size_t failing_from(app *a, size_t r, uint32_t qid, size_t from)
 {
     size_t n;
-    const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, qid, &n, NULL);
+    const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, qid, &n);
     for (size_t i = from; i < n && i < a->bk; i++) {
         int32_t g;
         if (app_grade(a, qid, p[i], &g) && g >= a->ws->level)

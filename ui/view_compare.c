@@ -50,7 +50,7 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
     rt_workspace *ws = a->ws;
     uint32_t q = app_qid(a);
     size_t n;
-    const uint32_t *p = rt_run_ranking(ws->runs[r].run, q, &n, NULL);
+    const uint32_t *p = rt_run_ranking(ws->runs[r].run, q, &n);
     if (rank >= n) {
         draw_fill(y, x, w, focused ? ROLE_SELECTED : ROLE_NORMAL);
         return;
@@ -96,7 +96,7 @@ static void prefetch_cells(app *a, uint32_t q, size_t ncol, size_t rows, size_t 
     uint32_t *pids = rt_reallocarray(NULL, cap ? cap : 1, sizeof *pids);
     for (size_t c = 0; c < ncol; c++) {
         size_t len;
-        const uint32_t *p = rt_run_ranking(a->ws->runs[C(a)->col_off + c].run, q, &len, NULL);
+        const uint32_t *p = rt_run_ranking(a->ws->runs[C(a)->col_off + c].run, q, &len);
         for (size_t row = 0; row < rows && C(a)->top_rank + row < len; row++)
             pids[n++] = p[C(a)->top_rank + row];
     }
@@ -167,7 +167,7 @@ static int focus(app *a, uint32_t *qid, uint32_t *pid)
         return 0;
     *qid = app_qid(a);
     size_t n;
-    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, *qid, &n, NULL);
+    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, *qid, &n);
     if (a->rank >= n)
         return 0;
     *pid = p[a->rank];
@@ -180,7 +180,7 @@ static size_t *cursor(app *a, size_t *n)
     *n = 0;
     for (size_t r = 0; r < a->ws->nruns; r++) {
         size_t len;
-        rt_run_ranking(a->ws->runs[r].run, app_qid(a), &len, NULL);
+        rt_run_ranking(a->ws->runs[r].run, app_qid(a), &len);
         if (len > *n)
             *n = len;
     }
@@ -190,7 +190,7 @@ static size_t *cursor(app *a, size_t *n)
 static int open_passage(app *a)
 {
     size_t n;
-    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, app_qid(a), &n, NULL);
+    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, app_qid(a), &n);
     if (a->rank >= n) {
         app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->ws->runs[a->col].run), a->rank + 1);
         return -1;

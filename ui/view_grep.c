@@ -80,7 +80,7 @@ int act_grep(app *a, const char *arg)
         g->queries++;
         for (size_t r = 0; r < a->ws->nruns; r++) {
             size_t n;
-            const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, q, &n, NULL);
+            const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, q, &n);
             for (size_t k = 0; k < n; k++) {
                 if (p[k] < np && seen[p[k]] == qi + 1) {
                     for (size_t h = g->n; h-- > 0 && g->hit[h].qi == qi;)   /* a better rank elsewhere */

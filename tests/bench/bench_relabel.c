@@ -192,7 +192,7 @@ static void pick(const rt_session *s, rt_op *op)
     for (;;) {
         uint32_t qid = ws->qlist[rnd() % ws->nq];
         size_t r = rnd() % ws->nruns, n;
-        const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n, NULL);
+        const uint32_t *p = rt_run_ranking(ws->runs[r].run, qid, &n);
         if (!n)
             continue;
         uint32_t pid = p[rnd() % n];

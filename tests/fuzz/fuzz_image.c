@@ -114,11 +114,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         rt_run *r = rt_run_attach(buf, len, "run", qids, pids);
         for (uint32_t qid = 0; r && qid < rt_strtab_count(qids) + 2; qid++) {
             size_t nh;
-            const double *sc;
-            const uint32_t *p = rt_run_ranking(r, qid, &nh, &sc);
+            const uint32_t *p = rt_run_ranking(r, qid, &nh);
             for (size_t k = 0; p && k < nh; k++)
-                if (p[k] >= rt_strtab_count(pids) || !sc)
-                    abort();   /* a ranking read holds known pids only, with its scores */
+                if (p[k] >= rt_strtab_count(pids))
+                    abort();   /* a ranking read holds known pids only */
         }
         for (uint32_t i = 0; r && i < rt_run_nqueries(r); i++)
             if (rt_run_qid(r, i) >= rt_strtab_count(qids))

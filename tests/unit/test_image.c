@@ -173,11 +173,10 @@ static void test_run(void)
         rt_run_prefetch(a, qid);   /* a read-ahead hint, for known and unknown qids alike */
         rt_run_prefetch(r, qid);
         size_t n1, n2;
-        const double *s1, *s2;
-        const uint32_t *p1 = rt_run_ranking(r, qid, &n1, &s1), *p2 = rt_run_ranking(a, qid, &n2, &s2);
-        same &= n1 == n2 && (!n1 || (memcmp(p1, p2, n1 * 4) == 0 && memcmp(s1, s2, n1 * 8) == 0));
+        const uint32_t *p1 = rt_run_ranking(r, qid, &n1), *p2 = rt_run_ranking(a, qid, &n2);
+        same &= n1 == n2 && (!n1 || memcmp(p1, p2, n1 * 4) == 0);
     }
-    ok(same, "the same queries, rankings and scores (bit for bit), each read after a prefetch");
+    ok(same, "the same queries and rankings, each read after a prefetch");
     rt_run_free(&a);
     a = rt_run_attach(img, len, path, qids, pids);
     atomic_int go = 0;
@@ -186,7 +185,7 @@ static void test_run(void)
     same = a != NULL;
     for (uint32_t qid = 0; a && qid < rt_strtab_count(qids) + 2; qid++) {
         size_t n1, n2;
-        const uint32_t *p1 = rt_run_ranking(r, qid, &n1, NULL), *p2 = rt_run_ranking(a, qid, &n2, NULL);
+        const uint32_t *p1 = rt_run_ranking(r, qid, &n1), *p2 = rt_run_ranking(a, qid, &n2);
         same &= n1 == n2 && (!n1 || memcmp(p1, p2, n1 * 4) == 0);
     }
     ok(same, "checked ahead (rt_run_check_all): the same rankings");
@@ -195,15 +194,15 @@ static void test_run(void)
     rt_strtab_intern(few, "p5", 2);
     a = rt_run_attach(img, len, path, qids, few);
     size_t n1 = 9, n2 = 9;
-    ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1, NULL) == NULL && n1 == 0 &&
-       rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2, NULL) == NULL && n2 == 0,
+    ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1) == NULL && n1 == 0 &&
+       rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2) == NULL && n2 == 0,
        "pids past the pid table: those rankings read as none");
     rt_run_free(&a);
     a = rt_run_attach(img, len, path, qids, few);
     rt_run_check_all(a, &go);
     n1 = n2 = 9;
-    ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1, NULL) == NULL && n1 == 0 &&
-       rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2, NULL) == NULL && n2 == 0,
+    ok(a && rt_run_ranking(a, rt_strtab_find(qids, "q1", 2), &n1) == NULL && n1 == 0 &&
+       rt_run_ranking(a, rt_strtab_find(qids, "q2", 2), &n2) == NULL && n2 == 0,
        "pids past the pid table, checked ahead: those rankings read as none");
     rt_run_free(&a);
     ok(rt_run_attach(img, len - 8, path, qids, pids) == NULL, "cut short: refused");
@@ -408,12 +407,11 @@ static void test_run_parse_intern(void)
         same &= rt_run_nqueries(x[0][r]) == rt_run_nqueries(x[1][r]);
         for (uint32_t q = 0; same && q < rt_strtab_count(qa); q++) {
             size_t n1, n2;
-            const double *s1, *s2;
-            const uint32_t *i1 = rt_run_ranking(x[0][r], q, &n1, &s1), *i2 = rt_run_ranking(x[1][r], q, &n2, &s2);
-            same &= n1 == n2 && (!n1 || (memcmp(i1, i2, n1 * 4) == 0 && memcmp(s1, s2, n1 * 8) == 0));
+            const uint32_t *i1 = rt_run_ranking(x[0][r], q, &n1), *i2 = rt_run_ranking(x[1][r], q, &n2);
+            same &= n1 == n2 && (!n1 || memcmp(i1, i2, n1 * 4) == 0);
         }
     }
-    ok(same, "parsed in another order, interned in order: the same ids, rankings, scores and report (%u pids)",
+    ok(same, "parsed in another order, interned in order: the same ids, rankings and report (%u pids)",
        rt_strtab_count(pb));
     ok(rt_strtab_find(pb, "17", 2) != rt_strtab_find(pb, "017", 3) && rt_strtab_find(pb, "x5", 2) != RT_NO_ID &&
        rt_strtab_find(pb, "123456789", 9) != RT_NO_ID,

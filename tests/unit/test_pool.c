@@ -243,12 +243,12 @@ static int check_direct(rt_run *const *runs, size_t nruns, uint32_t qid, size_t 
     size_t distinct = 0;
     for (size_t r = 0; r < nruns; r++) {
         size_t len;
-        const uint32_t *p = rt_run_ranking(runs[r], qid, &len, NULL);
+        const uint32_t *p = rt_run_ranking(runs[r], qid, &len);
         for (size_t i = 0; i < len && i < depth; i++) {
             int earlier = 0;
             for (size_t s = 0; s < r && !earlier; s++) {
                 size_t l2;
-                const uint32_t *p2 = rt_run_ranking(runs[s], qid, &l2, NULL);
+                const uint32_t *p2 = rt_run_ranking(runs[s], qid, &l2);
                 for (size_t j = 0; j < l2 && j < depth; j++)
                     earlier |= p2[j] == p[i];
             }
@@ -263,7 +263,7 @@ static int check_direct(rt_run *const *runs, size_t nruns, uint32_t qid, size_t 
         uint64_t mask = 0;
         for (size_t r = 0; r < nruns; r++) {
             size_t len;
-            const uint32_t *p = rt_run_ranking(runs[r], qid, &len, NULL);
+            const uint32_t *p = rt_run_ranking(runs[r], qid, &len);
             for (size_t j = 0; j < len && j < depth; j++)
                 if (p[j] == e[i].pid) {
                     rrf += 1.0 / (RT_POOL_RRF_K + j + 1.0);

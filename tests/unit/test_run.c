@@ -123,11 +123,10 @@ static void test_duplicates(void)
     }
     ok(warned, "load report warns about the 2 duplicates at line 1");
     size_t n = 0;
-    const double *sc = NULL;
-    const uint32_t *p = r ? rt_run_ranking(r, rt_strtab_find(qids, "q", 1), &n, &sc) : NULL;
-    ok(p && n == 3 && strcmp(rt_strtab_str(pids, p[0]), "z") == 0 && sc[0] == 0.9 &&
+    const uint32_t *p = r ? rt_run_ranking(r, rt_strtab_find(qids, "q", 1), &n) : NULL;
+    ok(p && n == 3 && strcmp(rt_strtab_str(pids, p[0]), "z") == 0 &&
        strcmp(rt_strtab_str(pids, p[2]), "b") == 0, "loaded ranking z (0.9), a, b");
-    ok(r && rt_run_ranking(r, rt_strtab_intern(qids, "nope", 4), &n, NULL) == NULL && n == 0,
+    ok(r && rt_run_ranking(r, rt_strtab_intern(qids, "nope", 4), &n) == NULL && n == 0,
        "a query the run lacks has no ranking");
     ok(r && strcmp(rt_run_name(r), "r") == 0 && rt_run_nqueries(r) == 1, "loaded run name and queries");
     rt_run_free(&r);
@@ -198,7 +197,7 @@ static void test_regroup(void)
     rt_err err;
     size_t n = 0;
     ok(rt_run_load(&run, tmp_file(scattered), NULL, qids, pids, NULL, &err) == RT_OK, "scattered run loads");
-    const uint32_t *p = run ? rt_run_ranking(run, rt_strtab_find(qids, "q1", 2), &n, NULL) : NULL;
+    const uint32_t *p = run ? rt_run_ranking(run, rt_strtab_find(qids, "q1", 2), &n) : NULL;
     ok(p && n == 2 && strcmp(rt_strtab_str(pids, p[0]), "a") == 0 && strcmp(rt_strtab_str(pids, p[1]), "c") == 0,
        "loaded q1: a, c");
     ok(run && rt_run_nqueries(run) == 3 && rt_run_get_info(run)->hits == 5 &&
