@@ -170,6 +170,18 @@ damage() {
 damage "a pid's offset past the pid table's strings" 1 24 '\377\377\377\377\377\377\377\177'
 damage "a judged query's number past the qids" 2 32 '\377\377\377\177'
 damage "a run's first query past the qids" 5 112 '\377\377\377\177'
+# a cache whose header names another version (3 kept each run's scores) is not read as this one's
+report_of
+has "workspace cache reused" && [ "$(od -An -t u4 -j 8 -N 4 "$cache" | tr -d ' ')" -eq 4 ]
+ok $? "(the cache is whole again, of version 4)"
+printf '\003\000\000\000' | dd of="$cache" bs=1 seek=8 conv=notrunc 2> /dev/null
+report_of
+st=0
+[ "$rc" -eq 0 ] && ! crashed && ! has "workspace cache reused" && has "workspace cache written" || st=1
+[ "$(od -An -t u4 -j 8 -N 4 "$cache" | tr -d ' ')" -eq 4 ] || st=1
+values cached
+cmp -s "$D/fresh" "$D/cached" || st=1
+ok $st "a cache of another version is not used, and written again as this one's; values as read afresh"
 # what a killed writer leaves: a temporary of a dead process beside the cache
 head -c 1000 "$cache" > "$cache.tmp-999999-1"
 report_of
