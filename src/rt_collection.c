@@ -728,6 +728,46 @@ void rt_collection_prefetch(const rt_collection *c, const char *const *pids, con
     }
 }
 
+size_t rt_collection_warm(const rt_collection *c, const atomic_int *stop)
+{
+    enum { WARM_CHUNK = 4 << 20 };
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (!c || !c->base || pages <= 0 || psize <= 0 || (uint64_t)c->size > (uint64_t)pages * (uint64_t)psize / 4)
+        return 0;
+    /* the file again, read but never mapped: the same one (inode and size as opened), and a FIFO
+     * put in its place cannot block the open */
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_ino != c->stamp.ino ||
+        (uint64_t)st.st_size != c->size) {
+        close(fd);
+        return 0;
+    }
+    size_t page = (size_t)psize, asked = 0;
+    unsigned char vec[WARM_CHUNK / 4096 + 1];
+    uintptr_t base = (uintptr_t)c->base;   /* page-aligned: the mapping's start */
+    for (size_t off = 0; off < c->size && !atomic_load(stop); off += WARM_CHUNK) {
+        size_t len = c->size - off < WARM_CHUNK ? c->size - off : WARM_CHUNK;
+        size_t np = (len + page - 1) / page;
+        int cached = np <= sizeof vec && mincore((void *)(base + off), np * page, vec) == 0;
+        for (size_t i = 0; cached && i < np; i++)   /* (mincore maps nothing in) */
+            cached = vec[i] & 1;
+        if (cached)
+            continue;
+        (void)posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);   /* read ahead */
+        asked += len;
+        /* then waits for the chunk's last byte: paced by the disk, so that a key's own read never
+         * queues behind the whole file */
+        char last;
+        if (pread(fd, &last, 1, (off_t)(off + len - 1)) != 1)
+            break;   /* cut short meanwhile: the map guard's business when it is read */
+    }
+    close(fd);
+    return asked;
+}
+
 void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,
                       const char **text, size_t *tlen)
 {

@@ -7,6 +7,7 @@
 #ifndef RT_COLLECTION_H
 #define RT_COLLECTION_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +79,15 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
  * one disk read's wait instead of one per row. Pids not in the collection are passed over. */
 void rt_collection_prefetch(const rt_collection *c, const char *const *pids, const size_t *lens,
                             size_t n, size_t bytes);
+
+/* Brings the whole collection file into the page cache on the calling thread (a background one:
+ * it waits for the disk), 4 MiB at a time, reading the file without mapping it into the process:
+ * chunks already cached are passed over (mincore), the others are asked for (POSIX_FADV_WILLNEED)
+ * and waited for. A screen of passages from a cold file then waits for no disk read. Returns
+ * early once *stop is set; does nothing for a file larger than a quarter of the memory (it would
+ * push out what is in use) or no longer the file opened (another inode or size); stops when a
+ * read fails. Returns the bytes it asked the disk for. */
+size_t rt_collection_warm(const rt_collection *c, const atomic_int *stop);
 
 /* The i-th passage in file order (i < count): its pid and text, borrowed as above. */
 void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t *pid_len,

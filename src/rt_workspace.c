@@ -762,11 +762,14 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
     return st;
 }
 
+/* After the index and the cache are in: the runs checked, then the collection read into the page
+ * cache (the passages a key shows then wait for no disk read). */
 static void check_runs(void *ctx, const atomic_int *stop)
 {
     const rt_workspace *ws = ctx;
     for (size_t r = 0; r < ws->nruns; r++)
         rt_run_check_all(ws->runs[r].run, stop);
+    rt_collection_warm(ws->collection, stop);
 }
 
 void rt_workspace_warm(rt_workspace *ws)

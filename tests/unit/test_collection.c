@@ -13,7 +13,12 @@
 #include "rt_collection.h"
 #include "rt_hash.h"
 #include "rt_mem.h"
+#include "pages.h"
 #include "tap.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21   /* Linux 5.4; refused by an older kernel: the warming test is skipped */
+#endif
 
 static char dir[64];
 
@@ -653,6 +658,73 @@ static void test_read_boundaries(void)
     free(p);
 }
 
+/* rt_collection_warm: a collection out of the page cache is read back into it, chunk by chunk,
+ * without its pages being mapped into the process; a set stop flag reads nothing; a second call
+ * finds it all cached and asks for nothing. */
+static void test_warm_file(void)
+{
+    enum { N = 40000, TEXT = 300 };   /* about 12 MiB: three of its 4 MiB chunks */
+    char *p = path_in("warm.tsv");
+    size_t cap = (size_t)N * (TEXT + 16), n = 0;
+    char *buf = rt_malloc(cap);
+    for (int i = 0; i < N; i++) {
+        n += (size_t)sprintf(buf + n, "w%d\t", i);
+        memset(buf + n, 'a' + i % 26, TEXT);
+        n += TEXT;
+        buf[n++] = '\n';
+    }
+    write_bytes(p, buf, n);
+    free(buf);
+    rt_collection *c = open_ok(p, NULL, "a 12 MiB collection");
+    const char *pid = NULL, *text;
+    size_t pl, tl;
+    if (c)
+        rt_collection_at(c, 0, &pid, &pl, &text, &tl);   /* no BOM: the mapping's first byte */
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    long np = (long)((n + 4095) / 4096), before = -1;
+    if (c && fd >= 0) {   /* written back, then out of the page cache (and of the process: the open's
+                           * content sample mapped some of it, which MADV_PAGEOUT takes back) */
+        fsync(fd);
+        if (madvise((void *)pid, n, MADV_PAGEOUT) == 0) {
+            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+            before = cached_pages(pid, n);
+        }
+    }
+    if (!c || fd < 0 || before < 0 || before > np / 10) {
+        printf("ok %d - # SKIP the file's pages stay in the page cache (%ld of %ld; MADV_PAGEOUT refused: -1)\n",
+               ++tap_n, before, np);
+    } else {
+        atomic_int stop = 1;
+        ok(rt_collection_warm(c, &stop) == 0 && cached_pages(pid, n) <= np / 10,
+           "a set stop flag: nothing read (%ld of %ld pages cached)", cached_pages(pid, n), np);
+        atomic_store(&stop, 0);
+        size_t asked = rt_collection_warm(c, &stop);
+        long after = cached_pages(pid, n), mapped = present_pages(pid, n);
+        ok(asked >= n - (size_t)before * 4096 && after == np,
+           "warmed: %ld of %ld pages in the page cache (%zu bytes asked for)", after, np, asked);
+        ok(mapped == 0, "and not mapped into the process: %ld pages present", mapped);
+        ok(rt_collection_warm(c, &stop) == 0, "a second call: all cached, nothing asked for");
+        char want[TEXT + 1];
+        memset(want, 'a' + (N - 1) % 26, TEXT);
+        want[TEXT] = '\0';
+        is_text(c, "w39999", want, "after warming");
+        char *q = path_in("warm.tsv.new");   /* another file renamed over it: not read */
+        write_str(q, "w0\tother\n");
+        rename(q, p);
+        free(q);
+        madvise((void *)pid, n, MADV_PAGEOUT);
+        ok(rt_collection_warm(c, &stop) == 0, "the file replaced since the open: nothing read");
+    }
+    if (fd >= 0)
+        close(fd);
+    rt_collection_close(&c);
+    unlink(p);
+    char *ip = path_in("warm.tsv.rtidx");
+    unlink(ip);
+    free(ip);
+    free(p);
+}
+
 /* rt_collection_open_unsaved: the index built is served from memory and written only when asked
  * (rt_collection_save), or said to be another process's (rt_collection_saved_by). */
 static void test_unsaved(void)
@@ -854,6 +926,7 @@ int main(void)
     test_long_passage();
     test_read_boundaries();
     test_unsaved();
+    test_warm_file();
     test_many();
     int rc = tap_done();
     if (rc == 0) {

@@ -15,6 +15,7 @@
 
 #include "rt_mapguard.h"
 #include "rt_warm.h"
+#include "pages.h"
 #include "tap.h"
 
 typedef struct step_seen {
@@ -36,26 +37,6 @@ static void step(void *ctx, const atomic_int *stop)
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     if (atomic_load(stop))
         atomic_store(&s->stopped, 1);
-}
-
-/* How many of the pages of [p, p + len) are mapped into this process (/proc/self/pagemap's
- * present bit), or -1 when that cannot be read. */
-static long present_pages(const void *p, size_t len)
-{
-    FILE *f = fopen("/proc/self/pagemap", "rb");
-    if (!f)
-        return -1;
-    long n = 0;
-    for (uintptr_t a = (uintptr_t)p; a < (uintptr_t)p + len; a += 4096) {
-        uint64_t e;
-        if (fseek(f, (long)(a / 4096 * 8), SEEK_SET) != 0 || fread(&e, 8, 1, f) != 1) {
-            fclose(f);
-            return -1;
-        }
-        n += (long)(e >> 63);
-    }
-    fclose(f);
-    return n;
 }
 
 static int wait_done(const rt_warm *w)
