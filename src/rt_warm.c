@@ -30,9 +30,8 @@ struct rt_warm {
     atomic_int stop, done;
 };
 
-static void *warm_thread(void *arg)
+void rt_warm_lower_priority(void)
 {
-    rt_warm *w = arg;
 #ifdef SYS_gettid
     /* this thread only: the keys first, for the processor and for the disk (the idle class reads
      * only when nothing else waits on it) */
@@ -42,6 +41,12 @@ static void *warm_thread(void *arg)
     (void)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, IOPRIO_IDLE);
 #endif
 #endif
+}
+
+static void *warm_thread(void *arg)
+{
+    rt_warm *w = arg;
+    rt_warm_lower_priority();
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     int ok = 1;
     for (size_t i = 0; i < w->n && ok; i++) {

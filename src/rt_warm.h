@@ -32,4 +32,8 @@ void rt_warm_stop(rt_warm **w);
 /* Whether the thread has finished every region and the step (for tests). */
 int rt_warm_done(const rt_warm *w);
 
+/* Lowers the calling thread's priority to the warming thread's: nice 10, and the idle I/O class
+ * (it reads only when nothing else waits on the disk). For other work done ahead of use. */
+void rt_warm_lower_priority(void);
+
 #endif

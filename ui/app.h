@@ -94,6 +94,8 @@ typedef struct app {
     struct contrast_memo {      /* its values per query, computed once per kind for a pair of runs: */
         double *v[2];           /* rankings do not change, and a sort compares each value log n */
         size_t ra[2], rb[2];    /* times ([0] RBO, [1] Jaccard; NULL: not computed) */
+        struct contrast_ahead *ahead;   /* both kinds being computed ahead (view_list.c), or NULL */
+        int ahead_asked;
     } *contrast_memo;
     int sort_desc;
     char text_filter[256];

@@ -285,6 +285,7 @@ static int run_script(app *a, const ui_opts *o)
     int rc = 0, st;
     app_draw(a);
     rt_workspace_warm(a->ws);   /* the first screen is up: the rest of the cache in the background */
+    list_contrast_ahead(a);
     while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
         while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
@@ -346,6 +347,7 @@ static void run_tty(app *a)
             check_collection(a);
             refresh();
             rt_workspace_warm(a->ws);   /* once the first screen is up; then nothing */
+            list_contrast_ahead(a);
         }
         wint_t ch;
         int r = get_wch(&ch);
@@ -381,11 +383,6 @@ static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
     free(a->judged);
-    if (a->contrast_memo) {
-        free(a->contrast_memo->v[0]);
-        free(a->contrast_memo->v[1]);
-    }
-    free(a->contrast_memo);
     free(a->rows_idx);
     for (int v = 0; v < VIEW_COUNT; v++)
         if (view_get((view_id)v)->release)

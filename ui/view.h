@@ -71,6 +71,10 @@ int act_goto(app *a, const char *arg);
 int act_delta(app *a, const char *arg);
 int act_measure(app *a, const char *arg);
 int act_contrast(app *a, const char *arg);
+/* Once the first screen is up: both contrasts (RBO, Jaccard@10) of the delta runs computed on a
+ * low-priority thread, taken by the list when they are done and the pair is still the one shown.
+ * Later calls do nothing. */
+void list_contrast_ahead(app *a);
 
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);

@@ -46,6 +46,17 @@ below=$(awk '$1 <= 0.5' "$D/rbo" | wc -l)
 grep -q "RBO" "$D/c1" && [ "$n" -eq 34 ] && [ "$sorted" = "$asis" ] && awk '$1 < 0 || $1 > 1 { bad = 1 } END { exit bad }' "$D/rbo" &&
     grep -q "^$below queries shown" "$D/echo" && grep -q "Jac@10" "$D/c3"
 ok $? "RBO of bm25 and dense for the 34 queries, in [0, 1], most different first; rbo 1 2 0.5 keeps the $below at or below 0.5"
+# the contrasts computed ahead once the first screen is up (taken after a pause) are the same
+ui ':sleep 400\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/c1a\n:filter rbo 1 2 0.5\n:snapshot '"$D"'/c2a\n:sort jaccard\n:snapshot '"$D"'/c3a\n'
+[ $? -eq 0 ] && cmp -s "$D/c1" "$D/c1a" && cmp -s "$D/c2" "$D/c2a" && cmp -s "$D/c3" "$D/c3a"
+ok $? "after a pause (the contrasts computed ahead): the same RBO and Jaccard columns, sort and filter"
+# … and never for another pair: with a third run, the delta moved to bm25 / rerank after the pause
+WS+=(--run "$DEMO/runs/rerank.trec")
+ui ':delta 1 3\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/d1\n:sort jaccard\n:snapshot '"$D"'/d2\n'
+ui ':sleep 400\n:delta 1 3\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/d1a\n:sort jaccard\n:snapshot '"$D"'/d2a\n'
+[ $? -eq 0 ] && cmp -s "$D/d1" "$D/d1a" && cmp -s "$D/d2" "$D/d2a" && ! cmp -s <(col "$D/c1") <(col "$D/d1")
+ok $? "a delta pair changed after the pause: its own contrasts (bm25 / rerank), not the pair computed ahead"
+WS=("${WS[@]:0:${#WS[@]}-2}")
 # f with another measure: the queries where the run scores 0 on it
 ui ':measure P@1\nf\n'
 want=$("$RETRIAGE" eval -q -m P@1 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" | awk -F'\t' '$3 != "all" && $4 == 0' | wc -l)
