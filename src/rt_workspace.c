@@ -764,7 +764,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
 
 /* After the index and the cache are in: the runs checked, then the collection read into the page
  * cache (the passages a key shows then wait for no disk read). */
-static void check_runs(void *ctx, const atomic_int *stop)
+static void check_runs_then_collection(void *ctx, const atomic_int *stop)
 {
     const rt_workspace *ws = ctx;
     for (size_t r = 0; r < ws->nruns; r++)
@@ -786,7 +786,7 @@ void rt_workspace_warm(rt_workspace *ws)
     if ((reg[n].p = rt_wscache_map(ws->cache, &reg[n].len)) != NULL)
         n++;
     if (n)
-        ws->warm = rt_warm_start(reg, n, check_runs, ws);
+        ws->warm = rt_warm_start(reg, n, check_runs_then_collection, ws);
 }
 
 void rt_workspace_free(rt_workspace **wp)
