@@ -89,7 +89,7 @@ else
 fi
 
 # measure COMMAND... — runs COMMAND once (stdout to /dev/null), prints and appends
-# "SECONDS KIB" to $TMPD/all; fails when the command fails.
+# "SECONDS KIB CPU_SECONDS" (user + sys) to $TMPD/all; fails when the command fails.
 measure() {
     : >"$TMPD/t"
     if [ "$TIMER" = rusage ]; then
@@ -98,22 +98,25 @@ measure() {
         /usr/bin/time -o "$TMPD/t" -f '%e s %M KiB (user %U s, sys %S s)' "$@" >/dev/null
     fi
     sed 's/^/    /' "$TMPD/t"
-    awk '{ print $1, $3 }' "$TMPD/t" >>"$TMPD/all"
+    awk '{ print $1, $3, $6 + $9 }' "$TMPD/t" >>"$TMPD/all"
 }
 
 # summary NAME [KEY] — best, median, worst time and median, worst peak RSS of the runs in
-# $TMPD/all; with KEY, "KEY MEDIAN_S MAX_RSS_KIB" goes to the results
+# $TMPD/all; with KEY, "KEY MEDIAN_S MAX_RSS_KIB MEDIAN_CPU_S" goes to the results
 summary() {
     if [ -n "${2:-}" ]; then
-        result "$2" "$(sort -n -k1,1 "$TMPD/all" | awk '{ t[NR] = $1; if ($2 > m) m = $2 } END { print t[int((NR + 1) / 2)], m }')"
+        result "$2" "$(sort -n -k1,1 "$TMPD/all" | awk '{ t[NR] = $1; if ($2 > m) m = $2 } END { print t[int((NR + 1) / 2)], m }') $(sort -n -k3,3 "$TMPD/all" | awk '{ c[NR] = $3 } END { print c[int((NR + 1) / 2)] }')"
     fi
     sort -n -k1,1 "$TMPD/all" | awk -v n="$1" '
-        { t[NR] = $1; m[NR] = $2 }
+        { t[NR] = $1; m[NR] = $2; c[NR] = $3 }
         END {
-            for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (m[j] < m[i]) { x = m[i]; m[i] = m[j]; m[j] = x }
+            for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
+                if (m[j] < m[i]) { x = m[i]; m[i] = m[j]; m[j] = x }
+                if (c[j] < c[i]) { x = c[i]; c[i] = c[j]; c[j] = x }
+            }
             mid = int((NR + 1) / 2)
-            printf "  => %s: best %.3f s, median %.3f s, worst %.3f s; peak RSS median %.1f MiB, max %.1f MiB\n",
-                   n, t[1], t[mid], t[NR], m[mid] / 1024, m[NR] / 1024
+            printf "  => %s: best %.3f s, median %.3f s, worst %.3f s; peak RSS median %.1f MiB, max %.1f MiB; CPU (user + sys) median %.2f s\n",
+                   n, t[1], t[mid], t[NR], m[mid] / 1024, m[NR] / 1024, c[mid]
         }'
 }
 
