@@ -5,7 +5,8 @@
 #   2. a workspace of 10 runs × 7,000 queries × 1,000 passages (TREC, ~2.4 GB), qrels and an
 #      8.8M-passage collection (~3 GB), MS MARCO-shaped (gen_workspace --msmarco): first open,
 #      cold, beside `cat` of all its files, cold; peak RSS; reopen (collection index and workspace
-#      cache) warm and cold; the first open's CPU time (user + sys) and what it bounds the wall time to
+#      cache) warm and cold; the first open's CPU time (user + sys), and the least wall time it
+#      allows on this machine's cores
 #   3. the 1M-passage workspace of bench-ui: reopen, cold
 #   4. every key within one frame on the workspace of 2: p99 warm and cold (bench_ui.sh's script:
 #      list moves, sorts by every column, filters, the metrics panel, relabels, passages, help)
