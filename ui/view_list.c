@@ -99,13 +99,19 @@ static void ahead_end(struct contrast_memo *m)
     m->ahead = NULL;
 }
 
-/* Takes both kinds from the thread computing ahead when it is done and its pair is the delta
- * pair now; returns whether it did. */
-static int ahead_take(const app *a, struct contrast_memo *m)
+/* Whether the memo holds kind k for the delta pair now. */
+static int memo_holds(const app *a, const struct contrast_memo *m, int k)
+{
+    return m->v[k] && m->ra[k] == a->delta_a && m->rb[k] == a->delta_b;
+}
+
+/* Takes both kinds, each with its pair, into the memo from the thread computing ahead when it is
+ * done and its pair is the delta pair now. */
+static void ahead_take(const app *a, struct contrast_memo *m)
 {
     struct contrast_ahead *h = m->ahead;
     if (!h || !atomic_load(&h->done) || h->ra != a->delta_a || h->rb != a->delta_b)
-        return 0;
+        return;
     pthread_join(h->th, NULL);   /* it has ended */
     for (int k = 0; k < 2; k++) {
         free(m->v[k]);
@@ -116,7 +122,6 @@ static int ahead_take(const app *a, struct contrast_memo *m)
     }
     free(h);
     m->ahead = NULL;
-    return 1;
 }
 
 /* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it.
@@ -127,7 +132,9 @@ static double contrast_of(const app *a, size_t qi)
 {
     struct contrast_memo *m = a->contrast_memo;
     int k = a->contrast == 2;
-    if ((!m->v[k] || m->ra[k] != a->delta_a || m->rb[k] != a->delta_b) && !ahead_take(a, m)) {
+    if (!memo_holds(a, m, k))
+        ahead_take(a, m);
+    if (!memo_holds(a, m, k)) {   /* checked again: what a take brings holds for its own pair only */
         ahead_end(m);   /* not done yet, or another pair: the cores are this computation's */
         size_t nq = a->ws->nq;
         m->v[k] = rt_reallocarray(m->v[k], nq + 1, sizeof *m->v[k]);

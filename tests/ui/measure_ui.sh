@@ -52,10 +52,16 @@ ui ':sleep 400\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/c1a\n:filter rbo 1 2 
 ok $? "after a pause (the contrasts computed ahead): the same RBO and Jaccard columns, sort and filter"
 # … and never for another pair: with a third run, the delta moved to bm25 / rerank after the pause
 WS+=(--run "$DEMO/runs/rerank.trec")
-ui ':delta 1 3\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/d1\n:sort jaccard\n:snapshot '"$D"'/d2\n'
-ui ':sleep 400\n:delta 1 3\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/d1a\n:sort jaccard\n:snapshot '"$D"'/d2a\n'
-[ $? -eq 0 ] && cmp -s "$D/d1" "$D/d1a" && cmp -s "$D/d2" "$D/d2a" && ! cmp -s <(col "$D/c1") <(col "$D/d1")
+# (d0: the column drawn in the list's order, before any sort, is the first to ask for a value)
+ui ':delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0\n:sort rbo\n:snapshot '"$D"'/d1\n:sort jaccard\n:snapshot '"$D"'/d2\n'
+ui ':sleep 400\n:delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0a\n:sort rbo\n:snapshot '"$D"'/d1a\n:sort jaccard\n:snapshot '"$D"'/d2a\n'
+[ $? -eq 0 ] && cmp -s "$D/d0" "$D/d0a" && cmp -s "$D/d1" "$D/d1a" && cmp -s "$D/d2" "$D/d2a" &&
+    ! cmp -s <(col "$D/c1") <(col "$D/d1")
 ok $? "a delta pair changed after the pause: its own contrasts (bm25 / rerank), not the pair computed ahead"
+# … nor the pair remembered: the column shown for bm25 / dense, then the delta moved to bm25 / rerank
+ui ':sleep 400\n:contrast rbo\n:snapshot '"$D"'/e12\n:delta 1 3\n:snapshot '"$D"'/e13\n'
+[ $? -eq 0 ] && cmp -s <(col "$D/e13") <(col "$D/d0") && ! cmp -s <(col "$D/e12") <(col "$D/e13")
+ok $? "the contrast column follows the delta pair from one pair to another"
 WS=("${WS[@]:0:${#WS[@]}-2}")
 # f with another measure: the queries where the run scores 0 on it
 ui ':measure P@1\nf\n'
