@@ -188,8 +188,10 @@ static int visible(const app *a, size_t qi)
         if (!contains_ci(rt_strtab_str(a->ws->qids, q), a->text_filter) && !(t && contains_ci(t, a->text_filter)))
             return 0;
     }
-    /* the same conditions as :sample, over the judged queries (unjudged ones cannot fail) */
-    return !a->filtering || (rt_live_is_judged(a->s->live, q) && rt_condition_holds(a->s, &a->cond, q));
+    /* the same conditions as :sample, over the judged queries (unjudged ones cannot fail), but
+     * the contrasts, which need no qrels: over every query the column shows a value for */
+    int any = a->cond.kind == RT_COND_RBO || a->cond.kind == RT_COND_JACCARD;
+    return !a->filtering || ((any || rt_live_is_judged(a->s->live, q)) && rt_condition_holds(a->s, &a->cond, q));
 }
 
 static double delta_of(const app *a, size_t qi)

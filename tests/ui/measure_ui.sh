@@ -71,5 +71,14 @@ ok $? "f on P@1: the $want queries where bm25 scores 0"
 ui ':measure MAP\n'
 [ $? -eq 2 ] && grep -q "the workspace has no measure MAP (RR@10, nDCG@10, Judged@10, P@1" "$D/err"
 ok $? "a measure the workspace lacks is refused, listing those it has"
+# contrasts need no qrels: :filter rbo|jaccard keeps the unjudged queries at or below MAX too,
+# as the column shows them (q01..q05 without judgments here)
+grep -v '^q0[1-5] ' "$DEMO/qrels.trec" > "$D/qrels-part"
+WS[3]="$D/qrels-part"
+ui ':contrast rbo\n:snapshot '"$D"'/u0\n:filter rbo 1 2 0.6\n:snapshot '"$D"'/u1\n:filter jaccard 1 2 1\n'
+want=$(col "$D/u0" | awk '$1 <= 0.6' | wc -l)
+unj=$(grep -c '^q0[1-5] ' "$D/u1")
+[ "$(sed -n 2p "$D/echo")" = "$want queries shown" ] && [ "$unj" -gt 0 ] && [ "$(sed -n 3p "$D/echo")" = "34 queries shown" ]
+ok $? "rbo 1 2 0.6 keeps the $want queries the column shows at or below 0.6, unjudged ones too ($unj); jaccard 1 2 1 all 34"
 
 done_testing
