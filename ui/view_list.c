@@ -270,6 +270,8 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     case SORT_CONTRAST: {
         double ci = contrast_of(a, i), cj = contrast_of(a, j);   /* most different (lowest) first */
+        if ((ci < 0) != (cj < 0))
+            return ci < 0 ? 1 : -1;   /* none (neither run ranks it): last, either way */
         c = ci < cj ? -1 : ci > cj;
         break;
     }

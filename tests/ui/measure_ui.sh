@@ -80,5 +80,15 @@ want=$(col "$D/u0" | awk '$1 <= 0.6' | wc -l)
 unj=$(grep -c '^q0[1-5] ' "$D/u1")
 [ "$(sed -n 2p "$D/echo")" = "$want queries shown" ] && [ "$unj" -gt 0 ] && [ "$(sed -n 3p "$D/echo")" = "34 queries shown" ]
 ok $? "rbo 1 2 0.6 keeps the $want queries the column shows at or below 0.6, unjudged ones too ($unj); jaccard 1 2 1 all 34"
+# queries neither run ranks (q01..q03 here) have no contrast ("-"): last, whichever the direction
+WS[3]="$DEMO/qrels.trec"
+grep -v '^q0[1-3] ' "$DEMO/runs/bm25.trec" > "$D/bm25-part"
+grep -v '^q0[1-3] ' "$DEMO/runs/dense.trec" > "$D/dense-part"
+WS[5]="$D/bm25-part" WS[7]="$D/dense-part"
+last3() { awk 'NR > 2 && /^q[0-9]/ { print $1 }' "$1" | tail -3 | sort | tr '\n' ' '; }
+ui ':sort rbo\n:snapshot '"$D"'/n1\n:sort jaccard desc\n:snapshot '"$D"'/n2\n'
+[ $? -eq 0 ] && [ "$(last3 "$D/n1")" = "q01 q02 q03 " ] && [ "$(last3 "$D/n2")" = "q01 q02 q03 " ] &&
+    [ "$(col "$D/n1" | wc -l)" -eq 31 ]
+ok $? "sorted by rbo, by jaccard descending: the 3 queries without a contrast come last"
 
 done_testing
