@@ -189,8 +189,9 @@ static int visible(const app *a, size_t qi)
             return 0;
     }
     /* the same conditions as :sample, over the judged queries (unjudged ones cannot fail), but
-     * the contrasts, which need no qrels: over every query the column shows a value for */
-    int any = a->cond.kind == RT_COND_RBO || a->cond.kind == RT_COND_JACCARD;
+     * those that read no qrels (tags, contrasts) over every query */
+    rt_cond_kind k = a->cond.kind;
+    int any = k == RT_COND_RBO || k == RT_COND_JACCARD || k == RT_COND_TAGGED || k == RT_COND_UNTAGGED;
     return !a->filtering || ((any || rt_live_is_judged(a->s->live, q)) && rt_condition_holds(a->s, &a->cond, q));
 }
 

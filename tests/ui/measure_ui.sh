@@ -80,6 +80,11 @@ want=$(col "$D/u0" | awk '$1 <= 0.6' | wc -l)
 unj=$(grep -c '^q0[1-5] ' "$D/u1")
 [ "$(sed -n 2p "$D/echo")" = "$want queries shown" ] && [ "$unj" -gt 0 ] && [ "$(sed -n 3p "$D/echo")" = "34 queries shown" ]
 ok $? "rbo 1 2 0.6 keeps the $want queries the column shows at or below 0.6, unjudged ones too ($unj); jaccard 1 2 1 all 34"
+# … and so do tags: an unjudged query tagged is among the tagged ones, not the untagged
+ui ':tag q01 - 1\n:filter tagged\n:snapshot '"$D"'/t1\n:filter untagged\n:snapshot '"$D"'/t2\n'
+[ $? -eq 0 ] && [ "$(sed -n 2,3p "$D/echo" | tr '\n' ' ')" = "1 queries shown 33 queries shown " ] &&
+    grep -q '^q01 ' "$D/t1" && ! grep -q '^q01 ' "$D/t2" && grep -q '^q02 ' "$D/t2"
+ok $? "filter tagged: the unjudged q01 once tagged; untagged: the other 33, unjudged q02 among them"
 # queries neither run ranks (q01..q03 here) have no contrast ("-"): last, whichever the direction
 WS[3]="$DEMO/qrels.trec"
 grep -v '^q0[1-3] ' "$DEMO/runs/bm25.trec" > "$D/bm25-part"
