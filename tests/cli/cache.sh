@@ -226,6 +226,33 @@ cmp -s "$D/fresh" "$D/cached"
 ok $? "(values as read afresh)"
 rmdir "$cache"
 rm -rf "$D/cache/retriage/workspaces"
+# a named pipe in the cache's place, or the collection index's: never opened to be read (that would
+# wait for a writer for ever); the cache goes to the cache folder, the index is built again
+mkfifo "$cache"
+mv "$D/ws/collection.tsv.rtidx" "$D/idx.keep"
+mkfifo "$D/ws/collection.tsv.rtidx"
+rm -f "$D/report.txt"
+timeout 30 "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 > /dev/null 2> "$D/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ -p "$cache" ] && [ -p "$D/ws/collection.tsv.rtidx" ] && has "workspace cache written" &&
+    ls "$D/cache/retriage/workspaces/"*.rtws > /dev/null 2>&1
+ok $? "a named pipe where the cache and the index go: not waited on, left a pipe; the cache folder used (exit $rc)"
+timeout 30 "$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/fifo.pq" 2> /dev/null &&
+    "$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/fifo.pq0" 2> /dev/null &&
+    [ -s "$D/fifo.pq" ] && cmp -s "$D/fifo.pq0" "$D/fifo.pq"
+ok $? "(values as read afresh)"
+rm -f "$cache" "$D/ws/collection.tsv.rtidx"
+mv "$D/idx.keep" "$D/ws/collection.tsv.rtidx"
+rm -rf "$D/cache/retriage/workspaces"
+# the collection itself a named pipe: refused as not mappable, not waited on
+mkdir "$D/pipews"
+cp "$D/ws/workspace.json" "$D/pipews/"
+ln -s ../ws/queries.tsv "$D/pipews/queries.tsv"; ln -s ../ws/qrels.trec "$D/pipews/qrels.trec"; ln -s ../ws/runs "$D/pipews/runs"
+mkfifo "$D/pipews/collection.tsv"
+timeout 30 "$RETRIAGE" export "$D/pipews/workspace.json" --what metrics > /dev/null 2> "$D/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'collection.tsv: not a regular file' "$D/err"
+ok $? "a collection that is a named pipe: refused (exit $rc), not waited on"
 
 # a folder another user cannot write (as the read-only folder): the user's cache folder
 if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
