@@ -39,7 +39,8 @@ static size_t idx_file_size(size_t n)
  * pid is only found where the collection's own bytes spell it (rt_collection.c). */
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
 {
-    int fd = open(ipath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* never an index through a link */
+    /* never an index through a link; a FIFO in its place is not waited on (refused below) */
+    int fd = open(ipath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return 0;
     struct stat st;

@@ -264,7 +264,8 @@ static rt_status index_build(rt_collection *c, int fd, rt_progress_fn progress, 
 static rt_status map_collection(rt_collection *c, coll_stamp *stamp, int *fdp, rt_err *err)
 {
     *fdp = -1;
-    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO in the collection's place is refused below, not waited on */
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return rt_err_set(err, RT_EINPUT, "%s: cannot open: %s", c->path, strerror(errno));
     struct stat st;

@@ -100,6 +100,11 @@ int rt_codec_of(const unsigned char *b, size_t n)
 
 int rt_file_codec(const char *path)
 {
+    /* a pipe cannot be read at an offset anyway; opening a FIFO would wait for its writer (or,
+     * closed at once, cost a writer its only reader) */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return RT_CODEC_NONE;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return RT_CODEC_NONE;

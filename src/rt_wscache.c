@@ -244,7 +244,9 @@ static uint64_t meta_hash(const unsigned char *meta, size_t len)
 static int map_file(rt_wscache *c, const char *path, char *why, size_t whylen)
 {
     why[0] = '\0';
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);   /* never a cache through a link */
+    /* never a cache through a link; a FIFO in its place is opened without waiting for a writer,
+     * then refused as not a regular file */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return 0;
     struct stat st;

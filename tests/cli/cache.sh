@@ -21,9 +21,13 @@ R=$D/ws/runs
   tail -n +61 "$R/bm25.trec"; echo "q-unjudged Q0 p0001 1 3.5 odd"; } | sed 's/bm25$/odd/' > "$R/odd.trec"
 cat > "$D/ws/workspace.json" <<'EOF'
 {"name": "cache test", "queries": "queries.tsv", "collection": "collection.tsv", "qrels": "qrels.trec",
- "runs": ["runs/bm25.trec", "runs/dense.trec", {"name": "rr", "path": "runs/rerank.trec"}, "runs/odd.trec"]}
+ "runs": ["runs/bm25.trec", "runs/dense.trec", {"name": "rr", "path": "runs/rerank.trec"}, "runs/odd.trec"],
+ "measures": "RR@10,R@50,nDCG@10,AP,P@5,Success@1,Rprec,MFR,NumRelRet"}
 EOF
 WS=$D/ws/workspace.json
+# (-m on the command line does not change a workspace file's measures: they are named in it; a
+# second workspace file over the same inputs, with other measures, shares the cache)
+sed 's/"measures": "[^"]*"/"measures": "RR@10,AP"/' "$WS" > "$D/ws/other.json"
 printf 'L\n:snapshot %s\n:quit\n' "$D/report.txt" > "$D/report.script"
 
 # report [ARGS…] — opens the workspace in script mode; its load report goes to $D/report.txt
@@ -71,9 +75,11 @@ rm -f "$D/ws"/*.rtws
 "$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/pq1" 2> /dev/null   # writes it, with M's evals
 "$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/pq2" 2> /dev/null   # reads them
 "$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/pq0" 2> /dev/null
-"$RETRIAGE" export "$WS" -m RR@10,AP --what per-query > "$D/pq3" 2> /dev/null   # other measures
-"$RETRIAGE" export "$WS" -m RR@10,AP --what per-query --no-cache > "$D/pq4" 2> /dev/null
-[ -s "$D/pq0" ] && cmp -s "$D/pq0" "$D/pq1" && cmp -s "$D/pq0" "$D/pq2" && [ -s "$D/pq4" ] && cmp -s "$D/pq3" "$D/pq4"
+"$RETRIAGE" export "$D/ws/other.json" --what per-query > "$D/pq3" 2> /dev/null   # other measures
+"$RETRIAGE" export "$D/ws/other.json" --what per-query --no-cache > "$D/pq4" 2> /dev/null
+[ -s "$D/pq0" ] && cmp -s "$D/pq0" "$D/pq1" && cmp -s "$D/pq0" "$D/pq2" && [ -s "$D/pq4" ] && cmp -s "$D/pq3" "$D/pq4" &&
+    head -1 "$D/pq0" | grep -q 'NumRelRet' && head -1 "$D/pq3" | grep -q 'AP' && ! head -1 "$D/pq3" | grep -q 'nDCG' &&
+    [ "$(ls "$D/ws" | grep -c '\.rtws$')" -eq 1 ]
 ok $? "per-query values from the cached evaluation, and with other measures, as without a cache"
 [ "$(grep -c . "$D/fresh")" -gt 200 ]
 ok $? "(that is $(grep -c . "$D/fresh") lines of values)"
@@ -226,6 +232,33 @@ cmp -s "$D/fresh" "$D/cached"
 ok $? "(values as read afresh)"
 rmdir "$cache"
 rm -rf "$D/cache/retriage/workspaces"
+# a named pipe in the cache's place, or the collection index's: never opened to be read (that would
+# wait for a writer for ever); the cache goes to the cache folder, the index is built again
+mkfifo "$cache"
+mv "$D/ws/collection.tsv.rtidx" "$D/idx.keep"
+mkfifo "$D/ws/collection.tsv.rtidx"
+rm -f "$D/report.txt"
+timeout 30 "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 > /dev/null 2> "$D/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ -p "$cache" ] && [ -p "$D/ws/collection.tsv.rtidx" ] && has "workspace cache written" &&
+    ls "$D/cache/retriage/workspaces/"*.rtws > /dev/null 2>&1
+ok $? "a named pipe where the cache and the index go: not waited on, left a pipe; the cache folder used (exit $rc)"
+timeout 30 "$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/fifo.pq" 2> /dev/null &&
+    "$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/fifo.pq0" 2> /dev/null &&
+    [ -s "$D/fifo.pq" ] && cmp -s "$D/fifo.pq0" "$D/fifo.pq"
+ok $? "(values as read afresh)"
+rm -f "$cache" "$D/ws/collection.tsv.rtidx"
+mv "$D/idx.keep" "$D/ws/collection.tsv.rtidx"
+rm -rf "$D/cache/retriage/workspaces"
+# the collection itself a named pipe: refused as not mappable, not waited on
+mkdir "$D/pipews"
+cp "$D/ws/workspace.json" "$D/pipews/"
+ln -s ../ws/queries.tsv "$D/pipews/queries.tsv"; ln -s ../ws/qrels.trec "$D/pipews/qrels.trec"; ln -s ../ws/runs "$D/pipews/runs"
+mkfifo "$D/pipews/collection.tsv"
+timeout 30 "$RETRIAGE" export "$D/pipews/workspace.json" --what metrics > /dev/null 2> "$D/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'collection.tsv: not a regular file' "$D/err"
+ok $? "a collection that is a named pipe: refused (exit $rc), not waited on"
 
 # a folder another user cannot write (as the issue's read-only folder): the user's cache folder
 if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null; then
