@@ -35,6 +35,8 @@ const char ws_args_help[] =
     CLI_HELP_LEVEL
     CLI_HELP_ORDER
     CLI_HELP_STRICT
+    "  A WORKSPACE.json or --demo names its own inputs, measures, level, order and\n"
+    "  strictness: the options above, but for --no-cache, are refused beside it.\n"
     "Annotations:\n"
     "      --annotator NAME    whose journal to use (default: the workspace's, else the login)\n"
     "      --journal-dir DIR   where journals live (default: the workspace's journal_dir, else\n"
@@ -101,8 +103,34 @@ static void add_run(ws_args *w, const char *arg)
     w->n++;
 }
 
+/* The name of option c when it describes a workspace given by flags (its inputs, measures,
+ * level, order, strictness): what a WORKSPACE.json names itself. NULL for any other. */
+static const char *spec_flag(int c)
+{
+    switch (c) {
+    case CLI_OPT_MEASURES: return "-m";
+    case CLI_OPT_PRESET: return "--preset";
+    case CLI_OPT_LEVEL: return "-l";
+    case CLI_OPT_ORDER: return "--order";
+    case CLI_OPT_STRICT: return "--strict";
+    case WS_QUERIES: return "--queries";
+    case WS_COLLECTION: return "--collection";
+    case WS_QRELS: return "--qrels";
+    case WS_RUN: return "--run";
+    case WS_TRAIN_QUERIES: return "--train-queries";
+    case WS_TRAIN_EMB: return "--train-emb";
+    case WS_TEST_EMB: return "--test-emb";
+    case WS_FACETS: return "--facets";
+    case WS_DBQA: return "--dbqa";
+    case WS_ANSWERS: return "--answers";
+    default: return NULL;
+    }
+}
+
 int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
 {
+    if (!w->spec_flag)
+        w->spec_flag = spec_flag(c);
     int h = cli_opts_handle(&w->opts, cmd, c, arg);
     if (h != 0)
         return h == CLI_OPTS_BAD ? WS_ARGS_BAD : 1;
@@ -135,6 +163,10 @@ int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv)
         w->workspace = argv[optind++];
     if (optind < argc)
         return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+    if ((w->demo || w->workspace) && w->spec_flag)   /* it would be ignored: the file says */
+        return cli_usage(cmd, "%s describes a workspace given by flags; a WORKSPACE.json (or --demo) names "
+                         "its own inputs, measures, level, order and strictness: set them in the file",
+                         w->spec_flag);
     if (!w->demo && !w->workspace && !w->spec.qrels && !w->spec.dbqa)
         return cli_usage(cmd, "give a WORKSPACE.json, --demo, --qrels and --run, or --dbqa and --run");
     if (w->spec.qrels && !w->n)

@@ -21,6 +21,8 @@ typedef struct ws_args {
     const char *workspace;     /* the positional WORKSPACE.json */
     const char *annotator;
     const char *journal_dir;
+    const char *spec_flag;     /* the first option that describes a workspace given by flags
+                                  (-m, --qrels…): refused with a WORKSPACE.json or --demo */
     struct option *longopts;   /* the command's options followed by these */
 } ws_args;
 

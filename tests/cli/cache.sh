@@ -10,7 +10,6 @@ D=$TMPD
 DEMO="$SRCDIR/data/demo"
 [ -d "$DEMO" ] || skip_all "the demo workspace is missing"
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8 RETRIAGE_CACHE_MIN=0
-M=RR@10,R@50,nDCG@10,AP,P@5,Success@1,Rprec,MFR,NumRelRet
 
 # The workspace: the demo (copied: the cache goes beside the collection) and a fourth run that
 # has duplicate lines, a query whose lines are not together and a query nobody judged.
@@ -25,7 +24,7 @@ cat > "$D/ws/workspace.json" <<'EOF'
  "measures": "RR@10,R@50,nDCG@10,AP,P@5,Success@1,Rprec,MFR,NumRelRet"}
 EOF
 WS=$D/ws/workspace.json
-# (-m on the command line does not change a workspace file's measures: they are named in it; a
+# (a workspace file names its measures, and -m beside it is refused; a
 # second workspace file over the same inputs, with other measures, shares the cache)
 sed 's/"measures": "[^"]*"/"measures": "RR@10,AP"/' "$WS" > "$D/ws/other.json"
 printf 'L\n:snapshot %s\n:quit\n' "$D/report.txt" > "$D/report.script"
@@ -40,8 +39,8 @@ report_of() {
 values() {
     local name=$1
     shift
-    { "$RETRIAGE" export "$WS" -m "$M" --what per-query "$@" &&
-      "$RETRIAGE" export "$WS" -m "$M" --what metrics "$@" &&
+    { "$RETRIAGE" export "$WS" --what per-query "$@" &&
+      "$RETRIAGE" export "$WS" --what metrics "$@" &&
       "$RETRIAGE" export "$WS" --what qrels "$@"; } > "$D/$name" 2> "$D/err.$name"
 }
 has() { grep -Fq -- "$1" "$D/report.txt"; }
@@ -72,9 +71,9 @@ ok $? "every per-query value, metric and judgment is the same with and without t
 # the evaluation against the base qrels is kept for the measures that wrote the cache: a reopen
 # with them reads it, with others evaluates again; both as without a cache
 rm -f "$D/ws"/*.rtws
-"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/pq1" 2> /dev/null   # writes it, with M's evals
-"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/pq2" 2> /dev/null   # reads them
-"$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/pq0" 2> /dev/null
+"$RETRIAGE" export "$WS" --what per-query > "$D/pq1" 2> /dev/null   # writes it, with its measures' evals
+"$RETRIAGE" export "$WS" --what per-query > "$D/pq2" 2> /dev/null   # reads them
+"$RETRIAGE" export "$WS" --what per-query --no-cache > "$D/pq0" 2> /dev/null
 "$RETRIAGE" export "$D/ws/other.json" --what per-query > "$D/pq3" 2> /dev/null   # other measures
 "$RETRIAGE" export "$D/ws/other.json" --what per-query --no-cache > "$D/pq4" 2> /dev/null
 [ -s "$D/pq0" ] && cmp -s "$D/pq0" "$D/pq1" && cmp -s "$D/pq0" "$D/pq2" && [ -s "$D/pq4" ] && cmp -s "$D/pq3" "$D/pq4" &&
@@ -205,13 +204,13 @@ ok $? "and is swept at the next write"
 
 # ---- two processes at once ------------------------------------------------------------------------
 rm -f "$cache"
-"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/c1" 2> "$D/e1" &
+"$RETRIAGE" export "$WS" --what per-query > "$D/c1" 2> "$D/e1" &
 p1=$!
-"$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/c2" 2> "$D/e2" &
+"$RETRIAGE" export "$WS" --what per-query > "$D/c2" 2> "$D/e2" &
 p2=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
-"$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/c0" 2> /dev/null
+"$RETRIAGE" export "$WS" --what per-query --no-cache > "$D/c0" 2> /dev/null
 [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && cmp -s "$D/c0" "$D/c1" && cmp -s "$D/c0" "$D/c2"
 ok $? "two processes opening the workspace at once both get the right values"
 report_of
@@ -243,8 +242,8 @@ rc=$?
 [ "$rc" -eq 0 ] && [ -p "$cache" ] && [ -p "$D/ws/collection.tsv.rtidx" ] && has "workspace cache written" &&
     ls "$D/cache/retriage/workspaces/"*.rtws > /dev/null 2>&1
 ok $? "a named pipe where the cache and the index go: not waited on, left a pipe; the cache folder used (exit $rc)"
-timeout 30 "$RETRIAGE" export "$WS" -m "$M" --what per-query > "$D/fifo.pq" 2> /dev/null &&
-    "$RETRIAGE" export "$WS" -m "$M" --what per-query --no-cache > "$D/fifo.pq0" 2> /dev/null &&
+timeout 30 "$RETRIAGE" export "$WS" --what per-query > "$D/fifo.pq" 2> /dev/null &&
+    "$RETRIAGE" export "$WS" --what per-query --no-cache > "$D/fifo.pq0" 2> /dev/null &&
     [ -s "$D/fifo.pq" ] && cmp -s "$D/fifo.pq0" "$D/fifo.pq"
 ok $? "(values as read afresh)"
 rm -f "$cache" "$D/ws/collection.tsv.rtidx"
@@ -313,8 +312,8 @@ NUMWS=$D/num/workspace.json
 numvalues() {
     local name=$1
     shift
-    { "$RETRIAGE" export "$NUMWS" -m "$M" --what per-query "$@" &&
-      "$RETRIAGE" export "$NUMWS" -m "$M" --what metrics "$@" &&
+    { "$RETRIAGE" export "$NUMWS" --what per-query "$@" &&
+      "$RETRIAGE" export "$NUMWS" --what metrics "$@" &&
       "$RETRIAGE" export "$NUMWS" --what qrels "$@"; } > "$D/$name" 2> "$D/err.$name"
 }
 numvalues num.seq --no-cache
@@ -322,8 +321,8 @@ RETRIAGE_PARALLEL_MIN=0 numvalues num.par --no-cache
 numvalues num.first
 numvalues num.cached
 RETRIAGE_PARALLEL_MIN=0 numvalues num.par2
-"$RETRIAGE" export "$WS" -m "$M" --what metrics --no-cache > "$D/demo.metrics" 2> /dev/null
-"$RETRIAGE" export "$NUMWS" -m "$M" --what metrics --no-cache 2> /dev/null | sed 's|num/workspace|ws/workspace|' > "$D/num.metrics"
+"$RETRIAGE" export "$WS" --what metrics --no-cache > "$D/demo.metrics" 2> /dev/null
+"$RETRIAGE" export "$NUMWS" --what metrics --no-cache 2> /dev/null | sed 's|num/workspace|ws/workspace|' > "$D/num.metrics"
 [ "$(grep -c . "$D/num.seq")" -gt 200 ] && cmp -s "$D/num.seq" "$D/num.par" && cmp -s "$D/num.seq" "$D/num.first" &&
     cmp -s "$D/num.seq" "$D/num.cached" && cmp -s "$D/num.seq" "$D/num.par2" && ls "$D/num"/*.rtws > /dev/null 2>&1
 ok $? "decimal pids: the same values parsed here or on threads, with and without the cache"

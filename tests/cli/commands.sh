@@ -83,5 +83,22 @@ printf 'q1 0 p1 1\n' > "$D/q.trec"; printf 'q1 Q0 p1 1 1.0 r\n' > "$D/r.trec"
 run eval -m RR@10 --preset dbqa -m P@2 "$D/q.trec" "$D/r.trec"
 [ "$rc" -eq 0 ] && [ "$(cut -f2 "$D/out" | tr '\n' ' ')" = "RR@10 RR Success@1 AP_min P@2 " ]
 report $? "eval: -m and --preset add up in the order given"
+# a WORKSPACE.json (or --demo) names its own inputs and measures: a flag saying otherwise is not
+# silently ignored but refused, for every command that opens a workspace
+WSJ="$SRCDIR/data/demo/workspace.json"
+st=0
+for args in "export $WSJ -m AP --what metrics" "export $WSJ --what metrics --strict" \
+    "--demo --run $D/r.trec" "export $WSJ --order file --what metrics" "export --demo -l 2 --what metrics" \
+    "export $WSJ --qrels $D/q.trec --what metrics"; do
+    # shellcheck disable=SC2086
+    run $args
+    flag=$(echo "$args" | grep -Eo -- ' (-m|--strict|--run|--order|-l|--qrels)( |$)' | head -1 | tr -d ' ')
+    { [ "$rc" -eq 1 ] && grep -q -- "$flag describes a workspace given by flags" "$D/err" && [ ! -s "$D/out" ]; } ||
+        { echo "retriage $args: exit $rc" | diag; show; st=1; }
+done
+report $st "a workspace flag with a WORKSPACE.json or --demo is refused (exit 1), naming the flag"
+run export "$WSJ" --no-cache --what metrics
+[ "$rc" -eq 0 ] && grep -q "RR@10" "$D/out"
+report $? "(--no-cache still goes with a WORKSPACE.json)"
 
 done_testing
