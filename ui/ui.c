@@ -174,8 +174,14 @@ static void check_collection(app *a)
     if (!path || said)
         return;
     said = 1;
-    app_message(a, 1, "%s: the collection changed on disk; passages are not shown any more "
-                "(annotations are kept: quit and reopen to read them again)", path);
+    size_t n = strlen(path);
+    if (n > 5 && strcmp(path + n - 5, ".rtws") == 0)   /* the workspace cache, not the collection */
+        app_message(a, 1, "%s: the workspace cache changed on disk; the rankings, judgments and values "
+                    "read from it are no longer right (annotations are kept: quit and reopen, which "
+                    "reads the inputs again)", path);
+    else
+        app_message(a, 1, "%s: the collection changed on disk; passages are not shown any more "
+                    "(annotations are kept: quit and reopen to read them again)", path);
     app_draw(a);
 }
 

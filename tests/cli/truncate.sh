@@ -46,4 +46,28 @@ cat "$D/short" >"$D/c.tsv"   # same inode, shorter: the index is stale and rebui
 CLI_CMD=export run --what metrics "$D/ws.json"
 ! crashed; report $? "a collection shortened between two runs: no crash (rebuilt or an error, exit $rc)"
 
+# The workspace cache cut short under the open mapping (someone else's doing: retriage replaces
+# it by rename): the message names the cache and says its rankings are wrong, not the collection.
+cp "$DEMO/collection.tsv" "$D/c.tsv"
+export RETRIAGE_CACHE_MIN=0
+"$RETRIAGE" export --what metrics "$D/ws.json" >/dev/null 2>&1   # writes the cache
+rm -f "$D/script2"; mkfifo "$D/script2"
+"$RETRIAGE" "$D/ws.json" --script "$D/script2" --size 100x30 --echo >"$D/out2" 2>"$D/err2" &
+pid=$!
+exec 3>"$D/script2"
+printf ':snapshot %s\n' "$D/before2.txt" >&3
+wait_for "$D/before2.txt"
+for f in "$D"/c.tsv.*.rtws; do truncate -s 8192 "$f"; done
+printf '<Enter>\n:snapshot %s\n:quit\n' "$D/after2.txt" >&3
+exec 3>&-
+wait $pid
+rc=$?
+st=0
+ls "$D"/c.tsv.*.rtws >/dev/null 2>&1 || st=1
+[ "$rc" -eq 0 ] && [ -s "$D/after2.txt" ] || st=1
+grep -q 'workspace cache changed on disk; the rankings, judgments and values' "$D/out2" || st=1
+grep -q 'collection changed on disk' "$D/out2" && st=1
+report $st "the workspace cache cut short while open: no SIGBUS (exit $rc); the message names the cache, not the collection"
+unset RETRIAGE_CACHE_MIN
+
 done_testing
