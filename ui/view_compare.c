@@ -127,6 +127,8 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
         size_t rk = rank_in(a, k, q, pid);
         o += (size_t)(rk ? snprintf(others + o, sizeof others - o, "%s%zu", o ? "/" : "", rk)
                          : snprintf(others + o, sizeof others - o, "%s-", o ? "/" : ""));
+        if (o > sizeof others - 1)   /* cut short (a rank of many digits): what was written */
+            o = sizeof others - 1;
     }
     if (o < sizeof others - 1)
         others[o++] = ' ';
