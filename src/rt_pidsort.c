@@ -128,42 +128,63 @@ static void sort_deeper(const builder *b, sort_rec *r, size_t n, size_t depth)
 
 static void radix_sort(const builder *b, sort_rec *r, size_t n, size_t depth, int byte)
 {
-    if (n < SMALL_BUCKET) {
-        insertion_sort(b, r, n, depth);
-        return;
-    }
-    unsigned shift = 56u - 8u * (unsigned)byte;
-    uint32_t start[257] = {0}, next[256];   /* n < 2^32; small frames keep the recursion light */
-    for (size_t i = 0; i < n; i++)
-        start[((r[i].key >> shift) & 0xff) + 1]++;
-    for (int c = 0; c < 256; c++) {
-        start[c + 1] += start[c];
-        next[c] = start[c];
-    }
-    for (int c = 0; c < 256; c++) {
-        while (next[c] < start[c + 1]) {
-            sort_rec x = r[next[c]];
-            unsigned d = (unsigned)(x.key >> shift) & 0xff;
-            while (d != (unsigned)c) {
-                sort_rec t = r[next[d]];
-                r[next[d]++] = x;
-                x = t;
-                d = (unsigned)(x.key >> shift) & 0xff;
-            }
-            r[next[c]++] = x;
+    for (;;) {
+        if (n < SMALL_BUCKET) {
+            insertion_sort(b, r, n, depth);
+            return;
         }
-    }
-    for (int c = 0; c < 256; c++) {
-        size_t m = (size_t)start[c + 1] - start[c];
-        if (m < 2)
-            continue;
-        sort_rec *bucket = r + start[c];
-        if (c == 0)
-            mark_copies(bucket, m);   /* these pids all ended: they are equal */
-        else if (byte < 7)
-            radix_sort(b, bucket, m, depth, byte + 1);
-        else
-            sort_deeper(b, bucket, m, depth);
+        unsigned shift = 56u - 8u * (unsigned)byte;
+        /* pids of one alphabet (decimal digits, hex) use a few byte values: only the range seen
+         * is walked, and a byte all records share moves nothing */
+        uint32_t start[257] = {0}, next[256];   /* n < 2^32; small frames keep the recursion light */
+        unsigned lo = 255, hi = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned d = (unsigned)(r[i].key >> shift) & 0xff;
+            start[d + 1]++;
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+        if (lo == hi) {   /* one bucket: the next byte, with no move */
+            if (lo == 0) {
+                mark_copies(r, n);   /* these pids all ended: they are equal */
+            } else if (byte < 7) {
+                byte++;
+                continue;
+            } else {
+                sort_deeper(b, r, n, depth);
+            }
+            return;
+        }
+        for (unsigned c = lo; c <= hi; c++) {
+            start[c + 1] += start[c];
+            next[c] = start[c];
+        }
+        for (unsigned c = lo; c <= hi; c++) {
+            while (next[c] < start[c + 1]) {
+                sort_rec x = r[next[c]];
+                unsigned d = (unsigned)(x.key >> shift) & 0xff;
+                while (d != c) {
+                    sort_rec t = r[next[d]];
+                    r[next[d]++] = x;
+                    x = t;
+                    d = (unsigned)(x.key >> shift) & 0xff;
+                }
+                r[next[c]++] = x;
+            }
+        }
+        for (unsigned c = lo; c <= hi; c++) {
+            size_t m = (size_t)start[c + 1] - start[c];
+            if (m < 2)
+                continue;
+            sort_rec *bucket = r + start[c];
+            if (c == 0)
+                mark_copies(bucket, m);   /* these pids all ended: they are equal */
+            else if (byte < 7)
+                radix_sort(b, bucket, m, depth, byte + 1);
+            else
+                sort_deeper(b, bucket, m, depth);
+        }
+        return;
     }
 }
 
