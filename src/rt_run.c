@@ -131,6 +131,12 @@ rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, 
 
 void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report)
 {
+    rt_run_intern_ticking(run, qids, pids, path, report, NULL, NULL);
+}
+
+void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
+                           rt_report *report, void (*tick)(void *ctx), void *tick_ctx)
+{
     run->qids = qids;
     run->pids = pids;
     for (uint32_t i = 0; i < run->nq; i++) {
@@ -140,7 +146,7 @@ void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *pa
         run->qlist[i] = q;
     }
     /* the pids in file order: stretches of decimal values, and of others by their text */
-    enum { BATCH = 4096 };
+    enum { BATCH = 4096, DECIMALS = 1 << 18 };   /* ids interned between ticks, at most */
     const char *s[BATCH];
     size_t len[BATCH];
     for (size_t k = 0; k < run->n;) {
@@ -154,11 +160,13 @@ void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *pa
             }
             rt_strtab_intern_many(pids, s, len, e - k, run->pid + k);
         } else {
-            while (e < run->n && !(run->pid[e] & RAW_TEXT))
+            while (e < run->n && e - k < DECIMALS && !(run->pid[e] & RAW_TEXT))
                 e++;
             rt_strtab_intern_decimals(pids, run->pid + k, e - k);
         }
         k = e;
+        if (tick)
+            tick(tick_ctx);
     }
     free_raw(run);
     rt_report_add(report, RT_REPORT_INFO, "%s: run %s, %zu passages for %zu queries (%s)", path,

@@ -33,6 +33,10 @@ void rt_run_free(rt_run **run);
  * report. A run must be interned before anything else is asked of it. */
 rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, rt_err *err);
 void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report);
+/* rt_run_intern calling tick(tick_ctx) every few hundred thousand pids: the first run of a large
+ * workspace adds most of its pids, which takes a while (a progress line keeps moving). */
+void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
+                           rt_report *report, void (*tick)(void *ctx), void *tick_ctx);
 
 const char *rt_run_name(const rt_run *run);
 const char *rt_run_path(const rt_run *run);

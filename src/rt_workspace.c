@@ -326,7 +326,46 @@ typedef struct runs_job {
     rt_status *st;
     rt_err *err;
     unsigned char *done;
+    int count;                /* the workers count the bytes they read into read */
+    _Atomic uint64_t read;
 } runs_job;
+
+/* A worker's reading progress is only counted (into runs_job.read): the opening thread shows it
+ * while it waits, so that the line moves within a run, not once a run. */
+static void count_only(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx, (void)done, (void)total;
+}
+
+/* While the opening thread interns a run: what the workers have read meanwhile. */
+typedef struct runs_tick {
+    rt_ws_progress_fn fn;
+    void *ctx;
+    _Atomic uint64_t *read;
+    uint64_t total;
+} runs_tick;
+
+static void tick_read(void *ctx)
+{
+    runs_tick *t = ctx;
+    uint64_t read = atomic_load(t->read);
+    t->fn(t->ctx, "runs", read < t->total ? read : t->total, t->total);
+}
+
+/* Runs read one by one: the bytes of the runs before this one, plus this one's. */
+typedef struct runs_bridge {
+    rt_ws_progress_fn fn;
+    void *ctx;
+    uint64_t before, total;
+} runs_bridge;
+
+static void runs_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    runs_bridge *b = ctx;
+    (void)total;
+    uint64_t d = b->before + done;
+    b->fn(b->ctx, "runs", d < b->total ? d : b->total, b->total);
+}
 
 static void *runs_worker(void *arg)
 {
@@ -345,6 +384,8 @@ static void *runs_worker(void *arg)
         const rt_ws_spec *s = j->s;
         rt_run_opts ro = {.order = s->order, .strict = s->strict,
                           .name = s->run_names ? s->run_names[r] : NULL};
+        if (j->count)
+            ro.progress = count_only, ro.progress_done = &j->read;
         rt_status st = rt_run_parse(&j->parsed[r], s->run_paths[r], &ro, &j->err[r]);
         pthread_mutex_lock(&j->mu);
         j->st[r] = st;
@@ -374,11 +415,11 @@ static size_t runs_threads(const rt_ws_spec *s)
 static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_run **runs, rt_ws_progress_fn progress,
                            void *ctx, rt_err *err)
 {
-    uint64_t total = 0, done = 0;   /* the runs' bytes, for the rate: run by run */
+    uint64_t total = 0, done = 0;   /* the runs' bytes, and of those before the one read */
     for (size_t r = 0; r < s->nruns; r++)
         total += file_size(s->run_paths[r]);
     size_t nth = runs_threads(s);
-    runs_job j = {.s = s};
+    runs_job j = {.s = s, .count = progress != NULL};
     pthread_t th[8];
     size_t started = 0;
     if (nth) {
@@ -393,14 +434,32 @@ static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_run **runs,
     }
     rt_status st = RT_OK;   /* no thread could be made (started 0): each run parsed here */
     for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
-        if (progress)
+        if (progress && !started)
             progress(ctx, "runs", done, total);
+        uint64_t before = done;
         done += file_size(s->run_paths[r]);
         rt_run *run = NULL;
         if (started) {
             pthread_mutex_lock(&j.mu);
-            while (!j.done[r])
-                pthread_cond_wait(&j.cv, &j.mu);
+            while (!j.done[r]) {
+                if (!progress) {
+                    pthread_cond_wait(&j.cv, &j.mu);
+                    continue;
+                }
+                /* what the workers have read, ten times a second: a run of 250 MB takes a second */
+                runs_tick rt = {progress, ctx, &j.read, total};
+                pthread_mutex_unlock(&j.mu);
+                tick_read(&rt);
+                pthread_mutex_lock(&j.mu);
+                if (j.done[r])
+                    break;
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 100 * 1000 * 1000;
+                if (until.tv_nsec >= 1000 * 1000 * 1000)
+                    until.tv_sec++, until.tv_nsec -= 1000 * 1000 * 1000;
+                pthread_cond_timedwait(&j.cv, &j.mu, &until);
+            }
             pthread_mutex_unlock(&j.mu);
             run = j.parsed[r];
             j.parsed[r] = NULL;
@@ -409,10 +468,15 @@ static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_run **runs,
         } else {
             rt_run_opts ro = {.order = s->order, .strict = s->strict,
                               .name = s->run_names ? s->run_names[r] : NULL};
+            runs_bridge rb = {progress, ctx, before, total};
+            if (progress)
+                ro.progress = runs_progress, ro.progress_ctx = &rb, ro.progress_caller = 1;
             st = rt_run_parse(&run, s->run_paths[r], &ro, err);
         }
         if (st == RT_OK) {
-            rt_run_intern(run, ws->qids, ws->pids, s->run_paths[r], ws->report);
+            runs_tick rt = {progress, ctx, &j.read, total};
+            rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
+                                  started && progress ? tick_read : NULL, &rt);
             ws->runs[r].run = runs[r] = run;
             ws->nruns++;
         }

@@ -1,0 +1,108 @@
+/* test_wsopen — the progress a workspace open reports while it reads its runs: within a run, not
+ * only once a run is in (one by one, and on threads), never going back, and ending at the total.
+ * The values must not depend on it: the runs read on threads rank as those read one by one. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt_workspace.h"
+#include "tap.h"
+
+enum { MAXCALLS = 100000 };
+static struct {
+    uint64_t done[MAXCALLS], total[MAXCALLS];
+    size_t n;
+} calls;
+
+static void record(void *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    if (strcmp(phase, "runs") == 0 && calls.n < MAXCALLS) {
+        calls.done[calls.n] = done;
+        calls.total[calls.n++] = total;
+    }
+}
+
+/* A run of 20 queries × 1,000 decimal pids (20,000 lines: the scan counts its bytes every 8,192
+ * lines, and the last 3,616 lines of a file are never counted before its end). */
+static char *run_text(int seed)
+{
+    size_t cap = 1 << 20, len = 0;
+    char *t = malloc(cap);
+    for (int q = 0; q < 20; q++)
+        for (int i = 0; i < 1000; i++) {
+            if (cap - len < 100)
+                t = realloc(t, cap *= 2);
+            len += (size_t)snprintf(t + len, cap - len, "q%d Q0 %d %d %.4f sys%d\n", q,
+                                    (q * 7919 + i * 104729 + seed * 31) % 50000, i + 1,
+                                    1000.0 - i, seed);
+        }
+    return t;
+}
+
+static uint64_t size_of(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+/* Opens the workspace with the progress recorded; checks what was reported. */
+static rt_workspace *open_recorded(const char *how, const rt_ws_spec *spec, const uint64_t *sizes)
+{
+    calls.n = 0;
+    rt_workspace *ws = NULL;
+    rt_err err = {0};
+    ok(rt_workspace_open(&ws, spec, record, NULL, &err) == RT_OK, "%s: opens (%s)", how, err.msg);
+    uint64_t total = sizes[0] + sizes[1];
+    int back = 0, inside = 0, totals = 1;
+    for (size_t i = 0; i < calls.n; i++) {
+        back |= i && calls.done[i] < calls.done[i - 1];
+        totals &= calls.total[i] == total;
+        /* not 0, and not where a run ends: reported while a run was being read or interned */
+        inside |= calls.done[i] > 0 && calls.done[i] != sizes[0] && calls.done[i] != total;
+    }
+    ok(calls.n >= 2, "%s: the runs' progress is reported (%zu times)", how, calls.n);
+    ok(totals, "%s: of the runs' bytes (%llu)", how, (unsigned long long)total);
+    ok(!back, "%s: it never goes back", how);
+    ok(inside, "%s: it moves within a run, not only once a run is in", how);
+    ok(calls.n && calls.done[calls.n - 1] == total, "%s: it ends at the total", how);
+    return ws;
+}
+
+int main(void)
+{
+    char *a = run_text(1), *b = run_text(2);
+    const char *paths[2] = {tmp_file(a), tmp_file(b)};
+    free(a);
+    free(b);
+    const char *qrels = tmp_file("q0 0 7919 1\nq1 0 15838 1\nq3 0 104729 1\n");
+    uint64_t sizes[2] = {size_of(paths[0]), size_of(paths[1])};
+    rt_ws_spec spec = {.qrels = qrels, .run_paths = paths, .nruns = 2, .measures = "RR@10,R@50",
+                       .no_cache = 1};
+
+    setenv("RETRIAGE_PARALLEL_MIN", "99999999999", 1);   /* one by one */
+    rt_workspace *one = open_recorded("one by one", &spec, sizes);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 2) {
+        printf("# skipped: the runs are read on threads only with two cores or more (%ld)\n", cpus);
+    } else {
+        setenv("RETRIAGE_PARALLEL_MIN", "1", 1);   /* on threads */
+        rt_workspace *th = open_recorded("on threads", &spec, sizes);
+        int same = one && th && one->nruns == th->nruns;
+        for (size_t r = 0; same && r < one->nruns; r++)
+            for (uint32_t q = 0; same && q < rt_strtab_count(one->qids); q++) {
+                size_t n1, n2;
+                const uint32_t *p1 = rt_run_ranking(one->runs[r].run, q, &n1);
+                const uint32_t *p2 = rt_run_ranking(th->runs[r].run, q, &n2);
+                same = n1 == n2 && (n1 == 0 || memcmp(p1, p2, n1 * sizeof *p1) == 0);
+            }
+        ok(same, "the runs read on threads rank as those read one by one");
+        rt_workspace_free(&th);
+    }
+    rt_workspace_free(&one);
+    return tap_done();
+}
