@@ -295,7 +295,7 @@ static rt_status map_collection(rt_collection *c, coll_stamp *stamp, int *fdp, r
             *stamp = (coll_stamp){(uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
                                   (int64_t)st.st_mtim.tv_nsec, rt_stamp_sample(m, c->size),
                                   (uint64_t)st.st_ino, (int64_t)st.st_ctim.tv_sec,
-                                  (int64_t)st.st_ctim.tv_nsec};
+                                  (int64_t)st.st_ctim.tv_nsec, (uint64_t)st.st_dev};
         }
     }
     if (rs == RT_OK)
@@ -311,8 +311,8 @@ static int unchanged(const char *path, const coll_stamp *stamp)
     struct stat st;
     return stat(path, &st) == 0 && (uint64_t)st.st_size == stamp->size &&
            st.st_mtim.tv_sec == stamp->mtime_sec && st.st_mtim.tv_nsec == stamp->mtime_nsec &&
-           (uint64_t)st.st_ino == stamp->ino && st.st_ctim.tv_sec == stamp->ctime_sec &&
-           st.st_ctim.tv_nsec == stamp->ctime_nsec;
+           (uint64_t)st.st_ino == stamp->ino && (uint64_t)st.st_dev == stamp->dev &&
+           st.st_ctim.tv_sec == stamp->ctime_sec && st.st_ctim.tv_nsec == stamp->ctime_nsec;
 }
 
 static void report_dups(const rt_collection *c, rt_report *report)
@@ -735,14 +735,14 @@ size_t rt_collection_warm(const rt_collection *c, const atomic_int *stop)
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
     if (!c || !c->base || pages <= 0 || psize <= 0 || (uint64_t)c->size > (uint64_t)pages * (uint64_t)psize / 4)
         return 0;
-    /* the file again, read but never mapped: the same one (inode and size as opened), and a FIFO
-     * put in its place cannot block the open */
+    /* the file again, read but never mapped: the same one (device, inode and size as opened), and
+     * a FIFO put in its place cannot block the open */
     int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
     if (fd < 0)
         return 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_ino != c->stamp.ino ||
-        (uint64_t)st.st_size != c->size) {
+        (uint64_t)st.st_dev != c->stamp.dev || (uint64_t)st.st_size != c->size) {
         close(fd);
         return 0;
     }

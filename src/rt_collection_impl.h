@@ -1,6 +1,7 @@
 /* rt_collection_impl — what the three files of the collection share, and only they: the
  * collection's own struct, the index file's layout (rt_colindex.c), and the build records the pid
- * sort orders (rt_pidsort.c). Not an interface for other modules: they use rt_collection.h. */
+ * sort orders (rt_pidsort.c). Not an interface for other modules: they use rt_collection.h
+ * (test_collection reaches into the stamp, which no public call can make differ). */
 #ifndef RT_COLLECTION_IMPL_H
 #define RT_COLLECTION_IMPL_H
 
@@ -58,6 +59,9 @@ typedef struct coll_stamp {
     uint64_t sample_hash;
     uint64_t ino;                /* a rename over the file changes it */
     int64_t ctime_sec, ctime_nsec;   /* any write or touch changes it, and no user sets it back */
+    uint64_t dev;                /* with ino, which file it is (an inode number is only unique on
+                                  * one filesystem); compared with the live file, never stored in
+                                  * the index (its header has no place for it) */
 } coll_stamp;
 
 struct rt_collection {

@@ -361,7 +361,8 @@ static int set_sort(app *a, const char *key)
 int act_sort(app *a, const char *arg)
 {
     if (!arg || !*arg) {
-        /* cycle: order → qid → text → each run → delta → judged */
+        /* cycle: order → qid → text → each run → delta → judged → tags → order; the contrast
+         * sort (:sort rbo|jaccard, a click on its header) is no step of it and goes on as tags does */
         if (a->sort == SORT_RUN && a->sort_run + 1 < a->ws->nruns)
             a->sort_run++;
         else if (a->sort == SORT_TEXT) {
@@ -369,8 +370,10 @@ int act_sort(app *a, const char *arg)
             a->sort_run = 0;
         } else if (a->sort == SORT_RUN)
             a->sort = SORT_DELTA;
+        else if (a->sort >= SORT_TAGS)
+            a->sort = SORT_ORDER;
         else
-            a->sort = (sort_key)((a->sort + 1) % (SORT_TAGS + 1));
+            a->sort = (sort_key)(a->sort + 1);
     } else {
         char key[128], dir[16] = "";
         if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)

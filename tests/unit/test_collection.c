@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rt_collection.h"
+#include "rt_collection_impl.h"   /* the stamp: its device can only be made to differ in memory */
 #include "rt_hash.h"
 #include "rt_mem.h"
 #include "pages.h"
@@ -658,6 +659,13 @@ static void test_read_boundaries(void)
     free(p);
 }
 
+/* The n bytes mapped at p (page-aligned) out of the process and of the page cache. */
+static void evict(const char *p, size_t n, int fd)
+{
+    madvise((void *)p, n, MADV_PAGEOUT);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 /* rt_collection_warm: a collection out of the page cache is read back into it, chunk by chunk,
  * without its pages being mapped into the process; a set stop flag reads nothing; a second call
  * finds it all cached and asks for nothing. */
@@ -708,6 +716,15 @@ static void test_warm_file(void)
         memset(want, 'a' + (N - 1) % 26, TEXT);
         want[TEXT] = '\0';
         is_text(c, "w39999", want, "after warming");
+        /* the same inode number and size on another filesystem is another file: with the stamp's
+         * device changed, nothing is read; put back, the same pages are read again */
+        evict(pid, n, fd);
+        c->stamp.dev ^= 1;
+        ok(rt_collection_warm(c, &stop) == 0, "the same inode and size on another device: nothing read");
+        c->stamp.dev ^= 1;
+        evict(pid, n, fd);
+        asked = rt_collection_warm(c, &stop);
+        ok(asked > 0, "the device put back: read again (%zu bytes asked for)", asked);
         char *q = path_in("warm.tsv.new");   /* another file renamed over it: not read */
         write_str(q, "w0\tother\n");
         rename(q, p);
