@@ -621,7 +621,7 @@ rt_status rt_journal_refresh(rt_journal *j, rt_op **ops, size_t *nops, int *repl
     if (dirfd >= 0)
         close(dirfd);
     struct stat fsb;
-    if (fd < 0 || fstat(fd, &fsb) != 0 || fsb.st_ino != j->ino) {
+    if (fd < 0 || fstat(fd, &fsb) != 0 || fsb.st_ino != j->ino || fsb.st_dev != j->dev) {
         if (fd >= 0)
             close(fd);
         *replaced = 1;
