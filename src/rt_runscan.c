@@ -1001,7 +1001,8 @@ static rt_status join_gathered(scan *a, scan *b, rt_err *err)
     for (uint32_t q = 0; q < nq; q++)
         slot[q] = rt_strtab_intern(a->seen, rt_strtab_str(b->seen, q), rt_strtab_len(b->seen, q));
     RT_GROW(a->arena, a->acap, a->alen + b->alen + 1);
-    memcpy(a->arena + a->alen, b->arena, b->alen);
+    if (b->alen)   /* a half that read no passage id may have no arena at all */
+        memcpy(a->arena + a->alen, b->arena, b->alen);
     RT_GROW(a->p, a->pcap, a->np + b->np + 1);
     for (size_t i = 0; i < b->np; i++) {
         pending e = b->p[i];

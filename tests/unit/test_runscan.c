@@ -328,6 +328,22 @@ int main(void)
     }
     ok(all && splits == (int)nl - 1, "lines of all queries mixed: gathered halves split at each of %d "
        "lines give the whole read's rankings, line numbers and duplicates", splits);
+    /* A second half of a blank line only: it has read no passage id (no bytes to join; found by
+     * fuzz_run, a null pointer given to memcpy under UBSan) */
+    char *blank_tail = malloc(mo + 1);
+    memcpy(blank_tail, mixed, mo);
+    blank_tail[mo] = '\n';
+    const char *path4 = tmp_bytes(blank_tail, mo + 1);
+    free(blank_tail);
+    void *ctx4[2] = {a, b};
+    st = rt_run_scan_halves(path4, NULL, mo, 1, collect, ctx4, two, &err);
+    char *got4 = joined(a);
+    ok(st == RT_OK && b->n == 0 && strcmp(got4, ref3) == 0,
+       "gathered halves, the second a blank line only: the whole read's rankings");
+    render(b, 0);
+    free(got4);
+    rt_run_info_clear(&two[0]);
+    rt_run_info_clear(&two[1]);
     rt_run_info_clear(&one);
     free(ref3);
     free(mixed);
