@@ -65,6 +65,17 @@ on_tty leak --train "$D/train.tsv" --test "$D/test.tsv" -Q
 [ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q '北京' "$D/tty"
 report $? "leak on a terminal: query texts without raw controls, Chinese intact"
 
+# the workbench in script mode with --echo: its status messages, which quote names from the
+# workspace file (a category name here), reach a terminal as escapes too
+printf '{"qrels": "q.trec", "runs": [{"path": "t.run"}], "journal_dir": "wj", "taxonomy": [{"group": "g",
+  "categories": [{"name": "c\\u001b]2;PWNED\\u0007\\u009b", "key": "1"}]}]}\n' >"$D/ws.json"
+printf ':tag q1 p1 1\n' >"$D/echo.script"
+on_tty "$D/ws.json" --script "$D/echo.script" --echo --annotator t
+[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q 'tagged c\^\[\]2;PWNED\^G<9B>' "$D/tty"
+report $? "the workbench's --echo on a terminal: a category name's OSC and CSI show as escapes"
+"$RETRIAGE" "$D/ws.json" --script "$D/echo.script" --echo --annotator u >"$D/echo.out" 2>/dev/null
+grep -q "tagged c${ESC}]2;PWNED${BEL}" "$D/echo.out"; report $? "--echo into a file keeps the bytes"
+
 # -o to a terminal device is a terminal too
 on_tty export --demo --journal-dir "$D/ann" --what metrics -o /dev/stdout
 [ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q 'RR@10' "$D/tty"
