@@ -42,6 +42,16 @@ printf 'q1 Q0 p1 1 2 bad\377tag\n' >"$D/u.run"
 python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$D/u.json"
 report $? "eval --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
 
+# bidi controls (embeddings, overrides, isolates) would reorder what the terminal shows after
+# them ("Trojan source"): escaped as <U+202E> like the C1 controls; other characters kept
+printf 'q1 Q0 p1 1 2 a\342\200\256gnp.exe\342\201\246x\342\201\251\n' >"$D/bidi.run"
+on_tty eval "$D/q.trec" "$D/bidi.run"
+[ "$rc" -eq 0 ] && ! LC_ALL=C grep -q "$(printf '\342\200[\252-\256]\|\342\201[\246-\251]')" "$D/tty" &&
+    grep -q 'a<U+202E>gnp.exe<U+2066>x<U+2069>' "$D/tty"
+report $? "eval on a terminal: a run tag's bidi overrides and isolates show as <U+…>"
+"$RETRIAGE" eval "$D/q.trec" "$D/bidi.run" >"$D/pipe.tsv" 2>/dev/null
+grep -q "$(printf 'a\342\200\256gnp')" "$D/pipe.tsv"; report $? "into a pipe the bidi controls are kept"
+
 # standard error, always: errors naming bad tokens, warnings, file names, the pool summary
 printf 'q1 0 p1 \033]2;X\007\n' >"$D/badgrade.trec"
 "$RETRIAGE" eval "$D/badgrade.trec" "$D/t.run" >/dev/null 2>"$D/err"
