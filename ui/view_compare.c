@@ -185,6 +185,8 @@ static void draw(app *a, int top, int height)
                               rt_run_name(ws->runs[r].run), fr, rt_session_rr10(a->s, r, q))
                    : snprintf(h, sizeof h, "%s%s no relevant", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run));
+        if (n < 0 || (size_t)n >= sizeof h)   /* a long run name: what was written */
+            n = n < 0 ? 0 : (int)sizeof h - 1;
         draw_text(top + 1, x, w, h, (size_t)n, ROLE_HEADER, NULL);
         if (c + 1 < ncol)
             draw_text(top + 1, x + w, 1, "|", 1, ROLE_DIM, NULL);

@@ -105,4 +105,12 @@ r50=$(printf '%050d' 0 | tr 0 r)
     grep -q '"op":"label"' "$D/lj/c.jsonl" && tail -1 "$S.p" | grep -q "queries  2 runs  run a$r50" &&
     grep -q "^passage p$(printf '%0100d' 0 | tr 0 y)" "$S.p" && grep -q "^a$r50" "$S.p" && grep -q "^passage m" "$S.m"
 report $? "600-byte run names, 300-byte ids: the views draw them cut, nothing crashes"
+# a side-by-side column wider than its header's buffer: the run name cut, nothing read past it
+printf ':goto %s\n:snapshot %s.w\n' "$QL" "$S" > "$D/script"
+"$RETRIAGE" --queries "$D/lq.tsv" --qrels "$D/lq.trec" --collection "$D/lc.tsv" --run "a$L=$D/l.run" \
+    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --script "$D/script" --size 1000x20 \
+    > "$D/out" 2> "$D/err"
+rc=$?
+[ "$rc" -eq 0 ] && sed -n 3p "$S.w" | cut -d'|' -f1 | grep -q "^>a$r50${r50}r* *$"
+report $? "a 500-column side-by-side header shows the run name cut, and nothing after it"
 done_testing
