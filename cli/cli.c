@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "rt_file.h"
 #include "rt_mem.h"
+#include "rt_safeout.h"
 
 const cli_command cli_commands[] = {
     {"agree", cmd_agree, "agreement between annotators (Cohen, Fleiss, Krippendorff) from their journals",
@@ -105,6 +106,15 @@ void cli_split_names(const char *list, char ***names, size_t *n)
         }
         p += len + (p[len] == ',');
     }
+}
+
+FILE *cli_safe_stream(FILE *old, int fd, int mode)
+{
+    FILE *f = rt_safeout_open(fd);
+    if (!f)
+        return old;
+    setvbuf(f, NULL, mode, 0);
+    return f;
 }
 
 int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx)

@@ -36,6 +36,10 @@ int cmd_export(int argc, char **argv);
 int cmd_pool(int argc, char **argv);
 int cmd_dslabel(int argc, char **argv);
 
+/* Puts fd's stream (old: stdout or stderr) behind a terminal-safe filter (rt_safeout) with
+ * buffering mode; returns the new stream, or old when none could be opened. */
+FILE *cli_safe_stream(FILE *old, int fd, int mode);
+
 /* Prints "retriage: MESSAGE" to stderr and returns the exit status for err's status. */
 int cli_fail(const rt_err *err);
 

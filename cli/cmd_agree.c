@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_table.h"
 #include "rt_team.h"
 #include "ws_args.h"
@@ -99,21 +100,29 @@ static void put_kappa(cJSON *o, const char *key, const rt_agreement *k)
     cJSON_AddStringToObject(o, why, k->why ? k->why : "undefined");
 }
 
+/* JSON is UTF-8: names go in repaired (rt_utf8_repaired), as annotators are named after their
+ * journals' file names and categories by the workspace file, neither checked to be UTF-8. */
 static char *to_json(const rt_team *t, const rt_team_agreement *r)
 {
     const rt_taxonomy *tax = t->ws->taxonomy;
     cJSON *doc = cJSON_CreateObject();
     cJSON *names = cJSON_AddArrayToObject(doc, "annotators");
-    for (size_t i = 0; i < t->n; i++)
-        cJSON_AddItemToArray(names, cJSON_CreateString(t->m[i].name));
+    for (size_t i = 0; i < t->n; i++) {
+        char *u = rt_utf8_repaired(t->m[i].name);
+        cJSON_AddItemToArray(names, cJSON_CreateString(u));
+        free(u);
+    }
     cJSON_AddNumberToObject(doc, "level", t->ws->level);
     cJSON_AddBoolToObject(doc, "graded", t->ws->graded);
     cJSON *pairs = cJSON_AddArrayToObject(doc, "pairs");
     for (size_t i = 0; i < r->npairs; i++) {
         const rt_pair_agreement *p = &r->pairs[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "a", t->m[p->a].name);
-        cJSON_AddStringToObject(o, "b", t->m[p->b].name);
+        char *ua = rt_utf8_repaired(t->m[p->a].name), *ub = rt_utf8_repaired(t->m[p->b].name);
+        cJSON_AddStringToObject(o, "a", ua);
+        cJSON_AddStringToObject(o, "b", ub);
+        free(ua);
+        free(ub);
         cJSON_AddNumberToObject(o, "items", (double)p->relevance.items);
         if (p->relevance.items)
             cJSON_AddNumberToObject(o, "observed_agreement", p->relevance.observed);
@@ -128,14 +137,17 @@ static char *to_json(const rt_team *t, const rt_team_agreement *r)
         cJSON *cats = cJSON_AddObjectToObject(o, "category_kappa");
         cJSON *whys = NULL;
         for (size_t c = 0; c < r->ncats; c++) {
+            char *id = rt_utf8_repaired(tax->cats[c].id);
             if (p->category[c].defined) {
-                cJSON_AddNumberToObject(cats, tax->cats[c].id, p->category[c].value);
+                cJSON_AddNumberToObject(cats, id, p->category[c].value);
+                free(id);
                 continue;
             }
-            cJSON_AddNullToObject(cats, tax->cats[c].id);
+            cJSON_AddNullToObject(cats, id);
             if (!whys)
                 whys = cJSON_AddObjectToObject(o, "category_kappa_why");
-            cJSON_AddStringToObject(whys, tax->cats[c].id, p->category[c].why ? p->category[c].why : "undefined");
+            cJSON_AddStringToObject(whys, id, p->category[c].why ? p->category[c].why : "undefined");
+            free(id);
         }
         cJSON_AddItemToArray(pairs, o);
     }

@@ -339,6 +339,14 @@ static void put_test(cJSON *o, const char *key, const rt_test *t)
     cJSON_AddStringToObject(o, why, t->why ? t->why : "undefined");
 }
 
+/* Adds s to o under key with each invalid UTF-8 byte replaced by U+FFFD. */
+static void add_utf8(cJSON *o, const char *key, const char *s)
+{
+    char *u = rt_utf8_repaired(s);
+    cJSON_AddStringToObject(o, key, u);
+    free(u);
+}
+
 static char *to_json(const evaluated *e, const compare_args *a, const rt_comparison *c, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -346,8 +354,8 @@ static char *to_json(const evaluated *e, const compare_args *a, const rt_compari
         const rt_comparison *x = &c[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "measure", e->ms[x->measure].name);
-        cJSON_AddStringToObject(o, "a", e->names[x->a]);
-        cJSON_AddStringToObject(o, "b", e->names[x->b]);
+        add_utf8(o, "a", e->names[x->a]);   /* JSON is UTF-8; a run tag may not be */
+        add_utf8(o, "b", e->names[x->b]);
         cJSON_AddNumberToObject(o, "queries", (double)x->queries);
         cJSON_AddNumberToObject(o, "dropped", (double)x->dropped);
         cJSON_AddNumberToObject(o, "mean_a", x->mean_a);

@@ -113,6 +113,10 @@ int cmd_open(int argc, char **argv)
         ws_args_free(&w);
         return rc < 0 ? CLI_OK : rc;
     }
+    /* Script mode draws to no terminal: standard output carries only --echo's status messages,
+     * which quote names from the inputs, so on a terminal it is filtered like a command's. */
+    if (ui.script && isatty(1))
+        stdout = cli_safe_stream(stdout, 1, _IOLBF);
     rt_workspace *ws;
     rt_session *sess;
     rc = ws_args_open(&w, !ui.script && isatty(2), 0, &ws, &sess);

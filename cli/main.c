@@ -10,7 +10,6 @@
 #include "actions.h"
 #include "cli.h"
 #include "rt_mem.h"
-#include "rt_safeout.h"
 
 static void usage(FILE *f)
 {
@@ -35,16 +34,6 @@ static void usage(FILE *f)
           "(from the source tree: man ./man/retriage.1).\n", f);
 }
 
-/* Puts fd's stream behind a terminal-safe filter (rt_safeout). */
-static FILE *safe_stream(FILE *old, int fd, int mode)
-{
-    FILE *f = rt_safeout_open(fd);
-    if (!f)
-        return old;
-    setvbuf(f, NULL, mode, 0);
-    return f;
-}
-
 int main(int argc, char **argv)
 {
     rt_mem_init();
@@ -55,13 +44,14 @@ int main(int argc, char **argv)
         setlocale(LC_CTYPE, "C.UTF-8");
     /* Nothing read from a file reaches a terminal raw: every message (standard error, whatever
      * it is connected to) and, on a terminal, every result. Files and pipes keep the bytes. */
-    stderr = safe_stream(stderr, 2, _IOLBF);
+    stderr = cli_safe_stream(stderr, 2, _IOLBF);
     int workbench = argc < 2 || argv[1][0] == '-' || strchr(argv[1], '.') || strchr(argv[1], '/');
     for (const cli_command *c = cli_commands; argc >= 2 && c->name; c++)
         if (c->run && strcmp(argv[1], c->name) == 0)
             workbench = 0;
-    if (!workbench && isatty(1))   /* (the workbench draws through curses, sanitised by rt_text) */
-        stdout = safe_stream(stdout, 1, _IOFBF);
+    if (!workbench && isatty(1))   /* (the workbench draws through curses, sanitised by rt_text;
+                                    * in script mode cmd_open filters what --echo prints) */
+        stdout = cli_safe_stream(stdout, 1, _IOFBF);
     if (argc < 2) {   /* a first run: say where to start */
         fputs("Welcome to retriage. To look around, open the bundled demo workspace:\n"
               "    retriage --demo\n"

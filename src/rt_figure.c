@@ -8,6 +8,7 @@
 #include "rt_figure.h"
 #include "rt_live.h"
 #include "rt_mem.h"
+#include "rt_text.h"
 
 const char *const rt_figure_kinds[] = {"figure-delta", "figure-hist", "figure-before-after", NULL};
 
@@ -137,22 +138,28 @@ rt_figure *rt_figure_before_after(const rt_session *s, size_t m)
 
 /* ---- SVG --------------------------------------------------------------------------------- */
 
+/* Run and measure names come from the inputs: an SVG is XML, which must be UTF-8 and has no
+ * place for control characters, U+FFFE or U+FFFF. */
 static void xml_text(const char *s, FILE *out)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '<')
+    for (size_t len = strlen(s), i = 0; i < len;) {
+        uint32_t cp;
+        size_t k = rt_text_decode(s + i, len - i, &cp);
+        if (cp == '<')
             fputs("&lt;", out);
-        else if (c == '>')
+        else if (cp == '>')
             fputs("&gt;", out);
-        else if (c == '&')
+        else if (cp == '&')
             fputs("&amp;", out);
-        else if (c == '"')
+        else if (cp == '"')
             fputs("&quot;", out);
-        else if (c < 0x20 || c == 0x7f)
-            fputc(' ', out);   /* XML 1.0 has no place for control characters */
+        else if (cp < 0x20 || cp == 0x7f)
+            fputc(' ', out);
+        else if (cp == RT_TEXT_INVALID || cp == 0xFFFE || cp == 0xFFFF)
+            fputs("\xEF\xBF\xBD", out);   /* U+FFFD */
         else
-            fputc(c, out);
+            fwrite(s + i, 1, k, out);
+        i += k;
     }
 }
 

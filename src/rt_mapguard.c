@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rt_mapguard.h"
+#include "rt_safeout.h"
 
 #define SLOTS 8
 
@@ -72,12 +73,8 @@ void rt_mapguard_add(const void *base, size_t len, const char *path)
     }
     for (int i = 0; i < SLOTS; i++)
         if (!slots[i].base) {
-            size_t n = strlen(path) < sizeof slots[i].path - 1 ? strlen(path) : sizeof slots[i].path - 1;
-            memcpy(slots[i].path, path, n);
-            slots[i].path[n] = '\0';
-            for (size_t k = 0; k < n; k++)   /* the handler writes it raw: no control bytes */
-                if ((unsigned char)slots[i].path[k] < 0x20 || slots[i].path[k] == 0x7f)
-                    slots[i].path[k] = '?';
+            /* the handler writes it to standard error past the filter: its safe form, made now */
+            rt_safeout_text(path, strlen(path), slots[i].path, sizeof slots[i].path);
             slots[i].len = len;
             slots[i].base = (uintptr_t)base;   /* last: the handler sees a whole slot or none */
             pthread_mutex_unlock(&lock);

@@ -9,8 +9,9 @@
 
 #include <stddef.h>
 
-/* Registers [base, base + len) as a mapping of path (copied; at most 8 mappings at once) and
- * installs the handler on first use. */
+/* Registers [base, base + len) as a mapping of path (its terminal-safe form, rt_safeout_text,
+ * is copied: the handler writes it unfiltered; at most 8 mappings at once) and installs the
+ * handler on first use. */
 void rt_mapguard_add(const void *base, size_t len, const char *path);
 
 /* Forgets the mapping at base (before it is unmapped). */
@@ -21,7 +22,7 @@ void rt_mapguard_remove(const void *base);
  * The workbench turns it off and checks rt_mapguard_tripped instead. */
 void rt_mapguard_set_fatal(int fatal);
 
-/* The path of the first mapping that tripped, or NULL. Async-signal-safe to read. */
+/* The (safe form of the) path of the first mapping that tripped, or NULL. Async-signal-safe to read. */
 const char *rt_mapguard_tripped(void);
 
 #endif

@@ -35,13 +35,20 @@ static size_t safe_char(const char *s, size_t n, uint32_t cp, char *out)
         out[1] = cp == 0x7f ? '?' : (char)(cp + '@');
         return 2;
     }
+    static const char hex[] = "0123456789ABCDEF";
     if (cp >= 0x80 && cp <= 0x9f) {
-        static const char hex[] = "0123456789ABCDEF";
         out[0] = '<';
         out[1] = hex[cp >> 4];
         out[2] = hex[cp & 15];
         out[3] = '>';
         return 4;
+    }
+    if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+        memcpy(out, "<U+20", 5);   /* a bidi embedding, override or isolate */
+        out[5] = hex[cp >> 4 & 15];
+        out[6] = hex[cp & 15];
+        out[7] = '>';
+        return 8;
     }
     memcpy(out, s, n);
     return n;

@@ -1,6 +1,8 @@
 /* rt_safeout — a stdio stream that writes to a terminal only what cannot drive it: C0 controls
  * but newline and tab become caret escapes ("^[" for ESC, "^M" for CR), DEL "^?", C1 controls
- * "<9B>", invalid UTF-8 U+FFFD; everything else passes as it is. The CLI puts standard error
+ * "<9B>", the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, which
+ * reorder what the terminal shows after them) "<U+202E>", invalid UTF-8 U+FFFD; everything else
+ * passes as it is. The CLI puts standard error
  * (always) and standard output (when it is a terminal) behind one, so that no message or result
  * built from input bytes — a run tag, a bad token, a file name — can set a terminal's title or
  * clipboard. Files and pipes keep the bytes. */

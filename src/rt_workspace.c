@@ -698,6 +698,19 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
         return bad_key(err, path, "runs", "a non-empty array of paths or {\"name\", \"path\"} objects");
     if (!json_str(o, "qrels") && !json_str(o, "dbqa"))
         return bad_key(err, path, "qrels", "the path of the qrels file (or \"dbqa\": an NLPCC DBQA file)");
+    if (json_str(o, "dbqa") && (json_str(o, "queries") || json_str(o, "collection") || json_str(o, "qrels")))
+        return rt_err_at(err, RT_EINPUT, path, 0, "\"dbqa\" holds the queries, passages and labels: no "
+                         "\"queries\", \"collection\" or \"qrels\" with it");
+    const char *ms = json_str(o, "measures");
+    if (ms) {   /* checked here, so that the error names the file it is in */
+        rt_measure *list = NULL;
+        size_t n = 0;
+        rt_err me;
+        rt_status st = rt_measure_list_parse(ms, &list, &n, &me);
+        free(list);
+        if (st != RT_OK)
+            return rt_err_at(err, RT_EINPUT, path, 0, "\"measures\": %s", me.msg);
+    }
     int order;
     char valid[64], want[80];
     if (json_str(o, "order") && !rt_name_value(rt_orders, json_str(o, "order"), &order)) {

@@ -114,8 +114,8 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
         draw_text(y, x, w, text, tl < want ? tl : want, role, a->ov);
     } else {
         char miss[160];
-        int ml = snprintf(miss, sizeof miss, "[%s]", rt_strtab_str(a->ws->pids, pid));
-        draw_text(y, x, w, miss, (size_t)ml, role == ROLE_SELECTED ? role : ROLE_DIM, NULL);
+        snprintf(miss, sizeof miss, "[%s]", rt_strtab_str(a->ws->pids, pid));   /* a long pid is cut */
+        draw_text(y, x, w, miss, strlen(miss), role == ROLE_SELECTED ? role : ROLE_DIM, NULL);
     }
 }
 
@@ -214,8 +214,8 @@ void app_draw_query_line(app *a, int y)
     uint32_t q = app_qid(a);
     const char *qt = rt_workspace_query_text(a->ws, q);
     char head[160];
-    int hl = snprintf(head, sizeof head, "%s  ", rt_strtab_str(a->ws->qids, q));
-    int used = draw_text(y, 0, a->cols, head, (size_t)hl, ROLE_HEADER, NULL);
+    snprintf(head, sizeof head, "%s  ", rt_strtab_str(a->ws->qids, q));   /* a long qid is cut */
+    int used = draw_text(y, 0, a->cols, head, strlen(head), ROLE_HEADER, NULL);
     draw_text(y, used, a->cols - used, qt ? qt : "(no text)", qt ? strlen(qt) : 9, ROLE_NORMAL, a->ov);
 }
 
@@ -279,9 +279,10 @@ static void draw_status(app *a)
     char runs[32] = "";
     if (!hint[0])
         snprintf(runs, sizeof runs, "  %zu runs", a->ws->nruns);
-    int o = snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s", a->nrows, a->ws->nq, runs,
-                     rt_run_name(a->ws->runs[view_focused_run(a)].run), hint, warn ? "  L load warnings" : "");
-    snprintf(buf + o, sizeof buf - (size_t)o, "  ? help  : command  q back");
+    snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s", a->nrows, a->ws->nq, runs,
+             rt_run_name(a->ws->runs[view_focused_run(a)].run), hint, warn ? "  L load warnings" : "");
+    size_t o = strlen(buf);   /* a run name longer than the line cuts it, and the tail goes */
+    snprintf(buf + o, sizeof buf - o, "  ? help  : command  q back");
     draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
 }
 

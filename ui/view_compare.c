@@ -185,6 +185,8 @@ static void draw(app *a, int top, int height)
                               rt_run_name(ws->runs[r].run), fr, rt_session_rr10(a->s, r, q))
                    : snprintf(h, sizeof h, "%s%s no relevant", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run));
+        if (n < 0 || (size_t)n >= sizeof h)   /* a long run name: what was written */
+            n = n < 0 ? 0 : (int)sizeof h - 1;
         draw_text(top + 1, x, w, h, (size_t)n, ROLE_HEADER, NULL);
         if (c + 1 < ncol)
             draw_text(top + 1, x + w, 1, "|", 1, ROLE_DIM, NULL);
@@ -273,10 +275,11 @@ static void legend(app *a, char *buf, size_t len)
                                 rt_run_name(a->ws->runs[view_focused_run(a)].run),
                                 app_tag_keys(a, tag, sizeof tag), actions_keys_of("relevant", rel, sizeof rel),
                                 actions_keys_of("not-relevant", nrel, sizeof nrel), actions_keys_of("undo", undo, sizeof undo));
-    for (size_t r = 0, k = 0; r < a->ws->nruns && o < len - 64; r++)
+    for (size_t r = 0, k = 0; r < a->ws->nruns && o + 64 < len; r++)
         if (r != a->col)
             o += (size_t)snprintf(buf + o, len - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
-    snprintf(buf + o, len - o, "  %s passage", actions_keys_of("open", open, sizeof open));
+    if (o + 1 < len)   /* long run names fill the line: the rest is cut */
+        snprintf(buf + o, len - o, "  %s passage", actions_keys_of("open", open, sizeof open));
 }
 
 const view_ops view_compare_ops = {

@@ -95,7 +95,9 @@ static void draw(app *a, int top, int height)
     n = judged ? snprintf(buf, sizeof buf, "passage %s  judged %s (grade %d)", rt_strtab_str(ws->pids, a->pid),
                           g >= ws->level ? "relevant" : "non-relevant", (int)g)
                : snprintf(buf, sizeof buf, "passage %s  unjudged", rt_strtab_str(ws->pids, a->pid));
-    if (rl) {
+    if (n < 0 || (size_t)n >= sizeof buf)   /* a long pid: cut, and the rest of the line goes */
+        n = n < 0 ? 0 : (int)sizeof buf - 1;
+    if (rl && (size_t)n + 1 < sizeof buf) {
         char when[32];
         rt_op_format_time(rl->prov.time_ms, when, sizeof when);
         when[16] = 0;   /* to the minute */
@@ -114,6 +116,8 @@ static void draw(app *a, int top, int height)
         size_t rk = rt_workspace_rank_of(ws, r, q, a->pid);
         o += (size_t)(rk ? snprintf(ranks + o, sizeof ranks - o, "%s: %zu   ", rt_run_name(ws->runs[r].run), rk)
                          : snprintf(ranks + o, sizeof ranks - o, "%s: -   ", rt_run_name(ws->runs[r].run)));
+        if (o >= sizeof ranks)   /* a long run name: cut where the buffer ends */
+            o = sizeof ranks - 1;
     }
     int used = draw_text(top + 2, 0, a->cols, ranks, o, ROLE_DIM, NULL);
     /* the tags beside the ranks when they fit, else wrapped on rows of their own */

@@ -78,6 +78,14 @@ printf '{"qrels": "q", "runs": ["r"], "order": "x"}\n' > "$D/ws.json"
 run "$D/ws.json"
 [ "$rc" -eq 2 ] && grep -q '"order" must be one of score, file' "$D/err"
 report $? "a workspace file's bad order lists the valid ones"
+printf '{"qrels": "q", "runs": ["r"], "measures": "RR@10,bogus"}\n' > "$D/ws.json"
+run export "$D/ws.json" --what metrics
+[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"measures\": unknown measure \"bogus\" (known: " "$D/err"
+report $? "a workspace file's unknown measure: an input error (exit 2) naming the file"
+printf '{"dbqa": "d", "qrels": "q", "runs": ["r"]}\n' > "$D/ws.json"
+run export "$D/ws.json" --what metrics
+[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"dbqa\" holds the queries, passages and labels: no \"queries\", \"collection\" or \"qrels\" with it" "$D/err"
+report $? "a workspace file with \"dbqa\" and \"qrels\": an input error naming the file and its members"
 # -m and --preset add up, as the help says
 printf 'q1 0 p1 1\n' > "$D/q.trec"; printf 'q1 Q0 p1 1 1.0 r\n' > "$D/r.trec"
 run eval -m RR@10 --preset dbqa -m P@2 "$D/q.trec" "$D/r.trec"

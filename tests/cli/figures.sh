@@ -59,6 +59,12 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "基�
 [ "$rc" -eq 0 ] && xmllint --noout "$D/cjk.svg" && grep -q "基线&lt;&amp;&gt;" "$D/cjk.svg" && grep -q "稠密" "$D/cjk.svg" &&
     { ! command -v rsvg-convert > /dev/null || rsvg-convert -o "$D/cjk.png" "$D/cjk.svg"; }
 report $? "CJK and markup in run names: escaped, parsed, rendered"
+# a run named by its TREC tag, which holds an invalid byte: U+FFFD in the SVG, which stays XML
+sed 's/[^ ]*$/bm\o37725/' "$DEMO/runs/bm25.trec" > "$D/badtag.trec"
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$D/badtag.trec" \
+    --run "$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-before-after -o "$D/bad.svg"
+[ "$rc" -eq 0 ] && xmllint --noout "$D/bad.svg" && grep -q "bm�25" "$D/bad.svg"
+report $? "a run tag with invalid UTF-8: U+FFFD, and the figure parses"
 
 # refusals
 fails 1 "the figures are written as svg" "a figure in another format is refused" export "${WS[@]}" --what figure-delta --format tsv

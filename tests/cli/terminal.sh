@@ -41,6 +41,30 @@ printf 'q1 Q0 p1 1 2 bad\377tag\n' >"$D/u.run"
 "$RETRIAGE" eval --format json "$D/q.trec" "$D/u.run" >"$D/u.json" 2>/dev/null
 python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$D/u.json"
 report $? "eval --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
+printf 'q1 Q0 p1 1 2 ok\n' >"$D/v.run"
+"$RETRIAGE" compare --format json "$D/q.trec" "$D/u.run" "$D/v.run" >"$D/c.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d[0]["a"] == "bad\ufffdtag"' "$D/c.json"
+report $? "compare --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
+# agree: annotators are named after their journals' file names, categories by the workspace file
+printf '{"qrels": "q.trec", "runs": ["v.run"], "journal_dir": "aj", "taxonomy": [{"group": "g",
+  "categories": [{"name": "c", "id": "c\377", "key": "1"}]}]}\n' >"$D/agree.json"
+printf ':label q1 p1 0\n:tag q1 p1 1\n' >"$D/agree.script"
+for who in "a$(printf '\377')" b; do
+    "$RETRIAGE" "$D/agree.json" --script "$D/agree.script" --annotator "$who" >/dev/null 2>&1
+done
+"$RETRIAGE" agree --format json "$D/agree.json" >"$D/a.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert "a\ufffd" in d["annotators"] and "c\ufffd" in d["pairs"][0]["category_kappa"]' "$D/a.json"
+report $? "agree --format json of annotator and category names with invalid UTF-8 stays valid UTF-8 JSON"
+
+# bidi controls (embeddings, overrides, isolates) would reorder what the terminal shows after
+# them ("Trojan source"): escaped as <U+202E> like the C1 controls; other characters kept
+printf 'q1 Q0 p1 1 2 a\342\200\256gnp.exe\342\201\246x\342\201\251\n' >"$D/bidi.run"
+on_tty eval "$D/q.trec" "$D/bidi.run"
+[ "$rc" -eq 0 ] && ! LC_ALL=C grep -q "$(printf '\342\200[\252-\256]\|\342\201[\246-\251]')" "$D/tty" &&
+    grep -q 'a<U+202E>gnp.exe<U+2066>x<U+2069>' "$D/tty"
+report $? "eval on a terminal: a run tag's bidi overrides and isolates show as <U+…>"
+"$RETRIAGE" eval "$D/q.trec" "$D/bidi.run" >"$D/pipe.tsv" 2>/dev/null
+grep -q "$(printf 'a\342\200\256gnp')" "$D/pipe.tsv"; report $? "into a pipe the bidi controls are kept"
 
 # standard error, always: errors naming bad tokens, warnings, file names, the pool summary
 printf 'q1 0 p1 \033]2;X\007\n' >"$D/badgrade.trec"
@@ -64,6 +88,17 @@ printf 'b1\t北京的\033]2;X\007天气\n' >"$D/test.tsv"
 on_tty leak --train "$D/train.tsv" --test "$D/test.tsv" -Q
 [ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q '北京' "$D/tty"
 report $? "leak on a terminal: query texts without raw controls, Chinese intact"
+
+# the workbench in script mode with --echo: its status messages, which quote names from the
+# workspace file (a category name here), reach a terminal as escapes too
+printf '{"qrels": "q.trec", "runs": [{"path": "t.run"}], "journal_dir": "wj", "taxonomy": [{"group": "g",
+  "categories": [{"name": "c\\u001b]2;PWNED\\u0007\\u009b", "key": "1"}]}]}\n' >"$D/ws.json"
+printf ':tag q1 p1 1\n' >"$D/echo.script"
+on_tty "$D/ws.json" --script "$D/echo.script" --echo --annotator t
+[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q 'tagged c\^\[\]2;PWNED\^G<9B>' "$D/tty"
+report $? "the workbench's --echo on a terminal: a category name's OSC and CSI show as escapes"
+"$RETRIAGE" "$D/ws.json" --script "$D/echo.script" --echo --annotator u >"$D/echo.out" 2>/dev/null
+grep -q "tagged c${ESC}]2;PWNED${BEL}" "$D/echo.out"; report $? "--echo into a file keeps the bytes"
 
 # -o to a terminal device is a terminal too
 on_tty export --demo --journal-dir "$D/ann" --what metrics -o /dev/stdout

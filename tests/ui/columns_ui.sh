@@ -83,4 +83,34 @@ for size in 80x24 140x42; do
     [ -n "$first" ] && [ "$first" = "$max" ]
     ok $? "$size: after :sort delta desc the first row shown has the largest delta ($first, max $max)"
 done
+
+# names and ids far longer than a line (600-byte run names, 300-byte qid and pids, one pid not in
+# the collection): every view that puts one in a line of its own draws it cut, never past its
+# buffer (the status line, the side-by-side legend, the passage view's judgment and ranks lines,
+# the query line and a missing passage's "[pid]" crashed or over-read)
+L=$(printf '%0600d' 0 | tr 0 r)
+QL=q$(printf '%0300d' 0 | tr 0 x) PL=p$(printf '%0300d' 0 | tr 0 y) PM=m$(printf '%0300d' 0 | tr 0 z)
+printf '%s\tlong query\nq2\tshort\n' "$QL" > "$D/lq.tsv"
+printf '%s\tlong passage\np2\tshort\n' "$PL" > "$D/lc.tsv"
+printf '%s 0 %s 1\nq2 0 p2 1\n' "$QL" "$PL" > "$D/lq.trec"
+printf '%s Q0 %s 1 2 t\n%s Q0 %s 2 1 t\nq2 Q0 p2 1 1 t\n' "$QL" "$PM" "$QL" "$PL" > "$D/l.run"
+printf ':goto %s\n:snapshot %s.g\nj\n-\n<Enter>\n:snapshot %s.p\nq\nk\n<Enter>\n:snapshot %s.m\n' \
+    "$QL" "$S" "$S" "$S" > "$D/script"
+"$RETRIAGE" --queries "$D/lq.tsv" --qrels "$D/lq.trec" --collection "$D/lc.tsv" --run "a$L=$D/l.run" \
+    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --script "$D/script" --size 120x30 --echo \
+    > "$D/out" 2> "$D/err"
+rc=$?
+r50=$(printf '%050d' 0 | tr 0 r)
+[ "$rc" -eq 0 ] && ! crashed && tail -1 "$S.g" | grep -q "^ run a$r50" && grep -q "\[m$(printf '%040d' 0 | tr 0 z)" "$S.g" &&
+    grep -q '"op":"label"' "$D/lj/c.jsonl" && tail -1 "$S.p" | grep -q "queries  2 runs  run a$r50" &&
+    grep -q "^passage p$(printf '%0100d' 0 | tr 0 y)" "$S.p" && grep -q "^a$r50" "$S.p" && grep -q "^passage m" "$S.m"
+report $? "600-byte run names, 300-byte ids: the views draw them cut, nothing crashes"
+# a side-by-side column wider than its header's buffer: the run name cut, nothing read past it
+printf ':goto %s\n:snapshot %s.w\n' "$QL" "$S" > "$D/script"
+"$RETRIAGE" --queries "$D/lq.tsv" --qrels "$D/lq.trec" --collection "$D/lc.tsv" --run "a$L=$D/l.run" \
+    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --script "$D/script" --size 1000x20 \
+    > "$D/out" 2> "$D/err"
+rc=$?
+[ "$rc" -eq 0 ] && sed -n 3p "$S.w" | cut -d'|' -f1 | grep -q "^>a$r50${r50}r* *$"
+report $? "a 500-column side-by-side header shows the run name cut, and nothing after it"
 done_testing

@@ -1,6 +1,7 @@
 /* test_warm — the thread that maps a reopened workspace's files in: it maps every region, then
  * runs the step; it stops when asked, even in the middle of the step; regions larger than a
- * quarter of the memory are left alone; a file cut short under it does not crash it. */
+ * quarter of the memory are left alone; a file cut short under it does not crash it. And the
+ * guard's fatal mode (the commands) names such a file without a raw control character. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +46,55 @@ static int wait_done(const rt_warm *w)
     for (int i = 0; i < 10000 && !rt_warm_done(w); i++)   /* 10 s at most */
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     return rt_warm_done(w);
+}
+
+/* Fatal mode: a read past the end of a file cut short under its mapping writes the message and
+ * exits with status 2 (in a child, which the handler ends). The path comes from a workspace file,
+ * so its ESC, BEL, C1 CSI (U+009B) and stray byte must reach standard error as escapes. */
+static void fatal_message(void)
+{
+    char dir[] = "/tmp/rt-test-warm-XXXXXX", path[128], out[1024];
+    int pfd[2];
+    if (!mkdtemp(dir) || pipe(pfd) != 0) {
+        printf("Bail out! cannot make a folder or a pipe\n");
+        exit(1);
+    }
+    snprintf(path, sizeof path, "%s/c\xc2\x9b" "31m\x1b]0;T\x07\xff.tsv", dir);
+    int fd = open(path, O_RDWR | O_CREAT, 0600);
+    static const char page[8192];
+    if (fd < 0 || write(fd, page, sizeof page) != (ssize_t)sizeof page) {
+        printf("Bail out! cannot write %s\n", dir);
+        exit(1);
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pfd[1], 2);
+        const volatile unsigned char *m = mmap(NULL, sizeof page, PROT_READ, MAP_SHARED, fd, 0);
+        rt_mapguard_set_fatal(1);
+        rt_mapguard_add((const void *)m, sizeof page, path);
+        if (ftruncate(fd, 0) != 0)
+            _exit(3);
+        _exit(m[4096] == 0 ? 4 : 5);   /* the handler exits first */
+    }
+    close(pfd[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n < sizeof out - 1 && (r = read(pfd[0], out + n, sizeof out - 1 - n)) > 0)
+        n += (size_t)r;
+    out[n] = '\0';
+    close(pfd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ok(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, "the file changed on disk"),
+       "fatal mode: a file cut short under its mapping: the message, exit status 2");
+    int raw = 0;
+    for (size_t i = 0; i < n; i++)
+        raw |= out[i] == '\x1b' || out[i] == '\x07' || out[i] == '\x9b' || out[i] == '\xff';
+    ok(!raw && strstr(out, "c<9B>31m^[]0;T^G\xEF\xBF\xBD.tsv"), "fatal mode: the path's controls are shown as escapes");
+    close(fd);
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)
@@ -118,5 +169,6 @@ int main(void)
     close(fd);
     unlink(path);
     free(buf);
+    fatal_message();
     return tap_done();
 }
