@@ -12,49 +12,62 @@
 #include "rt_rng.h"
 #include "rt_sample.h"
 
-rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
+/* Whether the words w[0, n) are a condition (a run named in full, of any length). */
+static int condition_words(const rt_workspace *ws, char **w, int n, rt_condition *c)
 {
-    char kind[32] = "", x[128] = "", y[128] = "", z[64] = "", extra[8] = "";
-    int n = sscanf(text, "%31s %127s %127s %63s %7s", kind, x, y, z, extra);
-    memset(c, 0, sizeof *c);
-    c->measure = (size_t)-1;
+    const char *kind = n ? w[0] : "";
     if (n == 1 && strcmp(kind, "all") == 0)
-        return RT_OK;
+        return 1;
     if (n == 1 && (strcmp(kind, "tagged") == 0 || strcmp(kind, "untagged") == 0)) {
         c->kind = kind[0] == 't' ? RT_COND_TAGGED : RT_COND_UNTAGGED;
-        return RT_OK;
+        return 1;
     }
     if (n == 3 && strcmp(kind, "notop") == 0) {
         int64_t k = 0;
-        int ok = rt_parse_int_in(x, 1, INT32_MAX, &k);
+        int ok = rt_parse_int_in(w[1], 1, INT32_MAX, &k);
         c->kind = RT_COND_NOTOP;
         c->k = (size_t)k;
-        c->a = rt_workspace_find_run(ws, y);
-        if (ok && c->a != (size_t)-1)
-            return RT_OK;
+        c->a = rt_workspace_find_run(ws, w[2]);
+        return ok && c->a != (size_t)-1;
     }
     if (n == 2 && strcmp(kind, "zero") == 0) {
         c->kind = RT_COND_ZERO;
-        c->a = rt_workspace_find_run(ws, x);
-        if (c->a != (size_t)-1)
-            return RT_OK;
+        c->a = rt_workspace_find_run(ws, w[1]);
+        return c->a != (size_t)-1;
     }
     if (n == 4 && (strcmp(kind, "rbo") == 0 || strcmp(kind, "jaccard") == 0)) {
         c->kind = kind[0] == 'r' ? RT_COND_RBO : RT_COND_JACCARD;
-        c->a = rt_workspace_find_run(ws, x);
-        c->b = rt_workspace_find_run(ws, y);
-        if (rt_parse_double(z, strlen(z), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0 && c->min_delta <= 1 &&
-            c->a != (size_t)-1 && c->b != (size_t)-1)
-            return RT_OK;
+        c->a = rt_workspace_find_run(ws, w[1]);
+        c->b = rt_workspace_find_run(ws, w[2]);
+        return rt_parse_double(w[3], strlen(w[3]), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0 &&
+               c->min_delta <= 1 && c->a != (size_t)-1 && c->b != (size_t)-1;
     }
     if ((n == 3 || n == 4) && (strcmp(kind, "worse") == 0 || strcmp(kind, "better") == 0)) {
         c->kind = kind[0] == 'w' ? RT_COND_WORSE : RT_COND_BETTER;
-        c->a = rt_workspace_find_run(ws, x);
-        c->b = rt_workspace_find_run(ws, y);
-        int ok = n == 3 || (rt_parse_double(z, strlen(z), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0);
-        if (ok && c->a != (size_t)-1 && c->b != (size_t)-1)
-            return RT_OK;
+        c->a = rt_workspace_find_run(ws, w[1]);
+        c->b = rt_workspace_find_run(ws, w[2]);
+        int ok = n == 3 || (rt_parse_double(w[3], strlen(w[3]), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0);
+        return ok && c->a != (size_t)-1 && c->b != (size_t)-1;
     }
+    return 0;
+}
+
+rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err)
+{
+    enum { MAX_WORDS = 4 };
+    char *copy = rt_strdup(text), *w[MAX_WORDS], *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(copy, " \t\n\r\v\f", &save); t; t = strtok_r(NULL, " \t\n\r\v\f", &save)) {
+        if (n < MAX_WORDS)
+            w[n] = t;
+        n++;   /* more than MAX_WORDS words: no condition */
+    }
+    memset(c, 0, sizeof *c);
+    c->measure = (size_t)-1;
+    int ok = n <= MAX_WORDS && condition_words(ws, w, n, c);
+    free(copy);
+    if (ok)
+        return RT_OK;
     return rt_err_set(err, RT_EUSAGE, "condition \"%s\": use all | tagged | untagged | notop K RUN | "
                       "worse RUN_A RUN_B [MIN_DELTA] | better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | "
                       "jaccard RUN_A RUN_B MAX | zero RUN (runs by name or number)",

@@ -230,8 +230,8 @@ static void draw_title(app *a)
     char buf[512];
     const char *ro = rt_session_readonly(a->s);
     snprintf(buf, sizeof buf, " retriage — %s — %s — %s%s%s", a->ws->name, view_current(a)->name,
-             a->s->annotator, ro ? " (read-only)" : "", a->set[0] ? " — set " : "");
-    if (a->set[0])
+             a->s->annotator, ro ? " (read-only)" : "", a->set ? " — set " : "");
+    if (a->set)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", a->set);
     draw_text(0, 0, a->cols, buf, strlen(buf), ROLE_TITLE, NULL);
 }

@@ -138,7 +138,7 @@ typedef struct app {
     size_t baseline_run;        /* the metrics panel marks runs against it ((size_t)-1: none) */
     size_t facet_by;            /* the metrics panel splits by this facet ((size_t)-1: none) */
     int plot;                   /* the plot view's figure: 0 difference, 1 histogram, 2 before/after */
-    char set[128];              /* the query set the list and breakdown are limited to, or "" */
+    char *set;                  /* the query set the list and breakdown are limited to, or NULL */
 
     /* judging: view_judge.c's own state (NULL until it is first used) */
     struct judge_state *judge;

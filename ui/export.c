@@ -49,7 +49,7 @@ int act_export(app *a, const char *arg)
         app_message(a, 1, "%s", err.msg);
         return -1;
     }
-    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
+    const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     if (set) {
         o.qids = set->qids;
         o.nqids = set->n;

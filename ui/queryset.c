@@ -17,7 +17,8 @@
 int act_set(app *a, const char *arg)
 {
     if (!arg || strcmp(arg, "none") == 0) {
-        a->set[0] = 0;
+        free(a->set);
+        a->set = NULL;
         app_refresh_rows(a);
         app_message(a, 0, "all queries (%zu shown)", a->nrows);
         return 0;
@@ -28,7 +29,9 @@ int act_set(app *a, const char *arg)
         app_message(a, 1, "no query set \"%s\"%s%s", arg, n ? "; there is " : "", n ? s[n - 1].name : "");
         return -1;
     }
-    snprintf(a->set, sizeof a->set, "%s", arg);
+    char *name = rt_strdup(arg);   /* any length, as the journal takes; arg may be a->set */
+    free(a->set);
+    a->set = name;
     app_refresh_rows(a);
     app_message(a, 0, "query set %s: %zu queries shown", a->set, a->nrows);
     return 0;
@@ -53,20 +56,27 @@ int act_sample(app *a, const char *arg)
     uint32_t *q;
     size_t nq;
     rt_sample_pick(a->s, (size_t)n, (uint64_t)seed, &c, &q, &nq);
-    char name[128];
-    int k = snprintf(name, sizeof name, "n%" PRId64 "-seed%" PRId64 "-", n, seed);
-    for (const char *s = arg + used; *s && k < (int)sizeof name - 2; s++)
-        name[k++] = *s == ' ' ? '-' : *s, name[k] = 0;
-    char how[300];
-    snprintf(how, sizeof how, "sample %s", arg);
+    /* the whole condition in the name: two conditions never share one (long run names too) */
+    const char *cond = arg + used;
+    size_t cap = strlen(cond) + 64;
+    char *name = rt_malloc(cap), *how = rt_malloc(cap + strlen(arg));
+    int k = snprintf(name, cap, "n%" PRId64 "-seed%" PRId64 "-", n, seed);
+    for (const char *s = cond; *s; s++)
+        name[k++] = *s == ' ' ? '-' : *s;
+    name[k] = 0;
+    snprintf(how, cap + strlen(arg), "sample %s", arg);
     rt_change ch;
     rt_status st = rt_session_save_set(a->s, name, q, nq, how, &ch, &err);
     free(q);
-    if (annotate_outcome(a, st, &ch, &err) != 0)
+    free(how);
+    if (annotate_outcome(a, st, &ch, &err) != 0) {
+        free(name);
         return -1;
+    }
     act_set(a, name);
     if (nq < (size_t)n)
         app_message(a, 0, "query set %s: only %zu queries meet the condition", name, nq);
+    free(name);
     return 0;
 }
 

@@ -388,6 +388,7 @@ static void run_tty(app *a)
 static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
+    free(a->set);
     free(a->judged);
     free(a->rows_idx);
     for (int v = 0; v < VIEW_COUNT; v++)

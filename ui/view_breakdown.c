@@ -55,7 +55,7 @@ static void row(app *a, const rt_breakdown *b, int y, const char *label, int gro
 
 static void draw(app *a, int top, int height)
 {
-    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
+    const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     rt_session *src = a->breakdown_team && team_session(a) ? team_session(a) : a->s;
     rt_breakdown *b = rt_breakdown_compute(src, a->bk, set ? set->qids : NULL, set ? set->n : 0);
     const rt_taxonomy *tax = a->ws->taxonomy;

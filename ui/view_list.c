@@ -181,7 +181,7 @@ static int in_set(const rt_qset *set, uint32_t q)
 static int visible(const app *a, size_t qi)
 {
     uint32_t q = a->ws->qlist[qi];
-    if (a->set[0] && !in_set(rt_annot_set(a->s->annot, a->set), q))
+    if (a->set && !in_set(rt_annot_set(a->s->annot, a->set), q))
         return 0;
     if (a->text_filter[0]) {
         const char *t = rt_workspace_query_text(a->ws, q);

@@ -253,7 +253,7 @@ static void draw(app *a, int top, int height)
 {
     rt_workspace *ws = a->ws;
     int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
-    const rt_qset *set = a->set[0] ? rt_annot_set(a->s->annot, a->set) : NULL;
+    const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
     char sig[200] = "";
     if (!set && a->baseline_run != (size_t)-1)
