@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_journal.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -121,8 +122,12 @@ static rt_status add(import_state *im, const rt_workspace *ws, const input *in, 
     const char *path = in->path;
     if (!who || !who[0])
         return rt_err_at(err, RT_EUSAGE, path, line, "no annotator: the file has no annotator column (give --annotator NAME)");
-    if (who[0] == '.' || strchr(who, '/') || strlen(who) >= 200)
-        return rt_err_at(err, RT_EINPUT, path, line, "annotator \"%.200s\" cannot name a journal (no '/', no leading '.')", who);
+    const char *why = rt_journal_name_problem(who);
+    if (why) {
+        char shown[80];
+        return rt_err_at(err, RT_EINPUT, path, line, "annotator \"%s\" cannot name a journal: %s",
+                         rt_id_show(who, strlen(who), shown, sizeof shown), why);
+    }
     rt_status st = rt_check_pair_ids(path, line, q->s, q->len, p->s, p->len, err);
     if (st != RT_OK)
         return st;

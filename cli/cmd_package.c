@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_journal.h"
 #include "rt_mem.h"
 #include "rt_op.h"
 #include "rt_package.h"
@@ -122,9 +123,13 @@ static int parse_package(int argc, char **argv, ws_args *w, package_args *p)
     }
     if (!p->nto)
         return cli_usage("package", "--to A,B,… names the annotators to assign the packages to");
-    for (size_t i = 0; i < p->nto; i++)
-        if (p->to[i][0] == '.' || strchr(p->to[i], '/'))
-            return cli_usage("package", "\"%s\" cannot name an annotator (no '/', no leading '.')", p->to[i]);
+    for (size_t i = 0; i < p->nto; i++) {
+        const char *why = rt_journal_name_problem(p->to[i]);
+        char shown[80];
+        if (why)
+            return cli_usage("package", "--to: \"%s\" cannot name an annotator's journal: %s",
+                             rt_id_show(p->to[i], strlen(p->to[i]), shown, sizeof shown), why);
+    }
     if (!w->annotator)
         return cli_usage("package", "--annotator LEAD: whose journal keeps the packages");
     return ws_args_finish(w, "package", argc, argv);

@@ -16,6 +16,7 @@
 #include "rt_file.h"
 #include "rt_journal.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_reader.h"
 
 struct rt_journal {
@@ -38,9 +39,18 @@ struct rt_journal {
 
 /* ---- the file ---------------------------------------------------------------------------- */
 
-static int valid_name(const char *a)
+const char *rt_journal_name_problem(const char *a)
 {
-    return a && a[0] && a[0] != '.' && !strchr(a, '/') && strlen(a) < 200;
+    if (!a || !a[0])
+        return "it is empty";
+    if (a[0] == '.' || strchr(a, '/'))
+        return "it holds a '/' or starts with '.'";
+    size_t len = strlen(a);
+    if (len >= RT_JOURNAL_NAME_MAX)
+        return "it is 200 bytes or longer";
+    if (rt_id_problem(a, len))   /* names a file and shows in every view: text, not bytes */
+        return rt_utf8_valid(a, len) ? "it holds a control character" : "it is not valid UTF-8";
+    return NULL;
 }
 
 /* Why the entry name in dirfd cannot be a journal (or its lock): NULL when it is absent or a
@@ -355,9 +365,12 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
 {
     *out = NULL;
     size_t nops = 0;
-    if (!valid_name(annotator))
-        return rt_err_set(err, RT_EUSAGE, "annotator name \"%s\" cannot name a file (no '/', no leading '.')",
-                          annotator ? annotator : "");
+    const char *unfit = rt_journal_name_problem(annotator);
+    if (unfit) {
+        char shown[80];
+        return rt_err_set(err, RT_EUSAGE, "annotator name \"%s\" cannot name a journal: %s",
+                          annotator ? rt_id_show(annotator, strlen(annotator), shown, sizeof shown) : "", unfit);
+    }
     rt_journal *j = rt_calloc(1, sizeof *j);
     j->fd = j->lock_fd = -1;
     j->dir = rt_strdup(dir);

@@ -14,6 +14,13 @@
 
 typedef struct rt_journal rt_journal;
 
+/* An annotator's name is its journal's file name: under this many bytes. */
+enum { RT_JOURNAL_NAME_MAX = 200 };
+
+/* Why annotator cannot name a journal, or NULL when it can: it must be non-empty valid UTF-8
+ * without control characters, under RT_JOURNAL_NAME_MAX bytes, without '/' or a leading '.'. */
+const char *rt_journal_name_problem(const char *annotator);
+
 /* Opens (creating dir and file as needed) the journal of annotator in dir. Existing operations
  * are read into *ops / *nops (caller frees each with rt_op_clear, then the array).
  * - Nothing is opened through a symbolic link: a journal folder that is a link, or a journal

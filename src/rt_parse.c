@@ -320,10 +320,18 @@ char *rt_id_show(const char *s, size_t len, char *buf, size_t n)
             o += 3;
             break;
         }
-        if (c < 0x20 || c == 0x7f || c == '\\')
+        size_t k = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;   /* a valid character's bytes, else 0 */
+        if (k > 1 && (i + k > len || rt_utf8_invalid_at(s + i, k) != k))
+            k = 0;
+        if (k == 0 || c < 0x20 || c == 0x7f || c == '\\') {   /* invalid UTF-8 too: as bytes */
             o += (size_t)snprintf(buf + o, n - o, "\\x%02x", c);
-        else
-            buf[o++] = (char)c;
+        } else if (o + k + 8 < n) {
+            memcpy(buf + o, s + i, k);
+            o += k;
+            i += k - 1;
+        } else
+            break;
     }
     buf[o] = '\0';
     return buf;

@@ -116,8 +116,9 @@ rt_status rt_check_pair_ids(const char *path, size_t line, const char *qid, size
 /* True when id can stand in a blank-separated TREC line (no space, tab or other blank in it). */
 int rt_id_trec_safe(const char *id);
 
-/* A printable, shortened copy of an id for messages ("…" after 60 bytes; control bytes as \xNN),
- * written to buf of size n; returns buf. */
+/* A printable, shortened copy of an id for messages ("…" after 60 bytes; control bytes and the
+ * bytes of invalid UTF-8 as \xNN, so the copy is valid UTF-8), written to buf of size n; returns
+ * buf. */
 char *rt_id_show(const char *s, size_t len, char *buf, size_t n);
 
 /* Parses the whole NUL-terminated string s as a decimal integer (optional sign, digits only) in

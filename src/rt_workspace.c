@@ -18,6 +18,7 @@
 #include "rt_facets.h"
 #include "rt_file.h"
 #include "rt_hash.h"
+#include "rt_journal.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
@@ -711,6 +712,10 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
         if (st != RT_OK)
             return rt_err_at(err, RT_EINPUT, path, 0, "\"measures\": %s", me.msg);
     }
+    const char *who = json_str(o, "annotator");
+    const char *why = who && who[0] ? rt_journal_name_problem(who) : NULL;   /* "": the default */
+    if (why)   /* here, so that the error names the file it is in */
+        return rt_err_at(err, RT_EINPUT, path, 0, "\"annotator\" cannot name a journal: %s", why);
     int order;
     char valid[64], want[80];
     if (json_str(o, "order") && !rt_name_value(rt_orders, json_str(o, "order"), &order)) {

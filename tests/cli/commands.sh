@@ -86,6 +86,18 @@ printf '{"dbqa": "d", "qrels": "q", "runs": ["r"]}\n' > "$D/ws.json"
 run export "$D/ws.json" --what metrics
 [ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"dbqa\" holds the queries, passages and labels: no \"queries\", \"collection\" or \"qrels\" with it" "$D/err"
 report $? "a workspace file with \"dbqa\" and \"qrels\": an input error naming the file and its members"
+printf '{"qrels": "q", "runs": ["r"], "annotator": "../lead"}\n' > "$D/ws.json"
+run export "$D/ws.json" --what metrics
+[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"annotator\" cannot name a journal: it holds a '/' or starts with '.'" "$D/err"
+report $? "a workspace file's annotator that cannot name a journal: an input error naming the file"
+printf '{"qrels": "q", "runs": ["r"], "annotator": "a\\u001b[31mb"}\n' > "$D/ws.json"
+run export "$D/ws.json" --what metrics
+[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"annotator\" cannot name a journal: it holds a control character" "$D/err"
+report $? "a workspace file's annotator with an escape byte: an input error naming the file"
+run --script /dev/null --demo --journal-dir "$D/jr" --annotator "$(printf 'a\033b')"
+[ "$rc" -eq 1 ] && grep -q 'annotator name "a\\x1bb" cannot name a journal: it holds a control character' "$D/err" &&
+    [ ! -e "$D/jr" ]
+report $? "--annotator with an escape byte is refused, shown escaped, and nothing is created"
 # -m and --preset add up, as the help says
 printf 'q1 0 p1 1\n' > "$D/q.trec"; printf 'q1 Q0 p1 1 1.0 r\n' > "$D/r.trec"
 run eval -m RR@10 --preset dbqa -m P@2 "$D/q.trec" "$D/r.trec"

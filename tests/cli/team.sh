@@ -83,6 +83,11 @@ run import "${WS[@]}" --judgments "$D/badname.tsv"
 [ "$rc" -eq 2 ] && grep -q "badname.tsv:2: annotator \"../x\" cannot name a journal" "$D/err" && unchanged &&
     [ ! -e "$D/x.jsonl" ]
 report $? "import: an annotator name that is a path is refused"
+printf 'annotator\tqid\tpid\tgrade\nann\tq1\tp1\t1\na\033]0;x\007b\tq1\tp1\t1\n' > "$D/ctlname.tsv"
+run import "${WS[@]}" --judgments "$D/ctlname.tsv"
+[ "$rc" -eq 2 ] && grep -q 'ctlname.tsv:3: annotator "a\\x1b\]0;x\\x07b" cannot name a journal: it holds a control character' "$D/err" &&
+    unchanged && [ "$(ls "$J" | grep -c "^a.*b\.jsonl$")" -eq 0 ]
+report $? "import: an annotator name with control bytes is refused, shown escaped, nothing written"
 printf 'q1\tp1\tentity\n' > "$D/nohead.tsv"
 run import "${WS[@]}" --annotator carol --tags "$D/nohead.tsv"
 [ "$rc" -eq 2 ] && grep -q "nohead.tsv:1: a tags file starts with a header line" "$D/err" && unchanged
@@ -155,6 +160,9 @@ run package "${WS[@]}" --annotator lead
 [ "$rc" -eq 1 ] && grep -q -- "--to A,B" "$D/err"; report $? "package: --to is required"
 run package "${WS[@]}" --annotator lead --to ../x
 [ "$rc" -eq 1 ] && grep -q "cannot name an annotator" "$D/err"; report $? "package: an annotator name that is a path is refused"
+run package "${WS[@]}" --annotator lead --to "alice,$(printf 'b\033[2Jb')"
+[ "$rc" -eq 1 ] && grep -q -- '--to: "b\\x1b\[2Jb" cannot name an annotator.s journal: it holds a control character' "$D/err"
+report $? "package: an annotator name with an escape byte is refused, shown escaped"
 run package "${WS[@]}" --annotator lead --to alice --set nosuch
 [ "$rc" -eq 2 ] && grep -q 'no query set named "nosuch"' "$D/err"; report $? "package: an unknown query set"
 run review-report "${WS[@]}" --reviewers 1

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "journal_fixture.h"
+#include "rt_parse.h"
 
 static void test_journal_basics(void)
 {
@@ -447,25 +448,39 @@ out:
 
 static void test_journal_names(void)
 {
-    const char *bad[] = {"", "../x", ".hidden", "..", "a/b", NULL};
+    const char *bad[] = {"", "../x", ".hidden", "..", "a/b", "a\001b", "a\033[31mb", "a\177", "a\377b",
+                         "a\xc3", NULL};
     char longname[260];
     memset(longname, 'a', sizeof longname - 1);
     longname[sizeof longname - 1] = 0;
     const char *dir = P("names/sub");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0] + 1; i++) {
         const char *who = i < sizeof bad / sizeof bad[0] ? bad[i] : longname;
-        const char *shown = who ? (strlen(who) > 20 ? "(259 characters)" : who) : "(null)";
+        char shown[80];
+        if (!who)
+            snprintf(shown, sizeof shown, "(null)");
+        else if (strlen(who) > 20)
+            snprintf(shown, sizeof shown, "(%zu characters)", strlen(who));
+        else
+            rt_id_show(who, strlen(who), shown, sizeof shown);
         for (int ro = 0; ro < 2; ro++) {
             rt_journal *j = (rt_journal *)1;
             rt_op *ops;
             size_t nops;
             rt_err err = {0};
             rt_status st = (ro ? rt_journal_open_readonly : rt_journal_open)(&j, dir, who, &ops, &nops, NULL, &err);
-            ok(st == RT_EUSAGE && j == NULL && strstr(err.msg, "annotator name"),
+            int raw = 0;   /* the message shows the name, never its control bytes */
+            for (const char *c = err.msg; *c; c++)
+                raw |= (unsigned char)*c < 0x20 || *c == 0x7f;
+            ok(st == RT_EUSAGE && j == NULL && strstr(err.msg, "annotator name") && !raw,
                "%sannotator \"%s\" is refused (%s)", ro ? "read-only: " : "", shown, err.msg);
         }
+        ok(rt_journal_name_problem(who) != NULL, "rt_journal_name_problem refuses \"%s\"", shown);
     }
     ok(!exists(P("names")) && !exists(P("x.jsonl")), "nothing was created");
+    const char *good[] = {"ann", "李明", "a.b", "a b", "x-1_2"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        ok(rt_journal_name_problem(good[i]) == NULL, "annotator \"%s\" can name a journal", good[i]);
 }
 
 /* rt_journal_open_readonly never writes: not the torn tail, not a newline, not a lock. */

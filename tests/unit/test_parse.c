@@ -87,5 +87,18 @@ int main(void)
     ok(rt_id_problem("", 0) != NULL, "empty id rejected");
     ok(rt_id_problem("a\x1b", 2) != NULL, "control character in id rejected");
     ok(rt_id_problem("186572-3-1", 10) == NULL, "normal id accepted");
+
+    char shown[128];
+    ok(strcmp(rt_id_show("q\x1b[1m\\", 6, shown, sizeof shown), "q\\x1b[1m\\x5c") == 0,
+       "id_show: control bytes and the backslash as \\xNN (%s)", shown);
+    ok(strcmp(rt_id_show("李\xff\xe4\xb8", 6, shown, sizeof shown), "李\\xff\\xe4\\xb8") == 0,
+       "id_show: a valid character kept, the bytes of invalid UTF-8 as \\xNN (%s)", shown);
+    char chinese[92] = "a";   /* byte 60 is inside the 20th character */
+    for (int i = 0; i < 30; i++)
+        strcat(chinese, "李");
+    rt_id_show(chinese, strlen(chinese), shown, sizeof shown);
+    ok(rt_utf8_valid(shown, strlen(shown)) && strncmp(shown, chinese, 61) == 0 &&
+       strcmp(shown + 61, "\xE2\x80\xA6") == 0,
+       "id_show: 91 bytes of Chinese cut after about 60 bytes, at a character's end (%s)", shown);
     return tap_done();
 }
