@@ -39,18 +39,25 @@ struct rt_journal {
 
 /* ---- the file ---------------------------------------------------------------------------- */
 
-const char *rt_journal_name_problem(const char *a)
+/* Why a cannot be the file name of a journal in its folder, or NULL. */
+static const char *path_problem(const char *a)
 {
     if (!a || !a[0])
         return "it is empty";
     if (a[0] == '.' || strchr(a, '/'))
         return "it holds a '/' or starts with '.'";
-    size_t len = strlen(a);
-    if (len >= RT_JOURNAL_NAME_MAX)
+    if (strlen(a) >= RT_JOURNAL_NAME_MAX)
         return "it is 200 bytes or longer";
-    if (rt_id_problem(a, len))   /* names a file and shows in every view: text, not bytes */
-        return rt_utf8_valid(a, len) ? "it holds a control character" : "it is not valid UTF-8";
     return NULL;
+}
+
+const char *rt_journal_name_problem(const char *a)
+{
+    const char *why = path_problem(a);
+    size_t len = why ? 0 : strlen(a);
+    if (!why && rt_id_problem(a, len))   /* names a file and shows in every view: text, not bytes */
+        why = rt_utf8_valid(a, len) ? "it holds a control character" : "it is not valid UTF-8";
+    return why;
 }
 
 /* Why the entry name in dirfd cannot be a journal (or its lock): NULL when it is absent or a
@@ -365,7 +372,9 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
 {
     *out = NULL;
     size_t nops = 0;
-    const char *unfit = rt_journal_name_problem(annotator);
+    /* a journal opened to write may be created: its name must be text; one only read is a file
+     * of the folder, perhaps from elsewhere (every view escapes its name) */
+    const char *unfit = lock ? rt_journal_name_problem(annotator) : path_problem(annotator);
     if (unfit) {
         char shown[80];
         return rt_err_set(err, RT_EUSAGE, "annotator name \"%s\" cannot name a journal: %s",

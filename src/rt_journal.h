@@ -18,7 +18,9 @@ typedef struct rt_journal rt_journal;
 enum { RT_JOURNAL_NAME_MAX = 200 };
 
 /* Why annotator cannot name a journal, or NULL when it can: it must be non-empty valid UTF-8
- * without control characters, under RT_JOURNAL_NAME_MAX bytes, without '/' or a leading '.'. */
+ * without control characters, under RT_JOURNAL_NAME_MAX bytes, without '/' or a leading '.'.
+ * A journal opened to write (and so perhaps created) must have such a name; one opened read-only
+ * (a teammate's, already in the folder) only a name without '/' or a leading '.'. */
 const char *rt_journal_name_problem(const char *annotator);
 
 /* Opens (creating dir and file as needed) the journal of annotator in dir. Existing operations

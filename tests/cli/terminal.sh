@@ -45,13 +45,13 @@ printf 'q1 Q0 p1 1 2 ok\n' >"$D/v.run"
 "$RETRIAGE" compare --format json "$D/q.trec" "$D/u.run" "$D/v.run" >"$D/c.json" 2>/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d[0]["a"] == "bad\ufffdtag"' "$D/c.json"
 report $? "compare --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
-# agree: annotators are named after their journals' file names, categories by the workspace file
+# agree: annotators are named after their journals' file names, categories by the workspace file.
+# retriage makes no journal named with invalid UTF-8, but one may come from elsewhere: a copy.
 printf '{"qrels": "q.trec", "runs": ["v.run"], "journal_dir": "aj", "taxonomy": [{"group": "g",
   "categories": [{"name": "c", "id": "c\377", "key": "1"}]}]}\n' >"$D/agree.json"
 printf ':label q1 p1 0\n:tag q1 p1 1\n' >"$D/agree.script"
-for who in "a$(printf '\377')" b; do
-    "$RETRIAGE" "$D/agree.json" --script "$D/agree.script" --annotator "$who" >/dev/null 2>&1
-done
+"$RETRIAGE" "$D/agree.json" --script "$D/agree.script" --annotator b >/dev/null 2>&1
+cp "$D/aj/b.jsonl" "$D/aj/a$(printf '\377').jsonl"
 "$RETRIAGE" agree --format json "$D/agree.json" >"$D/a.json" 2>/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert "a\ufffd" in d["annotators"] and "c\ufffd" in d["pairs"][0]["category_kappa"]' "$D/a.json"
 report $? "agree --format json of annotator and category names with invalid UTF-8 stays valid UTF-8 JSON"
