@@ -18,7 +18,6 @@
 #include "opts.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
-#include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_table.h"
@@ -306,7 +305,6 @@ int cmd_eval(int argc, char **argv)
         free(a.ms);
         return rc < 0 ? CLI_OK : rc;
     }
-    rt_blas_quiet();   /* eval never uses BLAS: its idle pool would spin beside the reading threads */
     rt_err err;
     rt_strtab *qids = rt_strtab_new(), *pids = rt_strtab_new();
     rt_report *rep = rt_report_new();

@@ -11,7 +11,6 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "ui.h"
-#include "rt_leak.h"
 #include "ws_args.h"
 
 const char ws_args_help[] =
@@ -194,7 +193,6 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
     rt_status st;
     *ws = NULL;
     *sess = NULL;
-    rt_blas_quiet();   /* OpenBLAS's idle pool would spin beside the threads opening the workspace */
     if (w->demo || w->workspace) {
         char *path = w->demo ? demo_path() : rt_strdup(w->workspace);
         if (!path) {

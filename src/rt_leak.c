@@ -10,18 +10,12 @@
  * ascending). */
 #include "config.h"
 
-#include <cblas.h>
-#include <faiss/c_api/AutoTune_c.h>
-#include <faiss/c_api/IndexFlat_c.h>
-#include <faiss/c_api/Index_c.h>
-#include <faiss/c_api/error_c.h>
-#include <faiss/c_api/index_factory_c.h>
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_faiss.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_ngram.h"
@@ -45,7 +39,8 @@ typedef struct cand {
 typedef struct search {
     const rt_embed *test, *train;
     double *inv_test, *inv_train;   /* 1 / L2 norm of each row; 0 for a zero row */
-    FaissIndex *ix;
+    const rt_faiss_api *fx;         /* the BLAS and Faiss (rt_faiss.h) */
+    void *ix;                       /* a Faiss index */
     size_t k;
     double threshold;
     double slack;                   /* how far a float32 score may be below the true cosine */
@@ -80,9 +75,9 @@ double rt_leak_threshold(const rt_leak_opts *o, int builtin)
 
 /* Faiss's last error as an rt_err: its message without the C++ location prefix ("Error in
  * FUNCTION at FILE:LINE: "), on one line. */
-static rt_status faiss_fail(rt_err *err, rt_status st, const char *what)
+static rt_status faiss_fail(const rt_faiss_api *fx, rt_err *err, rt_status st, const char *what)
 {
-    const char *m = faiss_get_last_error();
+    const char *m = fx->last_error();
     if (!m || !*m)
         m = "unknown error";
     const char *at = strstr(m, " at ");
@@ -132,30 +127,22 @@ static int is_flat(const char *spec)
     return !spec || !*spec || strcmp(spec, "Flat") == 0;
 }
 
-static rt_status make_index(size_t d, const rt_leak_opts *o, FaissIndex **ix, rt_err *err)
+static rt_status make_index(const rt_faiss_api *fx, size_t d, const rt_leak_opts *o, void **ix,
+                            rt_err *err)
 {
     *ix = NULL;
     if (is_flat(o->index_spec)) {
-        FaissIndexFlatIP *flat = NULL;
-        if (faiss_IndexFlatIP_new_with(&flat, (idx_t)d) != 0)
-            return faiss_fail(err, RT_EINPUT, "creating the exact index");
-        *ix = (FaissIndex *)flat;
-    } else if (faiss_index_factory(ix, (int)d, o->index_spec, METRIC_INNER_PRODUCT) != 0) {
+        if (fx->flat_ip(ix, (int64_t)d) != 0)
+            return faiss_fail(fx, err, RT_EINPUT, "creating the exact index");
+    } else if (fx->factory_ip(ix, (int)d, o->index_spec) != 0) {
         char what[300];
         snprintf(what, sizeof what, "index '%s'", o->index_spec);
-        return faiss_fail(err, RT_EUSAGE, what);
+        return faiss_fail(fx, err, RT_EUSAGE, what);
     }
-    if (o->index_params && *o->index_params) {
-        FaissParameterSpace *ps = NULL;
-        int rc = faiss_ParameterSpace_new(&ps);
-        if (rc == 0)
-            rc = faiss_ParameterSpace_set_index_parameters(ps, *ix, o->index_params);
-        faiss_ParameterSpace_free(ps);
-        if (rc != 0) {
-            char what[300];
-            snprintf(what, sizeof what, "index parameters '%s'", o->index_params);
-            return faiss_fail(err, RT_EUSAGE, what);
-        }
+    if (o->index_params && *o->index_params && fx->set_params(*ix, o->index_params) != 0) {
+        char what[300];
+        snprintf(what, sizeof what, "index parameters '%s'", o->index_params);
+        return faiss_fail(fx, err, RT_EUSAGE, what);
     }
     return RT_OK;
 }
@@ -172,29 +159,30 @@ static int all_unit(const rt_embed *e, const double *inv)
  * (from rt_embed_normalize or the built-in embedder) go in as they are, in one call: the index
  * then grows once, to its final size, and holds the only copy. Others are normalised in slices;
  * the index's storage then grows step by step. */
-static rt_status train_index(FaissIndex *ix, const rt_embed *train, const double *inv, int unit,
-                             rt_err *err)
+static rt_status train_index(const rt_faiss_api *fx, void *ix, const rt_embed *train, const double *inv,
+                             int unit, rt_err *err)
 {
     float *all = unit ? train->x : rt_reallocarray(NULL, train->n * train->d, sizeof *all);
     if (!unit)
         unit_rows(train, inv, 0, train->n, all);
-    int rc = faiss_Index_train(ix, (idx_t)train->n, all);
+    int rc = fx->train(ix, (int64_t)train->n, all);
     if (!unit)
         free(all);
-    return rc == 0 ? RT_OK : faiss_fail(err, RT_EINPUT, "training the index");
+    return rc == 0 ? RT_OK : faiss_fail(fx, err, RT_EINPUT, "training the index");
 }
 
-static rt_status fill_index(FaissIndex *ix, const rt_embed *train, const double *inv, rt_err *err)
+static rt_status fill_index(const rt_faiss_api *fx, void *ix, const rt_embed *train, const double *inv,
+                            rt_err *err)
 {
     int unit = all_unit(train, inv);
-    if (!faiss_Index_is_trained(ix)) {
-        rt_status st = train_index(ix, train, inv, unit, err);
+    if (!fx->is_trained(ix)) {
+        rt_status st = train_index(fx, ix, train, inv, unit, err);
         if (st != RT_OK)
             return st;
     }
     if (unit)
-        return faiss_Index_add(ix, (idx_t)train->n, train->x) == 0
-                   ? RT_OK : faiss_fail(err, RT_EINPUT, "adding the training vectors");
+        return fx->add(ix, (int64_t)train->n, train->x) == 0
+                   ? RT_OK : faiss_fail(fx, err, RT_EINPUT, "adding the training vectors");
     size_t step = ADD_BYTES / (train->d * sizeof *train->x) + 1;
     if (step > train->n)
         step = train->n;
@@ -203,8 +191,8 @@ static rt_status fill_index(FaissIndex *ix, const rt_embed *train, const double 
     for (size_t first = 0; first < train->n && st == RT_OK; first += step) {
         size_t n = train->n - first < step ? train->n - first : step;
         unit_rows(train, inv, first, n, buf);
-        if (faiss_Index_add(ix, (idx_t)n, buf) != 0)
-            st = faiss_fail(err, RT_EINPUT, "adding the training vectors");
+        if (fx->add(ix, (int64_t)n, buf) != 0)
+            st = faiss_fail(fx, err, RT_EINPUT, "adding the training vectors");
     }
     free(buf);
     return st;
@@ -235,7 +223,7 @@ static int cmp_cand(const void *pa, const void *pb)
 
 /* Rescores test row t's kq Faiss candidates that may reach the threshold (zero training rows
  * never match) into s->c, sorted best first; returns how many there are. */
-static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, size_t kq)
+static size_t gather(search *s, size_t t, const int64_t *lab, const float *dis, size_t kq)
 {
     RT_GROW(s->c, s->ccap, kq);
     size_t nc = 0;
@@ -253,7 +241,7 @@ static size_t gather(search *s, size_t t, const idx_t *lab, const float *dis, si
  * returned (the lowest score, an upper bound on the rest) reaches the threshold and ties with
  * or beats the k-th candidate, or there are fewer than k candidates. The slack covers float32
  * rounding in Faiss's scores, so near-ties count as ties here. */
-static int needs_more(const search *s, size_t nc, const idx_t *lab, const float *dis, size_t kq)
+static int needs_more(const search *s, size_t nc, const int64_t *lab, const float *dis, size_t kq)
 {
     if (kq >= s->train->n || lab[kq - 1] < 0)
         return 0;
@@ -278,11 +266,11 @@ static rt_status search_rows(search *s, size_t first, size_t n, size_t kq, rt_er
     size_t d = s->test->d;
     float *x = rt_reallocarray(NULL, n * d, sizeof *x);
     float *dis = rt_reallocarray(NULL, n * kq, sizeof *dis);
-    idx_t *lab = rt_reallocarray(NULL, n * kq, sizeof *lab);
+    int64_t *lab = rt_reallocarray(NULL, n * kq, sizeof *lab);
     unit_rows(s->test, s->inv_test, first, n, x);
     rt_status st = RT_OK;
-    if (faiss_Index_search(s->ix, (idx_t)n, x, (idx_t)kq, dis, lab) != 0)
-        st = faiss_fail(err, RT_EINPUT, "searching");
+    if (s->fx->search(s->ix, (int64_t)n, x, (int64_t)kq, dis, lab) != 0)
+        st = faiss_fail(s->fx, err, RT_EINPUT, "searching");
     for (size_t i = 0; i < n && st == RT_OK; i++) {
         size_t t = first + i;
         if (s->inv_test[t] == 0)
@@ -432,8 +420,7 @@ static void exact_rows(search *s, const float *qx, size_t first, size_t n, const
     for (size_t j0 = 0; j0 < s->train->n; j0 += block) {
         size_t nj = s->train->n - j0 < block ? s->train->n - j0 : block;
         /* sc[i][j] = qx[i] · tx[j0 + j]: the call Faiss makes, in the same blocks */
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)nj, (int)d, 1.0f, qx,
-                    (int)d, tx + j0 * d, (int)d, 0.0f, sc, (int)nj);
+        s->fx->sgemm_abt((int)n, (int)nj, (int)d, qx, tx + j0 * d, sc);
         for (size_t i = 0; i < n; i++)
             if (s->inv_test[first + i] != 0)   /* a zero vector has no neighbours */
                 scan_row(s, &rows[i], first + i, sc + i * nj, j0, nj);
@@ -507,8 +494,11 @@ rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_l
     rt_status st = check_shapes(test, train, o, err);
     if (st != RT_OK || test->n == 0 || train->n == 0)
         return st;
+    const rt_faiss_api *fx = rt_faiss_load(err);
+    if (!fx)
+        return RT_EINPUT;
     double worst = (double)test->d * 0x1p-23;
-    search s = {.test = test, .train = train, .k = o->k, .threshold = threshold,
+    search s = {.test = test, .train = train, .fx = fx, .k = o->k, .threshold = threshold,
                 .slack = worst > SLACK ? worst : SLACK};
     s.inv_test = inverse_norms(test);
     size_t batch = o->batch ? o->batch : RT_LEAK_BATCH;
@@ -517,14 +507,15 @@ rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_l
         exact_search(&s, batch, o->train_batch ? o->train_batch : RT_LEAK_TRAIN_BATCH);
     } else {
         s.inv_train = inverse_norms(train);
-        st = make_index(test->d, o, &s.ix, err);
+        st = make_index(fx, test->d, o, &s.ix, err);
         if (st == RT_OK)
-            st = fill_index(s.ix, train, s.inv_train, err);
+            st = fill_index(fx, s.ix, train, s.inv_train, err);
         size_t kq = o->k + TIE_MARGIN < train->n ? o->k + TIE_MARGIN : train->n;
         for (size_t first = 0; first < test->n && st == RT_OK; first += batch)
             st = search_rows(&s, first, test->n - first < batch ? test->n - first : batch, kq, err);
     }
-    faiss_Index_free(s.ix);
+    if (s.ix)
+        fx->free_index(s.ix);
     free(s.inv_test);
     free(s.inv_train);
     free(s.c);
@@ -578,12 +569,4 @@ rt_status rt_leak_find(const char *const *test_texts, size_t ntest,
     rt_embed_free(&te);
     rt_embed_free(&tr);
     return st;
-}
-
-void rt_blas_quiet(void)
-{
-    void (*shutdown)(void);
-    *(void **)&shutdown = dlsym(RTLD_DEFAULT, "blas_thread_shutdown_");
-    if (shutdown)
-        shutdown();
 }

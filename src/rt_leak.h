@@ -85,11 +85,4 @@ rt_status rt_leak_find(const char *const *test_texts, size_t ntest,
 rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_leak_opts *o,
                          double threshold, rt_leak_pair **out, size_t *npairs, rt_err *err);
 
-/* OpenBLAS, linked in for Faiss, starts a worker thread per further core when the program loads,
- * which spins on sched_yield for a while before it sleeps: on a machine of two cores it takes CPU
- * from the threads reading a large run (eval) or a workspace. Shuts that pool down when it is
- * there (OpenBLAS's own call, made before a fork, looked up by name, as another BLAS has none);
- * the pool starts again when BLAS is next called (a leakage search). */
-void rt_blas_quiet(void);
-
 #endif

@@ -167,6 +167,29 @@ fails 2 "$D/test.emb.tsv: 4 vectors for the 3 queries of $D/dupq.tsv" "a repeate
 grep -q "warning: $D/dupq.tsv:3: 1 repeated query ids ignored" "$D/err"
 report $? "the repeated qid is reported as a warning before the error"
 
+# ---- the BLAS and Faiss: a module loaded by the first search (src/rt_faiss.h) ------------------
+# without $RETRIAGE_FAISS_MODULE, the module beside the program (a build tree)
+( unset RETRIAGE_FAISS_MODULE; run --train "$D/train.tsv" --test "$D/test.tsv"; [ "$rc" -eq 0 ] &&
+  cmp -s "$D/out" "$D/builtin.tsv" )
+report $? "the Faiss module is found beside the program, and finds the same pairs"
+RETRIAGE_FAISS_MODULE="$D/nosuch.so" run --train "$D/train.tsv" --test "$D/test.tsv"
+[ "$rc" -eq 2 ] && grep -q "retriage: the leakage search's Faiss module could not be loaded: $D/nosuch.so: " "$D/err" &&
+    [ ! -s "$D/out" ]
+report $? "a missing Faiss module: an error naming the file (exit 2)"
+other=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 /{print $NF; exit}')
+if [ -n "$other" ]; then
+    RETRIAGE_FAISS_MODULE="$other" run --train "$D/train.tsv" --test "$D/test.tsv"
+    [ "$rc" -eq 2 ] && grep -q "$other: not a Faiss module of this retriage" "$D/err"
+    report $? "a library that is not the Faiss module is refused (exit 2)"
+else
+    ok 0 "# SKIP no libz.so.1 in ldconfig's cache to stand in for a wrong module"
+fi
+# the commands that never search do not load the BLAS, LAPACK, OpenMP or C++ (10-20 ms a start)
+printf 'q1 0 p1 1\n' >"$D/q.trec"; printf 'q1 Q0 p1 1 1.0 r\n' >"$D/r.trec"
+LD_DEBUG=files "$RETRIAGE" eval "$D/q.trec" "$D/r.trec" >/dev/null 2>"$D/ld"
+grep -q 'file=libc\.so' "$D/ld" && ! grep -Eq 'file=(libblas|liblapack|libopenblas|libgomp|libstdc\+\+|retriage-faiss)' "$D/ld"
+report $? "eval loads neither the BLAS nor Faiss"
+
 # ---- help ----------------------------------------------------------------------------------------
 "$RETRIAGE" leak --help >"$D/help" 2>&1
 rc=$?
