@@ -78,22 +78,25 @@ printf '{"qrels": "q", "runs": ["r"], "order": "x"}\n' > "$D/ws.json"
 run "$D/ws.json"
 [ "$rc" -eq 2 ] && grep -q '"order" must be one of score, file' "$D/err"
 report $? "a workspace file's bad order lists the valid ones"
-printf '{"qrels": "q", "runs": ["r"], "measures": "RR@10,bogus"}\n' > "$D/ws.json"
-run export "$D/ws.json" --what metrics
-[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"measures\": unknown measure \"bogus\" (known: " "$D/err"
-report $? "a workspace file's unknown measure: an input error (exit 2) naming the file"
-printf '{"dbqa": "d", "qrels": "q", "runs": ["r"]}\n' > "$D/ws.json"
-run export "$D/ws.json" --what metrics
-[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"dbqa\" holds the queries, passages and labels: no \"queries\", \"collection\" or \"qrels\" with it" "$D/err"
-report $? "a workspace file with \"dbqa\" and \"qrels\": an input error naming the file and its members"
-printf '{"qrels": "q", "runs": ["r"], "annotator": "../lead"}\n' > "$D/ws.json"
-run export "$D/ws.json" --what metrics
-[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"annotator\" cannot name a journal: it holds a '/' or starts with '.'" "$D/err"
-report $? "a workspace file's annotator that cannot name a journal: an input error naming the file"
-printf '{"qrels": "q", "runs": ["r"], "annotator": "a\\u001b[31mb"}\n' > "$D/ws.json"
-run export "$D/ws.json" --what metrics
-[ "$rc" -eq 2 ] && grep -q "$D/ws.json: \"annotator\" cannot name a journal: it holds a control character" "$D/err"
-report $? "a workspace file's annotator with an escape byte: an input error naming the file"
+# ws_fails JSON MESSAGE NAME: export over the workspace file JSON is an input error (exit 2)
+# whose message, after the file's name, is MESSAGE (a grep pattern)
+ws_fails() {
+    printf '%s\n' "$1" > "$D/ws.json"
+    run export "$D/ws.json" --what metrics
+    [ "$rc" -eq 2 ] && grep -q -- "$D/ws.json: $2" "$D/err"
+    report $? "$3"
+}
+ws_fails '{"qrels": "q", "runs": ["r"], "measures": "RR@10,bogus"}' '"measures": unknown measure "bogus" (known: ' \
+    "a workspace file's unknown measure: an input error (exit 2) naming the file"
+ws_fails '{"dbqa": "d", "qrels": "q", "runs": ["r"]}' \
+    '"dbqa" holds the queries, passages and labels: no "queries", "collection" or "qrels" with it' \
+    "a workspace file with \"dbqa\" and \"qrels\": an input error naming the file and its members"
+ws_fails '{"qrels": "q", "runs": ["r"], "annotator": "../lead"}' \
+    "\"annotator\" cannot name a journal: it holds a '/' or starts with '.'" \
+    "a workspace file's annotator that cannot name a journal: an input error naming the file"
+ws_fails '{"qrels": "q", "runs": ["r"], "annotator": "a\u001b[31mb"}' \
+    '"annotator" cannot name a journal: it holds a control character' \
+    "a workspace file's annotator with an escape byte: an input error naming the file"
 run --script /dev/null --demo --journal-dir "$D/jr" --annotator "$(printf 'a\033b')"
 [ "$rc" -eq 1 ] && grep -q 'annotator name "a\\x1bb" cannot name a journal: it holds a control character' "$D/err" &&
     [ ! -e "$D/jr" ]
