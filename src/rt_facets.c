@@ -46,8 +46,24 @@ static size_t value_of(rt_facet *fc, const char *s, size_t len)
  * question_type, fact_or_opinion. */
 static const char *const dureader_facets[] = {"question_type", "fact_or_opinion"};
 
+/* The queries a file has given, so that a second line for one is an error even when the first
+ * gave it no value. */
+typedef struct given {
+    unsigned char *q;
+    size_t n;
+} given;
+
+static int given_twice(given *g, uint32_t q)
+{
+    g->q = rt_grow_index(g->q, &g->n, q, sizeof *g->q, 0);
+    if (g->q[q])
+        return 1;
+    g->q[q] = 1;
+    return 0;
+}
+
 static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const char *line, size_t len,
-                               const rt_strtab *qids, size_t *unknown, rt_err *err)
+                               const rt_strtab *qids, given *g, size_t *unknown, rt_err *err)
 {
     cJSON *o = cJSON_ParseWithLength(line, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
@@ -63,6 +79,11 @@ static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const 
     uint32_t qid = rt_strtab_find(qids, q, strlen(q));
     if (qid == RT_NO_ID)
         (*unknown)++;
+    else if (given_twice(g, qid)) {
+        rt_status st = rt_err_at(err, RT_EINPUT, path, no, "query %s is given twice", q);
+        cJSON_Delete(o);
+        return st;
+    }
     for (size_t k = 0; k < f->n && qid != RT_NO_ID; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, dureader_facets[k]);
         rt_facet *fc = &f->f[k];
@@ -87,6 +108,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     size_t len, unknown = 0;
     int rc;
     rt_field fl[MAX_FACETS + 1];
+    given g = {0};
     while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
         if (rt_line_skippable(line, len))
@@ -98,7 +120,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
                 f->f[k].name = rt_strdup(dureader_facets[k]);
         }
         if (json) {
-            st = dureader_line(f, path, no, line, len, qids, &unknown, err);
+            st = dureader_line(f, path, no, line, len, qids, &g, &unknown, err);
             continue;
         }
         size_t nf = rt_split_tab(line, len, fl, MAX_FACETS + 1);
@@ -128,13 +150,13 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
             unknown++;
             continue;
         }
+        if (given_twice(&g, q)) {
+            st = rt_err_at(err, RT_EINPUT, path, no, "query %.*s is given twice", (int)fl[0].len, fl[0].s);
+            break;
+        }
         for (size_t k = 0; k < f->n; k++) {
             rt_facet *fc = &f->f[k];
             fc->of = rt_grow_index(fc->of, &fc->nof, q, sizeof *fc->of, 0);
-            if (fc->of[q]) {
-                st = rt_err_at(err, RT_EINPUT, path, no, "query %.*s is given twice", (int)fl[0].len, fl[0].s);
-                break;
-            }
             if (fl[k + 1].len)
                 fc->of[q] = (uint32_t)value_of(fc, fl[k + 1].s, fl[k + 1].len) + 1;
         }
@@ -144,6 +166,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     if (st == RT_OK && !f->n)
         st = rt_err_set(err, RT_EINPUT, "%s: no header line (qid<TAB>NAME…)", path);
     rt_reader_close(&r);
+    free(g.q);
     if (st != RT_OK) {
         rt_facets_free(&f);
         return st;

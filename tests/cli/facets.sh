@@ -63,6 +63,12 @@ fails 2 "short.tsv:3: 1 tab-separated fields; the header has 2" "a short line: f
 printf 'qid\ttype\nq01\tentity\nq01\tother\n' > "$D/twice.tsv"
 fails 2 "twice.tsv:3: query q01 is given twice" "a query twice: file:line" export --queries "$DEMO/queries.tsv" \
     --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice.tsv" --what metrics
+printf 'qid\ttype\nq01\t\nq01\tother\n' > "$D/twice-empty.tsv"
+fails 2 "twice-empty.tsv:3: query q01 is given twice" "a query twice, the first time without a value: file:line" export \
+    --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice-empty.tsv" --what metrics
+printf '{"question_id": "q01", "question_type": "ENTITY"}\n{"question_id": "q01", "question_type": "YES_NO"}\n' > "$D/twice.jsonl"
+fails 2 "twice.jsonl:2: query q01 is given twice" "DuReader lines: a query twice is file:line too" export \
+    --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice.jsonl" --what metrics
 printf 'qid\ttype\nq01\tentity\nzz9\tx\n' > "$D/unknown.tsv"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/unknown.tsv" \
     --journal-dir "$D/j" --what metrics --by type
