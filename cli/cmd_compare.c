@@ -159,6 +159,8 @@ typedef struct evaluated {
     const char **names;
     rt_facets *own_facets;
     const rt_facets *facets;
+    double *agg;                /* [r * nm + m]: run r's figure of measure m over the compared queries */
+    size_t *agg_n;              /* the queries it is over (0: undefined) */
 } evaluated;
 
 static void evaluated_free(evaluated *e)
@@ -173,6 +175,8 @@ static void evaluated_free(evaluated *e)
     rt_strtab_free(&e->qids);
     rt_strtab_free(&e->pids);
     free(e->own_ms);
+    free(e->agg);
+    free(e->agg_n);
     rt_facets_free(&e->own_facets);
     rt_workspace_free(&e->ws);
 }
@@ -280,6 +284,24 @@ static int facet_subset(const compare_args *a, const evaluated *e, const rt_qrel
     return CLI_OK;
 }
 
+/* Each run's figure of each measure over the compared queries (all, or keep[i]), as eval
+ * aggregates it. */
+static void aggregate(evaluated *e, const unsigned char *keep)
+{
+    uint32_t *rows = rt_calloc(e->nq + 1, sizeof *rows);
+    size_t nrows = 0;
+    for (size_t i = 0; i < e->nq; i++)
+        if (!keep || keep[i])
+            rows[nrows++] = (uint32_t)i;
+    e->agg = rt_calloc(e->nr * e->nm + 1, sizeof *e->agg);
+    e->agg_n = rt_calloc(e->nr * e->nm + 1, sizeof *e->agg_n);
+    for (size_t r = 0; r < e->nr; r++)
+        for (size_t m = 0; m < e->nm; m++)
+            e->agg[r * e->nm + m] = rt_measure_aggregate(&e->ms[m], e->res[r]->value, e->res[r]->defined, e->nm, m,
+                                                         rows, nrows, &e->agg_n[r * e->nm + m]);
+    free(rows);
+}
+
 /* ---- output -------------------------------------------------------------------------------- */
 
 static void num(char *buf, size_t n, int defined, double v)
@@ -358,9 +380,15 @@ static char *to_json(const evaluated *e, const compare_args *a, const rt_compari
         add_utf8(o, "b", e->names[x->b]);
         cJSON_AddNumberToObject(o, "queries", (double)x->queries);
         cJSON_AddNumberToObject(o, "dropped", (double)x->dropped);
-        cJSON_AddNumberToObject(o, "mean_a", x->mean_a);
-        cJSON_AddNumberToObject(o, "mean_b", x->mean_b);
-        cJSON_AddNumberToObject(o, "mean_diff", x->mean_diff);
+        if (x->queries) {
+            cJSON_AddNumberToObject(o, "mean_a", x->mean_a);
+            cJSON_AddNumberToObject(o, "mean_b", x->mean_b);
+            cJSON_AddNumberToObject(o, "mean_diff", x->mean_diff);
+        } else {   /* as TSV's "undefined": no query, no mean */
+            cJSON_AddNullToObject(o, "mean_a");
+            cJSON_AddNullToObject(o, "mean_b");
+            cJSON_AddNullToObject(o, "mean_diff");
+        }
         if (x->ttest.defined)
             cJSON_AddNumberToObject(o, "t", x->ttest.stat);
         else
@@ -423,15 +451,15 @@ static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt
         row[0] = cells[0];
         for (size_t m = 0; m < e->nm; m++) {
             int sig = 0;
-            double mean = e->res[r]->mean[m];
-            for (size_t i = 0; i < n; i++)   /* the compared queries' means (a facet's, say) */
-                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline) {
+            for (size_t i = 0; i < n; i++)
+                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline)
                     sig = c[i].significant;
-                    mean = c[i].mean_a;
-                } else if (c[i].measure == m && r == a->o.baseline && c[i].b == r) {
-                    mean = c[i].mean_b;
-                }
-            rt_measure_format(&e->ms[m], mean, 0, cells[m + 1], sizeof cells[0] - 2);
+            /* each run's own figure over the compared queries (a facet's, say), as eval gives it:
+             * not a comparison's paired mean, which leaves out the queries the other run lacks */
+            if (e->agg_n[r * e->nm + m])
+                rt_measure_format(&e->ms[m], e->agg[r * e->nm + m], 0, cells[m + 1], sizeof cells[0] - 2);
+            else
+                snprintf(cells[m + 1], sizeof cells[0] - 2, "undefined");
             if (sig)
                 strcat(cells[m + 1], "*");
             row[m + 1] = cells[m + 1];
@@ -541,6 +569,7 @@ int cmd_compare(int argc, char **argv)
             vals[r] = sv[r];
             def[r] = sd[r];
         }
+        aggregate(&e, keep);
         if (rt_compare_runs(vals, def, e.nr, nkeep, e.nm, &a.o, &c, &n, &err) != RT_OK)
             rc = cli_fail(&err);
         for (size_t r = 0; r < e.nr; r++) {
@@ -557,13 +586,16 @@ int cmd_compare(int argc, char **argv)
     free(keep);
     if (rc == CLI_OK && !a.c.quiet) {
         size_t undefined = 0, dropped = 0;
+        const char *why = NULL;   /* the first undefined comparison's reason */
         for (size_t i = 0; i < n; i++) {
             undefined += !c[i].has_p;
+            if (!c[i].has_p && !why)
+                why = c[i].why;
             dropped = c[i].dropped > dropped ? c[i].dropped : dropped;
         }
         if (undefined)
             fprintf(stderr, "retriage: warning: %zu comparisons have no %s p (e.g. %s)\n", undefined,
-                    rt_name_of(rt_test_kinds, (int)a.o.test), c[0].why ? c[0].why : "see the table");
+                    rt_name_of(rt_test_kinds, (int)a.o.test), why ? why : "see the table");
         if (dropped)
             fprintf(stderr, "retriage: warning: up to %zu queries left out of a comparison: the measure is "
                     "undefined there for a run\n", dropped);

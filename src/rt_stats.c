@@ -110,6 +110,8 @@ static int by_abs(const void *x, const void *y)
 
 rt_test rt_stats_wilcoxon(const double *d, size_t n)
 {
+    if (n == 0)
+        return undefined("no query to compare");
     double *nz = rt_malloc((n + 1) * sizeof *nz);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)

@@ -59,6 +59,23 @@ run --demo --format tsv
 [ "$rc" -eq 0 ] && [ "$(awk -F'\t' 'NR > 1' "$D/out" | wc -l)" -eq 9 ]
 report $? "the workspace form (--demo): its runs and measures, 3 pairs x 3 measures"
 
+# a measure undefined on some queries (MFR: no relevant passage retrieved): the paper's table
+# gives each run's own figure over the compared queries, as eval does, not the paired mean of
+# whichever comparison came last; a run with no defined value is undefined, not 0
+printf 'q1 Q0 r1 1 9 C\nq2 Q0 x 1 9 C\nq3 Q0 r3 1 9 C\n' > "$D/c2.trec"
+printf 'q1 Q0 zz 1 9 N\n' > "$D/n.trec"
+run -m MFR --format md "$D/qrels" "$D/a.trec" "$D/b.trec" "$D/c2.trec" "$D/n.trec"
+[ "$rc" -eq 0 ] && grep -q '^| A (baseline) | 1.3333 |$' "$D/out" && grep -q '^| C | 1.0000 |$' "$D/out" &&
+    grep -q '^| N | undefined |$' "$D/out" && grep -q '^|---|---:|$' "$D/out"
+report $? "md with MFR: the baseline's own mean, undefined for a run with none, the column right-aligned"
+run -m MFR --format json "$D/qrels" "$D/a.trec" "$D/n.trec"
+[ "$rc" -eq 0 ] && grep -q '"mean_a":	null' "$D/out" && grep -q '"mean_diff":	null' "$D/out" &&
+    grep -q '"p_wilcoxon_why":	"no query to compare"' "$D/out" && grep -q '"p_randomization_why":	"no query to compare"' "$D/out" &&
+    grep -q "warning: 1 comparisons have no ttest p (e.g. the t-test needs at least two queries)" "$D/err"
+report $? "no query to compare: means null as TSV's undefined, each test says why, so does the warning"
+run -m RR@10,P@1 --format latex --test wilcoxon --correction none --alpha 0.5 "$D/qrels" "$D/a.trec" "$D/b.trec"
+grep -q '^B & 0.5000\* & 0.0000\* ' "$D/out" && grep -q '^\\begin{tabular}{lrr}$' "$D/out"; report $? "latex: mean columns are right-aligned, marked or not"
+
 # the fixture
 if [ -d "$SHARED_DATA/significance" ] && [ -d "$SHARED_DATA/dureader2-demo-ws" ]; then
     S="$SHARED_DATA/dureader2-demo-ws"
