@@ -85,8 +85,30 @@ if [ -d "$SHARED_DATA/significance" ] && [ -d "$SHARED_DATA/dureader2-demo-ws" ]
         bootstrap95=0.01 2> "$D/near"
     st=$?; [ $st -eq 0 ] || diag < "$D/near"
     ok $st "every figure of significance/expected.json: t-test, Wilcoxon, corrections to 1e-9, randomization ±0.005, bootstrap ±0.01"
+    # the same figures in TSV and CSV: a row per comparison, each correction's p_adjusted in turn
+    # (awk turns the rows into expected.json's members)
+    st=0
+    for corr in bonferroni holm bh; do
+        for fmt in tsv csv; do
+            sep=$'\t'; [ "$fmt" = csv ] && sep=,
+            run -m RR@10,nDCG@10,AP --samples 100000 --correction "$corr" --format "$fmt" "$S/qrels.trec" \
+                "$S/runs/baidu-search.trec" "$S/runs/sklearn-tfidf-char.trec" "$S/runs/xapian-bm25-jieba.trec"
+            [ "$rc" -eq 0 ] || st=1
+            awk -F"$sep" -v corr="$corr" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; printf "["; next }
+                { printf "%s{\"measure\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"queries\": %s, \"mean_a\": %s, \"mean_b\": %s, ", (NR > 2 ? "," : ""),
+                      $c["measure"], $c["a"], $c["b"], $c["queries"], $c["mean_a"], $c["mean_b"]
+                  printf "\"mean_diff\": %s, \"t\": %s, \"p_ttest\": %s, \"p_wilcoxon\": %s, \"p_randomization\": %s, ",
+                      $c["mean_diff"], $c["t"], $c["p_ttest"], $c["p_wilcoxon"], $c["p_randomization"]
+                  printf "\"bootstrap95\": [%s, %s], \"p_ttest_%s\": %s}", $c["bootstrap_lo"], $c["bootstrap_hi"], corr, $c["p_adjusted"] }
+                END { print "]" }' "$D/out" > "$D/rows.json"
+            "$JSON_NEAR" <(sed "s/\"p_ttest_$corr\"/\"keep\"/; /\"p_ttest_[a-z]*\"/d; s/\"keep\"/\"p_ttest_$corr\"/" \
+                    "$SHARED_DATA/significance/expected.json" | tr -d '\n' | sed 's/,[[:space:]]*}/}/g') \
+                "$D/rows.json" 1e-9 p_randomization=0.005 bootstrap95=0.01 2> "$D/near" || { st=1; diag < "$D/near"; }
+        done
+    done
+    ok $st "the same figures in TSV and CSV, with each correction's adjusted p (bonferroni, holm, bh)"
 else
-    ok 0 "# SKIP ../shared/data/significance is absent (fixtures are read from ../shared/data, never copied)"
+    for i in 1 2; do ok 0 "# SKIP ../shared/data/significance is absent (fixtures are read from ../shared/data, never copied)"; done
 fi
 
 done_testing
