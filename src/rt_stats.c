@@ -262,7 +262,8 @@ typedef struct share {
     uint64_t seed;
     const double *obs, *eps;
     size_t *hits;         /* randomization */
-    double *means;        /* bootstrap: means[c * samples + s] */
+    double *means;        /* bootstrap: means[(c - first) * samples + s] */
+    size_t first;         /* the comparison means[] starts at */
 } share;
 
 #define BLOCK 8
@@ -355,7 +356,7 @@ static void *resample_share(void *arg)
             }
             const double acc[BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
             for (int j = 0; j < BLOCK && b * BLOCK + (size_t)j < k; j++)
-                w->means[(w->c0 + b * BLOCK + (size_t)j) * w->samples + s] = acc[j] / (double)w->n;
+                w->means[(w->c0 + b * BLOCK + (size_t)j - w->first) * w->samples + s] = acc[j] / (double)w->n;
         }
     }
     free(idx);
@@ -363,16 +364,17 @@ static void *resample_share(void *arg)
     return NULL;
 }
 
-/* Runs fn over the comparisons in two shares on two threads when there is enough work (the
- * machine has two cores), else in one. */
+/* Runs fn over the comparisons [c0, c1) in two shares on two threads when there is enough work
+ * (the machine has two cores), else in one. */
 static void run_shares(share base, void *(*fn)(void *))
 {
     share w[2] = {base, base};
     pthread_t th;
-    int two = base.m >= 2 && (double)base.n * (double)base.samples * (double)base.m > 2e6;
+    size_t k = base.c1 - base.c0;
+    int two = k >= 2 && (double)base.n * (double)base.samples * (double)k > 2e6;
     if (two) {
-        w[0].c1 = base.m / 2;
-        w[1].c0 = base.m / 2;
+        w[0].c1 = base.c0 + k / 2;
+        w[1].c0 = base.c0 + k / 2;
         two = pthread_create(&th, NULL, fn, &w[1]) == 0;
     }
     if (!two) {
@@ -410,16 +412,14 @@ void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t sam
     free(hits);
 }
 
-int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
-                            double hi_q, double *lo, double *hi, double *p)
+#define BOOT_BYTES ((size_t)64 << 20)
+
+/* The interval and two-sided p of comparisons [first, last) from their resamples' means. */
+static void boot_figures(double *means, size_t first, size_t last, size_t samples, double lo_q, double hi_q,
+                         double *lo, double *hi, double *p)
 {
-    if (n == 0 || samples == 0)
-        return 0;
-    double *means = rt_malloc(samples * m * sizeof *means + 1);
-    run_shares((share){.d = d, .n = n, .m = m, .c0 = 0, .c1 = m, .samples = samples, .seed = seed, .means = means},
-               resample_share);
-    for (size_t c = 0; c < m; c++) {
-        double *mc = means + c * samples;
+    for (size_t c = first; c < last; c++) {
+        double *mc = means + (c - first) * samples;
         size_t le = 0, ge = 0;
         for (size_t s = 0; s < samples; s++) {
             le += mc[s] <= 0;
@@ -430,6 +430,26 @@ int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples,
         qsort(mc, samples, sizeof *mc, by_value);
         lo[c] = quantile(mc, samples, lo_q);
         hi[c] = quantile(mc, samples, hi_q);
+    }
+}
+
+int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
+                            double hi_q, double *lo, double *hi, double *p)
+{
+    if (n == 0 || samples == 0)
+        return 0;
+    /* Every resample's mean is kept for the percentiles: a group of comparisons at a time, so that
+     * many comparisons times many samples stay within BOOT_BYTES (each group draws the same
+     * resamples, so the figures do not depend on the grouping). */
+    size_t group = BOOT_BYTES / (samples * sizeof(double));
+    group = group < 1 ? 1 : group > m ? m : group;
+    double *means = rt_malloc(samples * group * sizeof *means + 1);
+    for (size_t first = 0; first < m; first += group) {
+        size_t last = first + group < m ? first + group : m;
+        run_shares((share){.d = d, .n = n, .m = m, .c0 = first, .c1 = last, .samples = samples, .seed = seed,
+                           .means = means, .first = first},
+                   resample_share);
+        boot_figures(means, first, last, samples, lo_q, hi_q, lo, hi, p);
     }
     free(means);
     return 1;
