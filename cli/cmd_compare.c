@@ -211,7 +211,20 @@ static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
         if (st != RT_OK)
             return cli_fail(&err);
         e->names[r] = e->res[r]->name;
+        if (!a->c.quiet) {   /* as eval says it: judged queries the run misses score 0, and so on */
+            rt_report *w = rt_report_new();
+            rt_eval_report(e->res[r], path, w);
+            cli_print_warnings(w);
+            rt_report_free(&w);
+        }
     }
+    for (size_t r = 0; r < e->nr && !a->c.quiet; r++)   /* rows and --baseline could not tell them apart */
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(e->names[r], e->names[k]) == 0) {
+                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
+                        "file name): name them with NAME=RUN\n", k + 1, r + 1, e->names[r]);
+                break;
+            }
     e->nq = rt_qrels_nqueries(e->qrels);
     if (a->facets) {
         rt_report *frep = rt_report_new();

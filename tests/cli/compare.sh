@@ -73,6 +73,12 @@ run -m MFR --format json "$D/qrels" "$D/a.trec" "$D/n.trec"
     grep -q '"p_wilcoxon_why":	"no query to compare"' "$D/out" && grep -q '"p_randomization_why":	"no query to compare"' "$D/out" &&
     grep -q "warning: 1 comparisons have no ttest p (e.g. the t-test needs at least two queries)" "$D/err"
 report $? "no query to compare: means null as TSV's undefined, each test says why, so does the warning"
+# what eval says of the runs, compare says too: judged queries a run misses (they score 0), and
+# two runs of one name, which its rows and --baseline could not tell apart
+run -m RR@10 "$D/qrels" "$D/a.trec" "$D/n.trec" "$D/a.trec"
+[ "$rc" -eq 0 ] && grep -q "n.trec: 2 judged queries are not in the run and score 0" "$D/err" &&
+    grep -q 'runs 1 and 3 are both named "A"' "$D/err"
+report $? "a run missing judged queries (scored 0) and two runs of one name: warned as eval warns"
 run -m RR@10,P@1 --format latex --test wilcoxon --correction none --alpha 0.5 "$D/qrels" "$D/a.trec" "$D/b.trec"
 grep -q '^B & 0.5000\* & 0.0000\* ' "$D/out" && grep -q '^\\begin{tabular}{lrr}$' "$D/out"; report $? "latex: mean columns are right-aligned, marked or not"
 
