@@ -512,10 +512,15 @@ static rt_status write_out(FILE *f, void *ctx, rt_err *err)
         char extra[128] = "";
         if (x->a->o.test == RT_TEST_RANDOMIZATION || x->a->o.test == RT_TEST_BOOTSTRAP)
             snprintf(extra, sizeof extra, ", %zu samples, seed %llu", x->a->o.samples, (unsigned long long)x->a->o.seed);
+        char *base = rt_strdup(x->e->names[x->a->o.baseline]);
+        for (char *p = base; *p; p++)   /* one line: a file name's newline would end LaTeX's comment */
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
         fprintf(f, "%s* significantly different from %s: %s test%s, %s correction over the runs of each measure, "
                 "alpha %g; %zu queries%s\n", x->a->format == RT_TABLE_LATEX ? "% " : "\n",
-                x->e->names[x->a->o.baseline], test, extra, corr, x->a->o.alpha, x->e->nq,
+                base, test, extra, corr, x->a->o.alpha, x->e->nq,
                 x->a->format == RT_TABLE_LATEX ? "" : ".");
+        free(base);
     }
     return st;
 }

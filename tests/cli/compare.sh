@@ -82,6 +82,14 @@ report $? "a run missing judged queries (scored 0) and two runs of one name: war
 run -m RR@10,P@1 --format latex --test wilcoxon --correction none --alpha 0.5 "$D/qrels" "$D/a.trec" "$D/b.trec"
 grep -q '^B & 0.5000\* & 0.0000\* ' "$D/out" && grep -q '^\\begin{tabular}{lrr}$' "$D/out"; report $? "latex: mean columns are right-aligned, marked or not"
 
+# a run named after a file whose name holds a newline: LaTeX's footnote is a comment line, which
+# the newline would end, leaving the rest of the name as LaTeX source
+nl=$(printf 'ev\nil\\input{x}.json')
+printf '{"q1": ["r1"], "q2": ["r2"], "q3": ["r3"]}' > "$D/$nl"
+run -m RR@10 --format latex "$D/qrels" "$D/$nl" "$D/a.trec"
+[ "$rc" -eq 0 ] && ! grep -q '^il' "$D/out" && grep -q '^% \* significantly different from ev il\\input{x}: ' "$D/out"
+report $? "latex: the baseline's name in the footnote comment stays on its line"
+
 # the fixture
 if [ -d "$SHARED_DATA/significance" ] && [ -d "$SHARED_DATA/dureader2-demo-ws" ]; then
     S="$SHARED_DATA/dureader2-demo-ws"
