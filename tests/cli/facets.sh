@@ -75,6 +75,18 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO
 [ "$rc" -eq 0 ] && grep -q "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
 report $? "queries the workspace does not know: a warning, ignored"
 
+# a run whose measure is undefined on every query of a value (MFR: nothing relevant retrieved)
+# keeps its rows, with 0 queries, as the metrics export without --by gives it; it is not dropped
+printf 'q1\tone\nq2\ttwo\n' > "$D/mq.tsv"
+printf 'q1 0 r1 1\nq2 0 r2 1\n' > "$D/mqrels"
+printf 'q1 Q0 r1 1 9 A\nq2 Q0 r2 1 9 A\n' > "$D/ma.trec"
+printf 'q1 Q0 zz 1 9 N\n' > "$D/mn.trec"
+printf 'qid\ttype\nq1\tX\n' > "$D/mf.tsv"
+run export --queries "$D/mq.tsv" --qrels "$D/mqrels" --run "$D/ma.trec" --run "$D/mn.trec" --facets "$D/mf.tsv" \
+    --journal-dir "$D/jm" -m MFR --what metrics --by type
+[ "$rc" -eq 0 ] && grep -q "^N	MFR	X	0	0	0	0$" "$D/out" && grep -q "^N	MFR	-	0	0	0	0$" "$D/out"
+report $? "--by: a run with no MFR on a value's queries keeps its row (0 queries)"
+
 # the leaked / clean split is a facet too: --by leaked equals --what leakage
 export RETRIAGE_DEMO="$DEMO/workspace.json"
 "$RETRIAGE" export --demo --journal-dir "$D/lj" --what metrics --by leaked --leaked candidates > "$D/byleak" 2> /dev/null
