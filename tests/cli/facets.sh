@@ -86,6 +86,11 @@ run export --queries "$D/mq.tsv" --qrels "$D/mqrels" --run "$D/ma.trec" --run "$
     --journal-dir "$D/jm" -m MFR --what metrics --by type
 [ "$rc" -eq 0 ] && grep -q "^N	MFR	X	0	0	0	0$" "$D/out" && grep -q "^N	MFR	-	0	0	0	0$" "$D/out"
 report $? "--by: a run with no MFR on a value's queries keeps its row (0 queries)"
+printf 'm\n:by type\n:snapshot %s/mby\n' "$D" > "$D/mscript"
+"$RETRIAGE" --qrels "$D/mqrels" --run "$D/mn.trec" --run "$D/ma.trec" --facets "$D/mf.tsv" -m MFR --journal-dir "$D/jm" \
+    --annotator x --script "$D/mscript" --size 100x20 > /dev/null 2>&1
+grep -q "^type = X: 1 judged queries" "$D/mby" && grep -q "^type = (none): 1 judged queries" "$D/mby"
+ok $? ":by counts a value's judged queries, not the first run's defined MFR"
 
 # the leaked / clean split is a facet too: --by leaked equals --what leakage
 export RETRIAGE_DEMO="$DEMO/workspace.json"
