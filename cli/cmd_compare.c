@@ -329,10 +329,10 @@ static rt_table *rows_table(const evaluated *e, const compare_args *a, const rt_
 {
     const char *h[] = {"measure", "a", "b", "queries", "mean_a", "mean_b", "mean_diff", "t", "p_ttest",
                        "p_wilcoxon", "p_randomization", "bootstrap_lo", "bootstrap_hi", "effect_size", "wins", "ties",
-                       "losses", "test", "p", "correction", "p_adjusted", "significant", "samples", "seed"};
-    rt_table *t = rt_table_new(24, h);
+                       "losses", "test", "p", "correction", "p_adjusted", "significant", "samples", "seed", "dropped"};
+    rt_table *t = rt_table_new(25, h);
     for (size_t i = 0; i < n; i++) {
-        char v[24][64];
+        char v[25][64];
         const rt_comparison *x = &c[i];
         snprintf(v[3], 64, "%zu", x->queries);
         num(v[4], 64, x->queries > 0, x->mean_a);
@@ -352,11 +352,12 @@ static rt_table *rows_table(const evaluated *e, const compare_args *a, const rt_
         num(v[19 + 1], 64, x->has_p, x->p_adj);
         snprintf(v[22], 64, "%zu", a->o.samples);
         snprintf(v[23], 64, "%llu", (unsigned long long)a->o.seed);
+        snprintf(v[24], 64, "%zu", x->dropped);
         const char *row[] = {e->ms[x->measure].name, e->names[x->a], e->names[x->b], v[3], v[4], v[5], v[6], v[7],
                              v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16],
                              rt_name_of(rt_test_kinds, (int)a->o.test), v[18],
                              rt_name_of(rt_corrections, (int)a->o.correction), v[20],
-                             x->significant ? "yes" : "no", v[22], v[23]};
+                             x->significant ? "yes" : "no", v[22], v[23], v[24]};
         rt_table_add(t, row);
     }
     return t;

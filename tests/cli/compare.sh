@@ -68,6 +68,9 @@ run -m MFR --format md "$D/qrels" "$D/a.trec" "$D/b.trec" "$D/c2.trec" "$D/n.tre
 [ "$rc" -eq 0 ] && grep -q '^| A (baseline) | 1.3333 |$' "$D/out" && grep -q '^| C | 1.0000 |$' "$D/out" &&
     grep -q '^| N | undefined |$' "$D/out" && grep -q '^|---|---:|$' "$D/out"
 report $? "md with MFR: the baseline's own mean, undefined for a run with none, the column right-aligned"
+run -m MFR "$D/qrels" "$D/a.trec" "$D/c2.trec"
+[ "$rc" -eq 0 ] && awk -F'\t' 'NR == 1 && $25 == "dropped" { h = 1 } NR == 2 && $4 == 2 && $25 == 1 { r = 1 } END { exit !(h && r) }' "$D/out"
+report $? "tsv: the queries left out of a comparison (MFR undefined for a run) are its last column, dropped"
 run -m MFR --format json "$D/qrels" "$D/a.trec" "$D/n.trec"
 [ "$rc" -eq 0 ] && grep -q '"mean_a":	null' "$D/out" && grep -q '"mean_diff":	null' "$D/out" &&
     grep -q '"p_wilcoxon_why":	"no query to compare"' "$D/out" && grep -q '"p_randomization_why":	"no query to compare"' "$D/out" &&
