@@ -51,7 +51,7 @@ static const char compare_help[] =
     "                          baseline (the first run unless --baseline), with a footnote\n"
     "      --facet NAME=VALUE  only the queries whose facet NAME is VALUE (the workspace's facets,\n"
     "                          or --facets F: TSV with a header qid<TAB>NAME…)\n"
-    "      --facets F          query facets for QRELS RUN...\n"
+    "      --facets F          query facets (for QRELS RUN..., or instead of the workspace's)\n"
     "      --workspace F       the workspace's qrels, runs and measures instead of QRELS RUN...\n"
     "      --demo              the bundled demo workspace\n"
     CLI_HELP_ORDER
@@ -181,6 +181,21 @@ static void evaluated_free(evaluated *e)
     rt_workspace_free(&e->ws);
 }
 
+/* --facets F, read against the evaluation's query ids. */
+static int load_facets(const compare_args *a, const rt_strtab *qids, evaluated *e)
+{
+    rt_err err;
+    rt_report *frep = rt_report_new();
+    rt_status st = rt_facets_load(&e->own_facets, a->facets, qids, frep, &err);
+    if (st == RT_OK && !a->c.quiet)
+        cli_print_warnings(frep);
+    rt_report_free(&frep);
+    if (st != RT_OK)
+        return cli_fail(&err);
+    e->facets = e->own_facets;
+    return CLI_OK;
+}
+
 static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
 {
     rt_err err;
@@ -226,17 +241,7 @@ static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
                 break;
             }
     e->nq = rt_qrels_nqueries(e->qrels);
-    if (a->facets) {
-        rt_report *frep = rt_report_new();
-        rt_status st = rt_facets_load(&e->own_facets, a->facets, e->qids, frep, &err);
-        if (st == RT_OK && !a->c.quiet)
-            cli_print_warnings(frep);
-        rt_report_free(&frep);
-        if (st != RT_OK)
-            return cli_fail(&err);
-        e->facets = e->own_facets;
-    }
-    return CLI_OK;
+    return a->facets ? load_facets(a, e->qids, e) : CLI_OK;
 }
 
 static int from_workspace(compare_args *a, evaluated *e)
@@ -273,7 +278,7 @@ static int from_workspace(compare_args *a, evaluated *e)
         return cli_usage("compare", "the workspace has %zu run: a comparison needs two", e->nr);
     e->nq = rt_qrels_nqueries(e->ws->qrels);
     e->facets = e->ws->facets;
-    return CLI_OK;
+    return a->facets ? load_facets(a, e->ws->qids, e) : CLI_OK;   /* --facets F: instead of the workspace's */
 }
 
 /* --facet NAME=VALUE: keep[i] for the evaluation's queries of that value; CLI_OK or a usage error. */

@@ -34,6 +34,13 @@ run compare -m RR@10 --facets "$D/facets.tsv" --facet type=entity "$DEMO/qrels.t
 want=$(awk -F'\t' '$1 == "bm25" && $2 == "RR@10" && $3 == "entity" { print $7 }' "$D/split")
 [ "$rc" -eq 0 ] && awk -F'\t' -v n="$want" 'NR == 2 { exit !($4 == n) }' "$D/out"
 report $? "compare --facet type=entity: the comparison over that value's $want queries"
+# a workspace and --facets F: F's facets, not ignored (the demo has none of its own)
+printf '{"queries": "%s/queries.tsv", "qrels": "%s/qrels.trec", "runs": ["%s/runs/bm25.trec", "%s/runs/dense.trec"], "measures": "RR@10"}\n' \
+    "$DEMO" "$DEMO" "$DEMO" "$DEMO" > "$D/ws.json"
+cp "$D/out" "$D/byfiles"
+run compare --workspace "$D/ws.json" --facets "$D/facets.tsv" --facet type=entity
+[ "$rc" -eq 0 ] && cmp -s "$D/out" "$D/byfiles"
+report $? "compare --workspace F --facets F2 --facet: the comparison of the files' form, over F2's value"
 fails 1 "facet type has no value movie" "compare --facet: an unknown value" compare -m RR@10 --facets "$D/facets.tsv" --facet type=movie \
     "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
 CLI_CMD=compare fails 1 "--facet: no facets" "compare --facet without facets" --facet type=entity "$DEMO/qrels.trec" \
