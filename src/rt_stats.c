@@ -78,6 +78,18 @@ static int constant(const double *d, size_t n)
     return 1;
 }
 
+/* True when the spread sd of d is only rounding: the differences are one value worked out along
+ * different paths (0.5 − 1/6 and 1/3 − 0 differ in the last bit), and dividing by it would give a
+ * t of 10^16. Per-query measures are ratios of small integers, whose real differences are far
+ * above 10^-12 of their size. */
+static int no_spread(const double *d, size_t n, double sd)
+{
+    double top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = fmax(top, fabs(d[i]));
+    return constant(d, n) || sd <= 1e-12 * top;
+}
+
 static void mean_sd(const double *d, size_t n, double *mean, double *sd)
 {
     double s = 0;
@@ -96,7 +108,7 @@ rt_test rt_stats_ttest(const double *d, size_t n)
         return undefined("the t-test needs at least two queries");
     double mean, sd;
     mean_sd(d, n, &mean, &sd);
-    if (constant(d, n) || sd == 0)
+    if (no_spread(d, n, sd))
         return undefined("every query has the same difference (no variance)");
     double t = mean / (sd / sqrt((double)n));
     return (rt_test){.defined = 1, .stat = t, .p = 2 * rt_stats_t_sf(fabs(t), (double)(n - 1))};
@@ -190,7 +202,7 @@ int rt_stats_effect_size(const double *d, size_t n, double *dz)
         return 0;
     double mean, sd;
     mean_sd(d, n, &mean, &sd);
-    if (constant(d, n) || sd == 0)
+    if (no_spread(d, n, sd))
         return 0;
     *dz = mean / sd;
     return 1;

@@ -33,6 +33,17 @@ run -m RR@10 --format json "$D/qrels" "$D/a.trec" "$D/a.trec"
 [ "$rc" -eq 0 ] && grep -q '"p_ttest":	null' "$D/out" && grep -q '"p_ttest_why":' "$D/out" && ! grep -qi "nan" "$D/out"
 report $? "a run against itself: every difference 0, the tests are null with a reason"
 
+# RR 1/2 vs 1/6 and 1/3 vs 0: every difference is 1/3, but 0.5 - 1/6 and 1/3 differ in the last
+# bit; the t-test is undefined, not t = 8.5e15 and p = 7e-17
+printf 'q1 0 r1 1\nq2 0 r2 1\n' > "$D/q2"
+printf 'q1 Q0 x1 1 9 A\nq1 Q0 r1 2 8 A\nq2 Q0 x1 1 9 A\nq2 Q0 x2 2 8 A\nq2 Q0 r2 3 7 A\n' > "$D/thirds-a.trec"
+printf 'q1 Q0 x%d %d %d B\n' 1 1 9 2 2 8 3 3 7 4 4 6 5 5 5 > "$D/thirds-b.trec"
+printf 'q1 Q0 r1 6 4 B\nq2 Q0 x1 1 9 B\n' >> "$D/thirds-b.trec"
+run -m RR "$D/q2" "$D/thirds-a.trec" "$D/thirds-b.trec"
+[ "$rc" -eq 0 ] && awk -F'\t' 'NR == 2 && $7 > 0.3333 && $7 < 0.33334 && $8 == "undefined" && $9 == "undefined" && $14 == "undefined" { ok = 1 }
+    END { exit !ok }' "$D/out"
+report $? "differences equal but for rounding (1/2 - 1/6, 1/3 - 0): the t-test is undefined"
+
 # refusals
 fails 1 "--samples expects" "--samples 0 is a usage error" -m RR@10 --samples 0 "$D/qrels" "$D/a.trec" "$D/b.trec"
 fails 1 "unknown baseline 'C' (A, B)" "an unknown baseline lists the runs" --baseline C "$D/qrels" "$D/a.trec" "$D/b.trec"

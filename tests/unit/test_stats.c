@@ -41,6 +41,12 @@ static void hand_cases(void)
     t = rt_stats_ttest(same, 3);
     ok(!t.defined && t.why, "t-test: no variance is undefined, with the reason");
     ok(!rt_stats_ttest(d, 1).defined, "t-test: one query is undefined");
+    /* RR 1/2 vs 1/6 and 1/3 vs 0: both differences are 1/3, one bit apart in double; their
+     * "spread" is rounding, not a t of 10^16 */
+    volatile double half = 0.5, sixth = 1.0 / 6, third = 1.0 / 3;
+    double thirds[] = {half - sixth, third - 0}, dz_thirds = 0;
+    ok(thirds[0] != thirds[1] && !rt_stats_ttest(thirds, 2).defined && !rt_stats_effect_size(thirds, 2, &dz_thirds),
+       "t-test and d_z: differences equal but for rounding are undefined, not t = 10^16");
     /* Wilcoxon: d = 1, -2, 3, 0 → zero dropped; ranks 1, 2, 3; R+ = 4, R- = 2, T = 2;
      * mean 3·4/4 = 3, var = 3·4·7/24 = 3.5 → z = -1/sqrt(3.5) */
     double w[] = {1, -2, 3, 0};
