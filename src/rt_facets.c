@@ -62,8 +62,10 @@ static int given_twice(given *g, uint32_t q)
     return 0;
 }
 
+/* A query may have several lines (its answers spread over them, say); they must not give a facet
+ * two different values. */
 static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const char *line, size_t len,
-                               const rt_strtab *qids, given *g, size_t *unknown, rt_err *err)
+                               const rt_strtab *qids, size_t *unknown, rt_err *err)
 {
     cJSON *o = cJSON_ParseWithLength(line, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
@@ -79,20 +81,21 @@ static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const 
     uint32_t qid = rt_strtab_find(qids, q, strlen(q));
     if (qid == RT_NO_ID)
         (*unknown)++;
-    else if (given_twice(g, qid)) {
-        rt_status st = rt_err_at(err, RT_EINPUT, path, no, "query %s is given twice", q);
-        cJSON_Delete(o);
-        return st;
-    }
-    for (size_t k = 0; k < f->n && qid != RT_NO_ID; k++) {
+    rt_status st = RT_OK;
+    for (size_t k = 0; k < f->n && qid != RT_NO_ID && st == RT_OK; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, dureader_facets[k]);
         rt_facet *fc = &f->f[k];
         fc->of = rt_grow_index(fc->of, &fc->nof, qid, sizeof *fc->of, 0);
-        if (cJSON_IsString(v) && v->valuestring[0])
-            fc->of[qid] = (uint32_t)value_of(fc, v->valuestring, strlen(v->valuestring)) + 1;
+        if (!cJSON_IsString(v) || !v->valuestring[0])
+            continue;
+        uint32_t was = fc->of[qid];
+        fc->of[qid] = (uint32_t)value_of(fc, v->valuestring, strlen(v->valuestring)) + 1;
+        if (was && was != fc->of[qid])
+            st = rt_err_at(err, RT_EINPUT, path, no, "query %s is given twice, with %s %s and %s", q, fc->name,
+                           fc->values[was - 1], v->valuestring);
     }
     cJSON_Delete(o);
-    return RT_OK;
+    return st;
 }
 
 rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qids, rt_report *rep, rt_err *err)
@@ -120,7 +123,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
                 f->f[k].name = rt_strdup(dureader_facets[k]);
         }
         if (json) {
-            st = dureader_line(f, path, no, line, len, qids, &g, &unknown, err);
+            st = dureader_line(f, path, no, line, len, qids, &unknown, err);
             continue;
         }
         size_t nf = rt_split_tab(line, len, fl, MAX_FACETS + 1);

@@ -74,8 +74,15 @@ printf 'qid\ttype\nq01\t\nq01\tother\n' > "$D/twice-empty.tsv"
 fails 2 "twice-empty.tsv:3: query q01 is given twice" "a query twice, the first time without a value: file:line" export \
     --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice-empty.tsv" --what metrics
 printf '{"question_id": "q01", "question_type": "ENTITY"}\n{"question_id": "q01", "question_type": "YES_NO"}\n' > "$D/twice.jsonl"
-fails 2 "twice.jsonl:2: query q01 is given twice" "DuReader lines: a query twice is file:line too" export \
+fails 2 "twice.jsonl:2: query q01 is given twice, with question_type ENTITY and YES_NO" \
+    "DuReader lines: a query given two values is file:line too" export \
     --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice.jsonl" --what metrics
+printf '{"question_id": "q01", "question_type": "ENTITY"}\n{"question_id": "q01", "answers": ["x"]}\n{"question_id": "q01", "question_type": "ENTITY"}\n' \
+    > "$D/lines.jsonl"
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/lines.jsonl" \
+    --journal-dir "$D/j" --what metrics --by question_type
+[ "$rc" -eq 0 ] && grep -q "^bm25	RR@10	ENTITY	.*	1$" "$D/out"
+report $? "DuReader lines: a query over several lines that agree (its answers spread out) is one query"
 printf 'qid\ttype\nq01\tentity\nzz9\tx\n' > "$D/unknown.tsv"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/unknown.tsv" \
     --journal-dir "$D/j" --what metrics --by type
