@@ -137,6 +137,10 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
             f->f = rt_calloc(f->n, sizeof *f->f);
             for (size_t k = 0; k < f->n; k++)
                 f->f[k].name = rt_strndup(fl[k + 1].s, fl[k + 1].len);
+            for (size_t k = 0; k < f->n && st == RT_OK; k++)   /* --by NAME must name one facet */
+                if (!f->f[k].name[0] || rt_facets_find(f, f->f[k].name) != k)
+                    st = rt_err_at(err, RT_EINPUT, path, no, f->f[k].name[0] ? "facet %s is named twice in the header"
+                                   : "a facet without a name in the header%s", f->f[k].name);
             continue;
         }
         if (nf != f->n + 1) {

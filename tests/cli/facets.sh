@@ -64,6 +64,12 @@ report $? "a workspace's \"facets\"; queries without a value are '-'"
 printf 'q01\tentity\n' > "$D/nohead.tsv"
 fails 2 "nohead.tsv:1: a facets file starts with a header" "no header: file:line" export --queries "$DEMO/queries.tsv" \
     --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/nohead.tsv" --what metrics
+printf 'qid\ttype\ttype\nq01\tentity\tweb\n' > "$D/dupname.tsv"
+fails 2 "dupname.tsv:1: facet type is named twice in the header" "a facet named twice (which would --by pick?): file:line" \
+    export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/dupname.tsv" --what metrics
+printf 'qid\t\tsource\nq01\tentity\tweb\n' > "$D/noname.tsv"
+fails 2 "noname.tsv:1: a facet without a name in the header" "a facet without a name: file:line" \
+    export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/noname.tsv" --what metrics
 printf 'qid\ttype\nq01\tentity\nq02\n' > "$D/short.tsv"
 fails 2 "short.tsv:3: 1 tab-separated fields; the header has 2" "a short line: file:line" export --queries "$DEMO/queries.tsv" \
     --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/short.tsv" --what metrics
