@@ -466,8 +466,10 @@ static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt
     char (*cells)[96] = rt_calloc(e->nm + 1, sizeof *cells);
     const char **row = rt_calloc(e->nm + 1, sizeof *row);
     for (size_t r = 0; r < e->nr; r++) {
-        snprintf(cells[0], sizeof cells[0], "%s%s", e->names[r], r == a->o.baseline ? " (baseline)" : "");
-        row[0] = cells[0];
+        size_t nl = strlen(e->names[r]) + sizeof " (baseline)";   /* a name of any length, whole */
+        char *name = rt_malloc(nl);
+        snprintf(name, nl, "%s%s", e->names[r], r == a->o.baseline ? " (baseline)" : "");
+        row[0] = name;
         for (size_t m = 0; m < e->nm; m++) {
             int sig = 0;
             for (size_t i = 0; i < n; i++)
@@ -484,6 +486,7 @@ static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt
             row[m + 1] = cells[m + 1];
         }
         rt_table_add(t, row);
+        free(name);
     }
     free(cells);
     free(row);

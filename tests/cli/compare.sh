@@ -96,6 +96,12 @@ report $? "a run missing judged queries (scored 0) and two runs of one name: war
 run -m RR@10,P@1 --format latex --test wilcoxon --correction none --alpha 0.5 "$D/qrels" "$D/a.trec" "$D/b.trec"
 grep -q '^B & 0.5000\* & 0.0000\* ' "$D/out" && grep -q '^\\begin{tabular}{lrr}$' "$D/out"; report $? "latex: mean columns are right-aligned, marked or not"
 
+# a long CJK run name: whole in the paper's table, with its (baseline), never cut inside a character
+long=$(printf '系统%.0s' $(seq 1 30))
+run -m RR@10 --format md "$D/qrels" "$long=$D/a.trec" "$D/b.trec"
+[ "$rc" -eq 0 ] && grep -q "^| $long (baseline) | 0.8333 |$" "$D/out" && iconv -f UTF-8 -t UTF-8 "$D/out" > /dev/null
+report $? "md: a run name of 180 bytes is whole, (baseline) included, valid UTF-8"
+
 # a run named after a file whose name holds a newline: LaTeX's footnote is a comment line, which
 # the newline would end, leaving the rest of the name as LaTeX source
 nl=$(printf 'ev\nil\\input{x}.json')
