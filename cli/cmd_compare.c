@@ -51,7 +51,7 @@ static const char compare_help[] =
     "                          baseline (the first run unless --baseline), with a footnote\n"
     "      --facet NAME=VALUE  only the queries whose facet NAME is VALUE (the workspace's facets,\n"
     "                          or --facets F: TSV with a header qid<TAB>NAME…)\n"
-    "      --facets F          query facets for QRELS RUN...\n"
+    "      --facets F          query facets (for QRELS RUN..., or instead of the workspace's)\n"
     "      --workspace F       the workspace's qrels, runs and measures instead of QRELS RUN...\n"
     "      --demo              the bundled demo workspace\n"
     CLI_HELP_ORDER
@@ -159,6 +159,8 @@ typedef struct evaluated {
     const char **names;
     rt_facets *own_facets;
     const rt_facets *facets;
+    double *agg;                /* [r * nm + m]: run r's figure of measure m over the compared queries */
+    size_t *agg_n;              /* the queries it is over (0: undefined) */
 } evaluated;
 
 static void evaluated_free(evaluated *e)
@@ -173,8 +175,25 @@ static void evaluated_free(evaluated *e)
     rt_strtab_free(&e->qids);
     rt_strtab_free(&e->pids);
     free(e->own_ms);
+    free(e->agg);
+    free(e->agg_n);
     rt_facets_free(&e->own_facets);
     rt_workspace_free(&e->ws);
+}
+
+/* --facets F, read against the evaluation's query ids. */
+static int load_facets(const compare_args *a, const rt_strtab *qids, evaluated *e)
+{
+    rt_err err;
+    rt_report *frep = rt_report_new();
+    rt_status st = rt_facets_load(&e->own_facets, a->facets, qids, frep, &err);
+    if (st == RT_OK && !a->c.quiet)
+        cli_print_warnings(frep);
+    rt_report_free(&frep);
+    if (st != RT_OK)
+        return cli_fail(&err);
+    e->facets = e->own_facets;
+    return CLI_OK;
 }
 
 static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
@@ -207,19 +226,22 @@ static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
         if (st != RT_OK)
             return cli_fail(&err);
         e->names[r] = e->res[r]->name;
+        if (!a->c.quiet) {   /* as eval says it: judged queries the run misses score 0, and so on */
+            rt_report *w = rt_report_new();
+            rt_eval_report(e->res[r], path, w);
+            cli_print_warnings(w);
+            rt_report_free(&w);
+        }
     }
+    for (size_t r = 0; r < e->nr && !a->c.quiet; r++)   /* rows and --baseline could not tell them apart */
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(e->names[r], e->names[k]) == 0) {
+                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
+                        "file name): name them with NAME=RUN\n", k + 1, r + 1, e->names[r]);
+                break;
+            }
     e->nq = rt_qrels_nqueries(e->qrels);
-    if (a->facets) {
-        rt_report *frep = rt_report_new();
-        rt_status st = rt_facets_load(&e->own_facets, a->facets, e->qids, frep, &err);
-        if (st == RT_OK && !a->c.quiet)
-            cli_print_warnings(frep);
-        rt_report_free(&frep);
-        if (st != RT_OK)
-            return cli_fail(&err);
-        e->facets = e->own_facets;
-    }
-    return CLI_OK;
+    return a->facets ? load_facets(a, e->qids, e) : CLI_OK;
 }
 
 static int from_workspace(compare_args *a, evaluated *e)
@@ -256,7 +278,7 @@ static int from_workspace(compare_args *a, evaluated *e)
         return cli_usage("compare", "the workspace has %zu run: a comparison needs two", e->nr);
     e->nq = rt_qrels_nqueries(e->ws->qrels);
     e->facets = e->ws->facets;
-    return CLI_OK;
+    return a->facets ? load_facets(a, e->ws->qids, e) : CLI_OK;   /* --facets F: instead of the workspace's */
 }
 
 /* --facet NAME=VALUE: keep[i] for the evaluation's queries of that value; CLI_OK or a usage error. */
@@ -280,6 +302,24 @@ static int facet_subset(const compare_args *a, const evaluated *e, const rt_qrel
     return CLI_OK;
 }
 
+/* Each run's figure of each measure over the compared queries (all, or keep[i]), as eval
+ * aggregates it. */
+static void aggregate(evaluated *e, const unsigned char *keep)
+{
+    uint32_t *rows = rt_calloc(e->nq + 1, sizeof *rows);
+    size_t nrows = 0;
+    for (size_t i = 0; i < e->nq; i++)
+        if (!keep || keep[i])
+            rows[nrows++] = (uint32_t)i;
+    e->agg = rt_calloc(e->nr * e->nm + 1, sizeof *e->agg);
+    e->agg_n = rt_calloc(e->nr * e->nm + 1, sizeof *e->agg_n);
+    for (size_t r = 0; r < e->nr; r++)
+        for (size_t m = 0; m < e->nm; m++)
+            e->agg[r * e->nm + m] = rt_measure_aggregate(&e->ms[m], e->res[r]->value, e->res[r]->defined, e->nm, m,
+                                                         rows, nrows, &e->agg_n[r * e->nm + m]);
+    free(rows);
+}
+
 /* ---- output -------------------------------------------------------------------------------- */
 
 static void num(char *buf, size_t n, int defined, double v)
@@ -294,10 +334,10 @@ static rt_table *rows_table(const evaluated *e, const compare_args *a, const rt_
 {
     const char *h[] = {"measure", "a", "b", "queries", "mean_a", "mean_b", "mean_diff", "t", "p_ttest",
                        "p_wilcoxon", "p_randomization", "bootstrap_lo", "bootstrap_hi", "effect_size", "wins", "ties",
-                       "losses", "test", "p", "correction", "p_adjusted", "significant", "samples", "seed"};
-    rt_table *t = rt_table_new(24, h);
+                       "losses", "test", "p", "correction", "p_adjusted", "significant", "samples", "seed", "dropped"};
+    rt_table *t = rt_table_new(25, h);
     for (size_t i = 0; i < n; i++) {
-        char v[24][64];
+        char v[25][64];
         const rt_comparison *x = &c[i];
         snprintf(v[3], 64, "%zu", x->queries);
         num(v[4], 64, x->queries > 0, x->mean_a);
@@ -317,11 +357,12 @@ static rt_table *rows_table(const evaluated *e, const compare_args *a, const rt_
         num(v[19 + 1], 64, x->has_p, x->p_adj);
         snprintf(v[22], 64, "%zu", a->o.samples);
         snprintf(v[23], 64, "%llu", (unsigned long long)a->o.seed);
+        snprintf(v[24], 64, "%zu", x->dropped);
         const char *row[] = {e->ms[x->measure].name, e->names[x->a], e->names[x->b], v[3], v[4], v[5], v[6], v[7],
                              v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16],
                              rt_name_of(rt_test_kinds, (int)a->o.test), v[18],
                              rt_name_of(rt_corrections, (int)a->o.correction), v[20],
-                             x->significant ? "yes" : "no", v[22], v[23]};
+                             x->significant ? "yes" : "no", v[22], v[23], v[24]};
         rt_table_add(t, row);
     }
     return t;
@@ -358,9 +399,15 @@ static char *to_json(const evaluated *e, const compare_args *a, const rt_compari
         add_utf8(o, "b", e->names[x->b]);
         cJSON_AddNumberToObject(o, "queries", (double)x->queries);
         cJSON_AddNumberToObject(o, "dropped", (double)x->dropped);
-        cJSON_AddNumberToObject(o, "mean_a", x->mean_a);
-        cJSON_AddNumberToObject(o, "mean_b", x->mean_b);
-        cJSON_AddNumberToObject(o, "mean_diff", x->mean_diff);
+        if (x->queries) {
+            cJSON_AddNumberToObject(o, "mean_a", x->mean_a);
+            cJSON_AddNumberToObject(o, "mean_b", x->mean_b);
+            cJSON_AddNumberToObject(o, "mean_diff", x->mean_diff);
+        } else {   /* as TSV's "undefined": no query, no mean */
+            cJSON_AddNullToObject(o, "mean_a");
+            cJSON_AddNullToObject(o, "mean_b");
+            cJSON_AddNullToObject(o, "mean_diff");
+        }
         if (x->ttest.defined)
             cJSON_AddNumberToObject(o, "t", x->ttest.stat);
         else
@@ -419,24 +466,27 @@ static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt
     char (*cells)[96] = rt_calloc(e->nm + 1, sizeof *cells);
     const char **row = rt_calloc(e->nm + 1, sizeof *row);
     for (size_t r = 0; r < e->nr; r++) {
-        snprintf(cells[0], sizeof cells[0], "%s%s", e->names[r], r == a->o.baseline ? " (baseline)" : "");
-        row[0] = cells[0];
+        size_t nl = strlen(e->names[r]) + sizeof " (baseline)";   /* a name of any length, whole */
+        char *name = rt_malloc(nl);
+        snprintf(name, nl, "%s%s", e->names[r], r == a->o.baseline ? " (baseline)" : "");
+        row[0] = name;
         for (size_t m = 0; m < e->nm; m++) {
             int sig = 0;
-            double mean = e->res[r]->mean[m];
-            for (size_t i = 0; i < n; i++)   /* the compared queries' means (a facet's, say) */
-                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline) {
+            for (size_t i = 0; i < n; i++)
+                if (c[i].measure == m && c[i].a == r && c[i].b == a->o.baseline)
                     sig = c[i].significant;
-                    mean = c[i].mean_a;
-                } else if (c[i].measure == m && r == a->o.baseline && c[i].b == r) {
-                    mean = c[i].mean_b;
-                }
-            rt_measure_format(&e->ms[m], mean, 0, cells[m + 1], sizeof cells[0] - 2);
+            /* each run's own figure over the compared queries (a facet's, say), as eval gives it:
+             * not a comparison's paired mean, which leaves out the queries the other run lacks */
+            if (e->agg_n[r * e->nm + m])
+                rt_measure_format(&e->ms[m], e->agg[r * e->nm + m], 0, cells[m + 1], sizeof cells[0] - 2);
+            else
+                snprintf(cells[m + 1], sizeof cells[0] - 2, "undefined");
             if (sig)
                 strcat(cells[m + 1], "*");
             row[m + 1] = cells[m + 1];
         }
         rt_table_add(t, row);
+        free(name);
     }
     free(cells);
     free(row);
@@ -471,10 +521,15 @@ static rt_status write_out(FILE *f, void *ctx, rt_err *err)
         char extra[128] = "";
         if (x->a->o.test == RT_TEST_RANDOMIZATION || x->a->o.test == RT_TEST_BOOTSTRAP)
             snprintf(extra, sizeof extra, ", %zu samples, seed %llu", x->a->o.samples, (unsigned long long)x->a->o.seed);
+        char *base = rt_strdup(x->e->names[x->a->o.baseline]);
+        for (char *p = base; *p; p++)   /* one line: a file name's newline would end LaTeX's comment */
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
         fprintf(f, "%s* significantly different from %s: %s test%s, %s correction over the runs of each measure, "
                 "alpha %g; %zu queries%s\n", x->a->format == RT_TABLE_LATEX ? "% " : "\n",
-                x->e->names[x->a->o.baseline], test, extra, corr, x->a->o.alpha, x->e->nq,
+                base, test, extra, corr, x->a->o.alpha, x->e->nq,
                 x->a->format == RT_TABLE_LATEX ? "" : ".");
+        free(base);
     }
     return st;
 }
@@ -541,6 +596,7 @@ int cmd_compare(int argc, char **argv)
             vals[r] = sv[r];
             def[r] = sd[r];
         }
+        aggregate(&e, keep);
         if (rt_compare_runs(vals, def, e.nr, nkeep, e.nm, &a.o, &c, &n, &err) != RT_OK)
             rc = cli_fail(&err);
         for (size_t r = 0; r < e.nr; r++) {
@@ -557,13 +613,16 @@ int cmd_compare(int argc, char **argv)
     free(keep);
     if (rc == CLI_OK && !a.c.quiet) {
         size_t undefined = 0, dropped = 0;
+        const char *why = NULL;   /* the first undefined comparison's reason */
         for (size_t i = 0; i < n; i++) {
             undefined += !c[i].has_p;
+            if (!c[i].has_p && !why)
+                why = c[i].why;
             dropped = c[i].dropped > dropped ? c[i].dropped : dropped;
         }
         if (undefined)
             fprintf(stderr, "retriage: warning: %zu comparisons have no %s p (e.g. %s)\n", undefined,
-                    rt_name_of(rt_test_kinds, (int)a.o.test), c[0].why ? c[0].why : "see the table");
+                    rt_name_of(rt_test_kinds, (int)a.o.test), why ? why : "see the table");
         if (dropped)
             fprintf(stderr, "retriage: warning: up to %zu queries left out of a comparison: the measure is "
                     "undefined there for a run\n", dropped);

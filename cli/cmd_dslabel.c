@@ -256,6 +256,9 @@ static rt_status from_pairs(const ds_args *a, const rt_answers *ans, const rt_co
             st = rt_err_at(err, RT_EINPUT, a->pairs, rt_reader_lineno(r), "expected qid<TAB>pid");
             break;
         }
+        st = rt_check_pair_ids(a->pairs, rt_reader_lineno(r), f[0].s, f[0].len, f[1].s, f[1].len, err);
+        if (st != RT_OK)   /* the ids are written out as they are */
+            break;
         uint32_t qid = rt_strtab_find(qids, f[0].s, f[0].len);
         uint32_t qk = rt_strtab_intern(ids, f[0].s, f[0].len), pk = rt_strtab_intern(ids, f[1].s, f[1].len);
         add_pair(&v, NULL, qk, qid, NULL, pk);   /* ids for now: the table may still grow */

@@ -99,6 +99,8 @@ static rt_status json_line(rt_answers *a, const char *path, size_t no, const cha
         st = rt_err_at(err, RT_EINPUT, path, no, "expected a JSON object per line");
     else if (!q || !q[0])
         st = rt_err_at(err, RT_EINPUT, path, no, "expected a \"question_id\"");
+    else if (rt_id_problem(q, strlen(q)))
+        st = rt_err_at(err, RT_EINPUT, path, no, "bad query id: %s", rt_id_problem(q, strlen(q)));
     else if (ans && !cJSON_IsArray(ans))
         st = rt_err_at(err, RT_EINPUT, path, no, "\"answers\" must be an array of strings");
     const cJSON *x;
@@ -106,6 +108,10 @@ static rt_status json_line(rt_answers *a, const char *path, size_t no, const cha
         cJSON_ArrayForEach(x, ans) {
             if (!cJSON_IsString(x)) {
                 st = rt_err_at(err, RT_EINPUT, path, no, "\"answers\" must be an array of strings");
+                break;
+            }
+            if (!rt_utf8_valid(x->valuestring, strlen(x->valuestring))) {   /* cJSON passes any byte */
+                st = rt_err_at(err, RT_EINPUT, path, no, "the answer is not valid UTF-8");
                 break;
             }
         }
@@ -154,6 +160,11 @@ rt_status rt_answers_load(rt_answers **out, const char *path, rt_strtab *qids, i
         rt_field f[3];
         if (rt_split_tab(line, len, f, 3) != 2 || !f[0].len) {
             st = rt_err_at(err, RT_EINPUT, path, no, "expected qid<TAB>answer (or DuReader JSON lines)");
+            break;
+        }
+        const char *why = rt_id_problem(f[0].s, f[0].len);
+        if (why) {
+            st = rt_err_at(err, RT_EINPUT, path, no, "bad query id: %s", why);
             break;
         }
         if (!rt_utf8_valid(f[1].s, f[1].len)) {

@@ -44,13 +44,14 @@ static void compare_one(const double *va, const unsigned char *da, const double 
     static const rt_test skipped = {.why = "not computed"};
     c->ttest = all || o->test == RT_TEST_TTEST ? rt_stats_ttest(d, n) : skipped;
     c->wilcoxon = all || o->test == RT_TEST_WILCOXON ? rt_stats_wilcoxon(d, n) : skipped;
-    /* the Monte Carlo tests: here when queries were dropped; otherwise for every such comparison
-     * at once (monte_carlo), with the same figures */
+    /* the Monte Carlo tests: here when queries were dropped (or there are none); otherwise for
+     * every such comparison at once (monte_carlo), with the same figures */
     c->randomization = skipped;
-    if (c->dropped && (all || o->test == RT_TEST_RANDOMIZATION))
+    int here = c->dropped || !n;
+    if (here && (all || o->test == RT_TEST_RANDOMIZATION))
         c->randomization = n ? rt_stats_randomization(d, n, o->samples, o->seed)
                              : (rt_test){.why = "no query to compare"};
-    if (c->dropped && (all || o->test == RT_TEST_BOOTSTRAP))
+    if (here && (all || o->test == RT_TEST_BOOTSTRAP))
         c->has_boot = rt_stats_bootstrap_test(d, n, o->samples, o->seed, 0.025, 0.975, &c->boot_lo, &c->boot_hi,
                                               &c->p_boot);
     c->has_effect = rt_stats_effect_size(d, n, &c->effect);
@@ -81,7 +82,7 @@ static void monte_carlo(const double *const *values, size_t nq, size_t nm, const
     int rand = !o->only_test || o->test == RT_TEST_RANDOMIZATION, boot = !o->only_test || o->test == RT_TEST_BOOTSTRAP;
     size_t *which = rt_calloc(n + 1, sizeof *which), m = 0;
     for (size_t k = 0; k < n; k++)
-        if (!c[k].dropped)
+        if (!c[k].dropped && c[k].queries)
             which[m++] = k;
     if (!m || (!rand && !boot) || !nq) {
         free(which);

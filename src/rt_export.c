@@ -239,8 +239,11 @@ static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
             if (!n)
                 continue;
             rt_live_means(s->live, r, sub, n, bm, bn, cm, cn);
+            int judged = 0;   /* (a measure undefined on every query, MFR say, still has its row) */
+            for (size_t i = 0; i < n && !judged; i++)
+                judged = rt_live_is_judged(s->live, sub[i]);
             for (size_t m = 0; m < ws->nm; m++) {
-                if (!cn[m] && !bn[m])
+                if (!judged && !cn[m] && !bn[m])
                     continue;   /* none of them judged */
                 char b[32], c[32], d[32], q[32];
                 value_cell(o, &ws->ms[m], bm[m], 0, b, sizeof b);

@@ -46,6 +46,24 @@ static size_t value_of(rt_facet *fc, const char *s, size_t len)
  * question_type, fact_or_opinion. */
 static const char *const dureader_facets[] = {"question_type", "fact_or_opinion"};
 
+/* The queries a file has given, so that a second line for one is an error even when the first
+ * gave it no value. */
+typedef struct given {
+    unsigned char *q;
+    size_t n;
+} given;
+
+static int given_twice(given *g, uint32_t q)
+{
+    g->q = rt_grow_index(g->q, &g->n, q, sizeof *g->q, 0);
+    if (g->q[q])
+        return 1;
+    g->q[q] = 1;
+    return 0;
+}
+
+/* A query may have several lines (its answers spread over them, say); they must not give a facet
+ * two different values. */
 static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const char *line, size_t len,
                                const rt_strtab *qids, size_t *unknown, rt_err *err)
 {
@@ -63,15 +81,21 @@ static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const 
     uint32_t qid = rt_strtab_find(qids, q, strlen(q));
     if (qid == RT_NO_ID)
         (*unknown)++;
-    for (size_t k = 0; k < f->n && qid != RT_NO_ID; k++) {
+    rt_status st = RT_OK;
+    for (size_t k = 0; k < f->n && qid != RT_NO_ID && st == RT_OK; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, dureader_facets[k]);
         rt_facet *fc = &f->f[k];
         fc->of = rt_grow_index(fc->of, &fc->nof, qid, sizeof *fc->of, 0);
-        if (cJSON_IsString(v) && v->valuestring[0])
-            fc->of[qid] = (uint32_t)value_of(fc, v->valuestring, strlen(v->valuestring)) + 1;
+        if (!cJSON_IsString(v) || !v->valuestring[0])
+            continue;
+        uint32_t was = fc->of[qid];
+        fc->of[qid] = (uint32_t)value_of(fc, v->valuestring, strlen(v->valuestring)) + 1;
+        if (was && was != fc->of[qid])
+            st = rt_err_at(err, RT_EINPUT, path, no, "query %s is given twice, with %s %s and %s", q, fc->name,
+                           fc->values[was - 1], v->valuestring);
     }
     cJSON_Delete(o);
-    return RT_OK;
+    return st;
 }
 
 rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qids, rt_report *rep, rt_err *err)
@@ -87,6 +111,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     size_t len, unknown = 0;
     int rc;
     rt_field fl[MAX_FACETS + 1];
+    given g = {0};
     while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
         if (rt_line_skippable(line, len))
@@ -112,6 +137,10 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
             f->f = rt_calloc(f->n, sizeof *f->f);
             for (size_t k = 0; k < f->n; k++)
                 f->f[k].name = rt_strndup(fl[k + 1].s, fl[k + 1].len);
+            for (size_t k = 0; k < f->n && st == RT_OK; k++)   /* --by NAME must name one facet */
+                if (!f->f[k].name[0] || rt_facets_find(f, f->f[k].name) != k)
+                    st = rt_err_at(err, RT_EINPUT, path, no, f->f[k].name[0] ? "facet %s is named twice in the header"
+                                   : "a facet without a name in the header%s", f->f[k].name);
             continue;
         }
         if (nf != f->n + 1) {
@@ -128,13 +157,13 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
             unknown++;
             continue;
         }
+        if (given_twice(&g, q)) {
+            st = rt_err_at(err, RT_EINPUT, path, no, "query %.*s is given twice", (int)fl[0].len, fl[0].s);
+            break;
+        }
         for (size_t k = 0; k < f->n; k++) {
             rt_facet *fc = &f->f[k];
             fc->of = rt_grow_index(fc->of, &fc->nof, q, sizeof *fc->of, 0);
-            if (fc->of[q]) {
-                st = rt_err_at(err, RT_EINPUT, path, no, "query %.*s is given twice", (int)fl[0].len, fl[0].s);
-                break;
-            }
             if (fl[k + 1].len)
                 fc->of[q] = (uint32_t)value_of(fc, fl[k + 1].s, fl[k + 1].len) + 1;
         }
@@ -144,6 +173,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     if (st == RT_OK && !f->n)
         st = rt_err_set(err, RT_EINPUT, "%s: no header line (qid<TAB>NAME…)", path);
     rt_reader_close(&r);
+    free(g.q);
     if (st != RT_OK) {
         rt_facets_free(&f);
         return st;

@@ -123,8 +123,8 @@ rt_figure *rt_figure_before_after(const rt_session *s, size_t m)
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
     for (size_t r = 0; r < ws->nruns; r++) {
         rt_live_means(s->live, r, NULL, 0, bm, bn, cm, cn);
-        f->value[r] = bm[m];
-        f->value2[r] = cm[m];
+        f->value[r] = bn[m] ? bm[m] : NAN;   /* no query to average: not a mean of 0 */
+        f->value2[r] = cn[m] ? cm[m] : NAN;
         f->label[r] = rt_strdup(rt_run_name(ws->runs[r].run));
     }
     free(bm);
@@ -210,6 +210,11 @@ void rt_figure_svg(const rt_figure *f, FILE *out)
         for (int s = 0; s <= pairs; s++) {
             double v = s ? f->value2[i] : f->value[i];
             double x = L + slot * (double)i + (pairs ? slot * 0.1 + (double)s * bw : slot * 0.1);
+            if (isnan(v)) {
+                fprintf(out, "<text class=\"undefined\" x=\"%.2f\" y=\"%.2f\" transform=\"rotate(-90 %.2f %.2f)\" "
+                             "font-size=\"10\">undefined</text>\n", x + bw / 2 + 3, zero - 4, x + bw / 2 + 3, zero - 4);
+                continue;
+            }
             double y = v >= 0 ? zero - v * scale : zero, h = fabs(v) * scale;
             const char *fill = pairs ? (s ? "#d95f02" : "#7570b3") : v >= 0 ? "#1b9e77" : "#d95f02";
             fprintf(out, "<rect class=\"bar\" data-value=\"%.17g\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "

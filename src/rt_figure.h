@@ -14,7 +14,8 @@
 typedef enum rt_figure_kind {
     RT_FIG_DELTA = 0,        /* bars: value[i] = Δ of query label[i], sorted descending */
     RT_FIG_HIST,             /* bars: value[i] = queries in bin i, [lo + i·w, lo + (i+1)·w) */
-    RT_FIG_BEFORE_AFTER,     /* pairs of bars: value[i] base mean, value2[i] current mean of run i */
+    RT_FIG_BEFORE_AFTER,     /* pairs of bars: value[i] base mean, value2[i] current mean of run i;
+                              * NAN when the measure is defined on none of its queries (MFR) */
 } rt_figure_kind;
 
 typedef struct rt_figure {
@@ -39,7 +40,8 @@ rt_figure *rt_figure_before_after(const rt_session *s, size_t m);
 void rt_figure_free(rt_figure **f);
 
 /* Writes f as a self-contained SVG (axes, labels, a zero line, run names; text escaped and set in a
- * CJK-capable font stack). Each bar is a <rect class="bar"> with data-value holding its number. */
+ * CJK-capable font stack). Each bar is a <rect class="bar"> with data-value holding its number;
+ * an undefined (NAN) one is a <text class="undefined"> saying so instead. */
 void rt_figure_svg(const rt_figure *f, FILE *out);
 
 #endif

@@ -78,6 +78,18 @@ static int constant(const double *d, size_t n)
     return 1;
 }
 
+/* True when the spread sd of d is only rounding: the differences are one value worked out along
+ * different paths (0.5 − 1/6 and 1/3 − 0 differ in the last bit), and dividing by it would give a
+ * t of 10^16. Per-query measures are ratios of small integers, whose real differences are far
+ * above 10^-12 of their size. */
+static int no_spread(const double *d, size_t n, double sd)
+{
+    double top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = fmax(top, fabs(d[i]));
+    return constant(d, n) || sd <= 1e-12 * top;
+}
+
 static void mean_sd(const double *d, size_t n, double *mean, double *sd)
 {
     double s = 0;
@@ -96,7 +108,7 @@ rt_test rt_stats_ttest(const double *d, size_t n)
         return undefined("the t-test needs at least two queries");
     double mean, sd;
     mean_sd(d, n, &mean, &sd);
-    if (constant(d, n) || sd == 0)
+    if (no_spread(d, n, sd))
         return undefined("every query has the same difference (no variance)");
     double t = mean / (sd / sqrt((double)n));
     return (rt_test){.defined = 1, .stat = t, .p = 2 * rt_stats_t_sf(fabs(t), (double)(n - 1))};
@@ -110,6 +122,8 @@ static int by_abs(const void *x, const void *y)
 
 rt_test rt_stats_wilcoxon(const double *d, size_t n)
 {
+    if (n == 0)
+        return undefined("no query to compare");
     double *nz = rt_malloc((n + 1) * sizeof *nz);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
@@ -188,7 +202,7 @@ int rt_stats_effect_size(const double *d, size_t n, double *dz)
         return 0;
     double mean, sd;
     mean_sd(d, n, &mean, &sd);
-    if (constant(d, n) || sd == 0)
+    if (no_spread(d, n, sd))
         return 0;
     *dz = mean / sd;
     return 1;
@@ -260,7 +274,8 @@ typedef struct share {
     uint64_t seed;
     const double *obs, *eps;
     size_t *hits;         /* randomization */
-    double *means;        /* bootstrap: means[c * samples + s] */
+    double *means;        /* bootstrap: means[(c - first) * samples + s] */
+    size_t first;         /* the comparison means[] starts at */
 } share;
 
 #define BLOCK 8
@@ -353,7 +368,7 @@ static void *resample_share(void *arg)
             }
             const double acc[BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
             for (int j = 0; j < BLOCK && b * BLOCK + (size_t)j < k; j++)
-                w->means[(w->c0 + b * BLOCK + (size_t)j) * w->samples + s] = acc[j] / (double)w->n;
+                w->means[(w->c0 + b * BLOCK + (size_t)j - w->first) * w->samples + s] = acc[j] / (double)w->n;
         }
     }
     free(idx);
@@ -361,16 +376,17 @@ static void *resample_share(void *arg)
     return NULL;
 }
 
-/* Runs fn over the comparisons in two shares on two threads when there is enough work (the
- * machine has two cores), else in one. */
+/* Runs fn over the comparisons [c0, c1) in two shares on two threads when there is enough work
+ * (the machine has two cores), else in one. */
 static void run_shares(share base, void *(*fn)(void *))
 {
     share w[2] = {base, base};
     pthread_t th;
-    int two = base.m >= 2 && (double)base.n * (double)base.samples * (double)base.m > 2e6;
+    size_t k = base.c1 - base.c0;
+    int two = k >= 2 && (double)base.n * (double)base.samples * (double)k > 2e6;
     if (two) {
-        w[0].c1 = base.m / 2;
-        w[1].c0 = base.m / 2;
+        w[0].c1 = base.c0 + k / 2;
+        w[1].c0 = base.c0 + k / 2;
         two = pthread_create(&th, NULL, fn, &w[1]) == 0;
     }
     if (!two) {
@@ -408,16 +424,14 @@ void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t sam
     free(hits);
 }
 
-int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
-                            double hi_q, double *lo, double *hi, double *p)
+#define BOOT_BYTES ((size_t)64 << 20)
+
+/* The interval and two-sided p of comparisons [first, last) from their resamples' means. */
+static void boot_figures(double *means, size_t first, size_t last, size_t samples, double lo_q, double hi_q,
+                         double *lo, double *hi, double *p)
 {
-    if (n == 0 || samples == 0)
-        return 0;
-    double *means = rt_malloc(samples * m * sizeof *means + 1);
-    run_shares((share){.d = d, .n = n, .m = m, .c0 = 0, .c1 = m, .samples = samples, .seed = seed, .means = means},
-               resample_share);
-    for (size_t c = 0; c < m; c++) {
-        double *mc = means + c * samples;
+    for (size_t c = first; c < last; c++) {
+        double *mc = means + (c - first) * samples;
         size_t le = 0, ge = 0;
         for (size_t s = 0; s < samples; s++) {
             le += mc[s] <= 0;
@@ -428,6 +442,26 @@ int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples,
         qsort(mc, samples, sizeof *mc, by_value);
         lo[c] = quantile(mc, samples, lo_q);
         hi[c] = quantile(mc, samples, hi_q);
+    }
+}
+
+int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
+                            double hi_q, double *lo, double *hi, double *p)
+{
+    if (n == 0 || samples == 0)
+        return 0;
+    /* Every resample's mean is kept for the percentiles: a group of comparisons at a time, so that
+     * many comparisons times many samples stay within BOOT_BYTES (each group draws the same
+     * resamples, so the figures do not depend on the grouping). */
+    size_t group = BOOT_BYTES / (samples * sizeof(double));
+    group = group < 1 ? 1 : group > m ? m : group;
+    double *means = rt_malloc(samples * group * sizeof *means + 1);
+    for (size_t first = 0; first < m; first += group) {
+        size_t last = first + group < m ? first + group : m;
+        run_shares((share){.d = d, .n = n, .m = m, .c0 = first, .c1 = last, .samples = samples, .seed = seed,
+                           .means = means, .first = first},
+                   resample_share);
+        boot_figures(means, first, last, samples, lo_q, hi_q, lo, hi, p);
     }
     free(means);
     return 1;

@@ -105,6 +105,30 @@ static int numeric_column(const rt_table *t, size_t c)
     return 1;
 }
 
+/* Whether a Markdown or LaTeX column is set right-aligned: its cells are numbers, perhaps
+ * marked (a significance '*') or "undefined", and at least one is a number. */
+static int right_column(const rt_table *t, size_t c)
+{
+    int any = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *s = t->cells[r * t->ncols + c];
+        if (strcmp(s, "undefined") == 0)
+            continue;
+        size_t len = strlen(s);
+        while (len && s[len - 1] == '*')
+            len--;
+        char buf[64];
+        if (len == 0 || len >= sizeof buf)
+            return 0;
+        memcpy(buf, s, len);
+        buf[len] = 0;
+        if (!json_number(buf))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 /* Text for a TSV cell: tabs and line ends would break the row, so they become spaces. */
 static void put_tsv(const char *s, FILE *f)
 {
@@ -195,9 +219,11 @@ int rt_table_format_rounds(rt_table_format fmt)
 rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err *err)
 {
     size_t nc = t->ncols;
-    unsigned char *num = rt_calloc(nc ? nc : 1, 1);
-    for (size_t c = 0; c < nc; c++)
+    unsigned char *num = rt_calloc(nc ? nc : 1, 1), *right = rt_calloc(nc ? nc : 1, 1);
+    for (size_t c = 0; c < nc; c++) {
         num[c] = (unsigned char)numeric_column(t, c);
+        right[c] = (unsigned char)right_column(t, c);
+    }
     switch (fmt) {
     case RT_TABLE_TSV:
     case RT_TABLE_CSV:
@@ -237,7 +263,7 @@ rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err
         }
         fputs("|\n", f);
         for (size_t c = 0; c < nc; c++)
-            fputs(num[c] ? "|---:" : "|---", f);
+            fputs(right[c] ? "|---:" : "|---", f);
         fputs("|\n", f);
         for (size_t r = 0; r < t->nrows; r++) {
             for (size_t c = 0; c < nc; c++) {
@@ -255,7 +281,7 @@ rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err
             fprintf(f, "%% %s\n", t->note);
         fputs("\\begin{tabular}{", f);
         for (size_t c = 0; c < nc; c++)
-            fputc(num[c] ? 'r' : 'l', f);
+            fputc(right[c] ? 'r' : 'l', f);
         fputs("}\n\\toprule\n", f);
         for (size_t c = 0; c < nc; c++) {
             put_latex(t->head[c], f);
@@ -271,6 +297,7 @@ rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *f, rt_err
         break;
     }
     free(num);
+    free(right);
     if (ferror(f))
         return rt_err_set(err, RT_EIO, "write error");
     return RT_OK;

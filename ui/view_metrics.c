@@ -109,9 +109,11 @@ static int draw_facet(app *a, int y, int bottom, int namew)
         }
         if (!n)
             continue;
-        rt_live_means(a->s->live, 0, sub, n, bm, bn, cm, cn);
+        size_t judged = 0;   /* (not a measure's count: MFR is defined on fewer) */
+        for (size_t i = 0; i < n; i++)
+            judged += (size_t)rt_live_is_judged(a->s->live, sub[i]);
         draw_fmt(y++, 0, a->cols, ROLE_HEADER, "%s = %s: %zu judged queries", fc->name, v == fc->nv ? "(none)" : fc->values[v],
-                 cn[0]);
+                 judged);
         for (size_t r = 0; r < ws->nruns && y < bottom; r++) {
             rt_live_means(a->s->live, r, sub, n, bm, bn, cm, cn);
             draw_row(a, y++, namew, r, bm, cm, NULL);

@@ -94,7 +94,7 @@ static void draw_before_after(app *a, const rt_figure *f, int top, int height)
     if (barw < 8)
         return;
     double hi = 0;
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++)   /* (fmax passes over an undefined mean, NAN) */
         hi = fmax(hi, fmax(f->value[i], f->value2[i]));
     if (hi <= 0)
         hi = 1;
@@ -102,13 +102,17 @@ static void draw_before_after(app *a, const rt_figure *f, int top, int height)
     for (size_t i = 0; i < f->n && y + 1 < top + height; i++) {
         for (int s = 0; s < 2; s++, y++) {
             double v = s ? f->value2[i] : f->value[i];
+            draw_fmt(y, 0, namew, ROLE_NORMAL, "%-*.*s", namew, namew, s ? "" : f->label[i]);
+            draw_fmt(y, namew, 8, ROLE_DIM, "%s", s ? "after" : "base");
+            if (isnan(v)) {   /* no query to average */
+                draw_fmt(y, namew + 8, a->cols - namew - 8, ROLE_DIM, " undefined");
+                continue;
+            }
             int cells8 = (int)lround(v / hi * barw * 8);
             char bar[1024] = "";
             for (int k = 0; k < cells8 / 8 && strlen(bar) + 4 < sizeof bar; k++)
                 strcat(bar, "█");
             strcat(bar, lefts[cells8 % 8]);
-            draw_fmt(y, 0, namew, ROLE_NORMAL, "%-*.*s", namew, namew, s ? "" : f->label[i]);
-            draw_fmt(y, namew, 8, ROLE_DIM, "%s", s ? "after" : "base");
             int x = namew + 8 + draw_text(y, namew + 8, barw, bar, strlen(bar), s ? ROLE_GOOD : ROLE_DIM, NULL);
             draw_fmt(y, x + 1, a->cols - x - 1, ROLE_NORMAL, "%.4f", v);
         }

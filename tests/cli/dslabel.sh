@@ -57,10 +57,28 @@ printf '{"question_id": "q1", "answers": ["北京"]}\n{"question_id": "q2", "ans
 "$RETRIAGE" dslabel --answers "$D/bad.jsonl" --collection "$D/c.tsv" --pairs "$D/p.tsv" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "bad.jsonl:2: \"answers\" must be an array of strings" "$D/err"
 ok $? "a malformed answers line: file:line ($(cat "$D/err"))"
+# what the TSV form refuses, the JSON form refuses too: an answer that is not UTF-8 (cJSON passes
+# any byte), and in both a query id that is not one (a control character, invalid UTF-8), which
+# the qrels written would carry
+printf '{"question_id": "q1", "answers": ["\xff北京"]}\n' > "$D/bad8.jsonl"
+printf '{"question_id": "q1", "answers": ["北京"]}\n{"question_id": "q\\u001b1", "answers": ["北京"]}\n' > "$D/badid.jsonl"
+printf 'q1\t北京\nq\xff2\t上海\n' > "$D/badid.tsv"
+st=0
+"$RETRIAGE" dslabel --answers "$D/bad8.jsonl" --collection "$D/c.tsv" --pairs "$D/p.tsv" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "bad8.jsonl:1: the answer is not valid UTF-8" "$D/err" || st=1
+"$RETRIAGE" dslabel --answers "$D/badid.jsonl" --collection "$D/c.tsv" --pairs "$D/p.tsv" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "badid.jsonl:2: bad query id: control character in id" "$D/err" || st=1
+"$RETRIAGE" dslabel --answers "$D/badid.tsv" --collection "$D/c.tsv" --pairs "$D/p.tsv" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "badid.tsv:2: bad query id: id is not valid UTF-8" "$D/err" || st=1
+ok $st "answers: invalid UTF-8 in a JSON answer, a bad query id in JSON or TSV: file:line"
 printf 'q1 p1 extra\n' > "$D/badp"
 "$RETRIAGE" dslabel --answers "$D/a.tsv" --collection "$D/c.tsv" --pairs "$D/badp" > /dev/null 2> "$D/err"
 [ $? -eq 2 ] && grep -q "badp:1: expected qid<TAB>pid" "$D/err"
 ok $? "a malformed pairs line: file:line"
+printf 'q1\tp1\nq1\tp\001x\n' > "$D/badid.pairs"
+"$RETRIAGE" dslabel --answers "$D/a.tsv" --collection "$D/c.tsv" --pairs "$D/badid.pairs" > /dev/null 2> "$D/err"
+[ $? -eq 2 ] && grep -q "badid.pairs:2: bad passage id: control character in id" "$D/err"
+ok $? "a pairs line with a bad id (written out as it is): file:line"
 "$RETRIAGE" dslabel --answers "$D/a.tsv" --collection "$D/c.tsv" --pairs "$D/p.tsv" --threshold 1.5 > /dev/null 2> "$D/err"
 [ $? -eq 1 ] && grep -q "threshold expects a number in (0, 1]" "$D/err"
 ok $? "a threshold outside (0, 1] is a usage error"

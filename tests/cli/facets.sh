@@ -34,6 +34,13 @@ run compare -m RR@10 --facets "$D/facets.tsv" --facet type=entity "$DEMO/qrels.t
 want=$(awk -F'\t' '$1 == "bm25" && $2 == "RR@10" && $3 == "entity" { print $7 }' "$D/split")
 [ "$rc" -eq 0 ] && awk -F'\t' -v n="$want" 'NR == 2 { exit !($4 == n) }' "$D/out"
 report $? "compare --facet type=entity: the comparison over that value's $want queries"
+# a workspace and --facets F: F's facets, not ignored (the demo has none of its own)
+printf '{"queries": "%s/queries.tsv", "qrels": "%s/qrels.trec", "runs": ["%s/runs/bm25.trec", "%s/runs/dense.trec"], "measures": "RR@10"}\n' \
+    "$DEMO" "$DEMO" "$DEMO" "$DEMO" > "$D/ws.json"
+cp "$D/out" "$D/byfiles"
+run compare --workspace "$D/ws.json" --facets "$D/facets.tsv" --facet type=entity
+[ "$rc" -eq 0 ] && cmp -s "$D/out" "$D/byfiles"
+report $? "compare --workspace F --facets F2 --facet: the comparison of the files' form, over F2's value"
 fails 1 "facet type has no value movie" "compare --facet: an unknown value" compare -m RR@10 --facets "$D/facets.tsv" --facet type=movie \
     "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
 CLI_CMD=compare fails 1 "--facet: no facets" "compare --facet without facets" --facet type=entity "$DEMO/qrels.trec" \
@@ -57,17 +64,53 @@ report $? "a workspace's \"facets\"; queries without a value are '-'"
 printf 'q01\tentity\n' > "$D/nohead.tsv"
 fails 2 "nohead.tsv:1: a facets file starts with a header" "no header: file:line" export --queries "$DEMO/queries.tsv" \
     --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/nohead.tsv" --what metrics
+printf 'qid\ttype\ttype\nq01\tentity\tweb\n' > "$D/dupname.tsv"
+fails 2 "dupname.tsv:1: facet type is named twice in the header" "a facet named twice (which would --by pick?): file:line" \
+    export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/dupname.tsv" --what metrics
+printf 'qid\t\tsource\nq01\tentity\tweb\n' > "$D/noname.tsv"
+fails 2 "noname.tsv:1: a facet without a name in the header" "a facet without a name: file:line" \
+    export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/noname.tsv" --what metrics
 printf 'qid\ttype\nq01\tentity\nq02\n' > "$D/short.tsv"
 fails 2 "short.tsv:3: 1 tab-separated fields; the header has 2" "a short line: file:line" export --queries "$DEMO/queries.tsv" \
     --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/short.tsv" --what metrics
 printf 'qid\ttype\nq01\tentity\nq01\tother\n' > "$D/twice.tsv"
 fails 2 "twice.tsv:3: query q01 is given twice" "a query twice: file:line" export --queries "$DEMO/queries.tsv" \
     --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice.tsv" --what metrics
+printf 'qid\ttype\nq01\t\nq01\tother\n' > "$D/twice-empty.tsv"
+fails 2 "twice-empty.tsv:3: query q01 is given twice" "a query twice, the first time without a value: file:line" export \
+    --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice-empty.tsv" --what metrics
+printf '{"question_id": "q01", "question_type": "ENTITY"}\n{"question_id": "q01", "question_type": "YES_NO"}\n' > "$D/twice.jsonl"
+fails 2 "twice.jsonl:2: query q01 is given twice, with question_type ENTITY and YES_NO" \
+    "DuReader lines: a query given two values is file:line too" export \
+    --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/twice.jsonl" --what metrics
+printf '{"question_id": "q01", "question_type": "ENTITY"}\n{"question_id": "q01", "answers": ["x"]}\n{"question_id": "q01", "question_type": "ENTITY"}\n' \
+    > "$D/lines.jsonl"
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/lines.jsonl" \
+    --journal-dir "$D/j" --what metrics --by question_type
+[ "$rc" -eq 0 ] && grep -q "^bm25	RR@10	ENTITY	.*	1$" "$D/out"
+report $? "DuReader lines: a query over several lines that agree (its answers spread out) is one query"
 printf 'qid\ttype\nq01\tentity\nzz9\tx\n' > "$D/unknown.tsv"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/unknown.tsv" \
     --journal-dir "$D/j" --what metrics --by type
 [ "$rc" -eq 0 ] && grep -q "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
 report $? "queries the workspace does not know: a warning, ignored"
+
+# a run whose measure is undefined on every query of a value (MFR: nothing relevant retrieved)
+# keeps its rows, with 0 queries, as the metrics export without --by gives it; it is not dropped
+printf 'q1\tone\nq2\ttwo\n' > "$D/mq.tsv"
+printf 'q1 0 r1 1\nq2 0 r2 1\n' > "$D/mqrels"
+printf 'q1 Q0 r1 1 9 A\nq2 Q0 r2 1 9 A\n' > "$D/ma.trec"
+printf 'q1 Q0 zz 1 9 N\n' > "$D/mn.trec"
+printf 'qid\ttype\nq1\tX\n' > "$D/mf.tsv"
+run export --queries "$D/mq.tsv" --qrels "$D/mqrels" --run "$D/ma.trec" --run "$D/mn.trec" --facets "$D/mf.tsv" \
+    --journal-dir "$D/jm" -m MFR --what metrics --by type
+[ "$rc" -eq 0 ] && grep -q "^N	MFR	X	0	0	0	0$" "$D/out" && grep -q "^N	MFR	-	0	0	0	0$" "$D/out"
+report $? "--by: a run with no MFR on a value's queries keeps its row (0 queries)"
+printf 'm\n:by type\n:snapshot %s/mby\n' "$D" > "$D/mscript"
+"$RETRIAGE" --qrels "$D/mqrels" --run "$D/mn.trec" --run "$D/ma.trec" --facets "$D/mf.tsv" -m MFR --journal-dir "$D/jm" \
+    --annotator x --script "$D/mscript" --size 100x20 > /dev/null 2>&1
+grep -q "^type = X: 1 judged queries" "$D/mby" && grep -q "^type = (none): 1 judged queries" "$D/mby"
+ok $? ":by counts a value's judged queries, not the first run's defined MFR"
 
 # the leaked / clean split is a facet too: --by leaked equals --what leakage
 export RETRIAGE_DEMO="$DEMO/workspace.json"

@@ -66,6 +66,21 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$D/ba
 [ "$rc" -eq 0 ] && xmllint --noout "$D/bad.svg" && grep -q "bm�25" "$D/bad.svg"
 report $? "a run tag with invalid UTF-8: U+FFFD, and the figure parses"
 
+# a mean over no query (MFR of a run that retrieves nothing relevant) is undefined, not a bar of 0
+# (which for MFR would read as the best run), in the SVG and in the plot view
+printf 'q1 0 r1 1\nq2 0 r2 1\n' > "$D/mq"
+printf 'q1 Q0 r1 1 9 A\nq2 Q0 x 1 9 A\nq2 Q0 r2 2 8 A\n' > "$D/ma.trec"
+printf 'q1 Q0 zz 1 9 N\n' > "$D/mn.trec"
+MW=(--qrels "$D/mq" --run "$D/ma.trec" --run "$D/mn.trec" -m MFR --journal-dir "$D/jm")
+run export "${MW[@]}" --what figure-before-after -o "$D/mfr.svg"
+[ "$rc" -eq 0 ] && xmllint --noout "$D/mfr.svg" && [ "$(vals "$D/mfr.svg" | tr '\n' ' ')" = "1.5 1.5 " ] &&
+    [ "$(grep -c 'class="undefined"' "$D/mfr.svg")" -eq 2 ]
+report $? "figure-before-after: a run with no MFR to average is 'undefined', no bar"
+printf 'v\nv\nv\n:snapshot %s/pm\n' "$D" > "$D/mscript"
+"$RETRIAGE" "${MW[@]}" --annotator plot --script "$D/mscript" --size 80x12 > /dev/null 2> "$D/uierr"
+grep -q "^N  *base  *undefined" "$D/pm" && grep -q "^ *after  *undefined" "$D/pm"
+ok $? "the plot view says undefined for it too"
+
 # refusals
 fails 1 "the figures are written as svg" "a figure in another format is refused" export "${WS[@]}" --what figure-delta --format tsv
 fails 1 "figure-delta compares two runs" "figure-delta of a run with itself" export "${WS[@]}" --what figure-delta --runs bm25,bm25

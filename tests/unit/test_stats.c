@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "rt_rng.h"
 #include "rt_stats.h"
@@ -39,6 +41,12 @@ static void hand_cases(void)
     t = rt_stats_ttest(same, 3);
     ok(!t.defined && t.why, "t-test: no variance is undefined, with the reason");
     ok(!rt_stats_ttest(d, 1).defined, "t-test: one query is undefined");
+    /* RR 1/2 vs 1/6 and 1/3 vs 0: both differences are 1/3, one bit apart in double; their
+     * "spread" is rounding, not a t of 10^16 */
+    volatile double half = 0.5, sixth = 1.0 / 6, third = 1.0 / 3;
+    double thirds[] = {half - sixth, third - 0}, dz_thirds = 0;
+    ok(thirds[0] != thirds[1] && !rt_stats_ttest(thirds, 2).defined && !rt_stats_effect_size(thirds, 2, &dz_thirds),
+       "t-test and d_z: differences equal but for rounding are undefined, not t = 10^16");
     /* Wilcoxon: d = 1, -2, 3, 0 → zero dropped; ranks 1, 2, 3; R+ = 4, R- = 2, T = 2;
      * mean 3·4/4 = 3, var = 3·4·7/24 = 3.5 → z = -1/sqrt(3.5) */
     double w[] = {1, -2, 3, 0};
@@ -213,11 +221,51 @@ static void test_many(void)
     }
 }
 
+/* Many comparisons times many samples: the bootstrap keeps a group of comparisons' resample
+ * means at a time, not all of them (20 x 10^6 samples would be 160 MB), and the figures are those
+ * of one call each. The address space is capped 128 MB above what the program uses (not under
+ * AddressSanitizer, which reserves terabytes). */
+static void test_many_samples(void)
+{
+    size_t n = 4, m = 20, samples = 1000000;
+    double *d = calloc(n * m, sizeof *d), lo[20], hi[20], p[20];
+    for (size_t i = 0; i < n * m; i++)
+        d[i] = (double)((i * 7) % 5) / 4.0 - 0.3;
+    struct rlimit old;
+    int capped = 0;
+#ifndef __SANITIZE_ADDRESS__
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld", &pages) == 1 && getrlimit(RLIMIT_AS, &old) == 0) {
+        struct rlimit cap = old;
+        cap.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)128 << 20);
+        capped = old.rlim_cur == RLIM_INFINITY || cap.rlim_cur < old.rlim_cur ? setrlimit(RLIMIT_AS, &cap) == 0 : 0;
+    }
+    if (f)
+        fclose(f);
+#endif
+    int done = rt_stats_bootstrap_many(d, n, m, samples, 5, 0.025, 0.975, lo, hi, p);
+    if (capped)
+        setrlimit(RLIMIT_AS, &old);
+    ok(done, "bootstrap of 20 comparisons x 10^6 samples within 128 MB%s", capped ? "" : " (not capped here)");
+    int same = 1;
+    for (size_t c = 0; c < m; c += m - 1) {
+        double col[4], l, h, q;
+        for (size_t i = 0; i < n; i++)
+            col[i] = d[i * m + c];
+        rt_stats_bootstrap_test(col, n, samples, 5, 0.025, 0.975, &l, &h, &q);
+        same &= l == lo[c] && h == hi[c] && q == p[c];
+    }
+    ok(same, "its first and last comparison's figures equal a call each");
+    free(d);
+}
+
 int main(void)
 {
     closed_forms();
     hand_cases();
     fixture();
     test_many();
+    test_many_samples();
     return tap_done();
 }
