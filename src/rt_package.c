@@ -124,6 +124,17 @@ size_t rt_team_packages(const rt_team *t, rt_team_package **out)
     return n;
 }
 
+const char *rt_package_name_taken(const rt_team *t, const rt_op *ops, size_t n, size_t *owner)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t m = 0; m < t->n; m++)
+            if (rt_annot_package(t->m[m].s->annot, ops[i].name)) {
+                *owner = m;
+                return ops[i].name;
+            }
+    return NULL;
+}
+
 static int by_package_name(const void *x, const void *y)
 {
     return strcmp(((const rt_package_state *)x)->p->name, ((const rt_package_state *)y)->p->name);

@@ -151,6 +151,10 @@ report $? "package: one query a package (size 2), assigned in turn, seeds counti
 run package "${WS[@]}" --annotator lead --to alice,bob --size 2
 [ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already" "$D/err" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
 report $? "package: the same names again are refused, nothing written"
+sleep 0.01
+run package "${WS[@]}" --annotator boss --to erin --size 10
+[ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already in lead's journal" "$D/err" && [ ! -e "$J/boss.jsonl" ]
+report $? "package: a name in another's journal is refused too (the later would hide alice's pkg-001), no journal left"
 run package "${WS[@]}" --annotator lead
 [ "$rc" -eq 1 ] && grep -q -- "--to A,B" "$D/err"; report $? "package: --to is required"
 run package "${WS[@]}" --annotator lead --to ../x

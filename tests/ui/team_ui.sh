@@ -86,6 +86,9 @@ report_ui $? "another process's append shows in the queue within the wait, and t
 # packages: lead makes one for alice; alice judges; rev1 reviews; it goes back; alice sees it first
 ui lead ':package alice size 10 sample 2 seed 3\n'
 grep -q "1 packages of 4 pairs for 1 annotators saved" "$D/echo"; report_ui $? ":package saves a package" "$D/echo"
+ui chief ':package bob size 10\n'
+cat "$D/echo" "$D/uierr" | grep -q "a package named pkg-001 exists already in lead's journal" && ! grep -q '"op":"package"' "$J/chief.jsonl"
+report_ui $? ":package refuses a name another's journal has (it would hide lead's)" "$D/echo"
 ui alice 'P\n:snapshot '"$D"'/p1\n<Enter>\n+\n-\n+\n-\n:snapshot '"$D"'/p2\n'
 grep -q "^\* pkg-001 *alice *4/4 *in review" "$D/p1" && grep -q "you judged 4/4" "$D/p2"
 report_ui $? "P lists alice's package (judged already by her import: in review); Enter opens it; + and - judge" "$D/p1"
