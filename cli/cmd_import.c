@@ -121,8 +121,9 @@ static rt_status add(import_state *im, const rt_workspace *ws, const input *in, 
     const char *path = in->path;
     if (!who || !who[0])
         return rt_err_at(err, RT_EUSAGE, path, line, "no annotator: the file has no annotator column (give --annotator NAME)");
-    if (who[0] == '.' || strchr(who, '/') || strlen(who) >= 200)
-        return rt_err_at(err, RT_EINPUT, path, line, "annotator \"%.200s\" cannot name a journal (no '/', no leading '.')", who);
+    const char *why = rt_journal_name_problem(who);
+    if (why)
+        return rt_err_at(err, RT_EINPUT, path, line, "annotator \"%.200s\" cannot name a journal (%s)", who, why);
     rt_status st = rt_check_pair_ids(path, line, q->s, q->len, p->s, p->len, err);
     if (st != RT_OK)
         return st;

@@ -123,9 +123,11 @@ static int parse_package(int argc, char **argv, ws_args *w, package_args *p)
     }
     if (!p->nto)
         return cli_usage("package", "--to A,B,… names the annotators to assign the packages to");
-    for (size_t i = 0; i < p->nto; i++)
-        if (p->to[i][0] == '.' || strchr(p->to[i], '/'))
-            return cli_usage("package", "\"%s\" cannot name an annotator (no '/', no leading '.')", p->to[i]);
+    for (size_t i = 0; i < p->nto; i++) {
+        const char *why = rt_journal_name_problem(p->to[i]);
+        if (why)
+            return cli_usage("package", "\"%s\" cannot name an annotator (%s)", p->to[i], why);
+    }
     if (!w->annotator)
         return cli_usage("package", "--annotator LEAD: whose journal keeps the packages");
     return ws_args_finish(w, "package", argc, argv);

@@ -2,6 +2,7 @@
  * checks and the one-writer lock (the line format is rt_op's). */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include "rt_file.h"
 #include "rt_journal.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_reader.h"
 
 struct rt_journal {
@@ -510,6 +512,35 @@ void rt_journal_close(rt_journal **jp)
     free(j->readonly);
     free(j);
     *jp = NULL;
+}
+
+/* The length of the space character at s (ASCII, U+00A0 or U+3000, the ideographic space of
+ * Chinese text), or 0. */
+static size_t space_len(const char *s, size_t len)
+{
+    if (len && isspace((unsigned char)s[0]))
+        return 1;
+    if (len >= 2 && memcmp(s, "\xc2\xa0", 2) == 0)
+        return 2;
+    return len >= 3 && memcmp(s, "\xe3\x80\x80", 3) == 0 ? 3 : 0;
+}
+
+const char *rt_journal_name_problem(const char *name)
+{
+    if (!valid_name(name))
+        return "no '/', no leading '.', not empty, under 200 bytes";
+    size_t len = strlen(name);
+    if (!rt_utf8_valid(name, len))
+        return "not UTF-8";
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)name[i + 1] < 0xa0))   /* C0, DEL, C1 */
+            return "a control character";
+    }
+    int around = space_len(name, len) > 0;
+    for (size_t k = 1; k <= 3 && k <= len; k++)   /* a space ending it, of k bytes */
+        around |= space_len(name + len - k, k) == k;
+    return around ? "spaces around it" : NULL;
 }
 
 const char *rt_journal_readonly(const rt_journal *j) { return j->readonly; }

@@ -54,6 +54,13 @@ void rt_journal_discard(rt_journal **j);
  * the caller does when an operation it replays turns out to be invalid. */
 void rt_journal_refuse(rt_journal *j, const char *why);
 
+/* Why name cannot be given to a new annotator (a static string), or NULL when it can. Beyond
+ * what a journal's file name needs (not empty, no '/', no leading '.', under 200 bytes), a new
+ * name is UTF-8 without control characters and without spaces around it: "alice " from a
+ * spreadsheet must not become a second alice, and a name shows as it was typed. Journals that
+ * exist open whatever their names. */
+const char *rt_journal_name_problem(const char *name);
+
 /* NULL when writable; otherwise why not (borrowed). */
 const char *rt_journal_readonly(const rt_journal *j);
 const char *rt_journal_path(const rt_journal *j);

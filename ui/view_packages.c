@@ -75,6 +75,13 @@ int act_package(app *a, const char *arg)
     size_t nn = 0;
     for (char *save = NULL, *t = strtok_r(to, ",", &save); t && nn < 64; t = strtok_r(NULL, ",", &save))
         names[nn++] = t;
+    for (size_t i = 0; i < nn; i++) {
+        const char *why = rt_journal_name_problem(names[i]);
+        if (why) {
+            app_message(a, 1, "\"%s\" cannot name an annotator (%s)", names[i], why);
+            return -1;
+        }
+    }
     plan.annotators = names;
     plan.nannotators = nn;
     if (!nn) {

@@ -83,6 +83,19 @@ run import "${WS[@]}" --judgments "$D/badname.tsv"
 [ "$rc" -eq 2 ] && grep -q "badname.tsv:2: annotator \"../x\" cannot name a journal" "$D/err" && unchanged &&
     [ ! -e "$D/x.jsonl" ]
 report $? "import: an annotator name that is a path is refused"
+printf 'annotator\tqid\tpid\tgrade\nalice \tq1\tp1\t0\n' > "$D/space.tsv"
+run import "${WS[@]}" --judgments "$D/space.tsv"
+[ "$rc" -eq 2 ] && grep -q 'space.tsv:2: annotator "alice " cannot name a journal (spaces around it)' "$D/err" && unchanged &&
+    [ ! -e "$J/alice .jsonl" ]
+report $? "import: 'alice ' (a spreadsheet's trailing space) is refused, not made a second alice"
+printf 'annotator\tqid\tpid\tgrade\nev\033[31mil\tq1\tp1\t0\nbad\377\tq1\tp1\t0\n' > "$D/ctl.tsv"
+run import "${WS[@]}" --judgments "$D/ctl.tsv"
+[ "$rc" -eq 2 ] && grep -q 'ctl.tsv:2: annotator .* cannot name a journal (a control character)' "$D/err" && unchanged
+report $? "import: an annotator name with an escape sequence is refused"
+printf 'annotator\tqid\tpid\tgrade\nbad\377\tq1\tp1\t0\n' > "$D/nonutf.tsv"
+run import "${WS[@]}" --judgments "$D/nonutf.tsv"
+[ "$rc" -eq 2 ] && grep -q 'nonutf.tsv:2: annotator .* cannot name a journal (not UTF-8)' "$D/err" && unchanged
+report $? "import: an annotator name that is not UTF-8 is refused"
 printf 'q1\tp1\tentity\n' > "$D/nohead.tsv"
 run import "${WS[@]}" --annotator carol --tags "$D/nohead.tsv"
 [ "$rc" -eq 2 ] && grep -q "nohead.tsv:1: a tags file starts with a header line" "$D/err" && unchanged
@@ -159,6 +172,9 @@ run package "${WS[@]}" --annotator lead
 [ "$rc" -eq 1 ] && grep -q -- "--to A,B" "$D/err"; report $? "package: --to is required"
 run package "${WS[@]}" --annotator lead --to ../x
 [ "$rc" -eq 1 ] && grep -q "cannot name an annotator" "$D/err"; report $? "package: an annotator name that is a path is refused"
+run package "${WS[@]}" --annotator lead --to 'bob ' --prefix sp
+[ "$rc" -eq 1 ] && grep -q '"bob " cannot name an annotator (spaces around it)' "$D/err"
+report $? "package: a name with a trailing space is refused (it would be nobody's package)"
 run package "${WS[@]}" --annotator lead --to alice --set nosuch
 [ "$rc" -eq 2 ] && grep -q 'no query set named "nosuch"' "$D/err"; report $? "package: an unknown query set"
 run review-report "${WS[@]}" --reviewers 1
