@@ -174,6 +174,12 @@ static rt_status read_input(import_state *im, const rt_workspace *ws, const inpu
             size_t nf = rt_split_tab(line, len, f, 16);
             if (header(f, nf, in->tags, &col))
                 continue;
+            if (col.qid >= 0 && col.pid >= 0) {   /* a header, of the other kind of file */
+                st = rt_err_at(err, RT_EINPUT, in->path, no, "the header has no \"%s\" column (%s)",
+                               in->tags ? "category" : "grade",
+                               in->tags ? "judgments are imported with --judgments" : "tags are imported with --tags");
+                break;
+            }
             if (in->tags) {
                 st = rt_err_at(err, RT_EINPUT, in->path, no, "a tags file starts with a header line: "
                                "[annotator<TAB>]qid<TAB>pid<TAB>category");
@@ -270,6 +276,8 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
         p->ops[p->n++] = im->e[i].op;
         memset(&im->e[i].op, 0, sizeof im->e[i].op);
     }
+    if (!np)
+        fputs("retriage: nothing imported: the files hold a header and no lines\n", stderr);
     /* open every journal and check every operation before writing any */
     for (size_t i = 0; i < np && rc == CLI_OK; i++) {
         part *p = &parts[i];

@@ -100,6 +100,16 @@ printf 'q1\tp1\tentity\n' > "$D/nohead.tsv"
 run import "${WS[@]}" --annotator carol --tags "$D/nohead.tsv"
 [ "$rc" -eq 2 ] && grep -q "nohead.tsv:1: a tags file starts with a header line" "$D/err" && unchanged
 report $? "import: a tags file without its header is refused"
+run import "${WS[@]}" --judgments "$D/t.tsv"
+[ "$rc" -eq 2 ] && grep -q 't.tsv:1: the header has no "grade" column (tags are imported with --tags)' "$D/err" && unchanged
+report $? "import: a tags file given as --judgments is said to be one (not 'no annotator column')"
+run import "${WS[@]}" --tags "$D/j.tsv"
+[ "$rc" -eq 2 ] && grep -q 'j.tsv:1: the header has no "category" column (judgments are imported with --judgments)' "$D/err" && unchanged
+report $? "import: a judgments file given as --tags is said to be one"
+printf 'annotator\tqid\tpid\tgrade\n' > "$D/header.tsv"
+run import "${WS[@]}" --judgments "$D/header.tsv"
+[ "$rc" -eq 0 ] && grep -q "nothing imported: the files hold a header and no lines" "$D/err" && unchanged
+report $? "import: a header and no lines imports nothing, and says so"
 printf 'q1 0 p2 1\nq2 0 p4 1\n' > "$D/erin.qrels"
 run import "${WS[@]}" --annotator erin --judgments "$D/erin.qrels"
 [ "$rc" -eq 0 ] && [ "$(wc -l < "$J/erin.jsonl")" -eq 2 ]
