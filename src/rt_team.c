@@ -143,35 +143,43 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int wi
     return RT_OK;
 }
 
+/* Keeps the first error of several: one member's bad journal must not stop the others. */
+static void keep_first(rt_status st, const rt_err *e, rt_status *first, rt_err *err)
+{
+    if (st != RT_OK && *first == RT_OK) {
+        *first = st;
+        *err = *e;
+    }
+}
+
 rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err)
 {
     *changed = 0;
+    rt_status first = RT_OK;
+    rt_err e;
     for (size_t i = 0; i < t->n; i++) {
         int c = 0;
-        if (!t->m[i].self) {
-            rt_status st = rt_session_refresh(t->m[i].s, &c, err);
-            if (st != RT_OK)
-                return st;
-        }
+        if (!t->m[i].self)
+            keep_first(rt_session_refresh(t->m[i].s, &c, &e), &e, &first, err);
         *changed |= c;
     }
     struct timespec now;
     dir_time(t->dir, &now);
     if (!t->all || (now.tv_sec == t->dir_mtime.tv_sec && now.tv_nsec == t->dir_mtime.tv_nsec))
-        return RT_OK;
+        return first;
     t->dir_mtime = now;
     char **have;
     size_t nh;
-    rt_status st = rt_team_list(t->dir, &have, &nh, err);
+    keep_first(rt_team_list(t->dir, &have, &nh, &e), &e, &first, err);
     size_t before = t->n;
-    for (size_t i = 0; i < nh && st == RT_OK; i++)
-        st = add_member(t, have[i], err);
+    for (size_t i = 0; i < nh; i++)
+        keep_first(add_member(t, have[i], &e), &e, &first, err);
     rt_team_names_free(have, nh);
     if (t->n != before) {
         qsort(t->m, t->n, sizeof *t->m, member_cmp);
         *changed = 1;
     }
-    return st;
+    return first;
 }
 
 void rt_team_free(rt_team **tp)

@@ -50,7 +50,9 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int wi
 /* Picks up what the other members appended to their journals since (and, when the team is every
  * journal of the folder, journals that appeared); *changed says whether anything did. Costs an
  * lstat per member and one of the folder when nothing changed. Decisions and agreement computed
- * before a change must be computed again. */
+ * before a change must be computed again — *changed is set on an error too: a journal that
+ * cannot be read (the first error is returned) keeps its last state, and every other member
+ * and new journal is still picked up. */
 rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err);
 void rt_team_free(rt_team **t);
 

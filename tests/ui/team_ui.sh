@@ -102,4 +102,23 @@ ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
 sed -n 4p "$D/p3" | grep -q "^- q1  *p1  *wrong"
 report_ui $? "back to alice: the pair the reviewer marked wrong comes first" "$D/p3"
 
+# live, with one journal gone bad: alice's replaced by something that is not a journal while
+# lead's workbench waits; the error is said, and bob's change still reaches the queue
+LWS=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/lj")
+printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t0\nbob\tq1\tp2\t1\n' > "$D/lj.tsv"
+"$RETRIAGE" import "${LWS[@]}" --judgments "$D/lj.tsv" 2> /dev/null
+printf 'Q\n:snapshot %s/bad1\n:sleep 2500\n:snapshot %s/bad2\n' "$D" "$D" > "$D/bad.txt"
+"$RETRIAGE" "${LWS[@]}" --annotator lead --script "$D/bad.txt" --size 120x30 --echo > "$D/bad.echo" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$D/bad1" ] && break; sleep 0.05; done
+sleep 0.3
+printf '{"not":"a journal"}\n' > "$D/lj/new" && mv "$D/lj/new" "$D/lj/alice.jsonl"
+sleep 0.3
+printf ':label q1 p2 0\n' > "$D/bob.txt"
+"$RETRIAGE" "${LWS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
+wait $pid
+grep -q "disagreements: resolved 0 / 1" "$D/bad1" && grep -q "disagreements: resolved 0 / 0" "$D/bad2" &&
+    grep -q "alice.jsonl:1: not a retriage journal" "$D/bad.echo"
+report_ui $? "a journal gone bad is reported, and the other annotators' changes still arrive" "$D/bad2"
+
 done_testing
