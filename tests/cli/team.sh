@@ -194,6 +194,22 @@ report $? "review-report: both judged their pairs already (imported): in review,
 run review-report "${WS[@]}" --threshold 2
 [ "$rc" -eq 1 ] && grep -q -- "--threshold expects a number from 0 to 1" "$D/err"; report $? "review-report: a threshold above 1"
 
+# journals read back: an adjudication outside the scale (a journal from a graded workspace) and a
+# review verdict that is neither correct nor wrong are bad lines, reported and not applied
+mkdir -p "$D/rj"
+T='"time":"2026-11-26T00:00:00.000Z"'
+printf '{"seq":1,%s,"author":"ann","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T" > "$D/rj/ann.jsonl"
+printf '{"seq":1,%s,"author":"rev","op":"package","name":"pk","text":"ann","pairs":[["q1","p2"]],"seed":1,"sample":1}\n' "$T" > "$D/rj/rev.jsonl"
+printf '{"seq":2,%s,"author":"rev","op":"review","name":"pk","qid":"q1","pid":"p2","text":"Correct"}\n' "$T" >> "$D/rj/rev.jsonl"
+printf '{"seq":3,%s,"author":"rev","op":"adjudicate","qid":"q1","pid":"p2","grade":3,"settles":[]}\n' "$T" >> "$D/rj/rev.jsonl"
+run export "${WS[@]}" --journal-dir "$D/rj" --team --what qrels
+[ "$rc" -eq 0 ] && ! grep -q "p2 3" "$D/out" && grep -q "rev.jsonl:3 (operation 3): grade 3 is outside this workspace's scale" "$D/err"
+report $? "an adjudication with a grade outside the scale is not applied (no grade 3 in binary team qrels)"
+run review-report "${WS[@]}" --journal-dir "$D/rj" --reviewers 1
+[ "$rc" -eq 0 ] && grep -q "^pk	ann	1	1	1	0		-	in review$" "$D/out" &&
+    grep -q 'rev.jsonl:2 (operation 2): review verdict "Correct"' "$D/err"
+report $? "a review verdict 'Correct' is reported, not counted as a wrong mark"
+
 # the fixture: three simulated annotators on the DuReader 2.0 pool, against scikit-learn / statsmodels
 if [ ! -d "$SHARED_DATA/agreement" ] || [ ! -d "$SHARED_DATA/dureader2-demo-ws" ]; then
     ok 0 "# SKIP ../shared/data/agreement or dureader2-demo-ws is absent (fixtures are read from ../shared/data, never copied)"
