@@ -340,6 +340,8 @@ int cmd_import(int argc, char **argv)
         rt_session_close(&sess);   /* the journals are opened for writing one by one */
         rc = import_all(&w, ws, &im);
     }
+    if (ws)
+        cli_print_warnings(ws->report);   /* the workspace's, and each journal's (a torn tail set aside) */
     free(dir);
     for (size_t i = 0; i < im.n; i++) {
         rt_op_clear(&im.e[i].op);

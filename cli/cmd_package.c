@@ -187,6 +187,8 @@ int cmd_package(int argc, char **argv)
                 rc = cli_fail(&err);
         }
     }
+    if (ws)
+        cli_print_warnings(ws->report);   /* the workspace's, and the journals' (a torn tail set aside) */
     if (rc == CLI_OK) {
         printf("package\tannotator\tqueries\tpairs\tseed\tsample\n");
         size_t pairs = 0;

@@ -134,6 +134,14 @@ run import "${WS[@]}" --judgments "$D/one.tsv"
 [ "$rc" -eq 0 ] && [ ! -e "$J/alice.jsonl.tmp-2147483646-0" ] && [ "$(wc -l < "$J/alice.jsonl")" -eq $((had + 1)) ]
 report $? "import: a dead process's temporary is swept, the journal gains the line"
 
+# a torn last line (a crash while alice's workbench wrote) is set aside by the import, and said
+printf '{"seq":99,"ti' >> "$J/alice.jsonl"
+printf 'annotator\tqid\tpid\tgrade\nalice\tq2\tp4\t1\n' > "$D/torn.tsv"
+run import "${WS[@]}" --judgments "$D/torn.tsv"
+[ "$rc" -eq 0 ] && grep -q "alice.jsonl:[0-9]*: an incomplete last line .* was set aside in .*alice.jsonl.torn-" "$D/err" &&
+    [ -n "$(ls "$J" | grep 'alice.jsonl.torn-')" ] && tail -n 1 "$J/alice.jsonl" | grep -q '"pid":"p4","grade":1'
+report $? "import: a torn last line of the journal is set aside, and the import says so"
+
 # kills at any moment leave a journal with none or all of the import
 awk 'BEGIN { for (i = 0; i < 30000; i++) printf "q1 Q0 x%05d %d %d big\n", i, i + 1, 30000 - i }' > "$D/bigrun"
 awk 'BEGIN { print "qid\tpid\tgrade"; for (i = 0; i < 30000; i++) printf "q1\tx%05d\t%d\n", i, i % 2 }' > "$D/big.tsv"
