@@ -33,7 +33,8 @@ static const char import_usage[] =
     "Both options may be given, and each more than once. Nothing is half-imported: an unknown query\n"
     "or passage, a grade outside the workspace's scale, an unknown category or a pair judged twice\n"
     "with different grades is an error naming FILE:LINE, and then no journal is written. Lines the\n"
-    "journal already holds are skipped, so importing a file again adds nothing.\n"
+    "journal already holds are skipped, so importing a file again adds nothing; judgments that\n"
+    "change a grade the journal held are counted in a warning.\n"
     "Exit status: 0 ok, 1 usage error, 2 input error.\n"
     "\n";
 
@@ -258,7 +259,25 @@ typedef struct part {
     rt_session *s;
     rt_op *ops;
     size_t n, kept;
+    size_t changed;      /* judgments that change a grade the journal held */
 } part;
+
+/* How many of p's judgments to import give a pair another grade than the annotator's journal
+ * has: an older file imported again would silently undo the annotator's later decisions. */
+static size_t changed_grades(const part *p)
+{
+    const rt_workspace *ws = p->s->ws;
+    size_t n = 0;
+    for (size_t i = 0; i < p->kept; i++) {
+        const rt_op *op = &p->ops[i];
+        if (op->kind != RT_OP_LABEL || !op->has_grade)
+            continue;
+        const rt_label *l = rt_annot_label(p->s->annot, rt_strtab_find(ws->qids, op->qid, strlen(op->qid)),
+                                           rt_strtab_find(ws->pids, op->pid, strlen(op->pid)));
+        n += l && l->grade != op->grade;
+    }
+    return n;
+}
 
 static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
 {
@@ -290,6 +309,8 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
         } else if (rt_session_import(p->s, p->ops, p->n, 1, &p->kept, &err) != RT_OK) {
             fprintf(stderr, "retriage: %s; nothing was imported\n", err.msg);
             rc = CLI_INPUT;
+        } else {
+            p->changed = changed_grades(p);
         }
     }
     for (size_t i = 0; i < np && rc == CLI_OK; i++) {
@@ -306,6 +327,9 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
         fprintf(stderr, "retriage: %s: %zu operation%s imported into %s%s\n", p->annotator, p->kept,
                 p->kept == 1 ? "" : "s", rt_journal_path(p->s->journal),
                 p->n > p->kept ? " (the rest were there already)" : "");
+        if (p->changed)
+            fprintf(stderr, "retriage: warning: %s: %zu of them change a grade the journal held (the file's grade "
+                    "now stands)\n", p->annotator, p->changed);
     }
     for (size_t i = 0; i < np; i++) {
         for (size_t k = 0; k < parts[i].n; k++)

@@ -134,6 +134,13 @@ run import "${WS[@]}" --judgments "$D/one.tsv"
 [ "$rc" -eq 0 ] && [ ! -e "$J/alice.jsonl.tmp-2147483646-0" ] && [ "$(wc -l < "$J/alice.jsonl")" -eq $((had + 1)) ]
 report $? "import: a dead process's temporary is swept, the journal gains the line"
 
+# an older file imported again after alice changed her mind: said, not silent
+printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t0\nalice\tq1\tp1\t1\n' > "$D/older.tsv"
+run import "${WS[@]}" --judgments "$D/older.tsv"
+[ "$rc" -eq 0 ] && grep -q "alice: 1 operation imported" "$D/err" &&
+    grep -q "warning: alice: 1 of them change a grade the journal held" "$D/err"
+report $? "import: a judgment that changes the grade alice's journal held is counted in a warning"
+
 # a torn last line (a crash while alice's workbench wrote) is set aside by the import, and said
 printf '{"seq":99,"ti' >> "$J/alice.jsonl"
 printf 'annotator\tqid\tpid\tgrade\nalice\tq2\tp4\t1\n' > "$D/torn.tsv"
