@@ -121,4 +121,14 @@ grep -q "disagreements: resolved 0 / 1" "$D/bad1" && grep -q "disagreements: res
     grep -q "alice.jsonl:1: not a retriage journal" "$D/bad.echo"
 report_ui $? "a journal gone bad is reported, and the other annotators' changes still arrive" "$D/bad2"
 
+# an adjudication names the decisions it settles in full, however long the annotators' names
+N1=$(printf '标注员%.0s' $(seq 12))甲 N2=$(printf '标注员%.0s' $(seq 12))乙   # 111 bytes each
+NWS=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/nj")
+printf 'annotator\tqid\tpid\tgrade\n%s\tq1\tp2\t0\n%s\tq1\tp2\t1\n' "$N1" "$N2" > "$D/nj.tsv"
+"$RETRIAGE" import "${NWS[@]}" --judgments "$D/nj.tsv" 2> /dev/null
+printf 'Q\n2\n' > "$D/long.txt"   # 1 is lead (ASCII sorts first)
+"$RETRIAGE" "${NWS[@]}" --annotator lead --script "$D/long.txt" --size 120x30 > /dev/null 2>&1
+grep -q "\"settles\":\[\"$N2:1\",\"$N1:1\"\]" "$D/nj/lead.jsonl"   # by name: 乙 (U+4E59) before 甲
+report_ui $? "long names: the adjudication's settles hold each whole name and sequence number" "$D/nj/lead.jsonl"
+
 done_testing
