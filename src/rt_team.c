@@ -291,9 +291,14 @@ static int key_cmp(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Fleiss over the items all judged, Krippendorff over the items anyone judged. */
+/* Fleiss over the items all judged — all who judged anything: a member who only tagged has no
+ * relevance label to give and must not leave Fleiss with no item —, Krippendorff over the items
+ * anyone judged. */
 static void overall(const rt_team *t, const size_t *mem, size_t nm, rt_team_agreement *r)
 {
+    size_t judges = 0;
+    for (size_t mi = 0; mi < nm; mi++)
+        judges += rt_annot_nlabels(A(t, mem[mi])) > 0;
     size_t cap = 0, nk = 0;
     uint64_t *keys = NULL;
     for (size_t mi = 0; mi < nm; mi++)
@@ -328,7 +333,7 @@ static void overall(const rt_team *t, const size_t *mem, size_t nm, rt_team_agre
                 c[relevant(t, l->grade)]++;
             }
         }
-        if (judged == nm) {
+        if (judged == judges) {
             counts[nall * 2] = c[0];
             counts[nall * 2 + 1] = c[1];
             nall++;

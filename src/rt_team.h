@@ -3,7 +3,8 @@
  * state of its own; and the agreement between them — per pair of annotators the items both
  * judged, observed agreement and Cohen's kappa of relevance (weighted kappas too when the
  * workspace is graded), the items both tagged and per category the kappa of "has this category";
- * over all, Fleiss' kappa on the items everyone judged and Krippendorff's alpha (nominal) on
+ * over all, Fleiss' kappa on the items judged by every member who judges (one who only tags is
+ * no rater of relevance) and Krippendorff's alpha (nominal) on
  * everything judged, missing values allowed. An annotator's judgment of a pair is their label
  * (relabel) of it; a tagged item is a pair they gave at least one category. */
 #ifndef RT_TEAM_H
@@ -72,7 +73,7 @@ typedef struct rt_team_agreement {
     size_t ncats;
     rt_pair_agreement *pairs;    /* every pair of members, in order (0,1), (0,2), …, (1,2), … */
     size_t npairs;
-    rt_agreement fleiss;         /* relevance over the items every member judged */
+    rt_agreement fleiss;         /* relevance over the items judged by every member who judged any */
     rt_agreement alpha;          /* Krippendorff's alpha, nominal grades, every judged item */
     size_t units;                /* items anyone judged */
 } rt_team_agreement;

@@ -242,6 +242,11 @@ else
     ok $st "agree --format json: every figure of expected.json to 1e-9 (Cohen per pair and category, Fleiss)"
     grep -q '"alpha":	0.3845949550527' "$D/agree.json"
     report $? "Krippendorff's alpha over all 468 judged pairs (checked by hand-written coincidence matrix: 0.38459)"
+    printf 'annotator\tqid\tpid\tcategory\ntagger\t181574\t181574-1-0\tentity\n' > "$D/tagger.tsv"
+    run import "${FWS[@]}" --tags "$D/tagger.tsv"
+    run agree "${FWS[@]}"
+    grep -q "^all		Fleiss kappa	363	0.3782	$" "$D/out" && grep -q "^ann_a	tagger	relevance kappa	0	undefined" "$D/out"
+    report $? "an annotator who only tags is no rater of relevance: Fleiss stays over the three judges' 363 pairs"
 fi
 
 done_testing
