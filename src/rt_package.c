@@ -241,7 +241,10 @@ rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
             snprintf(mean, sizeof mean, "%.4f", s->accuracy);
         else
             snprintf(mean, sizeof mean, "-");
-        snprintf(who, sizeof who, "%s%s", s->p->annotator, s->annotator == (size_t)-1 ? " (no journal yet)" : "");
+        /* a team of named annotators may leave out one who has a journal: do not say they have none */
+        snprintf(who, sizeof who, "%s%s", s->p->annotator, s->annotator != (size_t)-1 ? ""
+                                                          : t->all ? " (no journal yet)"
+                                                                   : " (not among the annotators read)");
         const char *row[] = {s->p->name, who, judged, pairs, sample, nrev, acc, mean, s->status};
         rt_table_add(tab, row);
     }

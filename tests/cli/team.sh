@@ -206,6 +206,9 @@ run review-report "${WS[@]}" --reviewers 1
 [ "$rc" -eq 0 ] && grep -q "^pkg-001	alice	2	2	1	0		-	in review$" "$D/out" &&
     grep -q "^pkg-002	bob	2	2	1	0		-	in review$" "$D/out" && grep -q "^total		4	4	" "$D/out"
 report $? "review-report: both judged their pairs already (imported): in review, no reviewer yet; the totals"
+run review-report "${WS[@]}" --reviewers 1 --annotators lead,bob
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	alice (not among the annotators read)	0	2	" "$D/out"
+report $? "review-report --annotators lead,bob: alice, who has a journal, is not said to have none"
 run review-report "${WS[@]}" --threshold 2
 [ "$rc" -eq 1 ] && grep -q -- "--threshold expects a number from 0 to 1" "$D/err"; report $? "review-report: a threshold above 1"
 
