@@ -23,7 +23,8 @@ struct disputes_view {
     size_t *rows, nrows, sel, top;
     unsigned differ;         /* RT_DIFFER_* shown (0: every kind) */
     int unresolved_only;
-    char a[64], b[64];       /* only the pairs these two annotators decided differently ("": any) */
+    char a[256], b[256];     /* only the pairs these two annotators decided differently ("": any);
+                                room for any annotator's name (under 200 bytes) */
     unsigned gen;
     int built;
 };
@@ -108,7 +109,7 @@ int act_disputes(app *a, const char *arg)
         return -1;
     struct disputes_view *q = Q(a);
     const char *p = arg ? arg : "";
-    char w[64];
+    char w[256];   /* an annotator's name whole */
     while (*p) {
         actions_word(&p, w, sizeof w);
         if (!strcmp(w, "all"))
@@ -249,7 +250,7 @@ int act_adjudicate(app *a, const char *arg)
 {
     if (team_ensure(a) != 0)
         return -1;
-    char q[256], pstr[256], how[64];
+    char q[1024], pstr[1024], how[256];   /* how: an annotator's name whole */
     const char *s = arg ? arg : "";
     actions_word(&s, q, sizeof q);
     actions_word(&s, pstr, sizeof pstr);

@@ -130,5 +130,9 @@ printf 'Q\n2\n' > "$D/long.txt"   # 1 is lead (ASCII sorts first)
 "$RETRIAGE" "${NWS[@]}" --annotator lead --script "$D/long.txt" --size 120x30 > /dev/null 2>&1
 grep -q "\"settles\":\[\"$N2:1\",\"$N1:1\"\]" "$D/nj/lead.jsonl"   # by name: 乙 (U+4E59) before 甲
 report_ui $? "long names: the adjudication's settles hold each whole name and sequence number" "$D/nj/lead.jsonl"
+printf ':disputes %s %s\n:snapshot %s/ln1\n:adjudicate q1 p2 %s\n' "$N1" "$N2" "$D" "$N1" > "$D/long2.txt"
+"$RETRIAGE" "${NWS[@]}" --annotator chief --script "$D/long2.txt" --size 120x30 --echo > "$D/long2.echo" 2>&1
+grep -q "disagreements: resolved 1 / 1 | shown 1" "$D/ln1" && grep -q '"op":"adjudicate","qid":"q1","pid":"p2","grade":0' "$D/nj/chief.jsonl"
+report_ui $? ":disputes and :adjudicate take annotators' names past 63 bytes" "$D/long2.echo"
 
 done_testing
