@@ -26,7 +26,8 @@ static const char import_usage[] =
     "  --judgments FILE    TSV with a header: [annotator] qid pid grade; or TREC qrels\n"
     "                      (qid iteration pid grade, no header)\n"
     "  --tags FILE         TSV with a header: [annotator] qid pid category (one line a category;\n"
-    "                      a category by id, name or number)\n"
+    "                      a category by id, name or number; pid - tags the query itself, as\n"
+    "                      'export --what tags' writes it)\n"
     "  --annotator NAME    whose journal, when the file has no annotator column\n"
     "  -h, --help          show this help\n"
     "\n"
@@ -128,8 +129,9 @@ static rt_status add(import_state *im, const rt_workspace *ws, const input *in, 
     rt_status st = rt_check_pair_ids(path, line, q->s, q->len, p->s, p->len, err);
     if (st != RT_OK)
         return st;
+    int query_tag = in->tags && p->len == 1 && p->s[0] == '-';   /* as 'export --what tags' writes one */
     rt_op op = {.kind = in->tags ? RT_OP_TAG : RT_OP_LABEL, .qid = rt_strndup(q->s, q->len),
-                .pid = rt_strndup(p->s, p->len)};
+                .pid = query_tag ? NULL : rt_strndup(p->s, p->len)};
     if (in->tags) {
         char *name = rt_strndup(v->s, v->len);
         size_t c = rt_taxonomy_find(ws->taxonomy, name);
@@ -224,7 +226,7 @@ static int entry_cmp(const void *x, const void *y)
     if (!c)
         c = strcmp(a->op.qid, b->op.qid);
     if (!c)
-        c = strcmp(a->op.pid, b->op.pid);
+        c = strcmp(a->op.pid ? a->op.pid : "", b->op.pid ? b->op.pid : "");
     if (!c && a->op.cat)
         c = strcmp(a->op.cat, b->op.cat);
     return c;

@@ -40,6 +40,13 @@ printf 'alice\tq1\tp2\tentity\nbob\tq1\tp2\tentity\nalice\tq2\tp4\t1\nbob\tq2\tp
 run import "${WS[@]}" --tags "$D/t.tsv"
 [ "$rc" -eq 0 ] && [ "$(grep -c '"cat":"entity"' "$J/bob.jsonl")" -eq 2 ]
 report $? "import --tags: a category by id, number or name is stored by id"
+# a tags export read back: a tag of the query itself (pid -) is one again
+printf '{"seq":1,"time":"2026-11-26T00:00:00.000Z","author":"x","op":"tag","qid":"q2","cat":"typo"}\n' > "$D/qtag.jsonl"
+mkdir -p "$D/qt" && cp "$D/qtag.jsonl" "$D/qt/x.jsonl"
+"$RETRIAGE" export "${WS[@]}" --journal-dir "$D/qt" --annotator x --what tags > "$D/qtags.tsv" 2> /dev/null
+run import "${WS[@]}" --journal-dir "$D/qt2" --annotator y --tags "$D/qtags.tsv"
+[ "$rc" -eq 0 ] && grep -q '"op":"tag","qid":"q2","pid":null,"cat":"typo"' "$D/qt2/y.jsonl"
+report $? "import --tags: 'export --what tags' output reads back, a query's own tag (pid -) included"
 run agree "${WS[@]}"
 grep -q "^alice	bob	kappa entity	2	undefined	.*same label" "$D/out"
 report $? "agree: a kappa over constant labels is 'undefined' with its reason, never 0"
