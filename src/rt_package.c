@@ -164,14 +164,19 @@ static void package_state(const rt_team *t, rt_package_state *s, double threshol
         s->rev[s->nrev++] = r;
     }
     free(idx);
-    double sum = 0;
+    /* Every complete reviewer reviewed the same sample, so the mean of their accuracies is their
+     * correct marks over their marks: one division of whole numbers, correctly rounded, so that
+     * three reviewers at 19/20 are at 0.95 exactly (a sum of three 0.95s over 3 is 0.9499…98
+     * and failed a threshold of 0.95). */
+    size_t correct = 0, marks = 0;
     for (size_t i = 0; i < s->nrev; i++)
         if (s->rev[i].complete) {
             s->complete++;
-            sum += (double)s->rev[i].correct / (double)s->rev[i].reviewed;
+            correct += s->rev[i].correct;
+            marks += s->rev[i].reviewed;
         }
     s->has_accuracy = s->complete > 0;
-    s->accuracy = s->complete ? sum / (double)s->complete : 0;
+    s->accuracy = marks ? (double)correct / (double)marks : 0;
     if (s->complete >= (min_reviewers ? min_reviewers : 1) && s->sample)
         s->status = s->accuracy >= threshold ? "pass" : "revise";
     else

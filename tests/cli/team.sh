@@ -216,6 +216,21 @@ report $? "review-report: both judged their pairs already (imported): in review,
 run review-report "${WS[@]}" --reviewers 1 --annotators lead,bob
 [ "$rc" -eq 0 ] && grep -q "^pkg-001	alice (not among the annotators read)	0	2	" "$D/out"
 report $? "review-report --annotators lead,bob: alice, who has a journal, is not said to have none"
+# three reviewers at 19/20 each are at 0.95: a threshold of 0.95 passes (the mean of three
+# 0.95s summed in floating point is 0.9499…98)
+mkdir -p "$D/acc" && awk 'BEGIN { for (i = 0; i < 20; i++) printf "q1 Q0 x%02d %d %d r\n", i, i + 1, 100 - i }' > "$D/acc/run"
+AWS=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/acc/run" --journal-dir "$D/acc/j")
+"$RETRIAGE" package "${AWS[@]}" --annotator lead --to al -k 20 --size 100 --sample 20 --seed 1 > /dev/null 2>&1
+for r in r1 r2 r3; do
+    for i in $(seq 0 19); do
+        v=correct; [ "$i" -eq 0 ] && v=wrong
+        printf '{"seq":%d,"time":"2026-11-26T00:00:00.000Z","author":"%s","op":"review","name":"pkg-001","qid":"q1","pid":"x%02d","text":"%s"}\n' \
+            $((i + 1)) "$r" "$i" "$v"
+    done > "$D/acc/j/$r.jsonl"
+done
+run review-report "${AWS[@]}" --reviewers 3 --threshold 0.95
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	.*	r1 0.9500 (19/20); r2 0.9500 (19/20); r3 0.9500 (19/20)	0.9500	pass$" "$D/out"
+report $? "review-report: a mean accuracy of exactly the threshold passes (three reviewers at 19/20, threshold 0.95)"
 run review-report "${WS[@]}" --threshold 2
 [ "$rc" -eq 1 ] && grep -q -- "--threshold expects a number from 0 to 1" "$D/err"; report $? "review-report: a threshold above 1"
 
