@@ -473,6 +473,12 @@ static void decide_pair(const rt_team *t, rt_team_pair *p, rt_report *rep)
                       rt_strtab_str(t->ws->qids, p->qid), rt_strtab_str(t->ws->pids, p->pid), p->nadj,
                       t->m[p->adj_member].name, when);
     }
+    /* An adjudication against what every member who decided agrees on (their decisions changed
+     * since, or it was made outside the queue) is a difference too: shown, and resolved by it. */
+    if (p->adj && p->adj->has_grade && have_g && !(p->differ & RT_DIFFER_GRADE) && p->adj->grade != g)
+        p->differ |= RT_DIFFER_GRADE;
+    if (p->adj && p->adj->has_cats && have_c && !(p->differ & RT_DIFFER_CATS) && p->adj->cats != c)
+        p->differ |= RT_DIFFER_CATS;
     p->unresolved = p->differ;
     if (p->adj && p->adj->has_grade) {
         p->has_grade = 1;

@@ -92,7 +92,8 @@ enum { RT_DIFFER_GRADE = 1, RT_DIFFER_CATS = 2 };
  * otherwise the common decision of every member who made one; otherwise nothing (disputed). */
 typedef struct rt_team_pair {
     uint32_t qid, pid;
-    unsigned differ;             /* RT_DIFFER_*: where the members' own decisions differ */
+    unsigned differ;             /* RT_DIFFER_*: where the members' own decisions differ, or where
+                                    the adjudication differs from what they all decided */
     unsigned unresolved;         /* the part of differ no adjudication decides */
     int has_grade;               /* the team's grade */
     int32_t grade;

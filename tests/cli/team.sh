@@ -250,6 +250,17 @@ run review-report "${WS[@]}" --journal-dir "$D/rj" --reviewers 1
     grep -q 'rev.jsonl:2 (operation 2): review verdict "Correct"' "$D/err"
 report $? "a review verdict 'Correct' is reported, not counted as a wrong mark"
 
+# an adjudication that overrides what the annotators now agree on (bob changed his mind after it)
+# is not hidden: the pair is listed among the disputes, resolved by it
+mkdir -p "$D/sj"
+printf '{"seq":1,%s,"author":"ann","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T" > "$D/sj/ann.jsonl"
+printf '{"seq":1,%s,"author":"bob","op":"label","qid":"q1","pid":"p2","grade":1}\n' "$T" > "$D/sj/bob.jsonl"
+printf '{"seq":2,%s,"author":"bob","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T" >> "$D/sj/bob.jsonl"
+printf '{"seq":1,%s,"author":"lead","op":"adjudicate","qid":"q1","pid":"p2","grade":1,"settles":["ann:1","bob:1"]}\n' "$T" > "$D/sj/lead.jsonl"
+run export "${WS[@]}" --journal-dir "$D/sj" --team --what disputes
+[ "$rc" -eq 0 ] && grep -q "^q1	p2	grade	0	0	-	lead	resolved$" "$D/out" && grep -q "1 pairs decided differently" "$D/err"
+report $? "an adjudication against what every annotator now says is listed among the disputes (resolved)"
+
 # the fixture: three simulated annotators on the DuReader 2.0 pool, against scikit-learn / statsmodels
 if [ ! -d "$SHARED_DATA/agreement" ] || [ ! -d "$SHARED_DATA/dureader2-demo-ws" ]; then
     ok 0 "# SKIP ../shared/data/agreement or dureader2-demo-ws is absent (fixtures are read from ../shared/data, never copied)"
