@@ -384,6 +384,11 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
         rt_journal_close(&j);
         return RT_EINPUT;
     }
+    if (dirfd == -1 && !j->readonly) {   /* it exists (mkdir said so) but is a file: nothing can be kept */
+        char why[1100];
+        snprintf(why, sizeof why, "the journal folder %.1000s is not a folder", dir);
+        set_readonly(j, why);
+    }
     const char *bad = dirfd >= 0 ? not_regular(dirfd, name) : NULL;
     if (bad) {
         rt_err_set(err, RT_EINPUT, "%s: is %s, not a journal; nothing was opened or changed (move "

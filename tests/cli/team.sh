@@ -122,6 +122,9 @@ run import "${WS[@]}" --annotator erin --judgments "$D/erin.qrels"
 [ "$rc" -eq 0 ] && [ "$(wc -l < "$J/erin.jsonl")" -eq 2 ]
 report $? "import: TREC qrels with --annotator"
 
+run import "${WS[@]}" --journal-dir "$D/t.tsv" --judgments "$D/j.tsv"
+[ "$rc" -eq 2 ] && grep -q "journal cannot be written (the journal folder .*t.tsv is not a folder); nothing was imported" "$D/err"
+report $? "import: a journal folder that is a file is said to be one before anything is written"
 # a journal in use by another process: nothing imported anywhere
 if command -v flock > /dev/null; then
     printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t1\nbob\tq1\tp2\t0\n' > "$D/locked.tsv"
