@@ -27,14 +27,16 @@ static const char import_usage[] =
     "  --judgments FILE    TSV with a header: [annotator] qid pid grade; or TREC qrels\n"
     "                      (qid iteration pid grade, no header)\n"
     "  --tags FILE         TSV with a header: [annotator] qid pid category (one line a category;\n"
-    "                      a category by id, name or number)\n"
+    "                      a category by id, name or number; pid - tags the query itself, as\n"
+    "                      'export --what tags' writes it)\n"
     "  --annotator NAME    whose journal, when the file has no annotator column\n"
     "  -h, --help          show this help\n"
     "\n"
     "Both options may be given, and each more than once. Nothing is half-imported: an unknown query\n"
     "or passage, a grade outside the workspace's scale, an unknown category or a pair judged twice\n"
     "with different grades is an error naming FILE:LINE, and then no journal is written. Lines the\n"
-    "journal already holds are skipped, so importing a file again adds nothing.\n"
+    "journal already holds are skipped, so importing a file again adds nothing; judgments that\n"
+    "change a grade the journal held are counted in a warning.\n"
     "Exit status: 0 ok, 1 usage error, 2 input error.\n"
     "\n";
 
@@ -131,8 +133,9 @@ static rt_status add(import_state *im, const rt_workspace *ws, const input *in, 
     rt_status st = rt_check_pair_ids(path, line, q->s, q->len, p->s, p->len, err);
     if (st != RT_OK)
         return st;
+    int query_tag = in->tags && p->len == 1 && p->s[0] == '-';   /* as 'export --what tags' writes one */
     rt_op op = {.kind = in->tags ? RT_OP_TAG : RT_OP_LABEL, .qid = rt_strndup(q->s, q->len),
-                .pid = rt_strndup(p->s, p->len)};
+                .pid = query_tag ? NULL : rt_strndup(p->s, p->len)};
     if (in->tags) {
         char *name = rt_strndup(v->s, v->len);
         size_t c = rt_taxonomy_find(ws->taxonomy, name);
@@ -178,6 +181,12 @@ static rt_status read_input(import_state *im, const rt_workspace *ws, const inpu
             size_t nf = rt_split_tab(line, len, f, 16);
             if (header(f, nf, in->tags, &col))
                 continue;
+            if (col.qid >= 0 && col.pid >= 0) {   /* a header, of the other kind of file */
+                st = rt_err_at(err, RT_EINPUT, in->path, no, "the header has no \"%s\" column (%s)",
+                               in->tags ? "category" : "grade",
+                               in->tags ? "judgments are imported with --judgments" : "tags are imported with --tags");
+                break;
+            }
             if (in->tags) {
                 st = rt_err_at(err, RT_EINPUT, in->path, no, "a tags file starts with a header line: "
                                "[annotator<TAB>]qid<TAB>pid<TAB>category");
@@ -221,7 +230,7 @@ static int entry_cmp(const void *x, const void *y)
     if (!c)
         c = strcmp(a->op.qid, b->op.qid);
     if (!c)
-        c = strcmp(a->op.pid, b->op.pid);
+        c = strcmp(a->op.pid ? a->op.pid : "", b->op.pid ? b->op.pid : "");
     if (!c && a->op.cat)
         c = strcmp(a->op.cat, b->op.cat);
     return c;
@@ -256,7 +265,25 @@ typedef struct part {
     rt_session *s;
     rt_op *ops;
     size_t n, kept;
+    size_t changed;      /* judgments that change a grade the journal held */
 } part;
+
+/* How many of p's judgments to import give a pair another grade than the annotator's journal
+ * has: an older file imported again would silently undo the annotator's later decisions. */
+static size_t changed_grades(const part *p)
+{
+    const rt_workspace *ws = p->s->ws;
+    size_t n = 0;
+    for (size_t i = 0; i < p->kept; i++) {
+        const rt_op *op = &p->ops[i];
+        if (op->kind != RT_OP_LABEL || !op->has_grade)
+            continue;
+        const rt_label *l = rt_annot_label(p->s->annot, rt_strtab_find(ws->qids, op->qid, strlen(op->qid)),
+                                           rt_strtab_find(ws->pids, op->pid, strlen(op->pid)));
+        n += l && l->grade != op->grade;
+    }
+    return n;
+}
 
 static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
 {
@@ -274,6 +301,8 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
         p->ops[p->n++] = im->e[i].op;
         memset(&im->e[i].op, 0, sizeof im->e[i].op);
     }
+    if (!np)
+        fputs("retriage: nothing imported: the files hold a header and no lines\n", stderr);
     /* open every journal and check every operation before writing any */
     for (size_t i = 0; i < np && rc == CLI_OK; i++) {
         part *p = &parts[i];
@@ -286,6 +315,8 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
         } else if (rt_session_import(p->s, p->ops, p->n, 1, &p->kept, &err) != RT_OK) {
             fprintf(stderr, "retriage: %s; nothing was imported\n", err.msg);
             rc = CLI_INPUT;
+        } else {
+            p->changed = changed_grades(p);
         }
     }
     for (size_t i = 0; i < np && rc == CLI_OK; i++) {
@@ -302,6 +333,9 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
         fprintf(stderr, "retriage: %s: %zu operation%s imported into %s%s\n", p->annotator, p->kept,
                 p->kept == 1 ? "" : "s", rt_journal_path(p->s->journal),
                 p->n > p->kept ? " (the rest were there already)" : "");
+        if (p->changed)
+            fprintf(stderr, "retriage: warning: %s: %zu of them change a grade the journal held (the file's grade "
+                    "now stands)\n", p->annotator, p->changed);
     }
     for (size_t i = 0; i < np; i++) {
         for (size_t k = 0; k < parts[i].n; k++)
@@ -336,6 +370,8 @@ int cmd_import(int argc, char **argv)
         rt_session_close(&sess);   /* the journals are opened for writing one by one */
         rc = import_all(&w, ws, &im);
     }
+    if (ws)
+        cli_print_warnings(ws->report);   /* the workspace's, and each journal's (a torn tail set aside) */
     free(dir);
     for (size_t i = 0; i < im.n; i++) {
         rt_op_clear(&im.e[i].op);

@@ -35,7 +35,8 @@ static const char package_usage[] =
     "      --seed S            the first package's sample seed (default: from the clock; said)\n"
     "      --set NAME          only the queries of query set NAME\n"
     "      --unjudged          only pairs the base qrels does not judge\n"
-    "      --prefix P          package names P-001, P-002, … (default pkg)\n"
+    "      --prefix P          package names P-001, P-002, … (default pkg); a name any journal\n"
+    "                          of the folder has already is refused\n"
     "  -h, --help              show this help\n"
     "\n";
 
@@ -135,6 +136,23 @@ static int parse_package(int argc, char **argv, ws_args *w, package_args *p)
     return ws_args_finish(w, "package", argc, argv);
 }
 
+/* Refuses a package name any journal of the folder has already: the team would see only the
+ * later of the two (RT_EUSAGE, naming whose). */
+static rt_status names_taken(rt_workspace *ws, rt_session *sess, const rt_op *ops, size_t n, rt_err *err)
+{
+    rt_team *team;
+    rt_status st = rt_team_open(&team, ws, sess, 1, sess->journal_dir, NULL, 0, err);
+    if (st != RT_OK)
+        return st;
+    size_t owner;
+    const char *name = rt_package_name_taken(team, ops, n, &owner);
+    if (name)
+        st = rt_err_set(err, RT_EUSAGE, "a package named %s exists already in %s's journal (choose another --prefix)",
+                        name, team->m[owner].name);
+    rt_team_free(&team);
+    return st;
+}
+
 int cmd_package(int argc, char **argv)
 {
     ws_args w;
@@ -167,11 +185,13 @@ int cmd_package(int argc, char **argv)
                 p.plan.seed = (uint64_t)rt_op_now_ms() & ((1ull << 52) - 1);
             p.plan.annotators = p.to;
             p.plan.nannotators = p.nto;
-            if (rt_package_make(ws, &p.plan, &ops, &n, &err) != RT_OK ||
+            if (rt_package_make(ws, &p.plan, &ops, &n, &err) != RT_OK || names_taken(ws, sess, ops, n, &err) != RT_OK ||
                 rt_session_add_packages(sess, ops, n, &err) != RT_OK)
                 rc = cli_fail(&err);
         }
     }
+    if (ws)
+        cli_print_warnings(ws->report);   /* the workspace's, and the journals' (a torn tail set aside) */
     if (rc == CLI_OK) {
         printf("package\tannotator\tqueries\tpairs\tseed\tsample\n");
         size_t pairs = 0;
@@ -195,7 +215,10 @@ int cmd_package(int argc, char **argv)
     for (size_t i = 0; i < p.nto; i++)
         free(p.to[i]);
     free(p.to);
-    rt_session_close(&sess);
+    if (rc == CLI_OK)
+        rt_session_close(&sess);
+    else
+        rt_session_discard(&sess);   /* a journal made for packages refused is removed */
     rt_workspace_free(&ws);
     ws_args_free(&w);
     return rc < 0 ? CLI_OK : rc;

@@ -124,6 +124,17 @@ size_t rt_team_packages(const rt_team *t, rt_team_package **out)
     return n;
 }
 
+const char *rt_package_name_taken(const rt_team *t, const rt_op *ops, size_t n, size_t *owner)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t m = 0; m < t->n; m++)
+            if (rt_annot_package(t->m[m].s->annot, ops[i].name)) {
+                *owner = m;
+                return ops[i].name;
+            }
+    return NULL;
+}
+
 static int by_package_name(const void *x, const void *y)
 {
     return strcmp(((const rt_package_state *)x)->p->name, ((const rt_package_state *)y)->p->name);
@@ -153,14 +164,19 @@ static void package_state(const rt_team *t, rt_package_state *s, double threshol
         s->rev[s->nrev++] = r;
     }
     free(idx);
-    double sum = 0;
+    /* Every complete reviewer reviewed the same sample, so the mean of their accuracies is their
+     * correct marks over their marks: one division of whole numbers, correctly rounded, so that
+     * three reviewers at 19/20 are at 0.95 exactly (a sum of three 0.95s over 3 is 0.9499…98
+     * and failed a threshold of 0.95). */
+    size_t correct = 0, marks = 0;
     for (size_t i = 0; i < s->nrev; i++)
         if (s->rev[i].complete) {
             s->complete++;
-            sum += (double)s->rev[i].correct / (double)s->rev[i].reviewed;
+            correct += s->rev[i].correct;
+            marks += s->rev[i].reviewed;
         }
     s->has_accuracy = s->complete > 0;
-    s->accuracy = s->complete ? sum / (double)s->complete : 0;
+    s->accuracy = marks ? (double)correct / (double)marks : 0;
     if (s->complete >= (min_reviewers ? min_reviewers : 1) && s->sample)
         s->status = s->accuracy >= threshold ? "pass" : "revise";
     else
@@ -230,7 +246,10 @@ rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
             snprintf(mean, sizeof mean, "%.4f", s->accuracy);
         else
             snprintf(mean, sizeof mean, "-");
-        snprintf(who, sizeof who, "%s%s", s->p->annotator, s->annotator == (size_t)-1 ? " (no journal yet)" : "");
+        /* a team of named annotators may leave out one who has a journal: do not say they have none */
+        snprintf(who, sizeof who, "%s%s", s->p->annotator, s->annotator != (size_t)-1 ? ""
+                                                          : t->all ? " (no journal yet)"
+                                                                   : " (not among the annotators read)");
         const char *row[] = {s->p->name, who, judged, pairs, sample, nrev, acc, mean, s->status};
         rt_table_add(tab, row);
     }

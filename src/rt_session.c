@@ -39,15 +39,19 @@ char *rt_session_default_annotator(const rt_workspace *ws)
     return rt_strdup(u && u[0] ? u : "annotator");
 }
 
-/* An operation read back that this workspace cannot take (a grade outside its scale, an unknown
- * category) is a bad line like one that does not parse: reported with file:line, not applied,
- * and the journal read-only until the user fixes it. */
+/* An operation read back that this workspace cannot take (a grade outside its scale — a label's
+ * or an adjudication's —, an unknown category, a review verdict other than correct or wrong) is a
+ * bad line like one that does not parse: reported with file:line, not applied, and the journal
+ * read-only until the user fixes it. */
 static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
 {
     int32_t max = s->ws->graded ? 3 : 1;
-    if (op->kind == RT_OP_LABEL && op->has_grade && (op->grade < 0 || op->grade > max))
+    if ((op->kind == RT_OP_LABEL || op->kind == RT_OP_ADJUDICATE) && op->has_grade && (op->grade < 0 || op->grade > max))
         return rt_err_set(e, RT_EINPUT, "grade %d is outside this workspace's scale (%s)",
                           (int)op->grade, s->ws->graded ? "0-3" : "0 and 1"), 0;
+    if (op->kind == RT_OP_REVIEW && op->text && op->text[0] && strcmp(op->text, "correct") != 0 &&
+        strcmp(op->text, "wrong") != 0)   /* else it would count as wrong */
+        return rt_err_set(e, RT_EINPUT, "review verdict \"%.100s\": a review says correct or wrong", op->text), 0;
     return 1;
 }
 

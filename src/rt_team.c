@@ -143,35 +143,43 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int wi
     return RT_OK;
 }
 
+/* Keeps the first error of several: one member's bad journal must not stop the others. */
+static void keep_first(rt_status st, const rt_err *e, rt_status *first, rt_err *err)
+{
+    if (st != RT_OK && *first == RT_OK) {
+        *first = st;
+        *err = *e;
+    }
+}
+
 rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err)
 {
     *changed = 0;
+    rt_status first = RT_OK;
+    rt_err e;
     for (size_t i = 0; i < t->n; i++) {
         int c = 0;
-        if (!t->m[i].self) {
-            rt_status st = rt_session_refresh(t->m[i].s, &c, err);
-            if (st != RT_OK)
-                return st;
-        }
+        if (!t->m[i].self)
+            keep_first(rt_session_refresh(t->m[i].s, &c, &e), &e, &first, err);
         *changed |= c;
     }
     struct timespec now;
     dir_time(t->dir, &now);
     if (!t->all || (now.tv_sec == t->dir_mtime.tv_sec && now.tv_nsec == t->dir_mtime.tv_nsec))
-        return RT_OK;
+        return first;
     t->dir_mtime = now;
     char **have;
     size_t nh;
-    rt_status st = rt_team_list(t->dir, &have, &nh, err);
+    keep_first(rt_team_list(t->dir, &have, &nh, &e), &e, &first, err);
     size_t before = t->n;
-    for (size_t i = 0; i < nh && st == RT_OK; i++)
-        st = add_member(t, have[i], err);
+    for (size_t i = 0; i < nh; i++)
+        keep_first(add_member(t, have[i], &e), &e, &first, err);
     rt_team_names_free(have, nh);
     if (t->n != before) {
         qsort(t->m, t->n, sizeof *t->m, member_cmp);
         *changed = 1;
     }
-    return st;
+    return first;
 }
 
 void rt_team_free(rt_team **tp)
@@ -283,9 +291,14 @@ static int key_cmp(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Fleiss over the items all judged, Krippendorff over the items anyone judged. */
+/* Fleiss over the items all judged — all who judged anything: a member who only tagged has no
+ * relevance label to give and must not leave Fleiss with no item —, Krippendorff over the items
+ * anyone judged. */
 static void overall(const rt_team *t, const size_t *mem, size_t nm, rt_team_agreement *r)
 {
+    size_t judges = 0;
+    for (size_t mi = 0; mi < nm; mi++)
+        judges += rt_annot_nlabels(A(t, mem[mi])) > 0;
     size_t cap = 0, nk = 0;
     uint64_t *keys = NULL;
     for (size_t mi = 0; mi < nm; mi++)
@@ -320,7 +333,7 @@ static void overall(const rt_team *t, const size_t *mem, size_t nm, rt_team_agre
                 c[relevant(t, l->grade)]++;
             }
         }
-        if (judged == nm) {
+        if (judged == judges) {
             counts[nall * 2] = c[0];
             counts[nall * 2 + 1] = c[1];
             nall++;
@@ -460,6 +473,12 @@ static void decide_pair(const rt_team *t, rt_team_pair *p, rt_report *rep)
                       rt_strtab_str(t->ws->qids, p->qid), rt_strtab_str(t->ws->pids, p->pid), p->nadj,
                       t->m[p->adj_member].name, when);
     }
+    /* An adjudication against what every member who decided agrees on (their decisions changed
+     * since, or it was made outside the queue) is a difference too: shown, and resolved by it. */
+    if (p->adj && p->adj->has_grade && have_g && !(p->differ & RT_DIFFER_GRADE) && p->adj->grade != g)
+        p->differ |= RT_DIFFER_GRADE;
+    if (p->adj && p->adj->has_cats && have_c && !(p->differ & RT_DIFFER_CATS) && p->adj->cats != c)
+        p->differ |= RT_DIFFER_CATS;
     p->unresolved = p->differ;
     if (p->adj && p->adj->has_grade) {
         p->has_grade = 1;

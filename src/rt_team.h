@@ -3,7 +3,8 @@
  * state of its own; and the agreement between them — per pair of annotators the items both
  * judged, observed agreement and Cohen's kappa of relevance (weighted kappas too when the
  * workspace is graded), the items both tagged and per category the kappa of "has this category";
- * over all, Fleiss' kappa on the items everyone judged and Krippendorff's alpha (nominal) on
+ * over all, Fleiss' kappa on the items judged by every member who judges (one who only tags is
+ * no rater of relevance) and Krippendorff's alpha (nominal) on
  * everything judged, missing values allowed. An annotator's judgment of a pair is their label
  * (relabel) of it; a tagged item is a pair they gave at least one category. */
 #ifndef RT_TEAM_H
@@ -50,7 +51,9 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int wi
 /* Picks up what the other members appended to their journals since (and, when the team is every
  * journal of the folder, journals that appeared); *changed says whether anything did. Costs an
  * lstat per member and one of the folder when nothing changed. Decisions and agreement computed
- * before a change must be computed again. */
+ * before a change must be computed again — *changed is set on an error too: a journal that
+ * cannot be read (the first error is returned) keeps its last state, and every other member
+ * and new journal is still picked up. */
 rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err);
 void rt_team_free(rt_team **t);
 
@@ -70,7 +73,7 @@ typedef struct rt_team_agreement {
     size_t ncats;
     rt_pair_agreement *pairs;    /* every pair of members, in order (0,1), (0,2), …, (1,2), … */
     size_t npairs;
-    rt_agreement fleiss;         /* relevance over the items every member judged */
+    rt_agreement fleiss;         /* relevance over the items judged by every member who judged any */
     rt_agreement alpha;          /* Krippendorff's alpha, nominal grades, every judged item */
     size_t units;                /* items anyone judged */
 } rt_team_agreement;
@@ -89,7 +92,8 @@ enum { RT_DIFFER_GRADE = 1, RT_DIFFER_CATS = 2 };
  * otherwise the common decision of every member who made one; otherwise nothing (disputed). */
 typedef struct rt_team_pair {
     uint32_t qid, pid;
-    unsigned differ;             /* RT_DIFFER_*: where the members' own decisions differ */
+    unsigned differ;             /* RT_DIFFER_*: where the members' own decisions differ, or where
+                                    the adjudication differs from what they all decided */
     unsigned unresolved;         /* the part of differ no adjudication decides */
     int has_grade;               /* the team's grade */
     int32_t grade;

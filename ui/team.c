@@ -98,12 +98,11 @@ void team_poll(app *a)
     ts->last_poll = now_s();
     int changed = 0;
     rt_err err;
-    if (rt_team_refresh(ts->t, &changed, &err) != RT_OK) {
+    int failed = rt_team_refresh(ts->t, &changed, &err) != RT_OK;
+    if (failed)
         app_message(a, 1, "team: %s", err.msg);
-        return;
-    }
     if (!changed)
-        return;
+        return;   /* else the decisions point into states just replaced: decide again */
     char what[400] = "";
     size_t o = 0;
     for (size_t m = 0; m < ts->t->n && o < sizeof what; m++) {
@@ -116,8 +115,9 @@ void team_poll(app *a)
     }
     remember_counts(ts);
     decide(a);
-    app_message(a, 0, "team: new operations picked up (%s); %zu of %zu disagreements unresolved",
-                o ? what : "a journal was replaced", ts->d->unresolved, ts->d->disputed);
+    if (!failed)   /* else the error stays on the status line */
+        app_message(a, 0, "team: new operations picked up (%s); %zu of %zu disagreements unresolved",
+                    o ? what : "a journal was replaced", ts->d->unresolved, ts->d->disputed);
 }
 
 void team_after_change(app *a, uint32_t qid, uint32_t pid)

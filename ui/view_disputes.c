@@ -23,7 +23,8 @@ struct disputes_view {
     size_t *rows, nrows, sel, top;
     unsigned differ;         /* RT_DIFFER_* shown (0: every kind) */
     int unresolved_only;
-    char a[64], b[64];       /* only the pairs these two annotators decided differently ("": any) */
+    char a[256], b[256];     /* only the pairs these two annotators decided differently ("": any);
+                                room for any annotator's name (under 200 bytes) */
     unsigned gen;
     int built;
 };
@@ -108,7 +109,7 @@ int act_disputes(app *a, const char *arg)
         return -1;
     struct disputes_view *q = Q(a);
     const char *p = arg ? arg : "";
-    char w[64];
+    char w[256];   /* an annotator's name whole */
     while (*p) {
         actions_word(&p, w, sizeof w);
         if (!strcmp(w, "all"))
@@ -142,32 +143,45 @@ int act_disputes(app *a, const char *arg)
     return 0;
 }
 
-/* The decisions an adjudication of p settles: "annotator:seq" of every member's label and tag. */
-static size_t settled(app *a, const rt_team_pair *p, char (*buf)[96], char **v, size_t max)
+static char *settle_ref(const char *who, uint64_t seq)
+{
+    size_t len = strlen(who) + 24;
+    char *ref = rt_malloc(len);
+    snprintf(ref, len, "%s:%llu", who, (unsigned long long)seq);
+    return ref;
+}
+
+/* The decisions an adjudication of p settles: "annotator:seq" of every member's label and tag,
+ * whole whatever the names' length (new strings in a new array of *n; caller frees). */
+static char **settled(app *a, const rt_team_pair *p, size_t *n)
 {
     const rt_team *t = team_of(a);
-    size_t n = 0;
-    for (size_t m = 0; m < t->n && n + 2 <= max; m++) {
+    char **v = rt_calloc(2 * t->n + 1, sizeof *v);
+    *n = 0;
+    for (size_t m = 0; m < t->n; m++) {
         const rt_label *l = rt_annot_label(t->m[m].s->annot, p->qid, p->pid);
         const rt_tag *tg = rt_annot_tag(t->m[m].s->annot, p->qid, p->pid);
         if (l)
-            snprintf(v[n] = buf[n], sizeof buf[0], "%s:%llu", t->m[m].name, (unsigned long long)l->prov.seq), n++;
+            v[(*n)++] = settle_ref(t->m[m].name, l->prov.seq);
         if (tg && tg->cats && (!l || tg->prov.seq != l->prov.seq))
-            snprintf(v[n] = buf[n], sizeof buf[0], "%s:%llu", t->m[m].name, (unsigned long long)tg->prov.seq), n++;
+            v[(*n)++] = settle_ref(t->m[m].name, tg->prov.seq);
     }
-    return n;
+    return v;
 }
 
 static int adjudicate(app *a, const rt_team_pair *p, int has_grade, int32_t grade, int has_cats,
                       unsigned long long cats)
 {
-    char buf[64][96], *v[64];
-    size_t n = has_grade || has_cats ? settled(a, p, buf, v, 64) : 0;
+    size_t n = 0;
+    char **v = has_grade || has_cats ? settled(a, p, &n) : NULL;
     uint32_t qid = p->qid, pid = p->pid;
     rt_change ch;
     rt_err err;
-    int rc = annotate_outcome(a, rt_session_adjudicate(a->s, qid, pid, has_grade, grade, has_cats, cats, v, n, &ch, &err),
-                              &ch, &err);
+    rt_status st = rt_session_adjudicate(a->s, qid, pid, has_grade, grade, has_cats, cats, v, n, &ch, &err);
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    int rc = annotate_outcome(a, st, &ch, &err);
     if (rc != 0)
         return rc;
     struct disputes_view *q = Q(a);   /* annotate_outcome has decided the pair again */
@@ -236,7 +250,7 @@ int act_adjudicate(app *a, const char *arg)
 {
     if (team_ensure(a) != 0)
         return -1;
-    char q[256], pstr[256], how[64];
+    char q[1024], pstr[1024], how[256];   /* how: an annotator's name whole */
     const char *s = arg ? arg : "";
     actions_word(&s, q, sizeof q);
     actions_word(&s, pstr, sizeof pstr);

@@ -75,6 +75,13 @@ int act_package(app *a, const char *arg)
     size_t nn = 0;
     for (char *save = NULL, *t = strtok_r(to, ",", &save); t && nn < 64; t = strtok_r(NULL, ",", &save))
         names[nn++] = t;
+    for (size_t i = 0; i < nn; i++) {
+        const char *why = rt_journal_name_problem(names[i]);
+        if (why) {
+            app_message(a, 1, "\"%s\" cannot name an annotator's journal: %s", names[i], why);
+            return -1;
+        }
+    }
     plan.annotators = names;
     plan.nannotators = nn;
     if (!nn) {
@@ -84,7 +91,15 @@ int act_package(app *a, const char *arg)
     rt_op *ops;
     size_t n;
     rt_err err;
-    if (rt_package_make(a->ws, &plan, &ops, &n, &err) != RT_OK || rt_session_add_packages(a->s, ops, n, &err) != RT_OK) {
+    size_t owner;
+    const char *taken;
+    rt_status st = rt_package_make(a->ws, &plan, &ops, &n, &err);
+    if (st == RT_OK && (taken = rt_package_name_taken(team_of(a), ops, n, &owner)))   /* it would hide theirs */
+        st = rt_err_set(&err, RT_EUSAGE, "a package named %s exists already in %s's journal (give another prefix)",
+                        taken, team_of(a)->m[owner].name);
+    if (st == RT_OK)
+        st = rt_session_add_packages(a->s, ops, n, &err);
+    if (st != RT_OK) {
         app_message(a, 1, "%s", err.msg);
         if (err.status != RT_EUSAGE || !strstr(err.msg, "no pair"))
             for (size_t i = 0; ops && i < n; i++)

@@ -40,6 +40,13 @@ printf 'alice\tq1\tp2\tentity\nbob\tq1\tp2\tentity\nalice\tq2\tp4\t1\nbob\tq2\tp
 run import "${WS[@]}" --tags "$D/t.tsv"
 [ "$rc" -eq 0 ] && [ "$(grep -c '"cat":"entity"' "$J/bob.jsonl")" -eq 2 ]
 report $? "import --tags: a category by id, number or name is stored by id"
+# a tags export read back: a tag of the query itself (pid -) is one again
+printf '{"seq":1,"time":"2026-11-26T00:00:00.000Z","author":"x","op":"tag","qid":"q2","cat":"typo"}\n' > "$D/qtag.jsonl"
+mkdir -p "$D/qt" && cp "$D/qtag.jsonl" "$D/qt/x.jsonl"
+"$RETRIAGE" export "${WS[@]}" --journal-dir "$D/qt" --annotator x --what tags > "$D/qtags.tsv" 2> /dev/null
+run import "${WS[@]}" --journal-dir "$D/qt2" --annotator y --tags "$D/qtags.tsv"
+[ "$rc" -eq 0 ] && grep -q '"op":"tag","qid":"q2","pid":null,"cat":"typo"' "$D/qt2/y.jsonl"
+report $? "import --tags: 'export --what tags' output reads back, a query's own tag (pid -) included"
 run agree "${WS[@]}"
 grep -q "^alice	bob	kappa entity	2	undefined	.*same label" "$D/out"
 report $? "agree: a kappa over constant labels is 'undefined' with its reason, never 0"
@@ -88,15 +95,41 @@ run import "${WS[@]}" --judgments "$D/ctlname.tsv"
 [ "$rc" -eq 2 ] && grep -q 'ctlname.tsv:3: annotator "a\\x1b\]0;x\\x07b" cannot name a journal: it holds a control character' "$D/err" &&
     unchanged && [ "$(ls "$J" | grep -c "^a.*b\.jsonl$")" -eq 0 ]
 report $? "import: an annotator name with control bytes is refused, shown escaped, nothing written"
+printf 'annotator\tqid\tpid\tgrade\nalice \tq1\tp1\t0\n' > "$D/space.tsv"
+run import "${WS[@]}" --judgments "$D/space.tsv"
+[ "$rc" -eq 2 ] && grep -q 'space.tsv:2: annotator "alice " cannot name a journal: it has spaces around it' "$D/err" && unchanged &&
+    [ ! -e "$J/alice .jsonl" ]
+report $? "import: 'alice ' (a spreadsheet's trailing space) is refused, not made a second alice"
+printf 'annotator\tqid\tpid\tgrade\nev\033[31mil\tq1\tp1\t0\nbad\377\tq1\tp1\t0\n' > "$D/ctl.tsv"
+run import "${WS[@]}" --judgments "$D/ctl.tsv"
+[ "$rc" -eq 2 ] && grep -q 'ctl.tsv:2: annotator .* cannot name a journal: it holds a control character' "$D/err" && unchanged
+report $? "import: an annotator name with an escape sequence is refused"
+printf 'annotator\tqid\tpid\tgrade\nbad\377\tq1\tp1\t0\n' > "$D/nonutf.tsv"
+run import "${WS[@]}" --judgments "$D/nonutf.tsv"
+[ "$rc" -eq 2 ] && grep -q 'nonutf.tsv:2: annotator .* cannot name a journal: it is not valid UTF-8' "$D/err" && unchanged
+report $? "import: an annotator name that is not UTF-8 is refused"
 printf 'q1\tp1\tentity\n' > "$D/nohead.tsv"
 run import "${WS[@]}" --annotator carol --tags "$D/nohead.tsv"
 [ "$rc" -eq 2 ] && grep -q "nohead.tsv:1: a tags file starts with a header line" "$D/err" && unchanged
 report $? "import: a tags file without its header is refused"
+run import "${WS[@]}" --judgments "$D/t.tsv"
+[ "$rc" -eq 2 ] && grep -q 't.tsv:1: the header has no "grade" column (tags are imported with --tags)' "$D/err" && unchanged
+report $? "import: a tags file given as --judgments is said to be one (not 'no annotator column')"
+run import "${WS[@]}" --tags "$D/j.tsv"
+[ "$rc" -eq 2 ] && grep -q 'j.tsv:1: the header has no "category" column (judgments are imported with --judgments)' "$D/err" && unchanged
+report $? "import: a judgments file given as --tags is said to be one"
+printf 'annotator\tqid\tpid\tgrade\n' > "$D/header.tsv"
+run import "${WS[@]}" --judgments "$D/header.tsv"
+[ "$rc" -eq 0 ] && grep -q "nothing imported: the files hold a header and no lines" "$D/err" && unchanged
+report $? "import: a header and no lines imports nothing, and says so"
 printf 'q1 0 p2 1\nq2 0 p4 1\n' > "$D/erin.qrels"
 run import "${WS[@]}" --annotator erin --judgments "$D/erin.qrels"
 [ "$rc" -eq 0 ] && [ "$(wc -l < "$J/erin.jsonl")" -eq 2 ]
 report $? "import: TREC qrels with --annotator"
 
+run import "${WS[@]}" --journal-dir "$D/t.tsv" --judgments "$D/j.tsv"
+[ "$rc" -eq 2 ] && grep -q "journal cannot be written (the journal folder .*t.tsv is not a folder); nothing was imported" "$D/err"
+report $? "import: a journal folder that is a file is said to be one before anything is written"
 # a journal in use by another process: nothing imported anywhere
 if command -v flock > /dev/null; then
     printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t1\nbob\tq1\tp2\t0\n' > "$D/locked.tsv"
@@ -115,6 +148,21 @@ printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t1\n' > "$D/one.tsv"
 run import "${WS[@]}" --judgments "$D/one.tsv"
 [ "$rc" -eq 0 ] && [ ! -e "$J/alice.jsonl.tmp-2147483646-0" ] && [ "$(wc -l < "$J/alice.jsonl")" -eq $((had + 1)) ]
 report $? "import: a dead process's temporary is swept, the journal gains the line"
+
+# an older file imported again after alice changed her mind: said, not silent
+printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t0\nalice\tq1\tp1\t1\n' > "$D/older.tsv"
+run import "${WS[@]}" --judgments "$D/older.tsv"
+[ "$rc" -eq 0 ] && grep -q "alice: 1 operation imported" "$D/err" &&
+    grep -q "warning: alice: 1 of them change a grade the journal held" "$D/err"
+report $? "import: a judgment that changes the grade alice's journal held is counted in a warning"
+
+# a torn last line (a crash while alice's workbench wrote) is set aside by the import, and said
+printf '{"seq":99,"ti' >> "$J/alice.jsonl"
+printf 'annotator\tqid\tpid\tgrade\nalice\tq2\tp4\t1\n' > "$D/torn.tsv"
+run import "${WS[@]}" --judgments "$D/torn.tsv"
+[ "$rc" -eq 0 ] && grep -q "alice.jsonl:[0-9]*: an incomplete last line .* was set aside in .*alice.jsonl.torn-" "$D/err" &&
+    [ -n "$(ls "$J" | grep 'alice.jsonl.torn-')" ] && tail -n 1 "$J/alice.jsonl" | grep -q '"pid":"p4","grade":1'
+report $? "import: a torn last line of the journal is set aside, and the import says so"
 
 # kills at any moment leave a journal with none or all of the import
 awk 'BEGIN { for (i = 0; i < 30000; i++) printf "q1 Q0 x%05d %d %d big\n", i, i + 1, 30000 - i }' > "$D/bigrun"
@@ -156,6 +204,10 @@ report $? "package: one query a package (size 2), assigned in turn, seeds counti
 run package "${WS[@]}" --annotator lead --to alice,bob --size 2
 [ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already" "$D/err" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
 report $? "package: the same names again are refused, nothing written"
+sleep 0.01
+run package "${WS[@]}" --annotator boss --to erin --size 10
+[ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already in lead's journal" "$D/err" && [ ! -e "$J/boss.jsonl" ]
+report $? "package: a name in another's journal is refused too (the later would hide alice's pkg-001), no journal left"
 run package "${WS[@]}" --annotator lead
 [ "$rc" -eq 1 ] && grep -q -- "--to A,B" "$D/err"; report $? "package: --to is required"
 run package "${WS[@]}" --annotator lead --to ../x
@@ -163,14 +215,62 @@ run package "${WS[@]}" --annotator lead --to ../x
 run package "${WS[@]}" --annotator lead --to "alice,$(printf 'b\033[2Jb')"
 [ "$rc" -eq 1 ] && grep -q -- '--to: "b\\x1b\[2Jb" cannot name an annotator.s journal: it holds a control character' "$D/err"
 report $? "package: an annotator name with an escape byte is refused, shown escaped"
+run package "${WS[@]}" --annotator lead --to 'bob ' --prefix sp
+[ "$rc" -eq 1 ] && grep -q '"bob " cannot name an annotator.s journal: it has spaces around it' "$D/err"
+report $? "package: a name with a trailing space is refused (it would be nobody's package)"
 run package "${WS[@]}" --annotator lead --to alice --set nosuch
 [ "$rc" -eq 2 ] && grep -q 'no query set named "nosuch"' "$D/err"; report $? "package: an unknown query set"
 run review-report "${WS[@]}" --reviewers 1
 [ "$rc" -eq 0 ] && grep -q "^pkg-001	alice	2	2	1	0		-	in review$" "$D/out" &&
     grep -q "^pkg-002	bob	2	2	1	0		-	in review$" "$D/out" && grep -q "^total		4	4	" "$D/out"
 report $? "review-report: both judged their pairs already (imported): in review, no reviewer yet; the totals"
+run review-report "${WS[@]}" --reviewers 1 --annotators lead,bob
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	alice (not among the annotators read)	0	2	" "$D/out"
+report $? "review-report --annotators lead,bob: alice, who has a journal, is not said to have none"
+# three reviewers at 19/20 each are at 0.95: a threshold of 0.95 passes (the mean of three
+# 0.95s summed in floating point is 0.9499…98)
+mkdir -p "$D/acc" && awk 'BEGIN { for (i = 0; i < 20; i++) printf "q1 Q0 x%02d %d %d r\n", i, i + 1, 100 - i }' > "$D/acc/run"
+AWS=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/acc/run" --journal-dir "$D/acc/j")
+"$RETRIAGE" package "${AWS[@]}" --annotator lead --to al -k 20 --size 100 --sample 20 --seed 1 > /dev/null 2>&1
+for r in r1 r2 r3; do
+    for i in $(seq 0 19); do
+        v=correct; [ "$i" -eq 0 ] && v=wrong
+        printf '{"seq":%d,"time":"2026-11-26T00:00:00.000Z","author":"%s","op":"review","name":"pkg-001","qid":"q1","pid":"x%02d","text":"%s"}\n' \
+            $((i + 1)) "$r" "$i" "$v"
+    done > "$D/acc/j/$r.jsonl"
+done
+run review-report "${AWS[@]}" --reviewers 3 --threshold 0.95
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	.*	r1 0.9500 (19/20); r2 0.9500 (19/20); r3 0.9500 (19/20)	0.9500	pass$" "$D/out"
+report $? "review-report: a mean accuracy of exactly the threshold passes (three reviewers at 19/20, threshold 0.95)"
 run review-report "${WS[@]}" --threshold 2
 [ "$rc" -eq 1 ] && grep -q -- "--threshold expects a number from 0 to 1" "$D/err"; report $? "review-report: a threshold above 1"
+
+# journals read back: an adjudication outside the scale (a journal from a graded workspace) and a
+# review verdict that is neither correct nor wrong are bad lines, reported and not applied
+mkdir -p "$D/rj"
+T='"time":"2026-11-26T00:00:00.000Z"'
+printf '{"seq":1,%s,"author":"ann","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T" > "$D/rj/ann.jsonl"
+printf '{"seq":1,%s,"author":"rev","op":"package","name":"pk","text":"ann","pairs":[["q1","p2"]],"seed":1,"sample":1}\n' "$T" > "$D/rj/rev.jsonl"
+printf '{"seq":2,%s,"author":"rev","op":"review","name":"pk","qid":"q1","pid":"p2","text":"Correct"}\n' "$T" >> "$D/rj/rev.jsonl"
+printf '{"seq":3,%s,"author":"rev","op":"adjudicate","qid":"q1","pid":"p2","grade":3,"settles":[]}\n' "$T" >> "$D/rj/rev.jsonl"
+run export "${WS[@]}" --journal-dir "$D/rj" --team --what qrels
+[ "$rc" -eq 0 ] && ! grep -q "p2 3" "$D/out" && grep -q "rev.jsonl:3 (operation 3): grade 3 is outside this workspace's scale" "$D/err"
+report $? "an adjudication with a grade outside the scale is not applied (no grade 3 in binary team qrels)"
+run review-report "${WS[@]}" --journal-dir "$D/rj" --reviewers 1
+[ "$rc" -eq 0 ] && grep -q "^pk	ann	1	1	1	0		-	in review$" "$D/out" &&
+    grep -q 'rev.jsonl:2 (operation 2): review verdict "Correct"' "$D/err"
+report $? "a review verdict 'Correct' is reported, not counted as a wrong mark"
+
+# an adjudication that overrides what the annotators now agree on (bob changed his mind after it)
+# is not hidden: the pair is listed among the disputes, resolved by it
+mkdir -p "$D/sj"
+printf '{"seq":1,%s,"author":"ann","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T" > "$D/sj/ann.jsonl"
+printf '{"seq":1,%s,"author":"bob","op":"label","qid":"q1","pid":"p2","grade":1}\n' "$T" > "$D/sj/bob.jsonl"
+printf '{"seq":2,%s,"author":"bob","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T" >> "$D/sj/bob.jsonl"
+printf '{"seq":1,%s,"author":"lead","op":"adjudicate","qid":"q1","pid":"p2","grade":1,"settles":["ann:1","bob:1"]}\n' "$T" > "$D/sj/lead.jsonl"
+run export "${WS[@]}" --journal-dir "$D/sj" --team --what disputes
+[ "$rc" -eq 0 ] && grep -q "^q1	p2	grade	0	0	-	lead	resolved$" "$D/out" && grep -q "1 pairs decided differently" "$D/err"
+report $? "an adjudication against what every annotator now says is listed among the disputes (resolved)"
 
 # the fixture: three simulated annotators on the DuReader 2.0 pool, against scikit-learn / statsmodels
 if [ ! -d "$SHARED_DATA/agreement" ] || [ ! -d "$SHARED_DATA/dureader2-demo-ws" ]; then
@@ -189,6 +289,11 @@ else
     ok $st "agree --format json: every figure of expected.json to 1e-9 (Cohen per pair and category, Fleiss)"
     grep -q '"alpha":	0.3845949550527' "$D/agree.json"
     report $? "Krippendorff's alpha over all 468 judged pairs (checked by hand-written coincidence matrix: 0.38459)"
+    printf 'annotator\tqid\tpid\tcategory\ntagger\t181574\t181574-1-0\tentity\n' > "$D/tagger.tsv"
+    run import "${FWS[@]}" --tags "$D/tagger.tsv"
+    run agree "${FWS[@]}"
+    grep -q "^all		Fleiss kappa	363	0.3782	$" "$D/out" && grep -q "^ann_a	tagger	relevance kappa	0	undefined" "$D/out"
+    report $? "an annotator who only tags is no rater of relevance: Fleiss stays over the three judges' 363 pairs"
 fi
 
 done_testing

@@ -86,6 +86,9 @@ report_ui $? "another process's append shows in the queue within the wait, and t
 # packages: lead makes one for alice; alice judges; rev1 reviews; it goes back; alice sees it first
 ui lead ':package alice size 10 sample 2 seed 3\n'
 grep -q "1 packages of 4 pairs for 1 annotators saved" "$D/echo"; report_ui $? ":package saves a package" "$D/echo"
+ui chief ':package bob size 10\n'
+cat "$D/echo" "$D/uierr" | grep -q "a package named pkg-001 exists already in lead's journal" && ! grep -q '"op":"package"' "$J/chief.jsonl"
+report_ui $? ":package refuses a name another's journal has (it would hide lead's)" "$D/echo"
 ui alice 'P\n:snapshot '"$D"'/p1\n<Enter>\n+\n-\n+\n-\n:snapshot '"$D"'/p2\n'
 grep -q "^\* pkg-001 *alice *4/4 *in review" "$D/p1" && grep -q "you judged 4/4" "$D/p2"
 report_ui $? "P lists alice's package (judged already by her import: in review); Enter opens it; + and - judge" "$D/p1"
@@ -98,5 +101,38 @@ report_ui $? "review-report: rev1's accuracy 0.5 on the sample, below 0.93: revi
 ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
 sed -n 4p "$D/p3" | grep -q "^- q1  *p1  *wrong"
 report_ui $? "back to alice: the pair the reviewer marked wrong comes first" "$D/p3"
+
+# live, with one journal gone bad: alice's replaced by something that is not a journal while
+# lead's workbench waits; the error is said, and bob's change still reaches the queue
+LWS=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/lj")
+printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t0\nbob\tq1\tp2\t1\n' > "$D/lj.tsv"
+"$RETRIAGE" import "${LWS[@]}" --judgments "$D/lj.tsv" 2> /dev/null
+printf 'Q\n:snapshot %s/bad1\n:sleep 2500\n:snapshot %s/bad2\n' "$D" "$D" > "$D/bad.txt"
+"$RETRIAGE" "${LWS[@]}" --annotator lead --script "$D/bad.txt" --size 120x30 --echo > "$D/bad.echo" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$D/bad1" ] && break; sleep 0.05; done
+sleep 0.3
+printf '{"not":"a journal"}\n' > "$D/lj/new" && mv "$D/lj/new" "$D/lj/alice.jsonl"
+sleep 0.3
+printf ':label q1 p2 0\n' > "$D/bob.txt"
+"$RETRIAGE" "${LWS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
+wait $pid
+grep -q "disagreements: resolved 0 / 1" "$D/bad1" && grep -q "disagreements: resolved 0 / 0" "$D/bad2" &&
+    grep -q "alice.jsonl:1: not a retriage journal" "$D/bad.echo"
+report_ui $? "a journal gone bad is reported, and the other annotators' changes still arrive" "$D/bad2"
+
+# an adjudication names the decisions it settles in full, however long the annotators' names
+N1=$(printf '标注员%.0s' $(seq 12))甲 N2=$(printf '标注员%.0s' $(seq 12))乙   # 111 bytes each
+NWS=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/nj")
+printf 'annotator\tqid\tpid\tgrade\n%s\tq1\tp2\t0\n%s\tq1\tp2\t1\n' "$N1" "$N2" > "$D/nj.tsv"
+"$RETRIAGE" import "${NWS[@]}" --judgments "$D/nj.tsv" 2> /dev/null
+printf 'Q\n2\n' > "$D/long.txt"   # 1 is lead (ASCII sorts first)
+"$RETRIAGE" "${NWS[@]}" --annotator lead --script "$D/long.txt" --size 120x30 > /dev/null 2>&1
+grep -q "\"settles\":\[\"$N2:1\",\"$N1:1\"\]" "$D/nj/lead.jsonl"   # by name: 乙 (U+4E59) before 甲
+report_ui $? "long names: the adjudication's settles hold each whole name and sequence number" "$D/nj/lead.jsonl"
+printf ':disputes %s %s\n:snapshot %s/ln1\n:adjudicate q1 p2 %s\n' "$N1" "$N2" "$D" "$N1" > "$D/long2.txt"
+"$RETRIAGE" "${NWS[@]}" --annotator chief --script "$D/long2.txt" --size 120x30 --echo > "$D/long2.echo" 2>&1
+grep -q "disagreements: resolved 1 / 1 | shown 1" "$D/ln1" && grep -q '"op":"adjudicate","qid":"q1","pid":"p2","grade":0' "$D/nj/chief.jsonl"
+report_ui $? ":disputes and :adjudicate take annotators' names past 63 bytes" "$D/long2.echo"
 
 done_testing

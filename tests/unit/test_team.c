@@ -159,6 +159,20 @@ static void test_team(rt_workspace *ws)
     ok(rt_annot_label(t->m[k].s->annot, QID(alice, "q3"), PID(alice, "p07")) &&
            rt_annot_label(t->m[k].s->annot, QID(alice, "q1"), PID(alice, "p02")),
        "after reading it again: the imported judgment and the earlier ones");
+
+    /* alice's journal replaced by something that is not a journal: bob's append is still picked up */
+    char keep[600];
+    snprintf(keep, sizeof keep, "%s", P("tm/alice.keep"));
+    rename(P("tm/alice.jsonl"), keep);
+    put_file(P("tm/alice.jsonl"), "{\"not\":\"a journal\"}\n", 21);
+    judge(bob, "q4", "p08", 1);
+    ok(rt_team_refresh(t, &changed, &err) == RT_EINPUT && strstr(err.msg, "alice.jsonl") && changed,
+       "a journal that is no longer one is an error, and the others' changes come anyway (%s)", err.msg);
+    k = rt_team_find(t, "bob");
+    ok(rt_annot_label(t->m[k].s->annot, QID(bob, "q4"), PID(bob, "p08")) &&
+           rt_annot_label(t->m[rt_team_find(t, "alice")].s->annot, QID(alice, "q3"), PID(alice, "p07")),
+       "bob's new judgment is in; alice keeps her last state");
+    rename(keep, P("tm/alice.jsonl"));
     rt_team_free(&t);
 
     char *names[] = {"alice", "zed"};
