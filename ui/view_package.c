@@ -17,7 +17,7 @@
 #include "view.h"
 
 struct package_view {
-    char name[256];
+    char *name;   /* the package's, whole (a prefix may be long) */
     size_t *rows, nrows, sel, top;   /* indices into the package's pairs */
     size_t nwrong;                   /* rows marked wrong by a reviewer (they come first) */
 };
@@ -31,8 +31,10 @@ static struct package_view *K(app *a)
 
 static void release(app *a)
 {
-    if (a->package_view)
+    if (a->package_view) {
         free(a->package_view->rows);
+        free(a->package_view->name);
+    }
     free(a->package_view);
     a->package_view = NULL;
 }
@@ -40,7 +42,7 @@ static void release(app *a)
 static const rt_package_state *state(app *a)
 {
     const rt_package_report *r = team_packages(a);
-    return r ? rt_package_report_find(r, K(a)->name) : NULL;
+    return r && K(a)->name ? rt_package_report_find(r, K(a)->name) : NULL;
 }
 
 /* How many of the team's reviewers marked pair i of p wrong. */
@@ -60,7 +62,9 @@ int package_open_judging(app *a, const char *name)
     if (team_ensure(a) != 0)
         return -1;
     struct package_view *k = K(a);
-    snprintf(k->name, sizeof k->name, "%s", name);
+    char *was = k->name;   /* name may be it */
+    k->name = rt_strdup(name);
+    free(was);
     const rt_package_state *s = state(a);
     if (!s) {
         app_message(a, 1, "no package named %s", name);

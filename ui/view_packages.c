@@ -36,64 +36,15 @@ int act_packages(app *a, const char *arg)
     return 0;
 }
 
-/* :package A,B [depth K] [size N] [sample R] [seed S] [unjudged] */
-int act_package(app *a, const char *arg)
+/* Makes the packages of plan for its nn annotators, saves them and shows the list. */
+static int make_packages(app *a, rt_package_plan *plan, size_t nn)
 {
-    if (team_ensure(a) != 0)
-        return -1;
-    char to[512] = "", w[64], v[64];
-    const char *p = arg ? arg : "";
-    actions_word(&p, to, sizeof to);
-    rt_package_plan plan = {.seed = (uint64_t)rt_op_now_ms() & ((1ull << 52) - 1), .prefix = "pkg"};
-    char prefix[64];
-    while (*p) {
-        actions_word(&p, w, sizeof w);
-        if (!strcmp(w, "unjudged")) {
-            plan.unjudged = 1;
-            continue;
-        }
-        actions_word(&p, v, sizeof v);
-        int64_t x;
-        int good = rt_parse_int_in(v, 1, (int64_t)1 << 52, &x);
-        if (good && !strcmp(w, "depth"))
-            plan.depth = (size_t)x;
-        else if (good && !strcmp(w, "size"))
-            plan.size = (size_t)x;
-        else if (good && !strcmp(w, "sample"))
-            plan.sample = (size_t)x;
-        else if (good && !strcmp(w, "seed"))
-            plan.seed = (uint64_t)x;
-        else if (!strcmp(w, "prefix") && v[0]) {
-            snprintf(prefix, sizeof prefix, "%s", v);
-            plan.prefix = prefix;
-        } else {
-            app_message(a, 1, "usage: :package ANNOTATOR,… [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]");
-            return -1;
-        }
-    }
-    char *names[64];
-    size_t nn = 0;
-    for (char *save = NULL, *t = strtok_r(to, ",", &save); t && nn < 64; t = strtok_r(NULL, ",", &save))
-        names[nn++] = t;
-    for (size_t i = 0; i < nn; i++) {
-        const char *why = rt_journal_name_problem(names[i]);
-        if (why) {
-            app_message(a, 1, "\"%s\" cannot name an annotator's journal: %s", names[i], why);
-            return -1;
-        }
-    }
-    plan.annotators = names;
-    plan.nannotators = nn;
-    if (!nn) {
-        app_message(a, 1, "usage: :package ANNOTATOR,… [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]");
-        return -1;
-    }
     rt_op *ops;
     size_t n;
     rt_err err;
     size_t owner;
     const char *taken;
-    rt_status st = rt_package_make(a->ws, &plan, &ops, &n, &err);
+    rt_status st = rt_package_make(a->ws, plan, &ops, &n, &err);
     if (st == RT_OK && (taken = rt_package_name_taken(team_of(a), ops, n, &owner)))   /* it would hide theirs */
         st = rt_err_set(&err, RT_EUSAGE, "a package named %s exists already in %s's journal (give another prefix)",
                         taken, team_of(a)->m[owner].name);
@@ -118,6 +69,72 @@ int act_package(app *a, const char *arg)
     app_push(a, VIEW_PACKAGES);
     return 0;
 }
+
+/* :package A,B [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]: any number of
+ * annotators, names and prefix of any length (each word is held whole). */
+int act_package(app *a, const char *arg)
+{
+    if (team_ensure(a) != 0)
+        return -1;
+    static const char usage[] = "usage: :package ANNOTATOR,… [depth K] [size N] [sample R] [seed S] [prefix P] [unjudged]";
+    const char *p = arg ? arg : "";
+    size_t room = strlen(p) + 1;
+    char *to = rt_malloc(room), *w = rt_malloc(room), *v = rt_malloc(room), *prefix = NULL;
+    char **names = NULL;
+    size_t nn = 0;
+    int rc = -1;
+    actions_word(&p, to, room);
+    rt_package_plan plan = {.seed = (uint64_t)rt_op_now_ms() & ((1ull << 52) - 1), .prefix = "pkg"};
+    while (*p) {
+        actions_word(&p, w, room);
+        if (!strcmp(w, "unjudged")) {
+            plan.unjudged = 1;
+            continue;
+        }
+        actions_word(&p, v, room);
+        int64_t x;
+        int good = rt_parse_int_in(v, 1, (int64_t)1 << 52, &x);
+        if (good && !strcmp(w, "depth"))
+            plan.depth = (size_t)x;
+        else if (good && !strcmp(w, "size"))
+            plan.size = (size_t)x;
+        else if (good && !strcmp(w, "sample"))
+            plan.sample = (size_t)x;
+        else if (good && !strcmp(w, "seed"))
+            plan.seed = (uint64_t)x;
+        else if (!strcmp(w, "prefix") && v[0]) {
+            free(prefix);
+            plan.prefix = prefix = rt_strdup(v);
+        } else {
+            app_message(a, 1, "%s", usage);
+            goto out;
+        }
+    }
+    for (char *save = NULL, *t = strtok_r(to, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const char *why = rt_journal_name_problem(t);
+        if (why) {
+            app_message(a, 1, "\"%s\" cannot name an annotator's journal: %s", t, why);
+            goto out;
+        }
+        names = rt_reallocarray(names, nn + 1, sizeof *names);
+        names[nn++] = t;
+    }
+    plan.annotators = names;
+    plan.nannotators = nn;
+    if (!nn) {
+        app_message(a, 1, "%s", usage);
+        goto out;
+    }
+    rc = make_packages(a, &plan, nn);
+out:
+    free(names);
+    free(prefix);
+    free(to);
+    free(w);
+    free(v);
+    return rc;
+}
+
 
 static const rt_package_state *selected(app *a)
 {
@@ -180,8 +197,13 @@ static void draw(app *a, int top, int height)
         for (size_t i = 0; i < s->nrev && o < sizeof revs; i++)
             o += (size_t)snprintf(revs + o, sizeof revs - o, "%s%s %zu/%zu", i ? ", " : "", t->m[s->rev[i].member].name,
                                   s->rev[i].correct, s->rev[i].reviewed);
-        draw_fmt(top + 3 + (int)k, 0, a->cols, role, "%c %-12.12s %-14.14s %5zu/%-5zu %-10s %-9s %s", mine ? '*' : ' ',
-                 s->p->name, s->p->annotator, s->judged, s->p->n, s->status, mean, revs);
+        /* by columns, not bytes: a name in Chinese is as wide as its characters, cut at one */
+        int y = top + 3 + (int)k, w = a->cols;
+        draw_fmt(y, 0, w, role, "%c", mine ? '*' : ' ');   /* the whole row, blank */
+        draw_text(y, 2, w > 2 ? (w < 14 ? w - 2 : 12) : 0, s->p->name, strlen(s->p->name), role, NULL);
+        draw_text(y, 15, w > 15 ? (w < 29 ? w - 15 : 14) : 0, s->p->annotator, strlen(s->p->annotator), role, NULL);
+        if (w > 30)
+            draw_fmt(y, 30, w - 30, role, "%5zu/%-5zu %-10s %-9s %s", s->judged, s->p->n, s->status, mean, revs);
     }
 }
 

@@ -134,5 +134,16 @@ printf ':disputes %s %s\n:snapshot %s/ln1\n:adjudicate q1 p2 %s\n' "$N1" "$N2" "
 "$RETRIAGE" "${NWS[@]}" --annotator chief --script "$D/long2.txt" --size 120x30 --echo > "$D/long2.echo" 2>&1
 grep -q "disagreements: resolved 1 / 1 | shown 1" "$D/ln1" && grep -q '"op":"adjudicate","qid":"q1","pid":"p2","grade":0' "$D/nj/chief.jsonl"
 report_ui $? ":disputes and :adjudicate take annotators' names past 63 bytes" "$D/long2.echo"
+# :package with a 300-byte prefix and names of 111 bytes; P shows them by columns, cut at a character
+PFX=$(printf 'p%.0s' $(seq 300))
+printf ':package %s,%s size 1 sample 1 seed 5 prefix %s\nP\n:snapshot %s/lp1\n' "$N1" "$N2" "$PFX" "$D" > "$D/long3.txt"
+"$RETRIAGE" "${NWS[@]}" --annotator chief --script "$D/long3.txt" --size 120x30 --echo > "$D/long3.echo" 2>&1
+grep -q "packages of .* pairs for 2 annotators saved" "$D/long3.echo" &&
+    grep -q "^  pppppppppppp 标注员标注员标  *0/[0-9]  *judging" "$D/lp1"
+report_ui $? ":package takes a 300-byte prefix; P lines 111-byte Chinese names up by columns" "$D/lp1"
+printf 'P\n<Enter>\n:snapshot %s/lp2\n' "$D" > "$D/long4.txt"
+"$RETRIAGE" "${NWS[@]}" --annotator "$N1" --script "$D/long4.txt" --size 120x30 --echo > "$D/long4.echo" 2>&1
+grep -q "^package ppppppppppppppppppppppppppppppppppppppppppppppppp" "$D/lp2" && ! grep -q "no package named" "$D/long4.echo"
+report_ui $? "Enter opens a package whose name is 304 bytes long" "$D/lp2"
 
 done_testing
