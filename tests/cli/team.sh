@@ -55,28 +55,32 @@ grep -q '"entity":	null' "$D/out" && grep -q '"category_kappa_why"' "$D/out" && 
 report $? "agree --format json: null and a reason for the undefined kappas"
 cp "$J/alice.jsonl" "$D/alice.before"; cp "$J/bob.jsonl" "$D/bob.before"
 unchanged() { cmp -s "$J/alice.jsonl" "$D/alice.before" && cmp -s "$J/bob.jsonl" "$D/bob.before" && [ ! -e "$J/carol.jsonl" ]; }
+# import_refused NAME PATTERN -- ARGS: `import ARGS` is an input error (exit 2) whose message
+# matches PATTERN, and no journal changed
+import_refused() {
+    local name=$1 pattern=$2
+    shift 3
+    run import "${WS[@]}" "$@"
+    [ "$rc" -eq 2 ] && grep -q -- "$pattern" "$D/err" && unchanged
+    report $? "$name"
+}
 
 # errors: file:line, exit 2, and no journal written
 printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t1\ncarol\tq9\tp1\t1\n' > "$D/bad1.tsv"
-run import "${WS[@]}" --judgments "$D/bad1.tsv"
-[ "$rc" -eq 2 ] && grep -q "bad1.tsv:3: unknown query \"q9\"" "$D/err" && unchanged
-report $? "import: an unknown query names file:line; nothing is written (carol's first line neither)"
+import_refused "import: an unknown query names file:line; nothing is written (carol's first line neither)" \
+    "bad1.tsv:3: unknown query \"q9\"" -- --judgments "$D/bad1.tsv"
 printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t2\n' > "$D/bad2.tsv"
-run import "${WS[@]}" --judgments "$D/bad2.tsv"
-[ "$rc" -eq 2 ] && grep -q "bad2.tsv:2: grade 2" "$D/err" && unchanged
-report $? "import: a grade outside the binary scale names file:line"
+import_refused "import: a grade outside the binary scale names file:line" \
+    "bad2.tsv:2: grade 2" -- --judgments "$D/bad2.tsv"
 printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tnope\t1\n' > "$D/bad3.tsv"
-run import "${WS[@]}" --judgments "$D/bad3.tsv"
-[ "$rc" -eq 2 ] && grep -q "bad3.tsv:2: unknown passage \"nope\"" "$D/err" && unchanged
-report $? "import: an unknown passage names file:line"
+import_refused "import: an unknown passage names file:line" \
+    "bad3.tsv:2: unknown passage \"nope\"" -- --judgments "$D/bad3.tsv"
 printf 'annotator\tqid\tpid\tcategory\ncarol\tq1\tp1\tsarcasm\n' > "$D/bad4.tsv"
-run import "${WS[@]}" --tags "$D/bad4.tsv"
-[ "$rc" -eq 2 ] && grep -q "bad4.tsv:2: unknown category \"sarcasm\"" "$D/err" && unchanged
-report $? "import: an unknown category names file:line"
+import_refused "import: an unknown category names file:line" \
+    "bad4.tsv:2: unknown category \"sarcasm\"" -- --tags "$D/bad4.tsv"
 printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t1\ncarol\tq1\tp2\t0\ncarol\tq1\tp1\t0\n' > "$D/bad5.tsv"
-run import "${WS[@]}" --judgments "$D/bad5.tsv"
-[ "$rc" -eq 2 ] && grep -q "bad5.tsv:4: carol judged q1 p1 as 0, and as 1 at .*bad5.tsv:2" "$D/err" && unchanged
-report $? "import: a pair judged twice with different grades names both lines"
+import_refused "import: a pair judged twice with different grades names both lines" \
+    "bad5.tsv:4: carol judged q1 p1 as 0, and as 1 at .*bad5.tsv:2" -- --judgments "$D/bad5.tsv"
 printf 'annotator\tqid\tpid\tgrade\ncarol\tq1\tp1\t1\ndave\tq1\tp1\tx\n' > "$D/bad6.tsv"
 run import "${WS[@]}" --judgments "$D/bad6.tsv"
 [ "$rc" -eq 2 ] && grep -q "bad6.tsv:3: the grade must be a whole number" "$D/err" && unchanged && [ ! -e "$J/dave.jsonl" ]
@@ -101,23 +105,18 @@ run import "${WS[@]}" --judgments "$D/space.tsv"
     [ ! -e "$J/alice .jsonl" ]
 report $? "import: 'alice ' (a spreadsheet's trailing space) is refused, not made a second alice"
 printf 'annotator\tqid\tpid\tgrade\nev\033[31mil\tq1\tp1\t0\nbad\377\tq1\tp1\t0\n' > "$D/ctl.tsv"
-run import "${WS[@]}" --judgments "$D/ctl.tsv"
-[ "$rc" -eq 2 ] && grep -q 'ctl.tsv:2: annotator .* cannot name a journal: it holds a control character' "$D/err" && unchanged
-report $? "import: an annotator name with an escape sequence is refused"
+import_refused "import: an annotator name with an escape sequence is refused" \
+    'ctl.tsv:2: annotator .* cannot name a journal: it holds a control character' -- --judgments "$D/ctl.tsv"
 printf 'annotator\tqid\tpid\tgrade\nbad\377\tq1\tp1\t0\n' > "$D/nonutf.tsv"
-run import "${WS[@]}" --judgments "$D/nonutf.tsv"
-[ "$rc" -eq 2 ] && grep -q 'nonutf.tsv:2: annotator .* cannot name a journal: it is not valid UTF-8' "$D/err" && unchanged
-report $? "import: an annotator name that is not UTF-8 is refused"
+import_refused "import: an annotator name that is not UTF-8 is refused" \
+    'nonutf.tsv:2: annotator .* cannot name a journal: it is not valid UTF-8' -- --judgments "$D/nonutf.tsv"
 printf 'q1\tp1\tentity\n' > "$D/nohead.tsv"
-run import "${WS[@]}" --annotator carol --tags "$D/nohead.tsv"
-[ "$rc" -eq 2 ] && grep -q "nohead.tsv:1: a tags file starts with a header line" "$D/err" && unchanged
-report $? "import: a tags file without its header is refused"
-run import "${WS[@]}" --judgments "$D/t.tsv"
-[ "$rc" -eq 2 ] && grep -q 't.tsv:1: the header has no "grade" column (tags are imported with --tags)' "$D/err" && unchanged
-report $? "import: a tags file given as --judgments is said to be one (not 'no annotator column')"
-run import "${WS[@]}" --tags "$D/j.tsv"
-[ "$rc" -eq 2 ] && grep -q 'j.tsv:1: the header has no "category" column (judgments are imported with --judgments)' "$D/err" && unchanged
-report $? "import: a judgments file given as --tags is said to be one"
+import_refused "import: a tags file without its header is refused" \
+    "nohead.tsv:1: a tags file starts with a header line" -- --annotator carol --tags "$D/nohead.tsv"
+import_refused "import: a tags file given as --judgments is said to be one (not 'no annotator column')" \
+    't.tsv:1: the header has no "grade" column (tags are imported with --tags)' -- --judgments "$D/t.tsv"
+import_refused "import: a judgments file given as --tags is said to be one" \
+    'j.tsv:1: the header has no "category" column (judgments are imported with --judgments)' -- --tags "$D/j.tsv"
 printf 'annotator\tqid\tpid\tgrade\n' > "$D/header.tsv"
 run import "${WS[@]}" --judgments "$D/header.tsv"
 [ "$rc" -eq 0 ] && grep -q "nothing imported: the files hold a header and no lines" "$D/err" && unchanged
