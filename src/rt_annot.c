@@ -578,9 +578,10 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
         return d && d->has_grade == op->has_grade && (!op->has_grade || d->grade == op->grade) &&
                d->has_cats == op->has_cats && (!op->has_cats || d->cats == cats);
     }
-    case RT_OP_REVIEW: {
+    case RT_OP_REVIEW: {   /* a mark given again is a change: it dates the check anew (the
+                            * annotator may have changed the decision since; rt_package) */
         const rt_review *r = pid_known ? find_review(q, pid, op->name) : NULL;
-        return strcmp(r ? (r->correct ? "correct" : "wrong") : "", op->text) == 0;
+        return !op->text[0] && !r;
     }
     case RT_OP_PACKAGE: {
         const rt_package *p = find_package(a, op->name);

@@ -140,6 +140,22 @@ static int by_package_name(const void *x, const void *y)
     return strcmp(((const rt_package_state *)x)->p->name, ((const rt_package_state *)y)->p->name);
 }
 
+/* Whether review v of a pair still judges the annotator's decision: one they had made when it was
+ * given. A mark on a pair they had not judged checked nothing; one older than their current
+ * decision checked a decision they have since changed (a package sent back for revision is
+ * reviewed again where it changed). */
+static int review_holds(const rt_annot *judge, uint32_t qid, uint32_t pid, const rt_review *v)
+{
+    const rt_label *l = judge && v ? rt_annot_label(judge, qid, pid) : NULL;
+    return l && l->prov.time_ms <= v->prov.time_ms;
+}
+
+int rt_package_review_holds(const rt_team *t, const rt_package_state *s, uint32_t qid, uint32_t pid,
+                            const rt_review *v)
+{
+    return review_holds(s->annotator != (size_t)-1 ? t->m[s->annotator].s->annot : NULL, qid, pid, v);
+}
+
 static void package_state(const rt_team *t, rt_package_state *s, double threshold, size_t min_reviewers)
 {
     const rt_package *p = s->p;
@@ -148,11 +164,12 @@ static void package_state(const rt_team *t, rt_package_state *s, double threshol
         s->judged += rt_annot_label(t->m[s->annotator].s->annot, p->qids[i], p->pids[i]) != NULL;
     size_t *idx = rt_calloc(p->n + 1, sizeof *idx);
     s->sample = rt_package_sample(p, idx);
+    const rt_annot *judge = s->annotator != (size_t)-1 ? t->m[s->annotator].s->annot : NULL;
     for (size_t m = 0; m < t->n; m++) {
         rt_package_reviewer r = {.member = m};
         for (size_t i = 0; i < s->sample; i++) {
             const rt_review *v = rt_annot_review(t->m[m].s->annot, p->qids[idx[i]], p->pids[idx[i]], p->name);
-            if (v) {
+            if (v && review_holds(judge, p->qids[idx[i]], p->pids[idx[i]], v)) {
                 r.reviewed++;
                 r.correct += v->correct != 0;
             }

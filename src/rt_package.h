@@ -96,6 +96,12 @@ void rt_package_report_free(rt_package_report **r);
 /* The state of the package named name, or NULL. */
 const rt_package_state *rt_package_report_find(const rt_package_report *r, const char *name);
 
+/* Whether review v (of the pair qid, pid of package s; NULL: none) still judges the annotator's
+ * decision: they had judged the pair when it was given, and have not changed it since. A mark
+ * that does not hold counts for nothing in the report; marking again dates it anew. */
+int rt_package_review_holds(const rt_team *t, const rt_package_state *s, uint32_t qid, uint32_t pid,
+                            const rt_review *v);
+
 /* The report as a table: package, annotator, judged, pairs, reviewers, each reviewer's accuracy
  * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. */
 rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r);

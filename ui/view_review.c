@@ -92,6 +92,11 @@ static int mark(app *a, const char *verdict)
         app_message(a, 1, "you cannot review your own package");
         return -1;
     }
+    const rt_team *t = team_of(a);
+    if (verdict[0] && (s->annotator == (size_t)-1 || !rt_annot_label(t->m[s->annotator].s->annot, q, p))) {
+        app_message(a, 1, "%s has not judged this pair yet: a review checks a decision", s->p->annotator);
+        return -1;
+    }
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_review(a->s, V(a)->name, q, p, verdict, &ch, &err), &ch, &err);
@@ -124,7 +129,8 @@ static int next_todo(app *a)
     struct review_view *v = V(a);
     for (size_t step = 1; s && step <= v->n; step++) {
         size_t i = (v->sel + step) % v->n;
-        if (!rt_annot_review(a->s->annot, s->p->qids[v->idx[i]], s->p->pids[v->idx[i]], v->name)) {
+        uint32_t q = s->p->qids[v->idx[i]], pid = s->p->pids[v->idx[i]];
+        if (!rt_package_review_holds(team_of(a), s, q, pid, rt_annot_review(a->s->annot, q, pid, v->name))) {
             v->sel = i;
             return 0;
         }
@@ -153,9 +159,11 @@ static void draw(app *a, int top, int height)
     const rt_package *p = s->p;
     size_t done = 0, good = 0;
     for (size_t i = 0; i < v->n; i++) {
-        const rt_review *r = rt_annot_review(a->s->annot, p->qids[v->idx[i]], p->pids[v->idx[i]], p->name);
-        done += r != NULL;
-        good += r && r->correct;
+        uint32_t q = p->qids[v->idx[i]], pid = p->pids[v->idx[i]];
+        const rt_review *r = rt_annot_review(a->s->annot, q, pid, p->name);
+        int holds = rt_package_review_holds(team_of(a), s, q, pid, r);   /* a stale mark: to do again */
+        done += holds;
+        good += holds && r->correct;
     }
     char mean[32] = "-";
     if (s->has_accuracy)
@@ -182,7 +190,9 @@ static void draw(app *a, int top, int height)
             team_decision_text(a, ann, p->qids[i], p->pids[i], dec, sizeof dec);
         else
             snprintf(dec, sizeof dec, "-");
-        int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", mk ? (mk->correct ? "correct" : "WRONG") : "",
+        const char *shown = !mk ? "" : !rt_package_review_holds(team_of(a), s, p->qids[i], p->pids[i], mk) ? "stale"
+                            : mk->correct ? "correct" : "WRONG";
+        int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", shown,
                          rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]), dec);
         app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
     }

@@ -231,6 +231,10 @@ report $? "review-report --annotators lead,bob: alice, who has a journal, is not
 mkdir -p "$D/acc" && awk 'BEGIN { for (i = 0; i < 20; i++) printf "q1 Q0 x%02d %d %d r\n", i, i + 1, 100 - i }' > "$D/acc/run"
 AWS=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/acc/run" --journal-dir "$D/acc/j")
 "$RETRIAGE" package "${AWS[@]}" --annotator lead --to al -k 20 --size 100 --sample 20 --seed 1 > /dev/null 2>&1
+for i in $(seq 0 19); do   # al judged every pair before the reviews
+    printf '{"seq":%d,"time":"2026-11-25T00:00:00.000Z","author":"al","op":"label","qid":"q1","pid":"x%02d","grade":1}\n' \
+        $((i + 1)) "$i"
+done > "$D/acc/j/al.jsonl"
 for r in r1 r2 r3; do
     for i in $(seq 0 19); do
         v=correct; [ "$i" -eq 0 ] && v=wrong

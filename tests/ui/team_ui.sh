@@ -101,6 +101,19 @@ report_ui $? "review-report: rev1's accuracy 0.5 on the sample, below 0.93: revi
 ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
 sed -n 4p "$D/p3" | grep -q "^- q1  *p1  *wrong"
 report_ui $? "back to alice: the pair the reviewer marked wrong comes first" "$D/p3"
+# alice revises the pair marked wrong: rev1's mark on it no longer holds (stale, to do again)
+ui alice ':label q1 p1 1\n'
+ui rev1 ':review pkg-001\n:snapshot '"$D"'/r3\n'
+grep -q "you: 1/2 reviewed, 1 correct" "$D/r3" && grep -q "^stale  *q1  *p1 " "$D/r3"
+report_ui $? "alice changes a reviewed decision: the reviewer sees that mark stale, the pair to review again" "$D/r3"
+"$RETRIAGE" review-report "${WS[@]}" --reviewers 1 > "$D/rr2" 2> /dev/null
+grep -q "^pkg-001	alice	4	4	2	1	rev1 1.0000 (1/1)	.*	in review$" "$D/rr2"
+report_ui $? "review-report: the stale mark counts for nothing: in review again" "$D/rr2"
+ui lead ':package carol size 10 sample 2 seed 9 prefix cz\n'
+ui rev1 ':review cz-001\nc\n'
+grep -q "carol has not judged this pair yet: a review checks a decision" "$D/echo" "$D/uierr" &&
+    ! grep -q '"name":"cz-001"' "$J/rev1.jsonl"
+report_ui $? "a pair the annotator has not judged cannot be reviewed" "$D/echo"
 
 # live, with one journal gone bad: alice's replaced by something that is not a journal while
 # lead's workbench waits; the error is said, and bob's change still reaches the queue

@@ -282,6 +282,45 @@ static void test_packages(rt_workspace *ws)
     ok(strstr(all, "\ntotal\t\t4\t14\t") != NULL, "the totals row");
     rt_table_free(&tab);
     rt_package_report_free(&r);
+
+    /* t-003 (alice's, q3: both pairs are its sample): a review holds only for a decision alice
+     * had made when it was given */
+    const rt_package *p3 = rt_annot_package(lead->annot, "t-003");
+    size_t c[8];
+    int ns = p3 ? (int)rt_package_sample(p3, c) : 0;
+    const struct timespec ms2 = {0, 2000000};
+    for (int i = 0; i < ns; i++)
+        rt_session_review(r1, "t-003", p3->qids[c[i]], p3->pids[c[i]], "correct", &ch, &err);
+    rt_team_refresh(t, &changed, &err);
+    r = rt_package_report_make(t, 0.93, 1);
+    s = rt_package_report_find(r, "t-003");
+    ok(ns == 2 && s && s->nrev == 0 && !strcmp(s->status, "judging"),
+       "marks on pairs alice has not judged count for nothing: judging, no reviewer");
+    rt_package_report_free(&r);
+    nanosleep(&ms2, NULL);
+    for (size_t i = 0; i < p3->n; i++)
+        rt_session_judge(alice, p3->qids[i], p3->pids[i], 1, &ch, &err);
+    rt_team_refresh(t, &changed, &err);
+    r = rt_package_report_make(t, 0.93, 1);
+    s = rt_package_report_find(r, "t-003");
+    ok(s && s->nrev == 0 && !strcmp(s->status, "in review"), "once she judges, the earlier marks still checked nothing");
+    rt_package_report_free(&r);
+    nanosleep(&ms2, NULL);
+    for (int i = 0; i < ns; i++)
+        rt_session_review(r1, "t-003", p3->qids[c[i]], p3->pids[c[i]], "correct", &ch, &err);
+    rt_team_refresh(t, &changed, &err);
+    r = rt_package_report_make(t, 0.93, 1);
+    s = rt_package_report_find(r, "t-003");
+    ok(s && s->complete == 1 && !strcmp(s->status, "pass"), "reviewed after her decisions: pass");
+    rt_package_report_free(&r);
+    nanosleep(&ms2, NULL);
+    rt_session_judge(alice, p3->qids[c[0]], p3->pids[c[0]], 0, &ch, &err);
+    rt_team_refresh(t, &changed, &err);
+    r = rt_package_report_make(t, 0.93, 1);
+    s = rt_package_report_find(r, "t-003");
+    ok(s && s->complete == 0 && s->nrev == 1 && s->rev[0].reviewed == 1 && !strcmp(s->status, "in review"),
+       "she changes a reviewed decision: that mark no longer holds, the package is in review again");
+    rt_package_report_free(&r);
     rt_team_free(&t);
     rt_session_close(&r2);
     rt_session_close(&r1);
