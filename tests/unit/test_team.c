@@ -192,6 +192,27 @@ static void test_team(rt_workspace *ws)
     rt_session_close(&alice);
 }
 
+/* Marks the n sample pairs idx of package p correct, as reviewer rev. */
+static void review_all(rt_session *rev, const rt_package *p, const size_t *idx, int n)
+{
+    rt_change ch;
+    rt_err err;
+    for (int i = 0; i < n; i++)
+        rt_session_review(rev, p->name, p->qids[idx[i]], p->pids[idx[i]], "correct", &ch, &err);
+}
+
+/* 2 ms on (the next operation's time differs), the team refreshed, and t-003's state in a new
+ * report *r (one reviewer enough). */
+static const rt_package_state *t003_after(rt_team *t, rt_package_report **r)
+{
+    nanosleep(&(struct timespec){0, 2000000}, NULL);
+    int changed;
+    rt_err err;
+    rt_team_refresh(t, &changed, &err);
+    *r = rt_package_report_make(t, 0.93, 1);
+    return rt_package_report_find(*r, "t-003");
+}
+
 static void test_packages(rt_workspace *ws)
 {
     char *to[] = {"alice", "bob"};
@@ -284,40 +305,26 @@ static void test_packages(rt_workspace *ws)
     rt_package_report_free(&r);
 
     /* t-003 (alice's, q3: both pairs are its sample): a review holds only for a decision alice
-     * had made when it was given */
+     * had made when it was given; 2 ms between steps, so that their times differ */
     const rt_package *p3 = rt_annot_package(lead->annot, "t-003");
     size_t c[8];
     int ns = p3 ? (int)rt_package_sample(p3, c) : 0;
-    const struct timespec ms2 = {0, 2000000};
-    for (int i = 0; i < ns; i++)
-        rt_session_review(r1, "t-003", p3->qids[c[i]], p3->pids[c[i]], "correct", &ch, &err);
-    rt_team_refresh(t, &changed, &err);
-    r = rt_package_report_make(t, 0.93, 1);
-    s = rt_package_report_find(r, "t-003");
+    review_all(r1, p3, c, ns);
+    s = t003_after(t, &r);
     ok(ns == 2 && s && s->nrev == 0 && !strcmp(s->status, "judging"),
        "marks on pairs alice has not judged count for nothing: judging, no reviewer");
     rt_package_report_free(&r);
-    nanosleep(&ms2, NULL);
     for (size_t i = 0; i < p3->n; i++)
         rt_session_judge(alice, p3->qids[i], p3->pids[i], 1, &ch, &err);
-    rt_team_refresh(t, &changed, &err);
-    r = rt_package_report_make(t, 0.93, 1);
-    s = rt_package_report_find(r, "t-003");
+    s = t003_after(t, &r);
     ok(s && s->nrev == 0 && !strcmp(s->status, "in review"), "once she judges, the earlier marks still checked nothing");
     rt_package_report_free(&r);
-    nanosleep(&ms2, NULL);
-    for (int i = 0; i < ns; i++)
-        rt_session_review(r1, "t-003", p3->qids[c[i]], p3->pids[c[i]], "correct", &ch, &err);
-    rt_team_refresh(t, &changed, &err);
-    r = rt_package_report_make(t, 0.93, 1);
-    s = rt_package_report_find(r, "t-003");
+    review_all(r1, p3, c, ns);
+    s = t003_after(t, &r);
     ok(s && s->complete == 1 && !strcmp(s->status, "pass"), "reviewed after her decisions: pass");
     rt_package_report_free(&r);
-    nanosleep(&ms2, NULL);
     rt_session_judge(alice, p3->qids[c[0]], p3->pids[c[0]], 0, &ch, &err);
-    rt_team_refresh(t, &changed, &err);
-    r = rt_package_report_make(t, 0.93, 1);
-    s = rt_package_report_find(r, "t-003");
+    s = t003_after(t, &r);
     ok(s && s->complete == 0 && s->nrev == 1 && s->rev[0].reviewed == 1 && !strcmp(s->status, "in review"),
        "she changes a reviewed decision: that mark no longer holds, the package is in review again");
     rt_package_report_free(&r);
