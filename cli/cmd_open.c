@@ -119,6 +119,7 @@ int cmd_open(int argc, char **argv)
         stdout = cli_safe_stream(stdout, 1, _IOLBF);
     rt_workspace *ws;
     rt_session *sess;
+    w.spec.defer_collection = 1;   /* the first screen needs no passage: a new index is built behind it */
     rc = ws_args_open(&w, !ui.script && isatty(2), 0, &ws, &sess);
     if (rc == CLI_OK) {
         rc = ui_run(sess, &ui);

@@ -57,3 +57,25 @@ const char *rt_report_line(const rt_report *r, size_t i, rt_report_kind *kind)
         *kind = r->kinds[i];
     return r->lines[i];
 }
+
+/* Reverses lines [a, b). */
+static void reverse(rt_report *r, size_t a, size_t b)
+{
+    for (; a + 1 < b; a++, b--) {
+        char *l = r->lines[a];
+        rt_report_kind k = r->kinds[a];
+        r->lines[a] = r->lines[b - 1];
+        r->kinds[a] = r->kinds[b - 1];
+        r->lines[b - 1] = l;
+        r->kinds[b - 1] = k;
+    }
+}
+
+void rt_report_move_tail(rt_report *r, size_t from, size_t at)
+{
+    if (!r || at >= from || from >= r->n)
+        return;
+    reverse(r, at, from);   /* a rotation of [at, n) by three reversals */
+    reverse(r, from, r->n);
+    reverse(r, at, r->n);
+}

@@ -20,6 +20,10 @@ void rt_report_free(rt_report **r);
 void rt_report_add(rt_report *r, rt_report_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Moves lines from..end to before line at (at <= from), in their order: lines added later that
+ * belong where a loader would have put them. */
+void rt_report_move_tail(rt_report *r, size_t from, size_t at);
+
 size_t rt_report_count(const rt_report *r);
 size_t rt_report_warnings(const rt_report *r);
 /* Line i (borrowed; valid until the report is freed) and its kind. */

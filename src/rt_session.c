@@ -145,10 +145,21 @@ const char *rt_session_readonly(const rt_session *s)
     return s->journal ? rt_journal_readonly(s->journal) : "the team's decisions are made by adjudicating, not here";
 }
 
+/* A collection still being indexed (rt_ws_spec.defer_collection), waited for and taken in: before
+ * a passage only it may know is looked up, and before an id is added to the workspace's tables,
+ * which the workspace cache written then must hold as the open made them. */
+static void settled(const rt_session *s)
+{
+    rt_err e;
+    if (s->ws->pending)
+        (void)rt_workspace_settle(s->ws, 1, &e);   /* a failure is in the report */
+}
+
 static int known_pid(const rt_session *s, const char *pid)
 {
     if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
         return 1;
+    settled(s);
     const char *t;
     size_t tl;
     return s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl);
@@ -380,6 +391,8 @@ rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err)
 uint32_t rt_session_pid(rt_session *s, const char *pid)
 {
     uint32_t id = rt_strtab_find(s->ws->pids, pid, strlen(pid));
+    if (id == RT_NO_ID)
+        settled(s);
     const char *t;
     size_t tl;
     if (id == RT_NO_ID && s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl))
@@ -577,6 +590,7 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
         return RT_OK;
     uint32_t *touched = rt_calloc(n, sizeof *touched);
     size_t nt = 0;
+    settled(s);   /* the qids interned below */
     for (size_t i = 0; i < n; i++)
         if (ops[i].kind == RT_OP_LABEL && ops[i].qid)
             touched[nt++] = rt_strtab_intern(s->ws->qids, ops[i].qid, strlen(ops[i].qid));

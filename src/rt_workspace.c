@@ -119,6 +119,11 @@ static void cross_check(rt_workspace *ws)
                           "run %s: %zu judged queries are not ranked (they score 0)",
                           rt_run_name(ws->runs[r].run), b->qrels_queries_missing);
     }
+}
+
+/* Warns about judged passages the collection lacks (when there is one). */
+static void check_judged(rt_workspace *ws)
+{
     if (ws->collection) {
         /* Only judged passages are checked: looking up every run pid would touch pages all over
          * a multi-gigabyte collection at every open. A run pid that is missing shows as [pid]. */
@@ -268,14 +273,42 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
  * it, a pass over gigabytes that needs nothing from the runs. Its report lines are kept apart and
  * appended after the runs', where a sequential open puts them. */
 typedef struct coll_job {
-    const char *path;
+    char *path;
     rt_collection *c;
     rt_report *report;
     rt_status st;
     rt_err err;
     _Atomic uint64_t done, total;   /* its progress, shown by the main thread once the runs are in */
     _Atomic int finished;
+    int behind;        /* deferred: it yields the processors and the disk to the runs */
 } coll_job;
+
+/* A collection still being indexed when the open returned (rt_ws_spec.defer_collection): its
+ * thread, and what the open would have done with it, done by rt_workspace_settle instead: the
+ * judged-pid check, and the workspace cache with the report lines first..last and the evals of
+ * key ekey (the cache waits for the check, whose count it keeps). Their report lines go where the
+ * open would have put them: the collection's at last, the check's and the cache's at checked. The
+ * cache must hold the ids as the open left them: nqids and npids, which annotations may have
+ * added to since. */
+typedef struct rt_ws_pending {
+    coll_job *job;
+    pthread_t th;
+    size_t first, last, checked;
+    uint64_t ekey;
+    size_t nqids, npids;
+} rt_ws_pending;
+
+static void coll_job_free(coll_job **jp)
+{
+    coll_job *j = *jp;
+    if (!j)
+        return;
+    rt_collection_close(&j->c);
+    rt_report_free(&j->report);
+    free(j->path);
+    free(j);
+    *jp = NULL;
+}
 
 static void coll_progress(void *ctx, uint64_t done, uint64_t total)
 {
@@ -287,6 +320,8 @@ static void coll_progress(void *ctx, uint64_t done, uint64_t total)
 static void *coll_thread(void *arg)
 {
     coll_job *j = arg;
+    if (j->behind)   /* the first screen waits for the runs, not for it */
+        rt_warm_lower_priority();
     /* an index it builds is written later: by the cache's writer process, or at the end of the open */
     j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);
     atomic_store(&j->finished, 1);
@@ -510,6 +545,35 @@ static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_run **runs,
     return st;
 }
 
+/* Appends the lines of from to to, kinds kept. */
+static void append_report(rt_report *to, const rt_report *from)
+{
+    for (size_t i = 0; i < rt_report_count(from); i++) {
+        rt_report_kind kind;
+        const char *line = rt_report_line(from, i, &kind);
+        rt_report_add(to, kind, "%s", line);
+    }
+}
+
+/* Writes the workspace cache of a parse: its ids, qrels, runs, the evals of key ekey and the
+ * report lines first..last; a built collection index goes to the cache's writer process. */
+static void save_cache(rt_workspace *ws, size_t first, size_t last, uint64_t ekey)
+{
+    rt_eval_result **base = rt_calloc(ws->nruns + 1, sizeof *base);
+    rt_run **runs = rt_calloc(ws->nruns + 1, sizeof *runs);
+    for (size_t r = 0; r < ws->nruns; r++) {
+        base[r] = ws->runs[r].base;
+        runs[r] = ws->runs[r].run;
+    }
+    rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
+    long writer = rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, &ev, ws->report,
+                                  first, last, save_index, ws->collection);
+    if (writer > 0)
+        rt_collection_saved_by(ws->collection, writer, ws->report);
+    free(runs);
+    free(base);
+}
+
 static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
                            void *ctx, rt_err *err)
 {
@@ -557,14 +621,17 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
             ws->pids = pids;
         }
     }
-    coll_job job = {.path = s->collection};
+    coll_job *job = NULL;
     pthread_t coll_th;
     int threaded = st == RT_OK && s->collection && !cached && coll_threaded(s->collection);
     if (threaded) {
-        job.report = rt_report_new();
-        threaded = pthread_create(&coll_th, NULL, coll_thread, &job) == 0;
+        job = rt_calloc(1, sizeof *job);
+        job->path = rt_strdup(s->collection);
+        job->report = rt_report_new();
+        job->behind = s->defer_collection;
+        threaded = pthread_create(&coll_th, NULL, coll_thread, job) == 0;
         if (!threaded)
-            rt_report_free(&job.report);
+            coll_job_free(&job);
     }
     if (st == RT_OK && s->queries) {
         phase(progress, ctx, "queries");
@@ -582,27 +649,27 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     if (st == RT_OK && !cached)
         st = load_runs(ws, s, runs, progress, ctx, err);
     size_t last = rt_report_count(ws->report);   /* the qrels' and runs' lines end here */
-    if (threaded) {
+    if (threaded && st == RT_OK && s->defer_collection) {   /* rt_workspace_settle takes it */
+        ws->pending = rt_calloc(1, sizeof *ws->pending);
+        *ws->pending = (rt_ws_pending){job, coll_th, first, last, 0, 0, 0, 0};
+    } else if (threaded) {
         phase(progress, ctx, "collection");
-        while (!atomic_load(&job.finished)) {
+        while (!atomic_load(&job->finished)) {
             if (progress)
-                progress(ctx, "collection", atomic_load(&job.done), atomic_load(&job.total));
+                progress(ctx, "collection", atomic_load(&job->done), atomic_load(&job->total));
             nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
         }
         pthread_join(coll_th, NULL);
-        ws->collection = job.c;
+        ws->collection = job->c;
+        job->c = NULL;
         if (!ws->cache || st != RT_OK)   /* no cache writer to hand the index to: written now */
-            rt_collection_save(ws->collection, job.report);
-        for (size_t i = 0; i < rt_report_count(job.report); i++) {
-            rt_report_kind kind;
-            const char *line = rt_report_line(job.report, i, &kind);
-            rt_report_add(ws->report, kind, "%s", line);
+            rt_collection_save(ws->collection, job->report);
+        append_report(ws->report, job->report);
+        if (st == RT_OK && job->st != RT_OK) {   /* a run's error first, as in a sequential open */
+            st = job->st;
+            *err = job->err;
         }
-        rt_report_free(&job.report);
-        if (st == RT_OK && job.st != RT_OK) {   /* a run's error first, as in a sequential open */
-            st = job.st;
-            *err = job.err;
-        }
+        coll_job_free(&job);
     } else if (st == RT_OK && s->collection) {
         progress_bridge b = {progress, ctx};
         st = rt_collection_open(&ws->collection, s->collection, progress ? collection_progress : NULL,
@@ -627,17 +694,15 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     }
     list_queries(ws);
     cross_check(ws);
-    if (ws->cache && !cached) {   /* last: it keeps the evals and the count cross_check made */
-        rt_eval_result **base = rt_calloc(ws->nruns + 1, sizeof *base);
-        for (size_t r = 0; r < ws->nruns; r++)
-            base[r] = ws->runs[r].base;
-        rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
-        long writer = rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, &ev, ws->report,
-                                      first, last, save_index, ws->collection);
-        if (writer > 0)
-            rt_collection_saved_by(ws->collection, writer, ws->report);
-        free(base);
+    check_judged(ws);
+    if (ws->pending) {
+        ws->pending->checked = rt_report_count(ws->report);
+        ws->pending->ekey = ekey;
+        ws->pending->nqids = rt_strtab_count(ws->qids);
+        ws->pending->npids = rt_strtab_count(ws->pids);
     }
+    else if (ws->cache && !cached)   /* last: it keeps the evals and the count check_judged made */
+        save_cache(ws, first, last, ekey);
     rt_collection_save(ws->collection, ws->report);   /* built, and no writer took it: here */
     free(runs);
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
@@ -814,6 +879,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
         .leak_threshold = cJSON_IsNumber(lt) ? lt->valuedouble : 0, .leak_threshold_set = cJSON_IsNumber(lt),
         .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4], .dbqa = resolved[5],
         .answers = resolved[6], .no_cache = (flags & RT_WS_NO_CACHE) != 0,
+        .defer_collection = (flags & RT_WS_DEFER_COLLECTION) != 0,
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -877,6 +943,11 @@ void rt_workspace_free(rt_workspace **wp)
         return;
     rt_workspace *ws = *wp;
     rt_warm_stop(&ws->warm);   /* first: it reads the runs and the mappings */
+    if (ws->pending) {   /* a collection still being indexed: its thread reads only the file */
+        pthread_join(ws->pending->th, NULL);
+        coll_job_free(&ws->pending->job);
+        free(ws->pending);
+    }
     for (size_t r = 0; r < ws->nruns; r++) {
         rt_run_free(&ws->runs[r].run);
         rt_eval_result_free(&ws->runs[r].base);
@@ -906,6 +977,53 @@ void rt_workspace_free(rt_workspace **wp)
     free(ws->annotator);
     free(ws);
     *wp = NULL;
+}
+
+int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
+{
+    rt_ws_pending *p = ws->pending;
+    if (!p || (!wait && !atomic_load(&p->job->finished)))
+        return 0;
+    pthread_join(p->th, NULL);
+    ws->pending = NULL;
+    coll_job *j = p->job;
+    int rc = 1;
+    if (j->st != RT_OK) {   /* the open would have failed: the workbench goes on without passages */
+        *err = j->err;
+        append_report(ws->report, j->report);
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s (passages are not shown)", j->err.msg);
+        rc = -1;
+    } else {   /* as open_spec does when it waits for the collection, in its report's order */
+        if (!ws->cache)
+            rt_collection_save(j->c, j->report);
+        size_t n0 = rt_report_count(ws->report);
+        append_report(ws->report, j->report);
+        size_t k = rt_report_count(ws->report) - n0;
+        rt_report_move_tail(ws->report, n0, p->last);
+        ws->collection = j->c;
+        j->c = NULL;
+        size_t n1 = rt_report_count(ws->report);
+        check_judged(ws);
+        if (ws->cache && (rt_strtab_count(ws->qids) != p->nqids || rt_strtab_count(ws->pids) != p->npids))
+            rt_report_add(ws->report, RT_REPORT_INFO, "workspace cache not written: the journals added "
+                          "ids while the collection was being indexed (the next open writes it)");
+        else if (ws->cache)
+            save_cache(ws, p->first, p->last, p->ekey);
+        rt_collection_save(ws->collection, ws->report);   /* no writer took it: here */
+        rt_report_move_tail(ws->report, n1, p->checked + k);
+    }
+    coll_job_free(&j);
+    free(p);
+    return rc;
+}
+
+int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total)
+{
+    if (!ws->pending)
+        return 0;
+    *done = atomic_load(&ws->pending->job->done);
+    *total = atomic_load(&ws->pending->job->total);
+    return 1;
 }
 
 const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid)

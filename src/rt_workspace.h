@@ -55,6 +55,9 @@ typedef struct rt_ws_spec {
                                   runs are then its score files (rt_dbqa_write_workspace) */
     const char *answers;       /* optional: the queries' human answers (rt_answers) */
     int no_cache;              /* parse the inputs even when a workspace cache is fresh */
+    int defer_collection;      /* the workbench: a collection whose index must be built (one large
+                                  enough for a thread of its own) is still being indexed when the
+                                  open returns; rt_workspace_settle takes it in */
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -87,6 +90,8 @@ typedef struct rt_workspace {
     size_t nq;                 /* judged queries, then run-only queries */
     struct rt_wscache *cache;  /* the workspace cache (rt_wscache), or NULL */
     struct rt_warm *warm;      /* rt_workspace_warm's thread, or NULL */
+    struct rt_ws_pending *pending; /* the collection still being indexed (defer_collection), or
+                                  NULL; collection is NULL meanwhile */
     int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
 } rt_workspace;
 
@@ -105,10 +110,23 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
  * JSON lines also give the facets question_type and fact_or_opinion when "facets" is absent).
  * Paths are relative to the file's folder. flags: RT_WS_NO_CACHE or 0. */
 #define RT_WS_NO_CACHE 1u   /* parse the inputs even when the workspace cache is fresh */
+#define RT_WS_DEFER_COLLECTION 2u   /* rt_ws_spec.defer_collection */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 
 void rt_workspace_free(rt_workspace **ws);
+
+/* A deferred collection (rt_ws_spec.defer_collection), once indexed, taken into ws: from then on
+ * ws->collection is set, the judged passages it lacks are reported, and the workspace cache and
+ * the index are written (by the cache's writer process) as the open would have. With wait, waits
+ * for the index; without, takes it only when it is done. Returns 1 when it was taken now, 0 when
+ * there was nothing to take (none pending, or still being indexed), -1 when the collection could
+ * not be opened (err says why, the report too, and ws goes on without one). On the thread that
+ * uses ws. */
+int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err);
+
+/* 1 while a deferred collection is being indexed, with the bytes read of its total; else 0. */
+int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total);
 
 /* The text of query qid, or NULL. */
 const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);

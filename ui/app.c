@@ -114,7 +114,10 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
         draw_text(y, x, w, text, tl < want ? tl : want, role, a->ov);
     } else {
         char miss[160];
-        snprintf(miss, sizeof miss, "[%s]", rt_strtab_str(a->ws->pids, pid));   /* a long pid is cut */
+        uint64_t done, total;
+        int loading = rt_workspace_collection_loading(a->ws, &done, &total);
+        /* a long pid is cut */
+        snprintf(miss, sizeof miss, loading ? "[%s] …" : "[%s]", rt_strtab_str(a->ws->pids, pid));
         draw_text(y, x, w, miss, strlen(miss), role == ROLE_SELECTED ? role : ROLE_DIM, NULL);
     }
 }
@@ -182,6 +185,23 @@ void app_message(app *a, int error, const char *fmt, ...)
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
     va_end(ap);
     a->msg_error = error;
+}
+
+int app_settle(app *a, int wait)
+{
+    if (!a->coll_pending)
+        return 0;
+    size_t warned = rt_report_warnings(a->ws->report);
+    rt_err e;
+    if (rt_workspace_settle(a->ws, wait, &e) == 0 && a->ws->pending)
+        return 0;   /* still being indexed */
+    a->coll_pending = 0;   /* taken in now, or already by the session (a passage it had to know) */
+    if (!a->ws->collection)
+        app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
+    else if (rt_report_warnings(a->ws->report) > warned)
+        app_message(a, 0, "the collection is in; %zu load warnings: press L to read them",
+                    rt_report_warnings(a->ws->report));
+    return 1;
 }
 
 /* ---- the frame --------------------------------------------------------------------------- */

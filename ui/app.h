@@ -75,6 +75,7 @@ typedef struct app {
     view_id stack[8];
     int depth;
     int quit;
+    int coll_pending;          /* the collection was still being indexed when last looked at */
     int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
     region regions[APP_MAX_REGIONS];   /* what the last draw made clickable */
     int nregions;
@@ -198,6 +199,11 @@ void app_message(app *a, int error, const char *fmt, ...) __attribute__((format(
 
 /* Draws the whole screen for the current view. */
 void app_draw(app *a);
+
+/* Takes in a collection indexed behind the first screen (rt_workspace_settle; with wait, waits
+ * for it) and says what came of it: 1 when it came in or failed since the last call (redraw),
+ * else 0. */
+int app_settle(app *a, int wait);
 
 /* Draws the judgment badge of (qid, pid) at (y, x) — + relevant, - not, ? unjudged; "base>now"
  * when a relabel changed it — then the keys of its tag categories. Returns the columns used. */

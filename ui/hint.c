@@ -102,7 +102,8 @@ static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
 
 pair_hint hint_of(app *a, uint32_t qid, uint32_t pid)
 {
-    if (!a->ws->answers) {
+    uint64_t done, total;
+    if (!a->ws->answers || rt_workspace_collection_loading(a->ws, &done, &total)) {   /* none yet */
         pair_hint none = {HINT_NONE, 0, 0, 0, 0, 0, 0};
         return none;
     }

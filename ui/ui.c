@@ -358,6 +358,8 @@ static void run_tty(app *a)
         wint_t ch;
         int r = get_wch(&ch);
         dirty = r != ERR;
+        if (a->coll_pending)   /* the collection indexed behind the first screen: its progress, then it */
+            dirty |= app_settle(a, 0) || r == ERR;
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -402,9 +404,16 @@ static void app_free(app *a)
 int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
+    rt_err e;
+    /* A script replays against the whole workspace: a collection still being indexed is waited
+     * for (and a bad one fails the run, as it fails a command). */
+    if (o && o->script && rt_workspace_settle(ws, 1, &e) < 0) {
+        fprintf(stderr, "retriage: %s\n", e.msg);
+        return 2;
+    }
     app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .baseline_run = (size_t)-1, .facet_by = (size_t)-1};
+             .baseline_run = (size_t)-1, .facet_by = (size_t)-1, .coll_pending = ws->pending != NULL};
     for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
         if (!strcmp(ws->ms[m].name, "RR@10")) {
             a.list_m = m;
@@ -446,6 +455,10 @@ int ui_run(rt_session *s, const ui_opts *o)
     }
     if (rc == 0)
         term_end();
+    /* quit while the collection was still being indexed: it is taken in all the same, so that its
+     * index and the workspace cache are written for the next open */
+    if (ws->pending && rt_workspace_settle(ws, 1, &e) < 0 && !headless)
+        fprintf(stderr, "retriage: %s\n", e.msg);
     app_free(&a);
     return rc;
 }

@@ -65,6 +65,7 @@ int act_grep(app *a, const char *arg)
         app_message(a, 1, "usage: :grep TEXT (the passages the runs rank for the listed queries that contain TEXT)");
         return -1;
     }
+    app_settle(a, 1);   /* a collection still being indexed: searched once it is in */
     if (!a->ws->collection) {
         app_message(a, 1, ":grep searches the passages: the workspace has no collection");
         return -1;

@@ -159,7 +159,14 @@ static void draw(app *a, int top, int height)
     const char *text;
     size_t tl;
     if (!rt_workspace_passage(ws, a->pid, &text, &tl)) {
-        const char *m = ws->collection ? "This passage id is not in the collection." : "No collection was loaded.";
+        char m[160];
+        uint64_t done, total;
+        if (rt_workspace_collection_loading(ws, &done, &total))
+            snprintf(m, sizeof m, "The collection is being indexed (%d%%): the passage shows when it is in.",
+                     total ? (int)(100 * done / total) : 0);
+        else
+            snprintf(m, sizeof m, "%s", ws->collection ? "This passage id is not in the collection."
+                     : "No collection was loaded.");
         draw_text(top + 4, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
     }

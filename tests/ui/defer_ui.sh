@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# defer_ui.sh — the workbench does not wait for a new collection index: the first screen needs no
+# passage, so a collection large enough for a thread of its own (RETRIAGE_PARALLEL_MIN, 0 here)
+# is indexed behind it and taken in when done. A script waits for it before its first line: the
+# screens are those of an open that waits, and a bad collection fails the script (exit 2, file and
+# line). On a terminal the passages show once it is in, and its index is written; a bad one is a
+# message, and the workbench goes on without passages.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8 RETRIAGE_CACHE_MIN=0
+DEMO="$SRCDIR/data/demo"
+[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
+# a copy, with q01's first passage in bm25 made plain text (the terminal part looks for it)
+pid=$(awk '$1 == "q01" && $4 == 1 { print $3 }' "$DEMO/runs/bm25.trec")
+awk -F'\t' -v OFS='\t' -v p="$pid" '$1 == p { $2 = "zzqx plain words for the terminal test" } 1' \
+    "$DEMO/collection.tsv" > "$D/c.tsv"
+WS=(--queries "$DEMO/queries.tsv" --collection "$D/c.tsv" --qrels "$DEMO/qrels.trec"
+    --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec")
+fresh() { rm -f "$D"/c.tsv.rtidx "$D"/*.rtws "$D"/bad.tsv.rtidx; rm -rf "$D/cache" "$D/j"; }
+
+# ---- a script: the screens of an open that waits ------------------------------------------
+printf ':goto q01\n<Enter>\n:snapshot %s/side\n<Enter>\n:snapshot %s/passage\nL\n:snapshot %s/report\n' \
+    "$D/PAR" "$D/PAR" "$D/PAR" > "$D/script.in"
+for par in 99999999999 0; do
+    fresh
+    mkdir -p "$D/$par"
+    sed "s|PAR|$par|g" "$D/script.in" > "$D/script"
+    RETRIAGE_PARALLEL_MIN=$par "$RETRIAGE" "${WS[@]}" --journal-dir "$D/j" --annotator d --script "$D/script" \
+        --size 120x30 > "$D/out" 2> "$D/err"
+    rc=$?
+    report $rc "a script, the collection $([ "$par" = 0 ] && echo "behind the first screen" || echo "read first"): runs"
+done
+cmp -s "$D/99999999999/side" "$D/0/side" && cmp -s "$D/99999999999/passage" "$D/0/passage"
+ok $? "a script sees the passages as an open that waits shows them"
+grep -q "c.tsv: 312 passages" "$D/0/report"
+ok $? "and the collection's report line"
+[ -e "$D/c.tsv.rtidx" ]
+ok $? "its index is written"
+
+# ---- a bad collection fails the script, with its file and line -----------------------------
+fresh
+{ head -5 "$DEMO/collection.tsv"; echo "no tab on this line"; tail -n +6 "$DEMO/collection.tsv"; } > "$D/bad.tsv"
+BAD=(--queries "$DEMO/queries.tsv" --collection "$D/bad.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec")
+printf ':goto q01\n' > "$D/script"
+RETRIAGE_PARALLEL_MIN=0 "$RETRIAGE" "${BAD[@]}" --journal-dir "$D/j" --annotator d --script "$D/script" > "$D/out" 2> "$D/err"
+rc=$?
+st=0
+[ "$rc" -eq 2 ] || st=1
+grep -q "bad.tsv:6: expected pid<TAB>text" "$D/err" || st=1
+crashed && st=1
+report $st "a script on a bad collection behind the first screen: exit 2, with its file and line"
+
+# ---- on a terminal -------------------------------------------------------------------------
+if ! command -v script > /dev/null; then
+    echo "# skipped: script(1) is missing (util-linux): the terminal part"
+    done_testing
+    exit
+fi
+# tty KEYS ARGS… — the workbench on a terminal (script(1)), given KEYS a while after it starts
+tty() {
+    local keys=$1
+    shift
+    local cmd="'$RETRIAGE'"
+    for a in "$@"; do cmd="$cmd '$a'"; done
+    # shellcheck disable=SC2016
+    { sleep 3; printf '%b' "$keys"; sleep 2; printf 'qqqq'; sleep 1; } |
+        TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "$cmd --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
+        > "$D/tty" 2>&1
+    rc=$?
+}
+fresh
+# q01's first passage in bm25, in the passage view
+tty ':goto q01\r\r\r' "${WS[@]}"
+st=0
+[ "$rc" -eq 0 ] || st=1
+grep -aq "passage $pid" "$D/tty" || st=1
+grep -aq "zzqx plain words for the terminal test" "$D/tty" || st=1
+report $st "on a terminal: the passage view shows the passage once the collection is in ($pid)"
+[ -e "$D/c.tsv.rtidx" ]
+ok $? "and the index is written"
+fresh
+tty ':goto q01\r' "${BAD[@]}"
+st=0
+[ "$rc" -eq 0 ] || st=1
+grep -aq "the collection could not be opened, passages are not shown" "$D/tty" || st=1
+report $st "on a terminal, a bad collection: a message, and the workbench goes on"
+done_testing

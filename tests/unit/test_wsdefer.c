@@ -1,0 +1,224 @@
+/* test_wsdefer — a collection indexed behind the first screen (rt_ws_spec.defer_collection): the
+ * open returns without it, rt_workspace_settle takes it in, and then everything is as an open that
+ * waited would have left it: the passages, the judged passages it lacks, the workspace cache (and
+ * what a reopen from that cache evaluates). Ids added before it came in keep the cache from being
+ * written; a bad collection is an error at settling, with its file and line; a workspace freed
+ * while its collection is still being indexed leaks nothing. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_workspace.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/rt_wsdefer_XXXXXX";
+
+static const char *in_dir(const char *name, const char *text)
+{
+    static char paths[8][256];
+    static int n;
+    char *p = paths[n++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    if (text) {
+        FILE *f = fopen(p, "w");
+        if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+            perror(p);
+            exit(2);
+        }
+    }
+    return p;
+}
+
+/* The workspace caches (*.rtws) in dir. */
+static int caches(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL)
+        n += strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".rtws") == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void remove_derived(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".rtws") || strstr(e->d_name, ".rtidx")) {
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+}
+
+static int report_has(const rt_workspace *ws, const char *text)
+{
+    for (size_t i = 0; i < rt_report_count(ws->report); i++) {
+        rt_report_kind kind;
+        if (strstr(rt_report_line(ws->report, i, &kind), text))
+            return 1;
+    }
+    return 0;
+}
+
+static rt_workspace *open_ws(rt_ws_spec *spec, int defer, int no_cache)
+{
+    spec->defer_collection = defer;
+    spec->no_cache = no_cache;
+    rt_workspace *ws = NULL;
+    rt_err err = {0};
+    if (rt_workspace_open(&ws, spec, NULL, NULL, &err) != RT_OK)
+        printf("# open: %s\n", err.msg);
+    return ws;
+}
+
+/* Whether every run's every per-query value and mean is the same in a and b. */
+static int same_values(const rt_workspace *a, const rt_workspace *b)
+{
+    if (!a || !b || a->nruns != b->nruns || a->nm != b->nm)
+        return 0;
+    for (size_t r = 0; r < a->nruns; r++) {
+        const rt_eval_result *x = a->runs[r].base, *y = b->runs[r].base;
+        if (x->nq != y->nq || memcmp(x->value, y->value, x->nq * x->nm * sizeof *x->value) != 0 ||
+            memcmp(x->defined, y->defined, x->nq * x->nm) != 0 ||
+            memcmp(x->mean, y->mean, x->nm * sizeof *x->mean) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int passage_is(const rt_workspace *ws, const char *pid, const char *want)
+{
+    uint32_t id = rt_strtab_find(ws->pids, pid, strlen(pid));
+    const char *t;
+    size_t tl;
+    return id != RT_NO_ID && rt_workspace_passage(ws, id, &t, &tl) && tl == strlen(want) &&
+           memcmp(t, want, tl) == 0;
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    setenv("RETRIAGE_PARALLEL_MIN", "1", 1);   /* the collection on a thread of its own */
+    setenv("XDG_CACHE_HOME", dir, 1);
+    setenv("RETRIAGE_CACHE_MIN", "0", 1);   /* a cache for these small runs too */
+    const char *coll = in_dir("collection.tsv", "p1\tthe first passage\np2\tthe second\np3\tthe third\n");
+    const char *qrels = in_dir("qrels.trec", "q1 0 p1 1\nq1 0 p9 1\nq2 0 p3 1\n");
+    const char *r1 = in_dir("a.trec", "q1 Q0 p2 1 3 a\nq1 Q0 p1 2 2 a\nq2 Q0 p3 1 5 a\n");
+    const char *r2 = in_dir("b.trec", "q1 Q0 p1 1 3 b\nq2 Q0 p2 1 5 b\nq2 Q0 p3 2 4 b\n");
+    const char *runs[2] = {r1, r2};
+    rt_ws_spec spec = {.collection = coll, .qrels = qrels, .run_paths = runs, .nruns = 2,
+                       .measures = "RR@10,R@50,P@1"};
+
+    /* the reference: an open that waits for its collection, and reads no cache */
+    rt_workspace *ref = open_ws(&spec, 0, 1);
+    ok(ref && ref->collection && !ref->pending, "an open that waits has its collection");
+    ok(ref && report_has(ref, "1 judged passages are not in the collection"), "and reports the judged passage it lacks");
+    remove_derived();
+
+    /* deferred: nothing of the collection until it is settled */
+    rt_workspace *ws = open_ws(&spec, 1, 0);
+    uint64_t done, total;
+    ok(ws && ws->pending && !ws->collection, "a deferred open returns without its collection");
+    ok(ws && rt_workspace_collection_loading(ws, &done, &total), "it says the collection is being indexed");
+    ok(ws && !passage_is(ws, "p1", "the first passage"), "no passage shows before it is in");
+    ok(ws && !report_has(ws, "judged passages are not in the collection"), "the judged passages are not checked yet");
+    ok(ws && same_values(ws, ref), "every value is there before it, as an open that waits has it");
+    ok(caches() == 0, "no workspace cache is written before it is in");
+    rt_err err = {0};
+    ok(ws && rt_workspace_settle(ws, 1, &err) == 1, "settling takes it in");
+    ok(ws && ws->collection && !ws->pending && !rt_workspace_collection_loading(ws, &done, &total),
+       "then the workspace has it and nothing is pending");
+    ok(ws && passage_is(ws, "p1", "the first passage") && passage_is(ws, "p3", "the third"), "the passages show");
+    ok(ws && report_has(ws, "1 judged passages are not in the collection"), "the judged passage it lacks is reported");
+    ok(ws && report_has(ws, "collection.tsv: 3 passages"), "the collection's own report line is there");
+    ok(ws && rt_workspace_settle(ws, 1, &err) == 0, "settling again does nothing");
+    ok(caches() == 1, "the workspace cache is written once it is in");
+    rt_workspace_free(&ws);
+
+    /* a reopen maps that cache: the same values, and the count the cache kept */
+    rt_workspace *re = open_ws(&spec, 1, 0);
+    ok(re && re->cache && !re->pending && re->collection, "a reopen uses the cache and the index: nothing deferred");
+    ok(re && same_values(re, ref), "every value from the cache is the waiting open's");
+    ok(re && report_has(re, "1 judged passages are not in the collection"), "the reopen reports the count the cache kept");
+    rt_workspace_free(&re);
+    remove_derived();
+
+    /* a cache written by a background process: forked when the collection comes in, it writes
+     * the index too */
+    setenv("RETRIAGE_CACHE_BACKGROUND_MIN", "0", 1);
+    ws = open_ws(&spec, 1, 0);
+    ok(ws && rt_workspace_settle(ws, 1, &err) == 1, "with a background writer: taken in");
+    ok(ws && report_has(ws, "workspace cache being written in the background"), "the writer is started then");
+    rt_workspace_free(&ws);
+    for (int i = 0; i < 2000 && caches() == 0; i++)
+        usleep(5000);
+    unsetenv("RETRIAGE_CACHE_BACKGROUND_MIN");
+    re = open_ws(&spec, 0, 0);
+    ok(caches() == 1 && re && same_values(re, ref) && report_has(re, "1 judged passages are not in the collection"),
+       "the reopen from what it wrote has every value and the count");
+    ok(re && report_has(re, "index reused"), "and the index it wrote");
+    rt_workspace_free(&re);
+    remove_derived();
+
+    /* an id added before the collection is in (a journal's passage no input names): no cache */
+    ws = open_ws(&spec, 1, 0);
+    if (ws)
+        rt_strtab_intern(ws->pids, "p-journal", 9);
+    ok(ws && rt_workspace_settle(ws, 1, &err) == 1 && ws->collection, "an id added meanwhile: it is taken in");
+    ok(ws && report_has(ws, "workspace cache not written: the journals added ids"), "the cache is not written, and the report says why");
+    ok(caches() == 0, "no cache holds the added id");
+    rt_workspace_free(&ws);
+    remove_derived();
+
+    /* freed while being indexed: the thread is waited for, nothing leaks (under ASan) */
+    ws = open_ws(&spec, 1, 0);
+    ok(ws && ws->pending, "opened deferred");
+    rt_workspace_free(&ws);
+    ok(!ws, "freed before it was settled");
+    remove_derived();
+
+    /* a bad collection: the open succeeds, settling fails with the file and line */
+    const char *bad = in_dir("bad.tsv", "p1\tfine\np2 no tab here\np3\tfine\n");
+    rt_ws_spec bspec = spec;
+    bspec.collection = bad;
+    ws = open_ws(&bspec, 1, 0);
+    ok(ws && ws->pending, "a bad collection: the deferred open returns");
+    memset(&err, 0, sizeof err);
+    ok(ws && rt_workspace_settle(ws, 1, &err) == -1, "settling fails");
+    ok(strstr(err.msg, "bad.tsv:2:") != NULL, "with the file and line (%s)", err.msg);
+    ok(ws && !ws->collection && !ws->pending, "the workspace goes on without a collection");
+    ok(ws && report_has(ws, "bad.tsv:2:") && report_has(ws, "passages are not shown"), "the report says so");
+    ok(caches() == 0, "no cache is written for it");
+    rt_workspace_free(&ws);
+
+    /* waiting only when asked: without wait, settling takes it in once the thread is done */
+    ws = open_ws(&spec, 1, 1);
+    int r = 0;
+    for (int i = 0; ws && i < 2000 && (r = rt_workspace_settle(ws, 0, &err)) == 0; i++)
+        usleep(5000);
+    ok(r == 1 && ws->collection, "settling without waiting takes it in once it is indexed");
+    rt_workspace_free(&ws);
+
+    rt_workspace_free(&ref);
+    remove_derived();
+    unlink(coll);
+    unlink(qrels);
+    unlink(r1);
+    unlink(r2);
+    unlink(bad);
+    rmdir(dir);
+    return tap_done();
+}
