@@ -6,9 +6,13 @@
 #     characters, ~4 relevant per query, 5 runs × 50) into $BENCH_WS;
 #   - times `cat collection > /dev/null` and `cat` of all the workspace's files (the I/O floors),
 #     cold and warm;
-#   - times the first screen (a script of `:snapshot` and `:quit`: load + first draw) on a first
-#     open (index deleted) and on a later open (index cached), each with the files evicted from
-#     the page cache (cold) and in it (warm);
+#   - times the first screen (a script of `:snapshot` and `:quit`: load + first draw; a script
+#     waits for a collection the workbench indexes behind its first screen, so this is the whole
+#     open) on a first open (index deleted) and on a later open (index cached), each with the files
+#     evicted from the page cache (cold) and in it (warm);
+#   - on a first open, also the first screen on a terminal (script(1)): the time until the query
+#     list is drawn, with a new collection index still being built behind it, and until the
+#     workbench, told q at once, has ended (the collection in, the caches handed on);
 #   - replays a long script of mixed navigation (≥ 2,000 keys: list moves, paging, sorting,
 #     filtering, opening queries, moving across ranks and runs, next/previous query, passages,
 #     metrics, relabels, help) with --key-times and prints p50/p90/p99/max of the per-key time (handling +
@@ -242,10 +246,59 @@ wait_writer() {
     fi
 }
 
+# first_tty LABEL cold|warm KEY — a first open on a terminal (script(1), the workbench as a user
+# starts it): seconds until the query list is on the screen, then q, and seconds until the
+# process has ended; "KEY MEDIAN_SCREEN MEDIAN_END" to the results
+first_tty() {
+    echo "$1"
+    : >"$TMPD/tty_all"
+    i=0
+    while [ "$i" -lt "$REPS" ]; do
+        drop_index
+        if [ "$2" = cold ]; then evict $FILES; else cat $FILES >/dev/null; fi
+        rm -f "$TMPD/tty.in" "$TMPD/tty.out"
+        mkfifo "$TMPD/tty.in"
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        TERM=xterm-256color script -qec "stty cols ${SIZE%x*} rows ${SIZE#*x}; exec '$RETRIAGE' '$WSJSON' $JOURNAL --no-mouse" /dev/null \
+            <"$TMPD/tty.in" >"$TMPD/tty.out" 2>&1 &
+        spid=$!
+        exec 3>"$TMPD/tty.in"
+        while ! grep -aq "query (" "$TMPD/tty.out" 2>/dev/null && kill -0 "$spid" 2>/dev/null; do
+            sleep 0.02
+        done
+        t1=$(date +%s.%N)
+        printf q >&3
+        wait "$spid"
+        t2=$(date +%s.%N)
+        exec 3>&-
+        echo "$t0 $t1 $t2" | awk '{ printf "    first screen %.3f s, ended %.3f s\n", $2 - $1, $3 - $1 }'
+        echo "$t0 $t1 $t2" | awk '{ print $2 - $1, $3 - $1 }' >>"$TMPD/tty_all"
+        wait_writer
+        i=$((i + 1))
+    done
+    sort -n -k1,1 "$TMPD/tty_all" | awk -v n="$1" -v k="$3" -v out="${BENCH_RESULTS:-/dev/null}" '
+        { s[NR] = $1; e[NR] = $2 }
+        END {
+            for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (e[j] < e[i]) { x = e[i]; e[i] = e[j]; e[j] = x }
+            mid = int((NR + 1) / 2)
+            printf "  => %s: first screen median %.3f s (best %.3f, worst %.3f); ended median %.3f s\n", n, s[mid], s[1], s[NR], e[mid]
+            print k, s[mid], e[mid] >> out
+        }'
+}
+
 if [ "$DROP" != none ]; then
     first_screen "(b) first open (no index, no cache), cold page cache" cold fresh first_cold
 fi
 first_screen "(b) first open (no index, no cache), files in the page cache" warm fresh first_warm
+if command -v script >/dev/null 2>&1; then
+    if [ "$DROP" != none ]; then
+        first_tty "(b) on a terminal: first open, cold page cache" cold tty_cold
+    fi
+    first_tty "(b) on a terminal: first open, files in the page cache" warm tty_warm
+else
+    echo "  (script(1) is missing: no first screen on a terminal)"
+fi
 if [ -e "$IDX" ]; then
     echo "    index: $IDX, $(du -k "$IDX" | cut -f1) KiB"
 else
