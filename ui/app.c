@@ -296,11 +296,14 @@ static void draw_status(app *a)
     size_t warn = rt_report_warnings(a->ws->report);
     char hint[128];
     app_columns_hint(a, hint, sizeof hint);
-    char runs[32] = "";
+    char runs[32] = "", coll[48] = "";
     if (!hint[0])
         snprintf(runs, sizeof runs, "  %zu runs", a->ws->nruns);
-    snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s", a->nrows, a->ws->nq, runs,
-             rt_run_name(a->ws->runs[view_focused_run(a)].run), hint, warn ? "  L load warnings" : "");
+    uint64_t done, total;
+    if (rt_workspace_collection_loading(a->ws, &done, &total))   /* indexed behind this screen */
+        snprintf(coll, sizeof coll, "  passages: indexing %d%%", total ? (int)(100 * done / total) : 0);
+    snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", a->nrows, a->ws->nq, runs,
+             rt_run_name(a->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");
     size_t o = strlen(buf);   /* a run name longer than the line cuts it, and the tail goes */
     snprintf(buf + o, sizeof buf - o, "  ? help  : command  q back");
     draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
