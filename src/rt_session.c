@@ -146,8 +146,7 @@ const char *rt_session_readonly(const rt_session *s)
 }
 
 /* A collection still being indexed (rt_ws_spec.defer_collection), waited for and taken in: before
- * a passage only it may know is looked up, and before an id is added to the workspace's tables,
- * which the workspace cache written then must hold as the open made them. */
+ * a passage only it may know is looked up. */
 static void settled(const rt_session *s)
 {
     rt_err e;
@@ -590,7 +589,6 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
         return RT_OK;
     uint32_t *touched = rt_calloc(n, sizeof *touched);
     size_t nt = 0;
-    settled(s);   /* the qids interned below */
     for (size_t i = 0; i < n; i++)
         if (ops[i].kind == RT_OP_LABEL && ops[i].qid)
             touched[nt++] = rt_strtab_intern(s->ws->qids, ops[i].qid, strlen(ops[i].qid));

@@ -444,63 +444,68 @@ size_t rt_strtab_bytes(const rt_strtab *t) { return t->bytes; }
  * u64 count, slot count, arena bytes; u64 off[count]; u32 len[count]; slot slots[slot count];
  * the arena (each string NUL-terminated), each section padded to 8 bytes (rt_image). */
 
-static size_t arena_len(const rt_strtab *t)
+static size_t arena_len(const rt_strtab *t, uint32_t n)
 {
-    size_t n = 0;
-    for (uint32_t id = 0; id < t->count; id++)
-        n += len_of(t, id) + 1;
-    return n;
+    size_t bytes = 0;
+    for (uint32_t id = 0; id < n; id++)
+        bytes += len_of(t, id) + 1;
+    return bytes;
 }
 
-/* The image's slot count: every string is in its slots (its reader keeps no num[]). */
-static size_t image_slots(const rt_strtab *t)
+/* The image's slot count for its first n strings: every one is in its slots (its reader keeps no
+ * num[]). The table's own slots when they hold exactly those. */
+static size_t image_slots(const rt_strtab *t, uint32_t n)
 {
-    if (t->nslotted == t->count)
+    if (n == t->count && t->nslotted == t->count)
         return t->mask + 1;
-    size_t n = 64;
-    while ((size_t)t->count * 4 > n * 3)
-        n *= 2;
-    return n;
+    size_t slots = 64;
+    while ((size_t)n * 4 > slots * 3)
+        slots *= 2;
+    return slots;
 }
 
-size_t rt_strtab_image_size(const rt_strtab *t)
+static uint32_t image_count(const rt_strtab *t, uint32_t n) { return n < t->count ? n : t->count; }
+
+size_t rt_strtab_image_size(const rt_strtab *t, uint32_t n)
 {
-    size_t n = t->count;
-    return 3 * 8 + n * 8 + RT_IMAGE_PAD(n * 4) + image_slots(t) * sizeof(slot) + RT_IMAGE_PAD(arena_len(t));
+    n = image_count(t, n);
+    return 3 * 8 + (size_t)n * 8 + RT_IMAGE_PAD((size_t)n * 4) + image_slots(t, n) * sizeof(slot) +
+           RT_IMAGE_PAD(arena_len(t, n));
 }
 
-int rt_strtab_image_write(const rt_strtab *t, FILE *f)
+int rt_strtab_image_write(const rt_strtab *t, uint32_t n, FILE *f)
 {
-    uint64_t head[3] = {t->count, image_slots(t), arena_len(t)};
+    n = image_count(t, n);
+    uint64_t head[3] = {n, image_slots(t, n), arena_len(t, n)};
     rt_image_put(f, head, sizeof head);
     uint64_t off = 0;
-    for (uint32_t id = 0; id < t->count; id++) {
+    for (uint32_t id = 0; id < n; id++) {
         fwrite(&off, sizeof off, 1, f);
         off += len_of(t, id) + 1;
     }
-    for (uint32_t id = 0; id < t->count; id++) {
+    for (uint32_t id = 0; id < n; id++) {
         uint32_t len = len_of(t, id);
         fwrite(&len, sizeof len, 1, f);
     }
-    rt_image_pad(f, (size_t)t->count * 4);
-    if (t->nslotted == t->count) {
+    rt_image_pad(f, (size_t)n * 4);
+    if (n == t->count && t->nslotted == t->count) {
         rt_image_put(f, t->slots, (t->mask + 1) * sizeof *t->slots);
-    } else {   /* num[]'s strings placed too, as a rehash would */
-        size_t n = (size_t)head[1];
-        slot *sl = rt_malloc(n * sizeof *sl);
-        rt_advise_huge(sl, n * sizeof *sl);
-        memset(sl, 0xff, n * sizeof *sl);
-        for (uint32_t id = 0; id < t->count; id++) {
+    } else {   /* num[]'s strings placed too, as a rehash would; ids from n on left out */
+        size_t ns = (size_t)head[1];
+        slot *sl = rt_malloc(ns * sizeof *sl);
+        rt_advise_huge(sl, ns * sizeof *sl);
+        memset(sl, 0xff, ns * sizeof *sl);
+        for (uint32_t id = 0; id < n; id++) {
             uint64_t h = hash_of(t, id);
-            size_t j = h & (n - 1);
+            size_t j = h & (ns - 1);
             while (sl[j].id != RT_NO_ID)
-                j = (j + 1) & (n - 1);
+                j = (j + 1) & (ns - 1);
             sl[j] = (slot){id, (uint32_t)(h >> 32)};
         }
-        rt_image_put(f, sl, n * sizeof *sl);
+        rt_image_put(f, sl, ns * sizeof *sl);
         free(sl);
     }
-    for (uint32_t id = 0; id < t->count; id++)
+    for (uint32_t id = 0; id < n; id++)
         fwrite(str_of(t, id), 1, len_of(t, id) + 1, f);
     rt_image_pad(f, head[2]);
     return ferror(f) ? -1 : 0;

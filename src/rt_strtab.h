@@ -47,11 +47,13 @@ size_t rt_strtab_bytes(const rt_strtab *t);
 
 /* ---- an image of the table (for the workspace cache) ---------------------------------------- */
 
-/* The bytes rt_strtab_image_write writes: a multiple of 8. */
-size_t rt_strtab_image_size(const rt_strtab *t);
+/* The bytes rt_strtab_image_write writes for n: a multiple of 8. */
+size_t rt_strtab_image_size(const rt_strtab *t, uint32_t n);
 
-/* Writes the table's image to f; 0, or -1 when the stream has an error. */
-int rt_strtab_image_write(const rt_strtab *t, FILE *f);
+/* Writes the image of the table's first n strings (ids 0..n-1; all of them when n is at least
+ * rt_strtab_count: the table as it was when it had n) to f; 0, or -1 when the stream has an
+ * error. */
+int rt_strtab_image_write(const rt_strtab *t, uint32_t n, FILE *f);
 
 /* A table whose strings and slots are those of the image at mem (len bytes, 8-aligned, in a
  * private writable mapping that must outlive the table: inserting writes into its slots). Its ids

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #define CHUNK ((size_t)4 << 20)   /* mapped between looks at the stop flag */
 #define IOPRIO_WHO_PROCESS 1
 #define IOPRIO_IDLE (3 << 13)     /* class 3 (idle) in the top bits, level 0 */
+#define IOPRIO_NORMAL (2 << 13 | 4)   /* class 2 (best effort), its middle level */
 
 struct rt_warm {
     pthread_t th;
@@ -102,3 +104,35 @@ void rt_warm_stop(rt_warm **wp)
 }
 
 int rt_warm_done(const rt_warm *w) { return w && atomic_load(&((rt_warm *)w)->done); }
+
+long rt_warm_idle_priority(void)
+{
+#ifdef SYS_gettid
+    long tid = syscall(SYS_gettid);
+#ifdef SCHED_IDLE
+    struct sched_param none = {0};
+    (void)sched_setscheduler((pid_t)tid, SCHED_IDLE, &none);   /* refused: it stays as it is */
+#else
+    (void)setpriority(PRIO_PROCESS, (id_t)tid, 10);
+#endif
+#ifdef SYS_ioprio_set
+    (void)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, IOPRIO_IDLE);
+#endif
+    return tid;
+#else
+    return 0;
+#endif
+}
+
+void rt_warm_normal_priority(long tid)
+{
+    if (tid <= 0)
+        return;
+#ifdef SCHED_IDLE
+    struct sched_param none = {0};   /* allowed without privilege: SCHED_IDLE to SCHED_OTHER at nice 0 */
+    (void)sched_setscheduler((pid_t)tid, SCHED_OTHER, &none);
+#endif
+#ifdef SYS_ioprio_set
+    (void)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, IOPRIO_NORMAL);
+#endif
+}

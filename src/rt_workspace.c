@@ -281,6 +281,8 @@ typedef struct coll_job {
     _Atomic uint64_t done, total;   /* its progress, shown by the main thread once the runs are in */
     _Atomic int finished;
     int behind;        /* deferred: it yields the processors and the disk to the runs */
+    _Atomic long tid;  /* behind: its thread id, to hurry it when waited for */
+    _Atomic int hurry; /* waited for: back to the normal classes */
 } coll_job;
 
 /* A collection still being indexed when the open returned (rt_ws_spec.defer_collection): its
@@ -288,14 +290,14 @@ typedef struct coll_job {
  * judged-pid check, and the workspace cache with the report lines first..last and the evals of
  * key ekey (the cache waits for the check, whose count it keeps). Their report lines go where the
  * open would have put them: the collection's at last, the check's and the cache's at checked. The
- * cache must hold the ids as the open left them: nqids and npids, which annotations may have
- * added to since. */
+ * cache holds the ids as the open left them, the first nqids and npids: the journals, replayed
+ * meanwhile, may have added some. */
 typedef struct rt_ws_pending {
     coll_job *job;
     pthread_t th;
     size_t first, last, checked;
     uint64_t ekey;
-    size_t nqids, npids;
+    uint32_t nqids, npids;
 } rt_ws_pending;
 
 static void coll_job_free(coll_job **jp)
@@ -321,7 +323,9 @@ static void *coll_thread(void *arg)
 {
     coll_job *j = arg;
     if (j->behind)   /* the first screen waits for the runs, not for it */
-        rt_warm_lower_priority();
+        atomic_store(&j->tid, rt_warm_idle_priority());
+    if (j->behind && atomic_load(&j->hurry))   /* waited for before it had a thread id */
+        rt_warm_normal_priority(atomic_load(&j->tid));
     /* an index it builds is written later: by the cache's writer process, or at the end of the open */
     j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);
     atomic_store(&j->finished, 1);
@@ -555,9 +559,11 @@ static void append_report(rt_report *to, const rt_report *from)
     }
 }
 
-/* Writes the workspace cache of a parse: its ids, qrels, runs, the evals of key ekey and the
- * report lines first..last; a built collection index goes to the cache's writer process. */
-static void save_cache(rt_workspace *ws, size_t first, size_t last, uint64_t ekey)
+/* Writes the workspace cache of a parse: its first nqids and npids ids, qrels, runs, the evals of
+ * key ekey and the report lines first..last; a built collection index goes to the cache's writer
+ * process. */
+static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, size_t first, size_t last,
+                       uint64_t ekey)
 {
     rt_eval_result **base = rt_calloc(ws->nruns + 1, sizeof *base);
     rt_run **runs = rt_calloc(ws->nruns + 1, sizeof *runs);
@@ -566,8 +572,8 @@ static void save_cache(rt_workspace *ws, size_t first, size_t last, uint64_t eke
         runs[r] = ws->runs[r].run;
     }
     rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
-    long writer = rt_wscache_save(ws->cache, ws->qids, ws->pids, ws->qrels, runs, &ev, ws->report,
-                                  first, last, save_index, ws->collection);
+    long writer = rt_wscache_save(ws->cache, ws->qids, nqids, ws->pids, npids, ws->qrels, runs, &ev,
+                                  ws->report, first, last, save_index, ws->collection);
     if (writer > 0)
         rt_collection_saved_by(ws->collection, writer, ws->report);
     free(runs);
@@ -702,7 +708,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         ws->pending->npids = rt_strtab_count(ws->pids);
     }
     else if (ws->cache && !cached)   /* last: it keeps the evals and the count check_judged made */
-        save_cache(ws, first, last, ekey);
+        save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), first, last, ekey);
     rt_collection_save(ws->collection, ws->report);   /* built, and no writer took it: here */
     free(runs);
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
@@ -944,6 +950,8 @@ void rt_workspace_free(rt_workspace **wp)
     rt_workspace *ws = *wp;
     rt_warm_stop(&ws->warm);   /* first: it reads the runs and the mappings */
     if (ws->pending) {   /* a collection still being indexed: its thread reads only the file */
+        atomic_store(&ws->pending->job->hurry, 1);
+        rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
         pthread_join(ws->pending->th, NULL);
         coll_job_free(&ws->pending->job);
         free(ws->pending);
@@ -984,12 +992,17 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
     rt_ws_pending *p = ws->pending;
     if (!p || (!wait && !atomic_load(&p->job->finished)))
         return 0;
+    if (!atomic_load(&p->job->finished)) {   /* waited for now: no longer behind other work */
+        atomic_store(&p->job->hurry, 1);
+        rt_warm_normal_priority(atomic_load(&p->job->tid));
+    }
     pthread_join(p->th, NULL);
     ws->pending = NULL;
     coll_job *j = p->job;
     int rc = 1;
     if (j->st != RT_OK) {   /* the open would have failed: the workbench goes on without passages */
         *err = j->err;
+        ws->collection_failed = 1;
         append_report(ws->report, j->report);
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s (passages are not shown)", j->err.msg);
         rc = -1;
@@ -1004,11 +1017,8 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         j->c = NULL;
         size_t n1 = rt_report_count(ws->report);
         check_judged(ws);
-        if (ws->cache && (rt_strtab_count(ws->qids) != p->nqids || rt_strtab_count(ws->pids) != p->npids))
-            rt_report_add(ws->report, RT_REPORT_INFO, "workspace cache not written: the journals added "
-                          "ids while the collection was being indexed (the next open writes it)");
-        else if (ws->cache)
-            save_cache(ws, p->first, p->last, p->ekey);
+        if (ws->cache)   /* the ids as the open left them: the journals may have added some since */
+            save_cache(ws, p->nqids, p->npids, p->first, p->last, p->ekey);
         rt_collection_save(ws->collection, ws->report);   /* no writer took it: here */
         rt_report_move_tail(ws->report, n1, p->checked + k);
     }

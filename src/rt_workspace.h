@@ -92,6 +92,7 @@ typedef struct rt_workspace {
     struct rt_warm *warm;      /* rt_workspace_warm's thread, or NULL */
     struct rt_ws_pending *pending; /* the collection still being indexed (defer_collection), or
                                   NULL; collection is NULL meanwhile */
+    int collection_failed;     /* a deferred collection could not be opened (the report says why) */
     int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
 } rt_workspace;
 
@@ -117,8 +118,9 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
 void rt_workspace_free(rt_workspace **ws);
 
 /* A deferred collection (rt_ws_spec.defer_collection), once indexed, taken into ws: from then on
- * ws->collection is set, the judged passages it lacks are reported, and the workspace cache and
- * the index are written (by the cache's writer process) as the open would have. With wait, waits
+ * ws->collection is set, the judged passages it lacks are reported, and the workspace cache (with
+ * the ids the open left) and the index are written (by the cache's writer process) as the open
+ * would have. With wait, waits
  * for the index; without, takes it only when it is done. Returns 1 when it was taken now, 0 when
  * there was nothing to take (none pending, or still being indexed), -1 when the collection could
  * not be opened (err says why, the report too, and ws goes on without one). On the thread that

@@ -454,6 +454,7 @@ int rt_wscache_base(const rt_wscache *c, uint64_t key, size_t r, rt_eval_result 
 
 typedef struct contents {
     const rt_strtab *qids, *pids;
+    uint32_t nqids, npids;    /* their first ids: the tables as the open left them */
     const rt_qrels *qrels;
     rt_run *const *runs;
     const rt_report *report;
@@ -475,8 +476,8 @@ static rt_status write_to(const char *dest, const contents *w, size_t nruns, rt_
     FILE *f = rt_outfile_stream(o);
     (void)fchmod(fileno(f), 0644);
     fwrite(w->meta, 1, w->meta_len, f);
-    rt_strtab_image_write(w->qids, f);
-    rt_strtab_image_write(w->pids, f);
+    rt_strtab_image_write(w->qids, w->nqids, f);
+    rt_strtab_image_write(w->pids, w->npids, f);
     rt_qrels_image_write(w->qrels, f);
     report_write(w->report, w->first, w->last, f);
     evals_write(w->evals, nruns, f);
@@ -541,8 +542,8 @@ static void write_detached(const rt_wscache *c, const contents *w, void (*before
     _exit(write_any(c, w, &e, &e2) ? 0 : 1);
 }
 
-long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
-                     const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
+long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const rt_strtab *pids,
+                     uint32_t npids, const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
                      rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
                      void *before_ctx)
 {
@@ -571,7 +572,7 @@ long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
     section *t = (section *)(meta + sizeof *h + sizeof c->coll + c->ninputs * sizeof *c->stamps);
     uint64_t off = mlen;
     for (size_t s = 0; s < SEC_RUNS + c->nruns; s++) {
-        size_t n = s == SEC_QIDS ? rt_strtab_image_size(qids) : s == SEC_PIDS ? rt_strtab_image_size(pids)
+        size_t n = s == SEC_QIDS ? rt_strtab_image_size(qids, nqids) : s == SEC_PIDS ? rt_strtab_image_size(pids, npids)
                  : s == SEC_QRELS ? rt_qrels_image_size(qrels) : s == SEC_REPORT ? report_size(report, first, last)
                  : s == SEC_EVALS ? evals_size(evals, c->nruns) : rt_run_image_size(runs[s - SEC_RUNS]);
         t[s] = (section){off, n};
@@ -579,7 +580,7 @@ long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids
     }
     h->file_size = off;
     h->meta_hash = meta_hash(meta, mlen);
-    contents w = {qids, pids, qrels, runs, report, first, last, evals, meta, mlen};
+    contents w = {qids, pids, nqids, npids, qrels, runs, report, first, last, evals, meta, mlen};
     if (h->file_size >= env_size("RETRIAGE_CACHE_BACKGROUND_MIN", WS_BACKGROUND_DEFAULT)) {
         fflush(NULL);   /* nothing buffered is written twice */
         pid_t pid = fork();

@@ -67,13 +67,14 @@ typedef struct rt_ws_evals {
 int rt_wscache_base(const rt_wscache *c, uint64_t key, size_t r, rt_eval_result *into);
 
 /* After a parse: writes the cache from what was loaded, with evals (or NULL) and report's lines
- * first..last (the qrels' and runs'). Unless an input changed since rt_wscache_begin; a cache
+ * first..last (the qrels' and runs'), and the first nqids and npids ids of the tables (their
+ * counts when the inputs were loaded: ids a journal added since are not the inputs'). Unless an input changed since rt_wscache_begin; a cache
  * that cannot be written anywhere only costs the next open its parse (report says why). A large
  * cache is written by a background process: then before(before_ctx) is called there first (other
  * large writes that need not hold up the open) and its process id is returned; else 0, and
  * before is not called. */
-long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, const rt_strtab *pids,
-                     const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
+long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const rt_strtab *pids,
+                     uint32_t npids, const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
                      rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
                      void *before_ctx);
 

@@ -457,8 +457,14 @@ int ui_run(rt_session *s, const ui_opts *o)
         term_end();
     /* quit while the collection was still being indexed: it is taken in all the same, so that its
      * index and the workspace cache are written for the next open */
-    if (ws->pending && rt_workspace_settle(ws, 1, &e) < 0 && !headless)
-        fprintf(stderr, "retriage: %s\n", e.msg);
+    uint64_t done, total;
+    if (rt_workspace_collection_loading(ws, &done, &total)) {
+        if (!headless)
+            fprintf(stderr, "retriage: finishing the collection's index (%d%% read) for the next open\n",
+                    total ? (int)(100 * done / total) : 0);
+        if (rt_workspace_settle(ws, 1, &e) < 0 && !headless)
+            fprintf(stderr, "retriage: %s\n", e.msg);
+    }
     app_free(&a);
     return rc;
 }

@@ -123,6 +123,7 @@ void judge_refresh(app *a)
  * those with hint >= T that are not relevant (the likely false negatives), or the fusion order. */
 int act_hint(app *a, const char *arg)
 {
+    app_settle(a, 1);   /* the hint reads the passages: a collection still being indexed first */
     if (!a->ws->answers) {
         app_message(a, 1, "the workspace has no answers (\"answers\" in it, or --answers F)");
         return -1;

@@ -166,6 +166,7 @@ static void draw(app *a, int top, int height)
                      total ? (int)(100 * done / total) : 0);
         else
             snprintf(m, sizeof m, "%s", ws->collection ? "This passage id is not in the collection."
+                     : ws->collection_failed ? "The collection could not be opened (L says why)."
                      : "No collection was loaded.");
         draw_text(top + 4, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
@@ -246,6 +247,7 @@ int act_find(app *a, const char *arg)
         a->line[0] = '\0';
         return 0;
     }
+    app_settle(a, 1);   /* the search reads the passage: a collection still being indexed first */
     snprintf(a->find, sizeof a->find, "%s", arg);
     a->find_at = 0;
     a->find_jump = 1;

@@ -27,7 +27,7 @@ static unsigned char *image(int kind, rt_strtab *qids, rt_strtab *pids, size_t *
         char s[40];
         for (int i = 0; i < 90; i++)
             rt_strtab_intern(t, s, (size_t)snprintf(s, sizeof s, i % 4 ? "p%d" : "passage-%d-long", i));
-        rt_strtab_image_write(t, f);
+        rt_strtab_image_write(t, UINT32_MAX, f);
         rt_strtab_free(&t);
     } else {
         char path[] = "/tmp/rtfuzz-image-XXXXXX";

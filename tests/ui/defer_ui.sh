@@ -37,6 +37,22 @@ ok $? "and the collection's report line"
 [ -e "$D/c.tsv.rtidx" ]
 ok $? "its index is written"
 
+# ---- a journal naming a passage only the collection knows: its replay adds that id before the
+# collection is in; the cache is written all the same (with the ids the open left), and reused
+fresh
+printf 'zz1\ta passage only the collection knows\n' >> "$D/c.tsv"
+mkdir -p "$D/j"
+echo '{"seq":1,"time":"2026-11-26T03:49:02.243Z","author":"d","op":"label","qid":"q01","pid":"zz1","grade":1}' > "$D/j/d.jsonl"
+printf ':goto q01\n:snapshot %s/j1\nL\n:snapshot %s/r1\n' "$D" "$D" > "$D/script"
+RETRIAGE_PARALLEL_MIN=0 "$RETRIAGE" "${WS[@]}" --journal-dir "$D/j" --annotator d --script "$D/script" --size 120x30 > "$D/out" 2> "$D/err"
+rc=$?
+grep -q "workspace cache written" "$D/r1" && ls "$D"/c.tsv.*.rtws > /dev/null 2>&1
+ok $? "a journal naming a passage only the collection knows: the cache is written ($rc)"
+printf ':goto q01\n:snapshot %s/j2\nL\n:snapshot %s/r2\n' "$D" "$D" > "$D/script"
+RETRIAGE_PARALLEL_MIN=0 "$RETRIAGE" "${WS[@]}" --journal-dir "$D/j" --annotator d --script "$D/script" --size 120x30 > "$D/out" 2> "$D/err"
+grep -q "workspace cache reused" "$D/r2" && cmp -s "$D/j1" "$D/j2"
+ok $? "and the next open reuses it, with the same screen (the journal's label replayed)"
+
 # ---- a bad collection fails the script, with its file and line -----------------------------
 fresh
 { head -5 "$DEMO/collection.tsv"; echo "no tab on this line"; tail -n +6 "$DEMO/collection.tsv"; } > "$D/bad.tsv"

@@ -33,7 +33,8 @@ static unsigned char *image_of(writer w, const void *x, size_t *len)
     return buf;
 }
 
-static int w_strtab(const void *x, FILE *f) { return rt_strtab_image_write(x, f); }
+static int w_strtab(const void *x, FILE *f) { return rt_strtab_image_write(x, UINT32_MAX, f); }
+static int w_strtab600(const void *x, FILE *f) { return rt_strtab_image_write(x, 600, f); }
 static int w_qrels(const void *x, FILE *f) { return rt_qrels_image_write(x, f); }
 static int w_run(const void *x, FILE *f) { return rt_run_image_write(x, f); }
 
@@ -48,7 +49,7 @@ static void test_strtab(void)
     rt_strtab_intern(t, "", 0);
     size_t len;
     unsigned char *img = image_of(w_strtab, t, &len);
-    ok(len == rt_strtab_image_size(t) && len % 8 == 0, "the image is as long as announced (%zu)", len);
+    ok(len == rt_strtab_image_size(t, UINT32_MAX) && len % 8 == 0, "the image is as long as announced (%zu)", len);
     rt_strtab *a = rt_strtab_attach(img, len);
     ok(a && rt_strtab_count(a) == 1001, "attached: 1001 strings");
     int same = a != NULL;
@@ -66,6 +67,27 @@ static void test_strtab(void)
         fresh &= rt_strtab_find(a, rt_strtab_str(t, id), rt_strtab_len(t, id)) == id;
     ok(fresh && rt_strtab_find(a, "new-2999", 8) == 4000, "3,000 new strings get the next ids; the old are still found");
     rt_strtab_free(&a);
+    free(img);
+
+    /* the first 600 strings only (the table as it was then), decimal ones among them */
+    rt_strtab *d = rt_strtab_new();
+    for (int i = 0; i < 1000; i++) {
+        int n = snprintf(s, sizeof s, i % 2 ? "%d" : "q%d", i * 7);
+        rt_strtab_intern(d, s, (size_t)n);
+    }
+    img = image_of(w_strtab600, d, &len);
+    ok(len == rt_strtab_image_size(d, 600) && len % 8 == 0, "an image of the first 600: as long as announced (%zu)", len);
+    a = rt_strtab_attach(img, len);
+    same = a && rt_strtab_count(a) == 600;
+    for (uint32_t id = 0; a && id < 1000; id++)
+        same &= rt_strtab_find(a, rt_strtab_str(d, id), rt_strtab_len(d, id)) == (id < 600 ? id : RT_NO_ID);
+    ok(same, "it has those 600, each found by its string, and none of the later ones");
+    int again = a != NULL;
+    for (uint32_t id = 600; a && id < 1000; id++)
+        again &= rt_strtab_intern(a, rt_strtab_str(d, id), rt_strtab_len(d, id)) == id;
+    ok(again, "interned again in order, the later strings get the ids they had");
+    rt_strtab_free(&a);
+    rt_strtab_free(&d);
     free(img);
 
     /* damage */
@@ -355,7 +377,7 @@ static void test_decimal_values(void)
     size_t len;
     unsigned char *img = image_of(w_strtab, b, &len);
     rt_strtab *c = rt_strtab_attach(img, len);
-    same = c != NULL && len == rt_strtab_image_size(b) && rt_strtab_count(c) == rt_strtab_count(b);
+    same = c != NULL && len == rt_strtab_image_size(b, UINT32_MAX) && rt_strtab_count(c) == rt_strtab_count(b);
     for (uint32_t id = 0; same && id < rt_strtab_count(b); id++)
         same &= rt_strtab_find(c, rt_strtab_str(b, id), rt_strtab_len(b, id)) == id;
     uint32_t more = 4242;
