@@ -38,6 +38,7 @@ struct rt_live {
     uint32_t *sorted_qids; /* the same as qids, for callers */
     size_t nsorted;
     lrun *runs;
+    size_t nruns;          /* the workspace's runs it evaluates (rt_live_sync adds those come since) */
     int32_t *grades;
     size_t gcap;
 };
@@ -103,16 +104,17 @@ static uint32_t first_rel_of(const rt_live *l, size_t r, size_t li)
 }
 
 /* Forgets the first relevant ranks of live query li (its grades changed). */
-static void query_first_rel(rt_live *l, size_t li)
+static void query_first_rel(rt_live *l, size_t li, size_t r0, size_t r1)
 {
-    for (size_t r = 0; r < l->ws->nruns; r++)
+    for (size_t r = r0; r < r1; r++)
         l->runs[r].first_rel[li] = FIRST_UNKNOWN;
 }
 
-static void query_values(rt_live *l, size_t li)
+/* The values of runs r0..r1 for live query li, from its current grades. */
+static void query_values(rt_live *l, size_t li, size_t r0, size_t r1)
 {
     lq *x = &l->q[li];
-    for (size_t r = 0; r < l->ws->nruns; r++) {
+    for (size_t r = r0; r < r1; r++) {
         size_t n;
         const uint32_t *p = rt_run_ranking(l->ws->runs[r].run, x->qid, &n);
         size_t use = l->depth && l->depth < n ? l->depth : n;
@@ -132,10 +134,10 @@ static void query_values(rt_live *l, size_t li)
 }
 
 /* A base query without relabels has the values the workspace computed when it opened. */
-static void copy_base(rt_live *l, size_t li)
+static void copy_base(rt_live *l, size_t li, size_t r0, size_t r1)
 {
     size_t from = (size_t)l->q[li].base_i * l->nm, to = li * l->nm;
-    for (size_t r = 0; r < l->ws->nruns; r++) {
+    for (size_t r = r0; r < r1; r++) {
         const rt_eval_result *b = l->ws->runs[r].base;
         memcpy(l->runs[r].value + to, b->value + from, l->nm * sizeof *b->value);
         memcpy(l->runs[r].defined + to, b->defined + from, l->nm);
@@ -167,7 +169,7 @@ static size_t add_query(rt_live *l, uint32_t qid, uint32_t base_i)
     size_t old = l->qcap;
     RT_GROW(l->q, l->qcap, l->nq + 1);
     if (l->qcap != old)
-        for (size_t r = 0; r < l->ws->nruns; r++) {
+        for (size_t r = 0; r < l->nruns; r++) {
             l->runs[r].value = rt_reallocarray(l->runs[r].value, l->qcap * l->nm + 1, sizeof(double));
             l->runs[r].defined = rt_realloc(l->runs[r].defined, l->qcap * l->nm + 1);
             l->runs[r].first_rel = rt_reallocarray(l->runs[r].first_rel, l->qcap + 1, sizeof(uint32_t));
@@ -201,6 +203,36 @@ static void sort_active(rt_live *l)
         l->sorted_qids[k] = l->q[l->sorted[k]].qid;
 }
 
+/* Adds runs l->nruns..ws->nruns: each query's values as the workspace evaluated them, or from the
+ * current grades when relabels touch it (or only they judge it). */
+static void add_runs(rt_live *l)
+{
+    size_t r0 = l->nruns, r1 = l->ws->nruns;
+    if (r1 <= r0)
+        return;
+    l->runs = rt_reallocarray(l->runs, r1 + 1, sizeof *l->runs);
+    memset(l->runs + r0, 0, (r1 + 1 - r0) * sizeof *l->runs);
+    for (size_t r = r0; r < r1; r++) {
+        l->runs[r].mean = rt_calloc(l->nm + 1, sizeof(double));
+        l->runs[r].nd = rt_calloc(l->nm + 1, sizeof(size_t));
+        l->runs[r].value = rt_reallocarray(NULL, l->qcap * l->nm + 1, sizeof(double));
+        l->runs[r].defined = rt_calloc(l->qcap * l->nm + 1, 1);
+        l->runs[r].first_rel = rt_reallocarray(NULL, l->qcap + 1, sizeof(uint32_t));
+    }
+    l->nruns = r1;
+    for (size_t i = 0; i < l->nq; i++) {
+        size_t n;
+        rt_annot_labels(l->an, l->q[i].qid, &n);
+        if (n || l->q[i].base_i == RT_NO_ID)
+            query_values(l, i, r0, r1);
+        else
+            copy_base(l, i, r0, r1);
+        query_first_rel(l, i, r0, r1);
+    }
+    for (size_t r = r0; r < r1; r++)
+        aggregate(l, r);
+}
+
 rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
 {
     rt_live *l = rt_calloc(1, sizeof *l);
@@ -208,11 +240,7 @@ rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
     l->an = an;
     l->nm = ws->nm;
     l->depth = rt_measure_depth(ws->ms, ws->nm);
-    l->runs = rt_calloc(ws->nruns + 1, sizeof *l->runs);
-    for (size_t r = 0; r < ws->nruns; r++) {
-        l->runs[r].mean = rt_calloc(l->nm + 1, sizeof(double));
-        l->runs[r].nd = rt_calloc(l->nm + 1, sizeof(size_t));
-    }
+    l->runs = rt_calloc(1, sizeof *l->runs);
     for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
         add_query(l, rt_qrels_qid(ws->qrels, i), i);
     for (uint32_t qid = 0; qid < rt_strtab_count(ws->qids); qid++) {
@@ -221,20 +249,17 @@ rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
         if (n && slot_of(l, qid) == RT_NO_ID)
             add_query(l, qid, RT_NO_ID);
     }
-    for (size_t i = 0; i < l->nq; i++) {
-        size_t n;
+    for (size_t i = 0; i < l->nq; i++)
         query_info(l, &l->q[i]);
-        rt_annot_labels(an, l->q[i].qid, &n);
-        if (n || l->q[i].base_i == RT_NO_ID)
-            query_values(l, i);
-        else
-            copy_base(l, i);
-        query_first_rel(l, i);
-    }
     sort_active(l);
-    for (size_t r = 0; r < ws->nruns; r++)
-        aggregate(l, r);
+    add_runs(l);
     return l;
+}
+
+void rt_live_sync(rt_live *l)
+{
+    if (l)
+        add_runs(l);
 }
 
 void rt_live_free(rt_live **lp)
@@ -245,7 +270,7 @@ void rt_live_free(rt_live **lp)
     for (size_t i = 0; i < l->nq; i++)
         free(l->q[i].ideal);
     free(l->q);
-    for (size_t r = 0; r < l->ws->nruns; r++) {
+    for (size_t r = 0; r < l->nruns; r++) {
         free(l->runs[r].value);
         free(l->runs[r].defined);
         free(l->runs[r].mean);
@@ -269,11 +294,11 @@ void rt_live_update(rt_live *l, uint32_t qid)
     lq *x = &l->q[li];
     int was = x->active;
     query_info(l, x);
-    query_values(l, li);
-    query_first_rel(l, li);
+    query_values(l, li, 0, l->nruns);
+    query_first_rel(l, li, 0, l->nruns);
     if (was != x->active)
         sort_active(l);
-    for (size_t r = 0; r < l->ws->nruns; r++)
+    for (size_t r = 0; r < l->nruns; r++)
         aggregate(l, r);
 }
 
@@ -296,7 +321,7 @@ const uint32_t *rt_live_sorted(const rt_live *l, size_t *n)
 size_t rt_live_first_rel(const rt_live *l, size_t r, uint32_t qid)
 {
     uint32_t li = slot_of(l, qid);
-    if (li == RT_NO_ID || !l->q[li].active)
+    if (li == RT_NO_ID || !l->q[li].active || r >= l->nruns)
         return 0;
     uint32_t *f = &l->runs[r].first_rel[li];   /* a memo: the array is the live state's own */
     if (*f == FIRST_UNKNOWN)
@@ -313,7 +338,7 @@ double rt_live_rr(const rt_live *l, size_t r, uint32_t qid, size_t k)
 int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v)
 {
     uint32_t li = slot_of(l, qid);
-    if (li == RT_NO_ID || !l->q[li].active)
+    if (li == RT_NO_ID || !l->q[li].active || r >= l->nruns)
         return 0;
     size_t at = (size_t)li * l->nm + m;
     *v = l->runs[r].value[at];
