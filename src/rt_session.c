@@ -145,13 +145,27 @@ const char *rt_session_readonly(const rt_session *s)
     return s->journal ? rt_journal_readonly(s->journal) : "the team's decisions are made by adjudicating, not here";
 }
 
-/* A collection still being indexed (rt_ws_spec.defer_collection), waited for and taken in: before
- * a passage only it may know is looked up. */
+static int settle(const rt_session *s, int wait, rt_err *err)
+{
+    size_t nruns = s->ws->nruns;
+    int rc = rt_workspace_settle(s->ws, wait, err);
+    if (s->ws->nruns != nruns) {
+        rt_live_sync(s->live);
+        if (s->on_runs)
+            s->on_runs(s->on_runs_ctx);
+    }
+    return rc;
+}
+
+int rt_session_settle(rt_session *s, int wait, rt_err *err) { return settle(s, wait, err); }
+
+/* Deferred runs and a collection still being indexed (rt_ws_spec.defer_runs, defer_collection),
+ * waited for and taken in: before a passage only they may know is looked up. */
 static void settled(const rt_session *s)
 {
     rt_err e;
-    if (s->ws->pending)
-        (void)rt_workspace_settle(s->ws, 1, &e);   /* a failure is in the report */
+    if (s->ws->pending || s->ws->runs_pending)
+        (void)settle(s, 1, &e);   /* a failure is in the report */
 }
 
 static int known_pid(const rt_session *s, const char *pid)

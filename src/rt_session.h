@@ -21,6 +21,9 @@ typedef struct rt_session {
     rt_live *live;
     char *annotator;
     char *journal_dir;
+    void (*on_runs)(void *ctx);   /* called when it took deferred runs in (rt_session_settle, or a
+                                     passage it had to know), or NULL; on_runs_ctx its argument */
+    void *on_runs_ctx;
 } rt_session;
 
 /* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),
@@ -59,6 +62,11 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err);
 
 /* NULL when changes can be made; otherwise why not. */
 const char *rt_session_readonly(const rt_session *s);
+
+/* rt_workspace_settle on the session's workspace, and the live metrics brought up to the runs it
+ * took in (then on_runs is called). Same returns. The session does the same, waiting, before it
+ * looks up a passage that only runs or a collection not yet in may know. */
+int rt_session_settle(rt_session *s, int wait, rt_err *err);
 
 /* Checks op (known query and passage, grade in range, known category or leak type) without
  * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. */

@@ -368,7 +368,14 @@ typedef struct runs_job {
     unsigned char *done;
     int count;                /* the workers count the bytes they read into read */
     _Atomic uint64_t read;
+    pthread_t th[8];
+    size_t started;
+    int hold;          /* one worker at a time until the first run is interned (a deferred open's
+                          first screen waits for it: its parse and interning get a core each) */
+    size_t busy;       /* workers parsing a run */
 } runs_job;
+
+static void runs_finish(runs_job **jp);
 
 /* A worker's reading progress is only counted (into runs_job.read): the opening thread shows it
  * while it waits, so that the line moves within a run, not once a run. */
@@ -415,11 +422,12 @@ static void *runs_worker(void *arg)
         size_t r = j->next;
         if (j->stop || r >= j->s->nruns)
             break;
-        if (r >= j->interned + RUNS_AHEAD) {
+        if (r >= j->interned + RUNS_AHEAD || (j->hold && j->busy)) {
             pthread_cond_wait(&j->cv, &j->mu);
             continue;
         }
         j->next++;
+        j->busy++;
         pthread_mutex_unlock(&j->mu);
         const rt_ws_spec *s = j->s;
         rt_run_opts ro = {.order = s->order, .strict = s->strict,
@@ -430,6 +438,7 @@ static void *runs_worker(void *arg)
         pthread_mutex_lock(&j->mu);
         j->st[r] = st;
         j->done[r] = 1;
+        j->busy--;
         pthread_cond_broadcast(&j->cv);
     }
     pthread_mutex_unlock(&j->mu);
@@ -450,103 +459,274 @@ static size_t runs_threads(const rt_ws_spec *s)
     return n < s->nruns ? n : s->nruns;
 }
 
-/* Loads every run into ws (in order; ws->nruns counts those loaded) and runs[]: on threads when
- * it pays, else one by one. Stops at the first run (in order) that fails. */
-static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_run **runs, rt_ws_progress_fn progress,
-                           void *ctx, rt_err *err)
+/* Starts the workers that parse the runs of s (which must outlive them), or returns NULL when
+ * the runs are read one by one on the opening thread (runs_threads 0, or no thread could be made).
+ * count: the workers count the bytes they read, for a progress line; hold: runs_job.hold. */
+static runs_job *runs_start(const rt_ws_spec *s, int count, int hold)
+{
+    size_t nth = runs_threads(s);
+    if (!nth)
+        return NULL;
+    runs_job *j = rt_calloc(1, sizeof *j);
+    j->s = s;
+    j->count = count;
+    j->hold = hold;
+    pthread_mutex_init(&j->mu, NULL);
+    pthread_cond_init(&j->cv, NULL);
+    j->parsed = rt_calloc(s->nruns, sizeof *j->parsed);
+    j->st = rt_calloc(s->nruns, sizeof *j->st);
+    j->err = rt_calloc(s->nruns, sizeof *j->err);
+    j->done = rt_calloc(s->nruns, 1);
+    while (j->started < nth && pthread_create(&j->th[j->started], NULL, runs_worker, j) == 0)
+        j->started++;
+    if (!j->started) {
+        runs_finish(&j);
+        return NULL;
+    }
+    return j;
+}
+
+/* Stops the workers (those waiting to run ahead, after a failure or a free), joins them and frees
+ * the job with every run parsed and not taken. */
+static void runs_finish(runs_job **jp)
+{
+    runs_job *j = *jp;
+    if (!j)
+        return;
+    pthread_mutex_lock(&j->mu);
+    j->stop = 1;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    for (size_t t = 0; t < j->started; t++)
+        pthread_join(j->th[t], NULL);
+    for (size_t r = 0; r < j->s->nruns; r++)
+        rt_run_free(&j->parsed[r]);
+    free(j->parsed);
+    free(j->st);
+    free(j->err);
+    free(j->done);
+    pthread_cond_destroy(&j->cv);
+    pthread_mutex_destroy(&j->mu);
+    free(j);
+    *jp = NULL;
+}
+
+/* Whether run r has been parsed by a worker (it can be taken without waiting). */
+static int runs_ready(runs_job *j, size_t r)
+{
+    pthread_mutex_lock(&j->mu);
+    int done = j->done[r];
+    pthread_mutex_unlock(&j->mu);
+    return done;
+}
+
+/* Takes run r of s into ws (ws->nruns must be r): from a worker of j, waiting for it, or parsed
+ * here when j is NULL; then interned on this thread, so that every id is what a sequential open
+ * gives. before and total: the bytes of the runs before r and of all, for progress. */
+static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, runs_job *j, size_t r, uint64_t before,
+                           uint64_t total, rt_ws_progress_fn progress, void *ctx, rt_err *err)
+{
+    rt_run *run = NULL;
+    rt_status st;
+    if (j) {
+        pthread_mutex_lock(&j->mu);
+        while (!j->done[r]) {
+            if (!progress) {
+                pthread_cond_wait(&j->cv, &j->mu);
+                continue;
+            }
+            /* what the workers have read, ten times a second: a run of 250 MB takes a second */
+            runs_tick rt = {progress, ctx, &j->read, total};
+            pthread_mutex_unlock(&j->mu);
+            tick_read(&rt);
+            pthread_mutex_lock(&j->mu);
+            if (j->done[r])
+                break;
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 100 * 1000 * 1000;
+            if (until.tv_nsec >= 1000 * 1000 * 1000)
+                until.tv_sec++, until.tv_nsec -= 1000 * 1000 * 1000;
+            pthread_cond_timedwait(&j->cv, &j->mu, &until);
+        }
+        pthread_mutex_unlock(&j->mu);
+        run = j->parsed[r];
+        j->parsed[r] = NULL;
+        if ((st = j->st[r]) != RT_OK)
+            *err = j->err[r];
+    } else {
+        if (progress)
+            progress(ctx, "runs", before, total);
+        rt_run_opts ro = {.order = s->order, .strict = s->strict,
+                          .name = s->run_names ? s->run_names[r] : NULL};
+        runs_bridge rb = {progress, ctx, before, total};
+        if (progress)
+            ro.progress = runs_progress, ro.progress_ctx = &rb, ro.progress_caller = 1;
+        st = rt_run_parse(&run, s->run_paths[r], &ro, err);
+    }
+    if (st == RT_OK) {
+        runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
+        rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
+                              j && progress ? tick_read : NULL, &rt);
+        ws->runs[r].run = run;
+        ws->nruns++;
+    }
+    if (j) {
+        pthread_mutex_lock(&j->mu);
+        j->interned = r + 1;
+        j->hold = 0;
+        j->stop |= st != RT_OK;
+        pthread_cond_broadcast(&j->cv);
+        pthread_mutex_unlock(&j->mu);
+    }
+    return st;
+}
+
+/* Loads every run into ws (in order; ws->nruns counts those loaded): on threads when it pays,
+ * else one by one. Stops at the first run (in order) that fails. */
+static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
+                           rt_err *err)
 {
     uint64_t total = 0, done = 0;   /* the runs' bytes, and of those before the one read */
     for (size_t r = 0; r < s->nruns; r++)
         total += file_size(s->run_paths[r]);
-    size_t nth = runs_threads(s);
-    runs_job j = {.s = s, .count = progress != NULL};
-    pthread_t th[8];
-    size_t started = 0;
-    if (nth) {
-        pthread_mutex_init(&j.mu, NULL);
-        pthread_cond_init(&j.cv, NULL);
-        j.parsed = rt_calloc(s->nruns, sizeof *j.parsed);
-        j.st = rt_calloc(s->nruns, sizeof *j.st);
-        j.err = rt_calloc(s->nruns, sizeof *j.err);
-        j.done = rt_calloc(s->nruns, 1);
-        while (started < nth && pthread_create(&th[started], NULL, runs_worker, &j) == 0)
-            started++;
-    }
-    rt_status st = RT_OK;   /* no thread could be made (started 0): each run parsed here */
+    runs_job *j = runs_start(s, progress != NULL, 0);
+    rt_status st = RT_OK;
     for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
-        if (progress && !started)
-            progress(ctx, "runs", done, total);
-        uint64_t before = done;
+        st = runs_take(ws, s, j, r, done, total, progress, ctx, err);
         done += file_size(s->run_paths[r]);
-        rt_run *run = NULL;
-        if (started) {
-            pthread_mutex_lock(&j.mu);
-            while (!j.done[r]) {
-                if (!progress) {
-                    pthread_cond_wait(&j.cv, &j.mu);
-                    continue;
-                }
-                /* what the workers have read, ten times a second: a run of 250 MB takes a second */
-                runs_tick rt = {progress, ctx, &j.read, total};
-                pthread_mutex_unlock(&j.mu);
-                tick_read(&rt);
-                pthread_mutex_lock(&j.mu);
-                if (j.done[r])
-                    break;
-                struct timespec until;
-                clock_gettime(CLOCK_REALTIME, &until);
-                until.tv_nsec += 100 * 1000 * 1000;
-                if (until.tv_nsec >= 1000 * 1000 * 1000)
-                    until.tv_sec++, until.tv_nsec -= 1000 * 1000 * 1000;
-                pthread_cond_timedwait(&j.cv, &j.mu, &until);
-            }
-            pthread_mutex_unlock(&j.mu);
-            run = j.parsed[r];
-            j.parsed[r] = NULL;
-            if ((st = j.st[r]) != RT_OK)
-                *err = j.err[r];
-        } else {
-            rt_run_opts ro = {.order = s->order, .strict = s->strict,
-                              .name = s->run_names ? s->run_names[r] : NULL};
-            runs_bridge rb = {progress, ctx, before, total};
-            if (progress)
-                ro.progress = runs_progress, ro.progress_ctx = &rb, ro.progress_caller = 1;
-            st = rt_run_parse(&run, s->run_paths[r], &ro, err);
-        }
-        if (st == RT_OK) {
-            runs_tick rt = {progress, ctx, &j.read, total};
-            rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
-                                  started && progress ? tick_read : NULL, &rt);
-            ws->runs[r].run = runs[r] = run;
-            ws->nruns++;
-        }
-        if (started) {
-            pthread_mutex_lock(&j.mu);
-            j.interned = r + 1;
-            j.stop |= st != RT_OK;
-            pthread_cond_broadcast(&j.cv);
-            pthread_mutex_unlock(&j.mu);
-        }
     }
     if (st == RT_OK && progress)
         progress(ctx, "runs", done, total);
-    if (nth) {
-        pthread_mutex_lock(&j.mu);   /* after a failure, workers waiting to run ahead stop */
-        j.stop = 1;
-        pthread_cond_broadcast(&j.cv);
-        pthread_mutex_unlock(&j.mu);
-        for (size_t t = 0; t < started; t++)
-            pthread_join(th[t], NULL);
-        for (size_t r = 0; r < s->nruns; r++)   /* parsed after a failure, never interned */
-            rt_run_free(&j.parsed[r]);
-        free(j.parsed);
-        free(j.st);
-        free(j.err);
-        free(j.done);
-        pthread_cond_destroy(&j.cv);
-        pthread_mutex_destroy(&j.mu);
-    }
+    runs_finish(&j);
     return st;
+}
+
+/* The runs still being parsed when the open returned (rt_ws_spec.defer_runs): the first is in,
+ * the workers go on with the others, and rt_workspace_settle takes each in, in order, on the thread
+ * that uses the workspace (ids are interned there, as a sequential open does). What the open would
+ * have done once every run was in is done then: the cross-check, and the judged-pid check and the
+ * workspace cache (or, with a collection still being indexed, its pending record updated so that
+ * they follow it). Report lines go where a waiting open puts them: a run's at at (the cache keeps
+ * first..at), the cross-check's at after (past the lines of a collection opened meanwhile). */
+typedef struct rt_ws_runs {
+    runs_job *j;
+    rt_ws_spec s;              /* the job's own: copies of the paths and names, order, strictness */
+    size_t first, at, after;
+    uint64_t ekey;
+} rt_ws_runs;
+
+static void runs_pending_free(rt_ws_runs **pp)
+{
+    rt_ws_runs *p = *pp;
+    if (!p)
+        return;
+    runs_finish(&p->j);
+    for (size_t r = 0; r < p->s.nruns; r++) {
+        free((char *)p->s.run_paths[r]);
+        if (p->s.run_names)
+            free((char *)p->s.run_names[r]);
+    }
+    free(p->s.run_paths);
+    free(p->s.run_names);
+    free(p);
+    *pp = NULL;
+}
+
+/* Starts parsing the runs of s on workers and takes the first into ws (ws->runs_pending is set):
+ * the open then returns without waiting for the others. Does nothing (ws->runs_pending NULL) when
+ * the runs would not be read on threads. */
+static rt_status runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
+                            rt_err *err)
+{
+    if (!runs_threads(s))
+        return RT_OK;
+    rt_ws_runs *p = rt_calloc(1, sizeof *p);
+    const char **paths = rt_calloc(s->nruns + 1, sizeof *paths);
+    const char **names = s->run_names ? rt_calloc(s->nruns + 1, sizeof *names) : NULL;
+    for (size_t r = 0; r < s->nruns; r++) {
+        paths[r] = rt_strdup(s->run_paths[r]);
+        if (names)
+            names[r] = s->run_names[r] ? rt_strdup(s->run_names[r]) : NULL;
+    }
+    p->s = (rt_ws_spec){.run_paths = paths, .run_names = names, .nruns = s->nruns, .order = s->order,
+                        .strict = s->strict};
+    if (!(p->j = runs_start(&p->s, progress != NULL, 1))) {
+        runs_pending_free(&p);
+        return RT_OK;
+    }
+    ws->runs_pending = p;
+    uint64_t total = 0;
+    for (size_t r = 0; r < s->nruns; r++)
+        total += file_size(s->run_paths[r]);
+    return runs_take(ws, &p->s, p->j, 0, 0, total, progress, ctx, err);
+}
+
+static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, size_t first, size_t last,
+                       uint64_t ekey);
+
+/* Every deferred run is in (or one failed): what the open would have done next. */
+static void runs_done(rt_workspace *ws)
+{
+    rt_ws_runs *p = ws->runs_pending;
+    runs_finish(&p->j);
+    ws->runs_pending = NULL;
+    size_t n0 = rt_report_count(ws->report);
+    cross_check(ws);
+    if (ws->pending) {   /* the collection is taken in next, as after a waiting open's runs */
+        rt_report_move_tail(ws->report, n0, p->after);
+        ws->pending->first = p->first;
+        ws->pending->last = p->at;
+        ws->pending->checked = p->after + (rt_report_count(ws->report) - n0);
+        ws->pending->ekey = p->ekey;
+        ws->pending->nqids = rt_strtab_count(ws->qids);
+        ws->pending->npids = rt_strtab_count(ws->pids);
+    } else {
+        check_judged(ws);
+        if (ws->cache && !ws->runs_failed)
+            save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), p->first, p->at, p->ekey);
+        rt_collection_save(ws->collection, ws->report);
+        rt_report_move_tail(ws->report, n0, p->after);
+    }
+    runs_pending_free(&p);
+}
+
+/* Takes the next deferred run in: when it is parsed, or waiting for it with wait. Returns 1 when
+ * one was taken, 0 when it is still being parsed, -1 when it failed (the runs after it are
+ * dropped; err and the report say why). */
+static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
+{
+    rt_ws_runs *p = ws->runs_pending;
+    size_t r = ws->nruns;
+    if (!wait && !runs_ready(p->j, r))
+        return 0;
+    size_t n0 = rt_report_count(ws->report);
+    rt_status st = runs_take(ws, &p->s, p->j, r, 0, 0, NULL, NULL, err);
+    size_t k = rt_report_count(ws->report) - n0;
+    rt_report_move_tail(ws->report, n0, p->at);
+    p->at += k;
+    p->after += k;
+    if (st != RT_OK) {
+        ws->runs_failed = 1;
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s (that run and those after it are not shown)", err->msg);
+        runs_done(ws);
+        return -1;
+    }
+    ws->runs[r].base = eval_run(ws, ws->runs[r].run);
+    ws->nq = 0;   /* the queries only this run ranks come last */
+    list_queries(ws);
+    if (ws->nruns == p->s.nruns)
+        runs_done(ws);
+    return 1;
+}
+
+int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total)
+{
+    if (!ws->runs_pending)
+        return 0;
+    *in = ws->nruns;
+    *total = ws->runs_pending->s.nruns;
+    return 1;
 }
 
 /* Appends the lines of from to to, kinds kept. */
@@ -652,9 +832,14 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         phase(progress, ctx, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
-    if (st == RT_OK && !cached)
-        st = load_runs(ws, s, runs, progress, ctx, err);
+    if (st == RT_OK && !cached && s->defer_runs)
+        st = runs_defer(ws, s, progress, ctx, err);
+    if (st == RT_OK && !cached && !ws->runs_pending)
+        st = load_runs(ws, s, progress, ctx, err);
     size_t last = rt_report_count(ws->report);   /* the qrels' and runs' lines end here */
+    rt_ws_runs *rp = ws->runs_pending;
+    if (rp)
+        rp->first = first, rp->at = last;
     if (threaded && st == RT_OK && s->defer_collection) {   /* rt_workspace_settle takes it */
         ws->pending = rt_calloc(1, sizeof *ws->pending);
         *ws->pending = (rt_ws_pending){job, coll_th, first, last, 0, 0, 0, 0};
@@ -681,6 +866,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         st = rt_collection_open(&ws->collection, s->collection, progress ? collection_progress : NULL,
                                 &b, ws->report, err);
     }
+    if (rp)   /* a deferred run's cross-check goes past the collection's lines */
+        rp->after = rt_report_count(ws->report);
     if (st != RT_OK) {
         free(runs);
         rt_workspace_free(&ws);
@@ -699,6 +886,11 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         }
     }
     list_queries(ws);
+    if (rp) {   /* the rest once every run is in (runs_done) */
+        rp->ekey = ekey;
+        free(runs);
+        goto extras;
+    }
     cross_check(ws);
     check_judged(ws);
     if (ws->pending) {
@@ -711,6 +903,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), first, last, ekey);
     rt_collection_save(ws->collection, ws->report);   /* built, and no writer took it: here */
     free(runs);
+extras:
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK) {
         rt_workspace_free(&ws);
         return st;
@@ -886,6 +1079,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
         .leak_k = (size_t)leak_k, .leak_dim = (size_t)leak_dim, .facets = resolved[4], .dbqa = resolved[5],
         .answers = resolved[6], .no_cache = (flags & RT_WS_NO_CACHE) != 0,
         .defer_collection = (flags & RT_WS_DEFER_COLLECTION) != 0,
+        .defer_runs = (flags & RT_WS_DEFER_RUNS) != 0,
     };
     if (st == RT_OK)
         st = rt_workspace_open(out, &s, progress, ctx, err);
@@ -930,7 +1124,7 @@ void rt_workspace_warm(rt_workspace *ws)
 {
     rt_warm_region reg[2];
     size_t n = 0;
-    if (ws->warm_asked)
+    if (ws->warm_asked || ws->runs_pending)   /* it reads every run: once they are all in */
         return;
     ws->warm_asked = 1;
     /* the index first: each passage the compare view shows costs a few of its pages (on a cold
@@ -949,6 +1143,7 @@ void rt_workspace_free(rt_workspace **wp)
         return;
     rt_workspace *ws = *wp;
     rt_warm_stop(&ws->warm);   /* first: it reads the runs and the mappings */
+    runs_pending_free(&ws->runs_pending);   /* its workers read only the files */
     if (ws->pending) {   /* a collection still being indexed: its thread reads only the file */
         atomic_store(&ws->pending->job->hurry, 1);
         rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
@@ -989,9 +1184,20 @@ void rt_workspace_free(rt_workspace **wp)
 
 int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
 {
+    int taken = 0;
+    while (ws->runs_pending) {   /* the runs first: the collection's part of the open follows them */
+        int rc = runs_settle(ws, wait, err);
+        if (rc <= 0)
+            return rc < 0 ? -1 : taken;
+        taken = 1;
+        if (!wait)   /* one run a call: the screen shows each */
+            return 1;
+    }
+    if (wait == RT_SETTLE_RUNS)
+        return taken;
     rt_ws_pending *p = ws->pending;
     if (!p || (!wait && !atomic_load(&p->job->finished)))
-        return 0;
+        return taken;
     if (!atomic_load(&p->job->finished)) {   /* waited for now: no longer behind other work */
         atomic_store(&p->job->hurry, 1);
         rt_warm_normal_priority(atomic_load(&p->job->tid));
@@ -1017,7 +1223,7 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         j->c = NULL;
         size_t n1 = rt_report_count(ws->report);
         check_judged(ws);
-        if (ws->cache)   /* the ids as the open left them: the journals may have added some since */
+        if (ws->cache && !ws->runs_failed)   /* the ids as the open left them: the journals may have added some since */
             save_cache(ws, p->nqids, p->npids, p->first, p->last, p->ekey);
         rt_collection_save(ws->collection, ws->report);   /* no writer took it: here */
         rt_report_move_tail(ws->report, n1, p->checked + k);

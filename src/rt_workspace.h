@@ -58,6 +58,10 @@ typedef struct rt_ws_spec {
     int defer_collection;      /* the workbench: a collection whose index must be built (one large
                                   enough for a thread of its own) is still being indexed when the
                                   open returns; rt_workspace_settle takes it in */
+    int defer_runs;            /* the workbench: runs read on threads (rt_ws_spec.nruns of at least
+                                  two, together at least RETRIAGE_PARALLEL_MIN bytes) are taken in
+                                  one by one: the open returns once the first is in, and
+                                  rt_workspace_settle takes each of the others in */
 } rt_ws_spec;
 
 typedef struct rt_ws_run {
@@ -93,6 +97,9 @@ typedef struct rt_workspace {
     struct rt_ws_pending *pending; /* the collection still being indexed (defer_collection), or
                                   NULL; collection is NULL meanwhile */
     int collection_failed;     /* a deferred collection could not be opened (the report says why) */
+    struct rt_ws_runs *runs_pending; /* the runs still being parsed (defer_runs), or NULL: nruns
+                                  counts those taken in so far */
+    int runs_failed;           /* a deferred run could not be read: it and those after it are not in */
     int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
 } rt_workspace;
 
@@ -109,23 +116,32 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
  * query facets, rt_facets), dbqa (an NLPCC DBQA file instead of queries, collection and qrels;
  * the runs are then its score files), answers (the queries' human answers, rt_answers; DuReader's
  * JSON lines also give the facets question_type and fact_or_opinion when "facets" is absent).
- * Paths are relative to the file's folder. flags: RT_WS_NO_CACHE or 0. */
+ * Paths are relative to the file's folder. flags: RT_WS_* or 0. */
 #define RT_WS_NO_CACHE 1u   /* parse the inputs even when the workspace cache is fresh */
 #define RT_WS_DEFER_COLLECTION 2u   /* rt_ws_spec.defer_collection */
+#define RT_WS_DEFER_RUNS 4u         /* rt_ws_spec.defer_runs */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err);
 
 void rt_workspace_free(rt_workspace **ws);
 
-/* A deferred collection (rt_ws_spec.defer_collection), once indexed, taken into ws: from then on
- * ws->collection is set, the judged passages it lacks are reported, and the workspace cache (with
- * the ids the open left) and the index are written (by the cache's writer process) as the open
- * would have. With wait, waits
- * for the index; without, takes it only when it is done. Returns 1 when it was taken now, 0 when
- * there was nothing to take (none pending, or still being indexed), -1 when the collection could
- * not be opened (err says why, the report too, and ws goes on without one). On the thread that
- * uses ws. */
+/* What a deferred open left, taken into ws. Deferred runs (rt_ws_spec.defer_runs) first, in
+ * order: each is interned, evaluated and counted in ws->nruns (a run's queries join ws->qlist; a
+ * live state sees the new runs after rt_live_sync); after the last, the cross-check. Then a
+ * deferred collection (rt_ws_spec.defer_collection), once indexed: ws->collection is set, the
+ * judged passages it lacks are reported, and the workspace cache (with the ids as they were when
+ * the last run was in) and the index are written (by the cache's writer process) as a waiting
+ * open would have. With wait 1, waits for everything; with RT_SETTLE_RUNS, for every run only; with
+ * 0, takes one run, or the collection, only when it is ready. Returns 1 when something was taken now, 0 when nothing was (none
+ * pending, or not ready), -1 when a run (ws->runs_failed: it and the runs after it are dropped) or
+ * the collection (ws->collection_failed: ws goes on without one) could not be read; err says
+ * why, the report too, and no cache is written after a run failed. On the thread that uses ws. */
 int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err);
+#define RT_SETTLE_RUNS 2   /* wait: for the runs only; a collection is taken only when done */
+
+/* 1 while deferred runs (rt_ws_spec.defer_runs) are still being read, with how many are in
+ * (ws->nruns) of how many; else 0. */
+int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total);
 
 /* 1 while a deferred collection is being indexed, with the bytes read of its total; else 0. */
 int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total);
