@@ -120,6 +120,7 @@ int cmd_open(int argc, char **argv)
     rt_workspace *ws;
     rt_session *sess;
     w.spec.defer_collection = 1;   /* the first screen needs no passage: a new index is built behind it */
+    w.spec.defer_runs = 1;         /* nor every run: it shows once the first is in, the others come in after */
     rc = ws_args_open(&w, !ui.script && isatty(2), 0, &ws, &sess);
     if (rc == CLI_OK) {
         rc = ui_run(sess, &ui);

@@ -199,7 +199,8 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
             fprintf(stderr, "retriage: the demo workspace was not found (set RETRIAGE_DEMO to data/demo/workspace.json)\n");
             return CLI_INPUT;
         }
-        unsigned flags = (w->spec.no_cache ? RT_WS_NO_CACHE : 0) | (w->spec.defer_collection ? RT_WS_DEFER_COLLECTION : 0);
+        unsigned flags = (w->spec.no_cache ? RT_WS_NO_CACHE : 0) | (w->spec.defer_collection ? RT_WS_DEFER_COLLECTION : 0) |
+                         (w->spec.defer_runs ? RT_WS_DEFER_RUNS : 0);
         st = rt_workspace_open_json(ws, path, flags, progress ? ui_progress : NULL, NULL, &err);
         free(path);
     } else {

@@ -15,6 +15,7 @@
 #include "draw.h"
 #include "hint.h"
 #include "judge.h"
+#include "team.h"
 #include "rt_mem.h"
 #include "view.h"
 
@@ -187,13 +188,64 @@ void app_message(app *a, int error, const char *fmt, ...)
     a->msg_error = error;
 }
 
+/* Runs taken in since the workbench last looked (by app_settle, or by the session when it had to
+ * know a passage): the new queries' rows, the delta pair once there are two runs, and the views'
+ * and the team's state kept per run or per listed query. */
+void app_catch_up(app *a)
+{
+    rt_workspace *ws = a->ws;
+    size_t nruns = a->seen_runs, nq = a->seen_nq;
+    if (ws->nruns == nruns && ws->nq == nq)
+        return;
+    a->seen_runs = ws->nruns;
+    a->seen_nq = ws->nq;
+    if (ws->nq != nq) {
+        a->judged = rt_reallocarray(a->judged, ws->nq + 1, sizeof *a->judged);
+        for (size_t i = nq; i < ws->nq; i++)
+            query_stats(a, i);
+        a->rows_idx = rt_reallocarray(a->rows_idx, ws->nq + 1, sizeof *a->rows_idx);
+    }
+    if (nruns < 2 && ws->nruns > 1 && a->delta_a == 0 && a->delta_b == 0)
+        a->delta_b = 1;   /* as an open with every run gives */
+    list_runs_changed(a);
+    compare_runs_changed(a);
+    judge_runs_changed(a);
+    team_runs_changed(a);
+    app_refresh_rows(a);
+}
+
+size_t app_find_run(app *a, const char *name)
+{
+    size_t r = rt_workspace_find_run(a->ws, name);
+    if (r == (size_t)-1 && a->ws->runs_pending) {   /* perhaps one still being read */
+        app_settle(a, RT_SETTLE_RUNS);
+        r = rt_workspace_find_run(a->ws, name);
+    }
+    return r;
+}
+
 int app_settle(app *a, int wait)
 {
-    if (!a->coll_pending)
+    if (!a->coll_pending && !a->runs_pending)
         return 0;
-    size_t warned = rt_report_warnings(a->ws->report);
+    size_t warned = rt_report_warnings(a->ws->report), nruns = a->ws->nruns;
     rt_err e;
-    if (rt_workspace_settle(a->ws, wait, &e) == 0 && a->ws->pending)
+    e.msg[0] = '\0';
+    int rc = rt_session_settle(a->s, wait, &e);
+    app_catch_up(a);
+    if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in, or one failed */
+        a->runs_pending = 0;
+        if (a->ws->runs_failed)
+            app_message(a, 1, "%s%sthat run and those after it are not shown: press L", e.msg,
+                        e.msg[0] ? "; " : "a run could not be read; ");
+        else if (rt_report_warnings(a->ws->report) > warned)
+            app_message(a, 0, "every run is in; %zu load warnings: press L to read them",
+                        rt_report_warnings(a->ws->report));
+        return 1;
+    }
+    if (a->runs_pending)
+        return a->ws->nruns != nruns;
+    if (rc == 0 && a->ws->pending)
         return 0;   /* still being indexed */
     a->coll_pending = 0;   /* taken in now, or already by the session (a passage it had to know) */
     if (!a->ws->collection)
@@ -296,9 +348,12 @@ static void draw_status(app *a)
     size_t warn = rt_report_warnings(a->ws->report);
     char hint[128];
     app_columns_hint(a, hint, sizeof hint);
-    char runs[32] = "", coll[48] = "";
-    if (!hint[0])
-        snprintf(runs, sizeof runs, "  %zu runs", a->ws->nruns);
+    char runs[64] = "", coll[48] = "";
+    size_t in, of;
+    if (rt_workspace_runs_loading(a->ws, &in, &of))   /* the others still being read */
+        snprintf(runs, sizeof runs, "  runs: %zu of %zu read", in, of);
+    else if (!hint[0])
+        snprintf(runs, sizeof runs, "  %zu run%s", a->ws->nruns, a->ws->nruns == 1 ? "" : "s");
     uint64_t done, total;
     if (rt_workspace_collection_loading(a->ws, &done, &total))   /* indexed behind this screen */
         snprintf(coll, sizeof coll, "  passages: indexing %d%%", total ? (int)(100 * done / total) : 0);

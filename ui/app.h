@@ -76,6 +76,8 @@ typedef struct app {
     int depth;
     int quit;
     int coll_pending;          /* the collection was still being indexed when last looked at */
+    int runs_pending;          /* runs were still being read when last looked at */
+    size_t seen_runs, seen_nq; /* the runs and listed queries the workbench's state is sized for */
     int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
     region regions[APP_MAX_REGIONS];   /* what the last draw made clickable */
     int nregions;
@@ -200,10 +202,19 @@ void app_message(app *a, int error, const char *fmt, ...) __attribute__((format(
 /* Draws the whole screen for the current view. */
 void app_draw(app *a);
 
-/* Takes in a collection indexed behind the first screen (rt_workspace_settle; with wait, waits
- * for it) and says what came of it: 1 when it came in or failed since the last call (redraw),
- * else 0. */
+/* Takes in what the first screen did not wait for (rt_session_settle; with wait 1, waits for it
+ * all, with RT_SETTLE_RUNS for every run): the next of the runs still being read, or the collection indexed behind it; the views
+ * catch up with the runs taken in, and a message says what came of the last of them. 1 when
+ * something came in or failed since the last call (redraw), else 0. */
 int app_settle(app *a, int wait);
+
+/* rt_workspace_find_run, waiting for the runs still being read when name is none of those in. */
+size_t app_find_run(app *a, const char *name);
+
+/* Brings the workbench's state up to runs taken in since it last looked (by app_settle, or by the
+ * session, which takes them in when it must know a passage): new queries' rows, the views' state
+ * kept per run. Nothing when none came. */
+void app_catch_up(app *a);
 
 /* Draws the judgment badge of (qid, pid) at (y, x) — + relevant, - not, ? unjudged; "base>now"
  * when a relabel changed it — then the keys of its tag categories. Returns the columns used. */

@@ -54,6 +54,7 @@ int act_export(app *a, const char *arg)
         o.qids = set->qids;
         o.nqids = set->n;
     }
+    app_settle(a, 1);   /* a file has every run (and the passages): those still being read first */
     o.leakage = a->leak;   /* leak-pairs: the cosines, once the leakage view has run the check */
     unsigned char *mask = NULL;
     if (o.what == RT_EXPORT_LEAKAGE)

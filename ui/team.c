@@ -163,6 +163,12 @@ const char *team_decision_text(const app *a, size_t m, uint32_t qid, uint32_t pi
     return buf;
 }
 
+void team_runs_changed(app *a)
+{
+    if (T(a))
+        rt_session_close(&T(a)->view);
+}
+
 rt_session *team_session(app *a)
 {
     struct team_state *ts = T(a);

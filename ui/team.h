@@ -41,6 +41,9 @@ const rt_package_report *team_packages(app *a);
 /* Frees the team (the workbench closes). */
 void team_release(app *a);
 
+/* Runs were taken in (app_settle): the team's live metrics are made again at their next use. */
+void team_runs_changed(app *a);
+
 /* The decisions of member m on (qid, pid) as "1", "0 entity,typo" or "-" into buf. */
 const char *team_decision_text(const app *a, size_t m, uint32_t qid, uint32_t pid, char *buf, size_t n);
 

@@ -345,7 +345,9 @@ static void run_tty(app *a)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    timeout(250);   /* wake up now and then to see the signal flag; redraw only after input */
+    /* wake up now and then to see the signal flag; redraw only after input, or to show a run
+     * come in (looked for more often while they are being read) */
+    timeout(a->runs_pending ? 50 : 250);
     int dirty = 1;
     while (!a->quit && !got_signal) {
         if (dirty) {
@@ -358,8 +360,11 @@ static void run_tty(app *a)
         wint_t ch;
         int r = get_wch(&ch);
         dirty = r != ERR;
-        if (a->coll_pending)   /* the collection indexed behind the first screen: its progress, then it */
+        if (a->coll_pending || a->runs_pending) {   /* what the first screen did not wait for: the
+                                                       runs as each comes in, the collection's progress */
             dirty |= app_settle(a, 0) || r == ERR;
+        }
+        timeout(a->runs_pending ? 50 : 250);
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -401,19 +406,22 @@ static void app_free(app *a)
     team_release(a);
 }
 
+static void app_runs_in(void *ctx) { app_catch_up(ctx); }
+
 int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
     rt_err e;
     /* A script replays against the whole workspace: a collection still being indexed is waited
      * for (and a bad one fails the run, as it fails a command). */
-    if (o && o->script && rt_workspace_settle(ws, 1, &e) < 0) {
+    if (o && o->script && rt_session_settle(s, 1, &e) < 0) {
         fprintf(stderr, "retriage: %s\n", e.msg);
         return 2;
     }
     app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .baseline_run = (size_t)-1, .facet_by = (size_t)-1, .coll_pending = ws->pending != NULL};
+             .baseline_run = (size_t)-1, .facet_by = (size_t)-1, .coll_pending = ws->pending != NULL,
+             .runs_pending = ws->runs_pending != NULL, .seen_runs = ws->nruns, .seen_nq = ws->nq};
     for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
         if (!strcmp(ws->ms[m].name, "RR@10")) {
             a.list_m = m;
@@ -435,6 +443,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         app_free(&a);
         return 2;
     }
+    s->on_runs = app_runs_in, s->on_runs_ctx = &a;   /* runs the session took in, to know a passage */
     team_open_if_any(&a);   /* others' journals beside: the team views open at once */
     if (rt_session_readonly(s))
         app_message(&a, 1, "read-only: %s", rt_session_readonly(s));
@@ -455,16 +464,24 @@ int ui_run(rt_session *s, const ui_opts *o)
     }
     if (rc == 0)
         term_end();
-    /* quit while the collection was still being indexed: it is taken in all the same, so that its
-     * index and the workspace cache are written for the next open */
+    /* quit while runs were still being read or the collection indexed: they are taken in all the
+     * same, so that the index and the workspace cache are written for the next open */
     uint64_t done, total;
+    size_t in, of;
+    if (rt_workspace_runs_loading(ws, &in, &of)) {
+        if (!headless)
+            fprintf(stderr, "retriage: finishing reading the runs (%zu of %zu read) for the next open\n", in, of);
+        if (rt_session_settle(s, 1, &e) < 0 && !headless)
+            fprintf(stderr, "retriage: %s\n", e.msg);
+    }
     if (rt_workspace_collection_loading(ws, &done, &total)) {
         if (!headless)
             fprintf(stderr, "retriage: finishing the collection's index (%d%% read) for the next open\n",
                     total ? (int)(100 * done / total) : 0);
-        if (rt_workspace_settle(ws, 1, &e) < 0 && !headless)
+        if (rt_session_settle(s, 1, &e) < 0 && !headless)
             fprintf(stderr, "retriage: %s\n", e.msg);
     }
+    s->on_runs = NULL;
     app_free(&a);
     return rc;
 }

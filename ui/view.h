@@ -76,6 +76,12 @@ int act_contrast(app *a, const char *arg);
  * Later calls do nothing. */
 void list_contrast_ahead(app *a);
 
+/* Runs taken in since (app_settle): what the views keep per run or per listed query is dropped
+ * and made again at its next use (the list's contrasts, the side by side's rank table, the judging
+ * pool and counts). */
+void list_runs_changed(app *a);
+void compare_runs_changed(app *a);
+
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);
 int act_by(app *a, const char *arg);

@@ -50,6 +50,12 @@ static void release(app *a)
     a->compare_view = NULL;
 }
 
+void compare_runs_changed(app *a)
+{
+    if (a->compare_view)
+        a->compare_view->rq = RT_NO_ID;   /* the rank table has a column per run */
+}
+
 static size_t rank_slot(const struct compare_view *v, uint32_t pid)
 {
     size_t h = (size_t)(pid * 2654435761u) & v->mask;

@@ -237,6 +237,15 @@ int act_judge(app *a, const char *arg)
     return 0;
 }
 
+void judge_runs_changed(app *a)
+{
+    if (!a->judge)
+        return;
+    free(a->judge->count);   /* the pools, and so every count */
+    a->judge->count = NULL;
+    a->judge->stale = 1;     /* the query shown: its pool made again, the cursor kept */
+}
+
 void judge_forget(app *a, size_t qi)
 {
     if (J(a)->count)

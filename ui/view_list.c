@@ -67,7 +67,9 @@ static void *contrast_ahead_thread(void *arg)
 void list_contrast_ahead(app *a)
 {
     struct contrast_memo *m = a->contrast_memo;
-    if (m->ahead_asked || a->ws->nruns < 2 || a->delta_a == a->delta_b)
+    size_t in, total;
+    if (m->ahead_asked || a->ws->nruns < 2 || a->delta_a == a->delta_b ||
+        rt_workspace_runs_loading(a->ws, &in, &total))   /* taking a run in grows the query list it reads */
         return;
     m->ahead_asked = 1;
     struct contrast_ahead *h = rt_calloc(1, sizeof *h);
@@ -347,7 +349,7 @@ static int set_sort(app *a, const char *key)
         a->sort = SORT_CONTRAST;
         return 0;
     }
-    size_t r = rt_workspace_find_run(a->ws, key);
+    size_t r = app_find_run(a, key);
     if (r == (size_t)-1) {
         app_message(a, 1, "sort by what? order, qid, text, delta, judged, tags, rbo, jaccard or a run name, not \"%s\"",
                     key);
@@ -437,7 +439,9 @@ int act_filter(app *a, const char *arg)
         while (*t == ' ')
             t++;
         snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
-    } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK) {
+    } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK ||
+               (a->ws->runs_pending && app_settle(a, RT_SETTLE_RUNS) >= 0 &&   /* a run still being read */
+                rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK)) {
         a->filtering = 1;
         a->cond.measure = a->list_m;   /* worse / better: on the list's measure */
     } else {
@@ -495,7 +499,7 @@ int act_delta(app *a, const char *arg)
         app_message(a, 1, "usage: :delta RUN_A RUN_B");
         return -1;
     }
-    size_t r1 = rt_workspace_find_run(a->ws, x), r2 = rt_workspace_find_run(a->ws, y);
+    size_t r1 = app_find_run(a, x), r2 = app_find_run(a, y);
     if (r1 == (size_t)-1 || r2 == (size_t)-1) {
         app_message(a, 1, "unknown run in \"%s\"", arg);
         return -1;
@@ -712,6 +716,19 @@ static void side(app *a, int d)
     else if (d > 0 && a->col + 1 < a->ws->nruns)
         a->col++;
     app_message(a, 0, "run %s in focus (f: its failing queries)", rt_run_name(a->ws->runs[a->col].run));
+}
+
+void list_runs_changed(app *a)
+{
+    struct contrast_memo *m = a->contrast_memo;
+    if (!m)
+        return;
+    ahead_end(m);   /* it reads the query list, which grows */
+    for (int k = 0; k < 2; k++) {
+        free(m->v[k]);
+        m->v[k] = NULL;
+    }
+    m->ahead_asked = 0;   /* computed ahead again for the pair then */
 }
 
 static void release(app *a)

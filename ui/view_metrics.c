@@ -157,7 +157,7 @@ int act_baseline(app *a, const char *arg)
         app_message(a, 0, "no baseline: the metrics panel marks no run");
         return 0;
     }
-    size_t r = rt_workspace_find_run(a->ws, arg);
+    size_t r = app_find_run(a, arg);
     if (r == (size_t)-1) {
         app_message(a, 1, "no run \"%s\" (a name or a number)", arg);
         return -1;

@@ -100,4 +100,62 @@ st=0
 [ "$rc" -eq 0 ] || st=1
 grep -aq "the collection could not be opened, passages are not shown" "$D/tty" || st=1
 report $st "on a terminal, a bad collection: a message, and the workbench goes on"
+
+# ---- runs taken in behind the first screen ----------------------------------------------------
+# The second run is a FIFO: its worker blocks until the test writes it, so the first screen comes
+# with bm25 alone, whenever the test looks. (No cache: its stamp would read the FIFO.)
+# late CONTENT KEYS AFTER — the workbench on a terminal; once the first screen says 1 of 2 runs are
+# read, KEYS are typed, then CONTENT is written to the late run; AFTER is typed a while later (a
+# :snapshot of $D/snap, say: the screen as drawn, which the terminal's bytes do not show plainly);
+# then q. Sets rc, first (the output up to the first screen) and $D/late.out.
+late() {
+    local content=$1 keys=$2 after=$3
+    rm -f "$D/late.trec" "$D/keys" "$D/late.out" "$D/snap"
+    mkfifo "$D/late.trec" "$D/keys"
+    TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
+        --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
+        --run '$DEMO/runs/bm25.trec' --run '$D/late.trec' --no-cache --journal-dir '$D/j' --annotator d \
+        --no-mouse" /dev/null < "$D/keys" > "$D/late.out" 2>&1 &
+    local spid=$! i
+    exec 3> "$D/keys"
+    for i in $(seq 200); do grep -aq "runs: 1 of 2 read" "$D/late.out" && break; sleep 0.05; done
+    first=$(cat "$D/late.out")
+    printf '%b' "$keys" >&3
+    sleep 0.5
+    printf '%s' "$content" > "$D/late.trec"
+    sleep 1.5
+    printf '%b' "$after" >&3
+    sleep 0.5
+    printf 'qqqq' >&3
+    exec 3>&-
+    wait $spid
+    rc=$?
+}
+fresh
+late "$(cat "$DEMO/runs/dense.trec")" '' ":snapshot $D/snap\r"
+st=0
+[ "$rc" -eq 0 ] || st=1
+case $first in *"runs: 1 of 2 read"*) ;; *) st=1 ;; esac
+case $first in *bm25*) ;; *) st=1 ;; esac
+case $first in *dense*) st=1 ;; esac
+report $st "on a terminal: the first screen comes with the first run, the status line says 1 of 2 are read"
+head -2 "$D/snap" | grep -q "bm25 .* dense .* Δ1-2" && grep -q "34/34 queries  2 runs" "$D/snap"
+ok $? "the second run's column and the delta of both come once it is read"
+fresh
+late "$(cat "$DEMO/runs/dense.trec")" ':delta dense bm25\r' ":snapshot $D/snap\r"
+st=0
+[ "$rc" -eq 0 ] || st=1
+head -2 "$D/snap" | grep -q "Δ2-1" || st=1
+grep -q "unknown run" "$D/late.out" && st=1
+report $st "a command naming a run still being read waits for it (:delta dense bm25)"
+fresh
+late "q01 Q0 p0023 1 0.5 dense
+q01 Q0 p0161 2 not-a-score dense
+" '' "L:snapshot $D/snap\r"
+st=0
+[ "$rc" -eq 0 ] || st=1
+tr -s '\n ' '  ' < "$D/snap" > "$D/snap1"   # the report wraps its lines
+grep -q "late.trec:2: expected a numeric score" "$D/snap1" || st=1
+grep -q "that run and those after it are not shown" "$D/snap1" || st=1
+report $st "a run that cannot be read once the screen is up: the report says why, the workbench goes on"
 done_testing
