@@ -234,20 +234,17 @@ static inline uint32_t num_find(const rt_strtab *t, const char *s, size_t len)
     return (size_t)v < t->num_len ? t->num[v] - 1 : RT_NO_ID;   /* 0 - 1: RT_NO_ID */
 }
 
-/* Records id as the decimal string s's, growing num[] to hold its value. */
-static void num_add(rt_strtab *t, const char *s, size_t len, uint32_t id)
+/* Records id as the string of decimal value v (below NUM_MAX), growing num[] to hold it. */
+static void num_set(rt_strtab *t, size_t v, uint32_t id)
 {
-    int64_t v = t->num_off ? -1 : decimal_of(s, len);
-    if (v < 0 || v >= NUM_MAX)
-        return;
-    if ((size_t)v >= t->num_len) {
+    if (v >= t->num_len) {
         /* Small values: a heap block grown by doubling. Past NUM_HEAP, the whole NUM_MAX range
          * reserved at once (rt_reserve): only the pages values land on cost memory, on huge pages
          * (every lookup is a random read), and nothing is copied again; where the system refuses
          * the reservation, the heap block keeps doubling. */
         uint32_t *num = NULL;
         size_t n = t->num_len ? t->num_len : 64;
-        while (n <= (size_t)v)
+        while (n <= v)
             n *= 2;
         if (n > NUM_HEAP && (num = rt_reserve((size_t)NUM_MAX * sizeof *num)) != NULL) {
             n = NUM_MAX;
@@ -263,6 +260,20 @@ static void num_add(rt_strtab *t, const char *s, size_t len, uint32_t id)
         t->num_len = n;
     }
     t->num[v] = id + 1;
+}
+
+/* Room in strs and lens for one more id. */
+static void grow_ids(rt_strtab *t)
+{
+    if (t->count - t->nbase < t->cap)
+        return;
+    size_t old = t->cap;
+    t->cap = t->cap ? t->cap * 2 : 64;
+    t->strs = rt_reallocarray(t->strs, t->cap, sizeof *t->strs);
+    t->lens = rt_reallocarray(t->lens, t->cap, sizeof *t->lens);
+    rt_advise_huge(t->strs, t->cap * sizeof *t->strs);
+    rt_advise_huge(t->lens, t->cap * sizeof *t->lens);
+    t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens);
 }
 
 uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len)
@@ -289,20 +300,12 @@ static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t 
     int slotted = v < 0 || v >= NUM_MAX;   /* else num[] alone finds it */
     if (slotted && (size_t)(t->nslotted + 1) * 4 > (t->mask + 1) * 3)
         rehash(t);
-    if (t->count - t->nbase == t->cap) {
-        size_t old = t->cap;
-        t->cap = t->cap ? t->cap * 2 : 64;
-        t->strs = rt_reallocarray(t->strs, t->cap, sizeof *t->strs);
-        t->lens = rt_reallocarray(t->lens, t->cap, sizeof *t->lens);
-        rt_advise_huge(t->strs, t->cap * sizeof *t->strs);
-        rt_advise_huge(t->lens, t->cap * sizeof *t->lens);
-        t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens);
-    }
+    grow_ids(t);
     uint32_t id = t->count++;
     t->strs[id - t->nbase] = store(t, s, len);
     t->lens[id - t->nbase] = (uint32_t)len;
     if (!slotted) {
-        num_add(t, s, len, id);
+        num_set(t, (size_t)v, id);
         return id;
     }
     size_t j = h & t->mask, probes = 0;
@@ -427,9 +430,13 @@ void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
             __builtin_prefetch(&t->num[v[k + AHEAD]]);
         uint32_t x = v[k];
         uint32_t id = x < t->num_len ? t->num[x] - 1 : RT_NO_ID;
-        if (id == RT_NO_ID) {
+        if (id == RT_NO_ID) {   /* a new one: num[] alone finds it, no hash, no slot */
             size_t len = digits_of(x, buf);
-            id = insert_hashed(t, buf, len, rt_hash_bytes(buf, len));
+            grow_ids(t);
+            id = t->count++;
+            t->strs[id - t->nbase] = store(t, buf, len);
+            t->lens[id - t->nbase] = (uint32_t)len;
+            num_set(t, x, id);
         }
         v[k] = id;
     }
