@@ -332,6 +332,19 @@ static void *coll_thread(void *arg)
     return NULL;
 }
 
+/* Starts the thread that opens the collection of s (job and th set); 0 when it could not be made. */
+static int coll_start(coll_job **job, pthread_t *th, const rt_ws_spec *s)
+{
+    *job = rt_calloc(1, sizeof **job);
+    (*job)->path = rt_strdup(s->collection);
+    (*job)->report = rt_report_new();
+    (*job)->behind = s->defer_collection;
+    if (pthread_create(th, NULL, coll_thread, *job) == 0)
+        return 1;
+    coll_job_free(job);
+    return 0;
+}
+
 /* RETRIAGE_PARALLEL_MIN, as eval's two-part reading: the bytes from which a workspace's files are
  * read on threads (64 MiB by default). */
 static uint64_t parallel_min(void)
@@ -810,15 +823,12 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     coll_job *job = NULL;
     pthread_t coll_th;
     int threaded = st == RT_OK && s->collection && !cached && coll_threaded(s->collection);
-    if (threaded) {
-        job = rt_calloc(1, sizeof *job);
-        job->path = rt_strdup(s->collection);
-        job->report = rt_report_new();
-        job->behind = s->defer_collection;
-        threaded = pthread_create(&coll_th, NULL, coll_thread, job) == 0;
-        if (!threaded)
-            coll_job_free(&job);
-    }
+    /* With the runs deferred too, the first screen waits for the first run only, and reading the
+     * collection meanwhile would slow its reading (a disk scheduler seldom honours the idle I/O
+     * class): the collection is started once that run is in. */
+    int coll_later = threaded && s->defer_runs && s->defer_collection && runs_threads(s);
+    if (threaded && !coll_later)
+        threaded = coll_start(&job, &coll_th, s);
     if (st == RT_OK && s->queries) {
         phase(progress, ctx, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
@@ -836,6 +846,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         st = runs_defer(ws, s, progress, ctx, err);
     if (st == RT_OK && !cached && !ws->runs_pending)
         st = load_runs(ws, s, progress, ctx, err);
+    if (coll_later)
+        threaded = st == RT_OK && coll_start(&job, &coll_th, s);
     size_t last = rt_report_count(ws->report);   /* the qrels' and runs' lines end here */
     rt_ws_runs *rp = ws->runs_pending;
     if (rp)
