@@ -211,7 +211,9 @@ void app_catch_up(app *a)
     compare_runs_changed(a);
     judge_runs_changed(a);
     team_runs_changed(a);
+    size_t top = a->top;   /* the list stays where it was scrolled to (the draw keeps sel on it) */
     app_refresh_rows(a);
+    a->top = top;
 }
 
 size_t app_find_run(app *a, const char *name)
