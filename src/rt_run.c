@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "rt_image.h"
 #include "rt_mem.h"
@@ -127,6 +128,122 @@ rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, 
     }
     *out = run;
     return RT_OK;
+}
+
+/* Appends the queries of b (the second half's parse) to a (the first's), its pids' texts
+ * renumbered; 0 when a query is in both, which means the file is not grouped by query (a query
+ * straddling the split is whole in a). */
+static int join_halves(rt_run *a, rt_run *b)
+{
+    rt_strtab *seen = rt_strtab_new();
+    int both = 0;
+    for (uint32_t i = 0; i < a->nq; i++)
+        rt_strtab_intern(seen, a->qtext + a->qoff[i], a->qlen[i]);
+    for (uint32_t i = 0; i < b->nq && !both; i++)
+        both = rt_strtab_find(seen, b->qtext + b->qoff[i], b->qlen[i]) != RT_NO_ID;
+    rt_strtab_free(&seen);
+    if (both)
+        return 0;
+    size_t n0 = a->n, npt0 = a->npt, pt0 = a->ptext_len;
+    for (uint32_t i = 0; i < b->nq; i++) {
+        size_t cap = a->qcap;
+        RT_GROW(a->qlist, a->qcap, (size_t)a->nq + 1);
+        if (a->qcap != cap) {
+            a->start = rt_reallocarray(a->start, a->qcap, sizeof *a->start);
+            a->count = rt_reallocarray(a->count, a->qcap, sizeof *a->count);
+            a->qoff = rt_reallocarray(a->qoff, a->qcap, sizeof *a->qoff);
+            a->qlen = rt_reallocarray(a->qlen, a->qcap, sizeof *a->qlen);
+        }
+        grow_text(&a->qtext, &a->qtext_len, &a->qtext_cap, b->qtext + b->qoff[i], b->qlen[i], &a->qoff[a->nq]);
+        a->qlen[a->nq] = b->qlen[i];
+        a->start[a->nq] = n0 + b->start[i];
+        a->count[a->nq] = b->count[i];
+        a->nq++;
+    }
+    RT_GROW(a->pid, a->cap, a->n + b->n);
+    for (size_t k = 0; k < b->n; k++)
+        a->pid[n0 + k] = b->pid[k] & RAW_TEXT ? RAW_TEXT | (uint32_t)((b->pid[k] & ~RAW_TEXT) + npt0) : b->pid[k];
+    a->n += b->n;
+    if (b->npt) {
+        size_t off;
+        grow_text(&a->ptext, &a->ptext_len, &a->ptext_cap, b->ptext, b->ptext_len, &off);
+        RT_GROW(a->poff, a->npt_cap, a->npt + b->npt);
+        a->plen = rt_reallocarray(a->plen, a->npt_cap, sizeof *a->plen);
+        for (size_t j = 0; j < b->npt; j++) {
+            a->poff[npt0 + j] = pt0 + b->poff[j];
+            a->plen[npt0 + j] = b->plen[j];
+        }
+        a->npt += b->npt;
+    }
+    rt_run_info *x = &a->info;
+    const rt_run_info *y = &b->info;
+    if (!x->duplicates && y->duplicates)
+        x->first_dup_line = y->first_dup_line + x->physical_lines;
+    x->duplicates += y->duplicates;
+    x->lines += y->lines;
+    x->hits += y->hits;
+    x->queries += y->queries;
+    x->physical_lines += y->physical_lines;
+    return 1;
+}
+
+/* The first half's reading progress (rt_run_scan_halves: it counts both) into the caller's
+ * counter. */
+static void store_done(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)total;
+    atomic_store((_Atomic uint64_t *)ctx, done);
+}
+
+rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts *opts, uint64_t min,
+                              rt_err *err)
+{
+    static const rt_run_opts defaults = {0};
+    rt_run_opts o = opts ? *opts : defaults;
+    struct stat sb;
+    uint64_t mid = 0;
+    if (o.format != RT_RUN_DUREADER && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (uint64_t)sb.st_size >= min && (uint64_t)sb.st_size >= 2)
+        mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
+    if (o.progress_done) {   /* the halves count into one counter of their own: passed on from it */
+        o.progress = store_done;
+        o.progress_ctx = o.progress_done;
+        o.progress_caller = 1;
+        o.progress_done = NULL;
+    }
+    for (int gather = 0; mid && gather < 2; gather++) {
+        rt_run *h[2];
+        for (int k = 0; k < 2; k++) {
+            h[k] = rt_calloc(1, sizeof *h[k]);
+            h[k]->path = rt_strdup(path);
+            h[k]->raw = 1;
+        }
+        void *ctx[2] = {h[0], h[1]};
+        rt_run_info info[2];
+        rt_err e;
+        rt_status st = rt_run_scan_halves(path, &o, mid, gather, parse_query, ctx, info, &e);
+        h[0]->info = info[0];
+        h[1]->info = info[1];
+        int ok = st == RT_OK && info[0].format == info[1].format &&
+                 (info[0].has_scores == info[1].has_scores || info[1].lines == 0) && info[0].lines > 0 &&
+                 join_halves(h[0], h[1]);
+        rt_run_free(&h[1]);
+        if (ok) {
+            rt_run_info *x = &h[0]->info;
+            if (o.name) {
+                free(x->name);
+                x->name = rt_strdup(o.name);
+            } else if (!x->name) {
+                x->name = rt_path_stem(path);
+            }
+            *out = h[0];
+            return RT_OK;
+        }
+        rt_run_free(&h[0]);
+        if (st != RT_OK && st != RT_RUN_NOT_GROUPED)
+            break;   /* an input error: the one-thread read reports it with the file's line numbers */
+    }
+    return rt_run_parse(out, path, opts, err);
 }
 
 void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report)

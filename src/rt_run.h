@@ -33,6 +33,16 @@ void rt_run_free(rt_run **run);
  * report. A run must be interned before anything else is asked of it. */
 rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, rt_err *err);
 void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report);
+
+/* rt_run_parse reading a large file on two threads (rt_run_scan_halves): a regular line-based
+ * file of at least min bytes, split at the line after its middle, whose queries' lines are
+ * grouped (else each half keeps its lines and they are put together after). The same run,
+ * report lines and errors as rt_run_parse, which it falls back to (a query in both halves apart
+ * from the one straddling the split, a format the halves cannot read, an input error, whose
+ * message then has the whole file's line numbers). opts->progress_done, if set, counts the bytes
+ * read (of the file, as rt_run_parse counts them). */
+rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts *opts, uint64_t min,
+                              rt_err *err);
 /* rt_run_intern calling tick(tick_ctx) every few hundred thousand pids: the first run of a large
  * workspace adds most of its pids, which takes a while (a progress line keeps moving). */
 void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,

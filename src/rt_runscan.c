@@ -962,14 +962,26 @@ static void *read_half(void *arg)
 
 /* After both halves: the query at the end of the first and the one at the start of the second
  * are one query when their qids are equal (its lines straddle the split): the second's lines,
- * numbered on from the first's, join the first's and it is emitted once. Otherwise each is
- * emitted by its own half. */
+ * numbered on from the first's, join the first's and it is emitted once. Otherwise the first's
+ * is emitted, then the second's (its lines numbered on in the same way), both by the first half,
+ * so that the first half's queries and then the second's are in the file's order. */
 static rt_status join_halves(scan *a, scan *b, rt_err *err)
 {
-    if (b->held && a->open && a->qid_len == b->held_qid_len &&
-        memcmp(a->qid, b->held_qid, a->qid_len) == 0) {
+    if (b->held) {   /* the second half's first query, handed over by the first after its own: */
+        int same = a->open && a->qid_len == b->held_qid_len && memcmp(a->qid, b->held_qid, a->qid_len) == 0;
         if (a->fmt != b->fmt || a->info->has_scores != b->info->has_scores)
             return RT_RUN_NOT_GROUPED;   /* the halves read differently: the caller reads it whole */
+        if (!same) {   /* it starts on the split: the first's last query first, then it (file order) */
+            rt_status st = flush_block(a, err);
+            if (st != RT_OK)
+                return st;
+            if (rt_strtab_find(a->seen, b->held_qid, b->held_qid_len) != RT_NO_ID)
+                return RT_RUN_NOT_GROUPED;   /* in both halves */
+            RT_GROW(a->qid, a->qid_cap, b->held_qid_len + 8);
+            memcpy(a->qid, b->held_qid, b->held_qid_len);
+            a->qid_len = b->held_qid_len;
+            a->open = 1;
+        }
         for (size_t i = 0; i < b->held_np; i++) {
             pending e = b->p[i];
             RT_GROW(a->arena, a->acap, a->alen + e.pid_len);
@@ -982,12 +994,7 @@ static rt_status join_halves(scan *a, scan *b, rt_err *err)
         }
         b->held = 0;
     }
-    rt_status st = flush_block(a, err);
-    if (st == RT_OK && b->held) {
-        b->held = 0;
-        st = emit(b, b->held_qid, b->held_qid_len, b->p, b->held_np, err);
-    }
-    return st;
+    return flush_block(a, err);
 }
 
 /* After both halves read in gather mode: the second's lines (its queries interned into the

@@ -113,10 +113,12 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
 
 /* Streams a line-based run file in two halves, bytes [0, mid) and [mid, end) (mid a line start,
  * rt_run_split_offset), read by two threads: the first half's queries go to fn with ctx[0] and
- * what it found to info[0], the second's to fn with ctx[1] and info[1]. A query whose lines
- * straddle mid is handed over once, whole, with ctx[0], after both halves are read. Line numbers
- * in info[1], in its hits and in its messages count from mid. A query that appears in both halves
- * otherwise is not detected here: the caller sees it in both contexts. With gather, for a file
+ * what it found to info[0], the second's to fn with ctx[1] and info[1]. The query at the split
+ * (whose lines may straddle mid) and the second half's first query, when another, are handed
+ * over with ctx[0] after both halves are read (with line numbers from the file's start): ctx[0]'s
+ * queries and then ctx[1]'s are in the file's order. Line numbers in info[1], in its hits and in
+ * its messages count from mid. A query that appears in both halves otherwise is not detected
+ * here: the caller sees it in both contexts. With gather, for a file
  * whose queries' lines are not grouped, each half keeps all its lines, and after both every query
  * (its lines from both halves, in file order, numbered from the file's start) goes to fn with
  * ctx[0] in order of first appearance, as rt_run_scan does; this holds the whole run in memory.

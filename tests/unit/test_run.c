@@ -1,10 +1,13 @@
 /* test_run — reading runs: ranking order (score descending, ties by pid descending; file order on
  * request and for formats without scores), exact score equality, duplicates, regrouping of
- * scattered query blocks, format detection, BOM/CRLF/no final newline, and errors. Each case
+ * scattered query blocks, format detection, BOM/CRLF/no final newline, and errors; a run read
+ * in halves on two threads (rt_run_parse_halves) is the run read whole, report and errors too. Each case
  * writes a small file with mkstemp and checks the rankings the scan hands out. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rt_eval.h"
@@ -316,6 +319,98 @@ static void test_errors(void)
     rt_run_info_clear(&s.info);
 }
 
+/* ---- rt_run_parse_halves: the run rt_run_parse reads -------------------------------------- */
+
+/* The run at path as "name format lines hits queries dups first_dup physical|qid:pid,pid;…|report"
+ * (read whole, or in halves split at the line after the middle), or the error. */
+static void read_as(const char *path, const rt_run_opts *o, int halves, char *out, size_t cap)
+{
+    rt_run *run = NULL;
+    rt_err err = {0};
+    rt_status st = halves ? rt_run_parse_halves(&run, path, o, 0, &err) : rt_run_parse(&run, path, o, &err);
+    if (st != RT_OK) {
+        snprintf(out, cap, "error %d %s", (int)st, err.msg);
+        return;
+    }
+    rt_strtab *q = rt_strtab_new(), *p = rt_strtab_new();
+    rt_report *rep = rt_report_new();
+    rt_run_intern(run, q, p, path, rep);
+    const rt_run_info *i = rt_run_get_info(run);
+    size_t n = (size_t)snprintf(out, cap, "%s %d %zu %zu %zu %zu %zu %zu|", i->name, (int)i->format, i->lines,
+                                i->hits, i->queries, i->duplicates, i->first_dup_line, i->physical_lines);
+    for (uint32_t k = 0; k < rt_run_nqueries(run) && n < cap; k++) {
+        size_t m;
+        uint32_t qid = rt_run_qid(run, k);
+        const uint32_t *r = rt_run_ranking(run, qid, &m);
+        n += (size_t)snprintf(out + n, cap - n, "%s:", rt_strtab_str(q, qid));
+        for (size_t h = 0; h < m && n < cap; h++)
+            n += (size_t)snprintf(out + n, cap - n, "%s%s", h ? "," : "", rt_strtab_str(p, r[h]));
+        n += n < cap ? (size_t)snprintf(out + n, cap - n, ";") : 0;
+    }
+    for (size_t k = 0; k < rt_report_count(rep) && n < cap; k++) {
+        rt_report_kind kind;
+        n += (size_t)snprintf(out + n, cap - n, "|%s", rt_report_line(rep, k, &kind));
+    }
+    rt_report_free(&rep);
+    rt_strtab_free(&q);
+    rt_strtab_free(&p);
+    rt_run_free(&run);
+}
+
+/* Whether text reads the same in halves as whole (with o), and says so under name. */
+static void same_halves(const char *name, const char *text, const rt_run_opts *o)
+{
+    char path[] = "/tmp/rt_halves_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(path);
+        exit(2);
+    }
+    static char whole[1 << 16], halves[1 << 16];
+    read_as(path, o, 0, whole, sizeof whole);
+    read_as(path, o, 1, halves, sizeof halves);
+    ok(strcmp(whole, halves) == 0, "in halves as whole: %s (%.120s)", name, whole);
+    if (strcmp(whole, halves) != 0)
+        printf("# whole:  %.300s\n# halves: %.300s\n", whole, halves);
+    unlink(path);
+}
+
+static void test_halves(void)
+{
+    static char t[1 << 15];
+    size_t n = 0;
+    for (int q = 0; q < 60; q++)   /* decimal and other pids, ties, a duplicate late on */
+        for (int k = 0; k < 5; k++)
+            n += (size_t)snprintf(t + n, sizeof t - n, "%s%d Q0 %s%d %d %d tg\n", q % 7 ? "" : "x", q,
+                                  k % 2 ? "p" : "", q * 10 + k % 4, k + 1, (k * 3) % 4);
+    n += (size_t)snprintf(t + n, sizeof t - n, "# a comment\n\n");
+    for (int q = 60; q < 120; q++)
+        for (int k = 0; k < 5; k++)
+            n += (size_t)snprintf(t + n, sizeof t - n, "%d Q0 %d %d %d tg\n", q, q * 10 + (q == 100 ? 0 : k), k + 1,
+                                  5 - k);
+    rt_run_opts o = {0};
+    same_halves("grouped TREC, ties, text and decimal pids, a duplicate, a comment", t, &o);
+    o.order = RT_ORDER_FILE;
+    same_halves("the same in file order", t, &o);
+    o.order = RT_ORDER_SCORE;
+    o.name = "named";
+    same_halves("the same, named", t, &o);
+    o.name = NULL;
+    n += (size_t)snprintf(t + n, sizeof t - n, "3 Q0 999 1 9 tg\n");   /* query 3 again, at the end */
+    same_halves("a query in both halves (the lines put together)", t, &o);
+    n += (size_t)snprintf(t + n, sizeof t - n, "200 Q0 1 1 not-a-score tg\n");
+    same_halves("an error in the second half (its line number)", t, &o);
+    n = 0;
+    for (int k = 0; k < 300; k++)   /* one query straddling the split */
+        n += (size_t)snprintf(t + n, sizeof t - n, "q7\tp%d\t%d\n", k, k + 1);
+    same_halves("one query across the split, TSV without scores", t, &o);
+    n = 0;
+    for (int q = 0; q < 40; q++)
+        n += (size_t)snprintf(t + n, sizeof t - n, "%d\t%d\t1\t0.5\n", q, q);
+    same_halves("TSV with scores, a line a query", t, &o);
+}
+
 int main(void)
 {
     test_order();
@@ -324,5 +419,6 @@ int main(void)
     test_formats();
     test_line_ends();
     test_errors();
+    test_halves();
     return tap_done();
 }
