@@ -384,7 +384,8 @@ typedef struct runs_job {
     pthread_t th[8];
     size_t started;
     int hold;          /* one worker at a time until the first run is interned (a deferred open's
-                          first screen waits for it: its parse and interning get a core each) */
+                          first screen waits for it: it is read on two threads, rt_run_parse_halves,
+                          then interned while one worker reads the next) */
     size_t busy;       /* workers parsing a run */
 } runs_job;
 
@@ -441,13 +442,15 @@ static void *runs_worker(void *arg)
         }
         j->next++;
         j->busy++;
+        int halves = j->hold;   /* the first run, alone: read on two threads */
         pthread_mutex_unlock(&j->mu);
         const rt_ws_spec *s = j->s;
         rt_run_opts ro = {.order = s->order, .strict = s->strict,
                           .name = s->run_names ? s->run_names[r] : NULL};
         if (j->count)
             ro.progress = count_only, ro.progress_done = &j->read;
-        rt_status st = rt_run_parse(&j->parsed[r], s->run_paths[r], &ro, &j->err[r]);
+        rt_status st = halves ? rt_run_parse_halves(&j->parsed[r], s->run_paths[r], &ro, parallel_min(), &j->err[r])
+                              : rt_run_parse(&j->parsed[r], s->run_paths[r], &ro, &j->err[r]);
         pthread_mutex_lock(&j->mu);
         j->st[r] = st;
         j->done[r] = 1;
