@@ -14,9 +14,30 @@
 
 static uint64_t fold(uint64_t h, uint64_t x) { return rt_hash_mix(h ^ (x + 0x9e3779b97f4a7c15ULL)); }
 
+enum { EDGE = 64 * 1024, BLOCK = 4096, INNER = 64 };
+
+/* Asks for the pages rt_stamp_sample reads of the mapping base (size bytes) at once: from a cold
+ * disk they are read together rather than one fault after another (13 stamps of a large
+ * workspace: 0.22-0.33 s one by one). */
+static void will_need(const unsigned char *base, size_t size)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    if (size <= 2 * EDGE + INNER * BLOCK) {
+        madvise((void *)base, size, MADV_WILLNEED);
+        return;
+    }
+    madvise((void *)base, EDGE, MADV_WILLNEED);
+    size_t tail = (size - EDGE) / page * page;
+    madvise((void *)(base + tail), size - tail, MADV_WILLNEED);
+    for (size_t k = 1; k <= INNER; k++) {
+        size_t at = size / (INNER + 1) * k, from = at / page * page;
+        madvise((void *)(base + from), at + BLOCK - from, MADV_WILLNEED);
+    }
+}
+
 uint64_t rt_stamp_sample(const unsigned char *base, size_t size)
 {
-    enum { EDGE = 64 * 1024, BLOCK = 4096, INNER = 64 };
     uint64_t h = rt_hash_mix(size);
     if (size <= 2 * EDGE + INNER * BLOCK)
         return fold(h, rt_hash_bytes(base, size));
@@ -47,6 +68,7 @@ rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err)
             return rt_err_set(err, RT_EINPUT, "%s: cannot map: %s", path, strerror(errno));
         }
         madvise(m, (size_t)st.st_size, MADV_RANDOM);
+        will_need(m, (size_t)st.st_size);
         rt_mapguard_add(m, (size_t)st.st_size, path);   /* cut short meanwhile: no SIGBUS death */
         s->sample = rt_stamp_sample(m, (size_t)st.st_size);
         rt_mapguard_remove(m);
