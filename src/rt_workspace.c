@@ -649,14 +649,13 @@ static void runs_pending_free(rt_ws_runs **pp)
     *pp = NULL;
 }
 
-/* Starts parsing the runs of s on workers and takes the first into ws (ws->runs_pending is set):
- * the open then returns without waiting for the others. Does nothing (ws->runs_pending NULL) when
- * the runs would not be read on threads. */
-static rt_status runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
-                            rt_err *err)
+/* Starts parsing the runs of s on workers (ws->runs_pending is set; the first run is taken in by
+ * runs_take, after the queries and the qrels, and the open then returns without waiting for the
+ * others). Does nothing (ws->runs_pending NULL) when the runs would not be read on threads. */
+static void runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress)
 {
     if (!runs_threads(s))
-        return RT_OK;
+        return;
     rt_ws_runs *p = rt_calloc(1, sizeof *p);
     const char **paths = rt_calloc(s->nruns + 1, sizeof *paths);
     const char **names = s->run_names ? rt_calloc(s->nruns + 1, sizeof *names) : NULL;
@@ -667,15 +666,9 @@ static rt_status runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progres
     }
     p->s = (rt_ws_spec){.run_paths = paths, .run_names = names, .nruns = s->nruns, .order = s->order,
                         .strict = s->strict};
-    if (!(p->j = runs_start(&p->s, progress != NULL, 1))) {
+    if (!(p->j = runs_start(&p->s, progress != NULL, 1)))
         runs_pending_free(&p);
-        return RT_OK;
-    }
     ws->runs_pending = p;
-    uint64_t total = 0;
-    for (size_t r = 0; r < s->nruns; r++)
-        total += file_size(s->run_paths[r]);
-    return runs_take(ws, &p->s, p->j, 0, 0, total, progress, ctx, err);
 }
 
 static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, size_t first, size_t last,
@@ -832,6 +825,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     int coll_later = threaded && s->defer_runs && s->defer_collection && runs_threads(s);
     if (threaded && !coll_later)
         threaded = coll_start(&job, &coll_th, s);
+    if (st == RT_OK && !cached && s->defer_runs)   /* the first run is read while the qrels are */
+        runs_defer(ws, s, progress);
     if (st == RT_OK && s->queries) {
         phase(progress, ctx, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
@@ -845,8 +840,12 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         phase(progress, ctx, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
-    if (st == RT_OK && !cached && s->defer_runs)
-        st = runs_defer(ws, s, progress, ctx, err);
+    if (st == RT_OK && ws->runs_pending) {
+        uint64_t total = 0;
+        for (size_t r = 0; r < s->nruns; r++)
+            total += file_size(s->run_paths[r]);
+        st = runs_take(ws, &ws->runs_pending->s, ws->runs_pending->j, 0, 0, total, progress, ctx, err);
+    }
     if (st == RT_OK && !cached && !ws->runs_pending)
         st = load_runs(ws, s, progress, ctx, err);
     if (coll_later)
