@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_mem.h"
@@ -921,6 +922,12 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
     s.fmt = s.opts.format;
     scan_reset(&s, s.fmt == RT_RUN_DUREADER);
     rt_status st = s.fmt == RT_RUN_DUREADER ? scan_json(&s, err) : scan_lines(&s, err);
+    struct stat sb;
+    if (st == RESTART && (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)))
+        /* it would be read again, and a pipe cannot be: said so, rather than an empty second pass */
+        st = rt_err_at(err, RT_EINPUT, path, info->physical_lines, "a query's lines come again after "
+                       "other queries' (not grouped by query), which means reading the run twice, and "
+                       "a pipe cannot be read twice: save it to a file first, or group its lines");
     if (st == RESTART) {
         if (reset && s.fmt != RT_RUN_DUREADER)
             reset(ctx);

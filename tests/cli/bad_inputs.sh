@@ -281,4 +281,16 @@ if [ -w /dev/full ]; then
     report $? "a full disk on stdout: exit 2 with a message"
 fi
 
+# a run read from a pipe whose queries' lines are not grouped: it cannot be read again (the
+# regrouping reads a file twice), which is said, with the line, rather than "empty run file"
+printf 'q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\nq1 Q0 c 2 0.5 r\n' > "$D/ungrouped"
+mkfifo "$D/pipe"
+cat "$D/ungrouped" > "$D/pipe" &
+fails 2 "$D/pipe:3: a query's lines come again after other queries'" \
+    "an ungrouped run from a pipe: the reason and the line, not \"empty\"" eval "$D/q" "$D/pipe"
+wait
+run eval "$D/q" "$D/ungrouped"
+[ "$rc" -eq 0 ]
+ok $? "the same run from a file is regrouped and evaluated"
+
 done_testing
