@@ -173,9 +173,23 @@ static int known_pid(const rt_session *s, const char *pid)
     if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
         return 1;
     settled(s);
+    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
+        return 1;   /* a run read meanwhile names it */
     const char *t;
     size_t tl;
     return s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl);
+}
+
+/* Whether qid is a query the workspace knows; runs still being read (rt_ws_spec.defer_runs) are
+ * waited for before saying no: a query only they rank is known once they are in. */
+static int known_qid(const rt_session *s, const char *qid)
+{
+    rt_err e;
+    if (rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID)
+        return 1;
+    if (s->ws->runs_pending)
+        (void)settle(s, RT_SETTLE_RUNS, &e);   /* a failure is in the report */
+    return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID;
 }
 
 static int known_leak_type(const char *t)
@@ -206,7 +220,7 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
     const char *ro = rt_session_readonly(s);
     if (ro)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", ro);
-    if (op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE && (!op->qid || rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) == RT_NO_ID))
+    if (op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE && (!op->qid || !known_qid(s, op->qid)))
         return rt_err_set(err, RT_EUSAGE, "unknown query \"%s\"", op->qid ? op->qid : "");
     if (op->pid && !known_pid(s, op->pid))
         return rt_err_set(err, RT_EUSAGE, "unknown passage \"%s\"", op->pid);
@@ -248,7 +262,7 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
         if (!op->name || !op->name[0] || !op->text || !op->text[0] || op->text[0] == '.' || strchr(op->text, '/'))
             return rt_err_set(err, RT_EUSAGE, "a package needs a name and an annotator");
         for (size_t i = 0; i < op->nqids; i++) {
-            if (rt_strtab_find(s->ws->qids, op->qids[i], strlen(op->qids[i])) == RT_NO_ID)
+            if (!known_qid(s, op->qids[i]))
                 return rt_err_set(err, RT_EUSAGE, "package %s: unknown query \"%s\"", op->name, op->qids[i]);
             if (!known_pid(s, op->pids[i]))
                 return rt_err_set(err, RT_EUSAGE, "package %s: unknown passage \"%s\"", op->name, op->pids[i]);
@@ -258,7 +272,7 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
         if (!op->name || !op->name[0])
             return rt_err_set(err, RT_EUSAGE, "a query set needs a name");
         for (size_t i = 0; i < op->nqids; i++)
-            if (rt_strtab_find(s->ws->qids, op->qids[i], strlen(op->qids[i])) == RT_NO_ID)
+            if (!known_qid(s, op->qids[i]))
                 return rt_err_set(err, RT_EUSAGE, "query set %s: unknown query \"%s\"", op->name, op->qids[i]);
         break;
     default:
@@ -404,8 +418,10 @@ rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err)
 uint32_t rt_session_pid(rt_session *s, const char *pid)
 {
     uint32_t id = rt_strtab_find(s->ws->pids, pid, strlen(pid));
-    if (id == RT_NO_ID)
+    if (id == RT_NO_ID) {
         settled(s);
+        id = rt_strtab_find(s->ws->pids, pid, strlen(pid));   /* a run read meanwhile names it */
+    }
     const char *t;
     size_t tl;
     if (id == RT_NO_ID && s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl))

@@ -690,9 +690,9 @@ static void runs_done(rt_workspace *ws)
         ws->pending->ekey = p->ekey;
         ws->pending->nqids = rt_strtab_count(ws->qids);
         ws->pending->npids = rt_strtab_count(ws->pids);
-    } else {
+    } else {   /* the collection is in (or failed, or there is none): the rest of the open */
         check_judged(ws);
-        if (ws->cache && !ws->runs_failed)
+        if (ws->cache && !ws->runs_failed && !ws->collection_failed)
             save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), p->first, p->at, p->ekey);
         rt_collection_save(ws->collection, ws->report);
         rt_report_move_tail(ws->report, n0, p->after);
@@ -727,6 +727,22 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
     if (ws->nruns == p->s.nruns)
         runs_done(ws);
     return 1;
+}
+
+void rt_workspace_abandon(rt_workspace *ws)
+{
+    if (ws->runs_pending) {   /* its workers stop after the run they read, or never (a pipe) */
+        runs_job *j = ws->runs_pending->j;
+        pthread_mutex_lock(&j->mu);
+        j->stop = 1;
+        pthread_cond_broadcast(&j->cv);
+        pthread_mutex_unlock(&j->mu);
+        ws->runs_pending = NULL;   /* the job and what it read go with the process */
+    }
+    if (ws->pending) {   /* its thread only builds an index in memory */
+        atomic_store(&ws->pending->job->hurry, 1);
+        ws->pending = NULL;
+    }
 }
 
 int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total)
@@ -1199,13 +1215,13 @@ void rt_workspace_free(rt_workspace **wp)
 int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
 {
     int taken = 0;
-    while (ws->runs_pending) {   /* the runs first: the collection's part of the open follows them */
+    while (ws->runs_pending) {   /* the runs first: with wait, the collection's part follows them */
         int rc = runs_settle(ws, wait, err);
-        if (rc <= 0)
-            return rc < 0 ? -1 : taken;
-        taken = 1;
-        if (!wait)   /* one run a call: the screen shows each */
-            return 1;
+        if (rc < 0)
+            return -1;
+        taken |= rc;
+        if (rc == 0 || !wait)   /* one run a call: the screen shows each */
+            break;
     }
     if (wait == RT_SETTLE_RUNS)
         return taken;
@@ -1220,7 +1236,21 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
     ws->pending = NULL;
     coll_job *j = p->job;
     int rc = 1;
-    if (j->st != RT_OK) {   /* the open would have failed: the workbench goes on without passages */
+    rt_ws_runs *rp = ws->runs_pending;
+    if (rp && j->st == RT_OK) {
+        /* indexed before the last run is in: its passages show now; the judged-pid check and the
+         * cache follow the runs (runs_done). Its lines go after the runs' so far (those of the
+         * runs still to come go before them), the cross-check's after them. */
+        if (!ws->cache)
+            rt_collection_save(j->c, j->report);
+        size_t n0 = rt_report_count(ws->report);
+        append_report(ws->report, j->report);
+        size_t k = rt_report_count(ws->report) - n0;
+        rt_report_move_tail(ws->report, n0, rp->at);
+        rp->after += k;
+        ws->collection = j->c;
+        j->c = NULL;
+    } else if (j->st != RT_OK) {   /* the open would have failed: the workbench goes on without passages */
         *err = j->err;
         ws->collection_failed = 1;
         append_report(ws->report, j->report);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_session.h"
@@ -228,6 +230,44 @@ int main(void)
     ok(ws && same_values(ws, ref) && same_list(ws, ref), "every value and the query list are the waiting open's");
     ok(ws && same_report(ws, ref), "and the report, line by line");
     rt_workspace_free(&ws);
+    remove_derived();
+
+    /* the collection indexed while a run is still being read (the third, a FIFO the test writes
+     * later): its passages are in at once; the judged-pid check and the report's order follow
+     * the runs */
+    char ctext[4096];
+    FILE *cf = fopen(rcp, "r");
+    size_t clen = cf ? fread(ctext, 1, sizeof ctext, cf) : 0;
+    if (cf)
+        fclose(cf);
+    unlink(rcp);
+    int fifo = mkfifo(rcp, 0600) == 0;
+    ws = fifo ? open_ws(&spec, 1, 1, 1, &err) : NULL;
+    for (int i = 0; ws && i < 4000 && !ws->collection; i++) {
+        if (rt_workspace_settle(ws, 0, &err) < 0)
+            break;
+        usleep(2000);
+    }
+    ok(ws && ws->collection && ws->runs_pending && ws->nruns == 2,
+       "the collection comes in while the third run is still being read");
+    ok(ws && !report_has(ws, "judged passages are not in the collection"), "the judged passages are checked after the runs");
+    pid_t child = fifo ? fork() : -1;
+    if (child == 0) {   /* the third run's writer */
+        FILE *w = fopen(rcp, "w");
+        if (w) {
+            fwrite(ctext, 1, clen, w);
+            fclose(w);
+        }
+        _exit(0);
+    }
+    ok(ws && rt_workspace_settle(ws, 1, &err) == 1 && !ws->runs_pending && !ws->pending, "then the runs come in");
+    if (child > 0)
+        waitpid(child, NULL, 0);
+    ok(ws && same_values(ws, ref) && same_list(ws, ref), "every value and the query list are the waiting open's");
+    ok(ws && same_report(ws, ref), "and the report, line by line");
+    rt_workspace_free(&ws);
+    unlink(rcp);
+    in_dir("c.trec", "q1 Q0 p5 1 3 c\nq1 Q0 p1 2 2 c\nq1 Q0 p5 3 1 c\nq2 Q0 p6 1 5 c\nq8 Q0 p1 1 1 c\n");
     remove_derived();
 
     /* the workspace cache: written once every run is in, and a reopen from it is the same */
