@@ -184,10 +184,14 @@ static int ids_of(app *a, const char *q, const char *p, uint32_t *qid, uint32_t 
 {
     *qid = rt_strtab_find(a->ws->qids, q, strlen(q));
     *pid = RT_NO_ID;
+    if (*qid == RT_NO_ID && a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* ranked by a later run? */
+        *qid = rt_strtab_find(a->ws->qids, q, strlen(q));
     if (*qid == RT_NO_ID) {
         app_message(a, 1, "unknown query \"%s\"", q);
         return 0;
     }
+    if (strcmp(p, "-") != 0 && rt_strtab_find(a->ws->pids, p, strlen(p)) == RT_NO_ID && !app_wait(a, APP_WAIT_ALL))
+        return 0;   /* a passage only a later run or the collection may know: they first, or given up */
     if (strcmp(p, "-") != 0 && (*pid = rt_session_pid(a->s, p)) == RT_NO_ID) {
         app_message(a, 1, "unknown passage \"%s\"", p);
         return 0;

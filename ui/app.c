@@ -181,6 +181,8 @@ void app_pop(app *a)
 
 void app_message(app *a, int error, const char *fmt, ...)
 {
+    if (a->msg_keep)   /* a wait was given up: that says what became of the command */
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
@@ -219,10 +221,8 @@ void app_catch_up(app *a)
 size_t app_find_run(app *a, const char *name)
 {
     size_t r = rt_workspace_find_run(a->ws, name);
-    if (r == (size_t)-1 && a->ws->runs_pending) {   /* perhaps one still being read */
-        app_settle(a, RT_SETTLE_RUNS);
+    if (r == (size_t)-1 && a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* perhaps one still being read */
         r = rt_workspace_find_run(a->ws, name);
-    }
     return r;
 }
 
@@ -233,29 +233,30 @@ int app_settle(app *a, int wait)
     size_t warned = rt_report_warnings(a->ws->report), nruns = a->ws->nruns;
     rt_err e;
     e.msg[0] = '\0';
-    int rc = rt_session_settle(a->s, wait, &e);
+    (void)rt_session_settle(a->s, wait, &e);
     app_catch_up(a);
+    int changed = a->ws->nruns != nruns;
     if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in, or one failed */
         a->runs_pending = 0;
+        changed = 1;
         if (a->ws->runs_failed)
             app_message(a, 1, "%s%sthat run and those after it are not shown: press L", e.msg,
                         e.msg[0] ? "; " : "a run could not be read; ");
         else if (rt_report_warnings(a->ws->report) > warned)
             app_message(a, 0, "every run is in; %zu load warnings: press L to read them",
                         rt_report_warnings(a->ws->report));
-        return 1;
+        warned = rt_report_warnings(a->ws->report);
     }
-    if (a->runs_pending)
-        return a->ws->nruns != nruns;
-    if (rc == 0 && a->ws->pending)
-        return 0;   /* still being indexed */
-    a->coll_pending = 0;   /* taken in now, or already by the session (a passage it had to know) */
-    if (!a->ws->collection)
-        app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
-    else if (rt_report_warnings(a->ws->report) > warned)
-        app_message(a, 0, "the collection is in; %zu load warnings: press L to read them",
-                    rt_report_warnings(a->ws->report));
-    return 1;
+    if (a->coll_pending && !a->ws->pending) {   /* taken in now, or by the session (a passage it had to know) */
+        a->coll_pending = 0;
+        changed = 1;
+        if (!a->ws->collection)
+            app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
+        else if (rt_report_warnings(a->ws->report) > warned)
+            app_message(a, 0, "the collection is in; %zu load warnings: press L to read them",
+                        rt_report_warnings(a->ws->report));
+    }
+    return changed;
 }
 
 /* ---- the frame --------------------------------------------------------------------------- */

@@ -83,6 +83,7 @@ typedef struct app {
     int nregions;
     char msg[512];
     int msg_error;
+    int msg_keep;               /* the message stays until the next key (app_wait was given up) */
 
     uint32_t *judged;           /* judged passages per query index */
 
@@ -210,6 +211,15 @@ int app_settle(app *a, int wait);
 
 /* rt_workspace_find_run, waiting for the runs still being read when name is none of those in. */
 size_t app_find_run(app *a, const char *name);
+
+/* Waits for the runs still being read (APP_WAIT_RUNS), the collection still being indexed
+ * (APP_WAIT_COLLECTION), or both, taking each in as it comes and saying on the status line what
+ * it waits for; Esc gives up (a message says the command was not run), and so does a signal.
+ * 1 when what was waited for is in (or failed: the message says so), 0 when given up. */
+#define APP_WAIT_RUNS 1u
+#define APP_WAIT_COLLECTION 2u
+#define APP_WAIT_ALL 3u
+int app_wait(app *a, unsigned what);
 
 /* Brings the workbench's state up to runs taken in since it last looked (by app_settle, or by the
  * session, which takes them in when it must know a passage): new queries' rows, the views' state

@@ -54,7 +54,8 @@ int act_export(app *a, const char *arg)
         o.qids = set->qids;
         o.nqids = set->n;
     }
-    app_settle(a, 1);   /* a file has every run (and the passages): those still being read first */
+    if (!app_wait(a, APP_WAIT_ALL))   /* a file has every run (and the passages) */
+        return -1;
     o.leakage = a->leak;   /* leak-pairs: the cosines, once the leakage view has run the check */
     unsigned char *mask = NULL;
     if (o.what == RT_EXPORT_LEAKAGE)

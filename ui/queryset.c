@@ -50,7 +50,7 @@ int act_sample(app *a, const char *arg)
     rt_condition c;
     rt_err err;
     if (rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK &&
-        (!a->ws->runs_pending || app_settle(a, RT_SETTLE_RUNS) < 0 ||   /* a run still being read? */
+        (!a->ws->runs_pending || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
          rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK)) {
         app_message(a, 1, "%s", err.msg);
         return -1;

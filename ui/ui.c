@@ -128,6 +128,7 @@ static void line_backspace(app *a)
  * a command run from the command line (0 or -1). */
 static int handle(app *a, int is_key, wint_t ch)
 {
+    a->msg_keep = 0;
     if (!a->prompt)
         a->msg[0] = '\0';
     if (is_key && ch == KEY_RESIZE)
@@ -408,6 +409,99 @@ static void app_free(app *a)
 
 static void app_runs_in(void *ctx) { app_catch_up(ctx); }
 
+/* Quitting while runs were still being read or the collection indexed: what the next open would
+ * use is finished first (the runs when a workspace cache will keep them, the collection's index),
+ * saying so; a signal meanwhile (a second ^C), or one that ended the workbench other than ^C
+ * (SIGTERM, SIGHUP: the terminal is gone), gives it up, and the rest is abandoned to the exit
+ * (a run read from a pipe that never ends cannot hold the workbench open, nor its journal lock). */
+static void finish_loading(rt_session *s, int headless)
+{
+    rt_workspace *ws = s->ws;
+    rt_err e;
+    if (headless) {   /* a script settled everything before it started */
+        if (ws->runs_pending || ws->pending)
+            (void)rt_session_settle(s, 1, &e);
+        return;
+    }
+    int runs = ws->runs_pending && ws->cache, index = ws->pending != NULL;
+    if ((runs || index) && got_signal != SIGTERM && got_signal != SIGHUP) {
+        size_t in = 0, of = 0;
+        uint64_t done = 0, total = 0;
+        rt_workspace_runs_loading(ws, &in, &of);
+        rt_workspace_collection_loading(ws, &done, &total);
+        char what[160] = "";
+        if (runs)
+            snprintf(what, sizeof what, "reading the runs (%zu of %zu read)%s", in, of, index ? " and " : "");
+        if (index)
+            snprintf(what + strlen(what), sizeof what - strlen(what), "the collection's index (%d%% read)",
+                     total ? (int)(100 * done / total) : 0);
+        fprintf(stderr, "retriage: finishing %s for the next open (^C again quits without)\n", what);
+        got_signal = 0;
+        while (!got_signal && ((ws->runs_pending && ws->cache) || ws->pending)) {
+            e.msg[0] = '\0';
+            if (rt_session_settle(s, 0, &e) < 0 && e.msg[0])
+                fprintf(stderr, "retriage: %s\n", e.msg);
+            else
+                nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+        }
+    }
+    rt_workspace_abandon(ws);   /* what is still being read: left to the exit */
+}
+
+/* Gives back the keys typed ahead during a wait (ncurses returns the last pushed first). */
+static void unget_keys(const int *kind, const wint_t *key, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (kind[i] == KEY_CODE_YES)
+            ungetch((int)key[i]);
+        else
+            unget_wch((wchar_t)key[i]);
+}
+
+int app_wait(app *a, unsigned what)
+{
+    enum { AHEAD = 64 };
+    int kind[AHEAD];
+    wint_t key[AHEAD];
+    int nkeys = 0;
+    for (;;) {
+        app_settle(a, 0);
+        int runs = (what & APP_WAIT_RUNS) && a->ws->runs_pending;
+        int coll = (what & APP_WAIT_COLLECTION) && a->ws->pending;
+        if (!runs && !coll) {
+            unget_keys(kind, key, nkeys);   /* typed meanwhile: the next commands */
+            return 1;
+        }
+        if (term_is_headless()) {   /* a script settles everything before it starts: not reached */
+            app_settle(a, 1);
+            return 1;
+        }
+        if (got_signal)
+            return 0;
+        size_t in, of;
+        uint64_t done, total;
+        if (runs && rt_workspace_runs_loading(a->ws, &in, &of))
+            app_message(a, 0, "waiting for the runs still being read (%zu of %zu read)… Esc gives up", in, of);
+        else if (rt_workspace_collection_loading(a->ws, &done, &total))
+            app_message(a, 0, "waiting for the collection's index (%d%%)… Esc gives up",
+                        total ? (int)(100 * done / total) : 0);
+        app_draw(a);
+        refresh();
+        timeout(50);
+        wint_t ch;
+        int r = get_wch(&ch);
+        if (r == OK && (ch == 27 || ch == 3)) {   /* Esc, or ^C as a key: what was typed ahead goes too */
+            app_message(a, 1, "gave up waiting: the command was not run");
+            a->msg_keep = 1;
+            return 0;
+        }
+        if (r != ERR && !(r == KEY_CODE_YES && ch == KEY_RESIZE) && nkeys < AHEAD) {
+            kind[nkeys] = r;
+            key[nkeys++] = ch;
+        }
+    }
+}
+
 int ui_run(rt_session *s, const ui_opts *o)
 {
     rt_workspace *ws = s->ws;
@@ -464,23 +558,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     }
     if (rc == 0)
         term_end();
-    /* quit while runs were still being read or the collection indexed: they are taken in all the
-     * same, so that the index and the workspace cache are written for the next open */
-    uint64_t done, total;
-    size_t in, of;
-    if (rt_workspace_runs_loading(ws, &in, &of)) {
-        if (!headless)
-            fprintf(stderr, "retriage: finishing reading the runs (%zu of %zu read) for the next open\n", in, of);
-        if (rt_session_settle(s, 1, &e) < 0 && !headless)
-            fprintf(stderr, "retriage: %s\n", e.msg);
-    }
-    if (rt_workspace_collection_loading(ws, &done, &total)) {
-        if (!headless)
-            fprintf(stderr, "retriage: finishing the collection's index (%d%% read) for the next open\n",
-                    total ? (int)(100 * done / total) : 0);
-        if (rt_session_settle(s, 1, &e) < 0 && !headless)
-            fprintf(stderr, "retriage: %s\n", e.msg);
-    }
+    finish_loading(s, headless);
     s->on_runs = NULL;
     app_free(&a);
     return rc;

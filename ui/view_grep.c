@@ -65,7 +65,8 @@ int act_grep(app *a, const char *arg)
         app_message(a, 1, "usage: :grep TEXT (the passages the runs rank for the listed queries that contain TEXT)");
         return -1;
     }
-    app_settle(a, 1);   /* a collection still being indexed: searched once it is in */
+    if (!app_wait(a, APP_WAIT_COLLECTION))   /* a collection still being indexed: searched once it is in */
+        return -1;
     if (!a->ws->collection) {
         app_message(a, 1, ":grep searches the passages: the workspace has no collection");
         return -1;

@@ -108,14 +108,23 @@ void judge_refresh(app *a)
 {
     if (!a->ws->nq || (J(a)->qid == app_qid(a) && !J(a)->stale))
         return;
-    int same = J(a)->qid == app_qid(a);   /* stale: the same query, its judgments changed */
+    /* stale: the same query, its judgments (or the runs) changed: the cursor stays on its passage */
+    int same = J(a)->qid == app_qid(a);
+    uint32_t keep = same && J(a)->sel < J(a)->n ? J(a)->pool[J(a)->sel].pid : RT_NO_ID;
     J(a)->qid = app_qid(a);
     J(a)->stale = 0;
     J(a)->n = build(a, J(a)->qid, &J(a)->pool, &J(a)->cap);
     apply_hint(a);
-    if (!same)
+    if (!same) {
         J(a)->sel = J(a)->top = 0;
-    else if (J(a)->sel >= J(a)->n)
+        return;
+    }
+    for (size_t i = 0; keep != RT_NO_ID && i < J(a)->n; i++)
+        if (J(a)->pool[i].pid == keep) {
+            J(a)->sel = i;
+            return;
+        }
+    if (J(a)->sel >= J(a)->n)   /* it left the pool (:hint T): the row below, or the last */
         J(a)->sel = J(a)->n ? J(a)->n - 1 : 0;
 }
 
@@ -123,7 +132,8 @@ void judge_refresh(app *a)
  * those with hint >= T that are not relevant (the likely false negatives), or the fusion order. */
 int act_hint(app *a, const char *arg)
 {
-    app_settle(a, 1);   /* the hint reads the passages: a collection still being indexed first */
+    if (!app_wait(a, APP_WAIT_COLLECTION))   /* the hint reads the passages */
+        return -1;
     if (!a->ws->answers) {
         app_message(a, 1, "the workspace has no answers (\"answers\" in it, or --answers F)");
         return -1;

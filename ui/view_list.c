@@ -440,7 +440,7 @@ int act_filter(app *a, const char *arg)
             t++;
         snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
     } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK ||
-               (a->ws->runs_pending && app_settle(a, RT_SETTLE_RUNS) >= 0 &&   /* a run still being read */
+               (a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS) &&   /* a run still being read */
                 rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK)) {
         a->filtering = 1;
         a->cond.measure = a->list_m;   /* worse / better: on the list's measure */
@@ -478,6 +478,8 @@ int act_goto(app *a, const char *arg)
         return -1;
     }
     uint32_t q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
+    if (q == RT_NO_ID && a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* one only a later run ranks? */
+        q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
     for (size_t i = 0; q != RT_NO_ID && i < a->ws->nq; i++)
         if (a->ws->qlist[i] == q) {
             for (size_t k = 0; k < a->nrows; k++)
@@ -514,9 +516,11 @@ int act_delta(app *a, const char *arg)
 
 static int qid_width(app *a)
 {
-    static int qid_w;   /* computed once: the ids do not change */
-    if (qid_w)
+    static int qid_w;   /* computed once for the listed queries (runs read later add some) */
+    static size_t for_nq;
+    if (qid_w && for_nq == a->ws->nq)
         return qid_w;
+    for_nq = a->ws->nq;
     int w = 3;
     for (size_t i = 0; i < a->ws->nq; i++) {
         int n = (int)rt_text_width(rt_strtab_str(a->ws->qids, a->ws->qlist[i]),

@@ -44,7 +44,8 @@ static int make_packages(app *a, rt_package_plan *plan, size_t nn)
     rt_err err;
     size_t owner;
     const char *taken;
-    app_settle(a, RT_SETTLE_RUNS);   /* the pools are of every run: those still being read first */
+    if (!app_wait(a, APP_WAIT_RUNS))   /* the pools are of every run */
+        return -1;
     rt_status st = rt_package_make(a->ws, plan, &ops, &n, &err);
     if (st == RT_OK && (taken = rt_package_name_taken(team_of(a), ops, n, &owner)))   /* it would hide theirs */
         st = rt_err_set(&err, RT_EUSAGE, "a package named %s exists already in %s's journal (give another prefix)",

@@ -247,7 +247,8 @@ int act_find(app *a, const char *arg)
         a->line[0] = '\0';
         return 0;
     }
-    app_settle(a, 1);   /* the search reads the passage: a collection still being indexed first */
+    if (!app_wait(a, APP_WAIT_COLLECTION))   /* the search reads the passage */
+        return -1;
     snprintf(a->find, sizeof a->find, "%s", arg);
     a->find_at = 0;
     a->find_jump = 1;

@@ -107,10 +107,11 @@ report $st "on a terminal, a bad collection: a message, and the workbench goes o
 # late CONTENT KEYS AFTER — the workbench on a terminal; once the first screen says 1 of 2 runs are
 # read, KEYS are typed, then CONTENT is written to the late run; AFTER is typed a while later (a
 # :snapshot of $D/snap, say: the screen as drawn, which the terminal's bytes do not show plainly);
-# then q. Sets rc, first (the output up to the first screen) and $D/late.out.
+# then q. CONTENT - : never written, q is typed after KEYS (rc 137 when it did not end within 5 s).
+# Sets rc, first (the output up to the first screen) and $D/late.out.
 late() {
     local content=$1 keys=$2 after=$3
-    rm -f "$D/late.trec" "$D/keys" "$D/late.out" "$D/snap"
+    rm -f "$D/late.trec" "$D/keys" "$D/late.out" "$D/snap" "$D/held"
     mkfifo "$D/late.trec" "$D/keys"
     TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
         --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
@@ -121,7 +122,16 @@ late() {
     for i in $(seq 200); do grep -aq "runs: 1 of 2 read" "$D/late.out" && break; sleep 0.05; done
     first=$(cat "$D/late.out")
     printf '%b' "$keys" >&3
-    sleep 0.5
+    sleep 1
+    if [ "$content" = - ]; then   # never written: q while it is held
+        printf 'qqqq' >&3
+        exec 3>&-
+        for i in $(seq 100); do kill -0 $spid 2>/dev/null || break; sleep 0.05; done
+        kill -0 $spid 2>/dev/null && { kill -9 $spid; rc=137; return; }
+        wait $spid
+        rc=$?
+        return
+    fi
     printf '%s' "$content" > "$D/late.trec"
     sleep 1.5
     printf '%b' "$after" >&3
@@ -158,4 +168,50 @@ tr -s '\n ' '  ' < "$D/snap" > "$D/snap1"   # the report wraps its lines
 grep -q "late.trec:2: expected a numeric score" "$D/snap1" || st=1
 grep -q "that run and those after it are not shown" "$D/snap1" || st=1
 report $st "a run that cannot be read once the screen is up: the report says why, the workbench goes on"
+
+# what waits for a run still being read, and what does not
+LATE=$(head -1 "$DEMO/runs/dense.trec"; printf 'q01 Q0 pzzonly 60 0.001 dense\n'
+       tail -n +2 "$DEMO/runs/dense.trec"; printf 'qlate99 Q0 p0001 1 1 dense\n')
+fresh
+late "$LATE" ":goto qlate99\r:label q01 pzzonly 1\r" ":snapshot $D/snap\r"
+st=0
+[ "$rc" -eq 0 ] || st=1
+grep -q '"pid":"pzzonly"' "$D/j/d.jsonl" 2>/dev/null || st=1
+grep -aq "unknown passage" "$D/late.out" && st=1
+report $st "a label of a passage only the run being read names waits for it, and is made"
+head -2 "$D/snap" | grep -q "^qlate99 "
+ok $? ":goto a query only that run ranks waits for it"
+fresh
+late "$LATE" "\r\r:snapshot $D/held\r" ""
+st=0
+[ "$rc" -eq 0 ] || st=1
+grep -q "zzqx plain words for the terminal test" "$D/held" || st=1
+report $st "the collection's passages show while a run is still being read"
+fresh
+late "$LATE" ":sort nosuch\r\033:snapshot $D/held\r" "G:snapshot $D/snap\r"
+st=0
+[ -s "$D/held" ] || st=1
+grep -aq "sort by what" "$D/late.out" && st=1
+report $st "Esc gives up waiting for the runs: the workbench answers again, the command is not run"
+grep -q "^qlate99 " "$D/snap"
+ok $? "a query only a later run ranks gets a wide enough id column"
+# the passage in focus in a :snapshot … attrs (the row drawn in reverse video)
+focused_pid() {
+    awk '/^--- attributes ---$/ { a = 1; next }
+         !a { t[NR] = $0; next }
+         a { r++; if ($0 ~ /^RRRRRRRRRR/) { if (match(t[r], /p[0-9]+/)) print substr(t[r], RSTART, RLENGTH); exit } }' "$1"
+}
+fresh
+late "$LATE" "\rJjj:snapshot $D/held attrs\r" ":snapshot $D/snap attrs\r"
+st=0
+[ -n "$(focused_pid "$D/held")" ] || st=1
+[ "$(focused_pid "$D/held")" = "$(focused_pid "$D/snap")" ] || st=1
+report $st "judging: when a run comes in, the cursor stays on its passage ($(focused_pid "$D/held"), then $(focused_pid "$D/snap"))"
+fresh
+start=$(date +%s)
+late - "" ""
+st=0
+[ "$rc" -eq 0 ] || st=1
+[ $(( $(date +%s) - start )) -le 6 ] || st=1
+report $st "q while a run is held: the workbench ends at once (no cache to write; the run is left)"
 done_testing
