@@ -268,15 +268,7 @@ static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
         rt_strtab_intern(a->work->unjudged, rt_strtab_str(b->work->unjudged, k), rt_strtab_len(b->work->unjudged, k));
     }
     a->queries_not_in_qrels = a->work->unjudged ? rt_strtab_count(a->work->unjudged) : 0;
-    rt_run_info *x = &a->info;
-    const rt_run_info *y = &b->info;
-    if (!x->duplicates && y->duplicates)
-        x->first_dup_line = y->first_dup_line + x->physical_lines;
-    x->duplicates += y->duplicates;
-    x->lines += y->lines;
-    x->hits += y->hits;
-    x->queries += y->queries;
-    x->physical_lines += y->physical_lines;
+    rt_run_info_join(&a->info, &b->info);
     return 1;
 }
 

@@ -175,15 +175,7 @@ static int join_halves(rt_run *a, rt_run *b)
         }
         a->npt += b->npt;
     }
-    rt_run_info *x = &a->info;
-    const rt_run_info *y = &b->info;
-    if (!x->duplicates && y->duplicates)
-        x->first_dup_line = y->first_dup_line + x->physical_lines;
-    x->duplicates += y->duplicates;
-    x->lines += y->lines;
-    x->hits += y->hits;
-    x->queries += y->queries;
-    x->physical_lines += y->physical_lines;
+    rt_run_info_join(&a->info, &b->info);
     return 1;
 }
 

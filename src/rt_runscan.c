@@ -79,6 +79,17 @@ void rt_run_info_clear(rt_run_info *info)
     memset(info, 0, sizeof *info);
 }
 
+void rt_run_info_join(rt_run_info *x, const rt_run_info *y)
+{
+    if (!x->duplicates && y->duplicates)
+        x->first_dup_line = y->first_dup_line + x->physical_lines;
+    x->duplicates += y->duplicates;
+    x->lines += y->lines;
+    x->hits += y->hits;
+    x->queries += y->queries;
+    x->physical_lines += y->physical_lines;
+}
+
 const rt_name rt_run_formats[] = {
     {"auto", RT_RUN_AUTO}, {"trec", RT_RUN_TREC}, {"tsv", RT_RUN_TSV},
     {"dureader", RT_RUN_DUREADER}, {NULL, 0},

@@ -93,6 +93,10 @@ typedef struct rt_run_info {
 
 void rt_run_info_clear(rt_run_info *info);
 
+/* Adds to x what was found in y, the part of the same file read after x's (its lines numbered
+ * from the part's start): the counts, and the first duplicate's line when x had none. */
+void rt_run_info_join(rt_run_info *x, const rt_run_info *y);
+
 /* Receives one query's hits, ranked, duplicates removed. A status other than RT_OK stops the
  * scan and is returned by it. */
 typedef rt_status (*rt_run_query_fn)(void *ctx, const char *qid, size_t qid_len,

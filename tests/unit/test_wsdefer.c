@@ -14,61 +14,7 @@
 
 #include "rt_workspace.h"
 #include "tap.h"
-
-static char dir[] = "/tmp/rt_wsdefer_XXXXXX";
-
-static const char *in_dir(const char *name, const char *text)
-{
-    static char paths[8][256];
-    static int n;
-    char *p = paths[n++ % 8];
-    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
-    if (text) {
-        FILE *f = fopen(p, "w");
-        if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-            perror(p);
-            exit(2);
-        }
-    }
-    return p;
-}
-
-/* The workspace caches (*.rtws) in dir. */
-static int caches(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)) != NULL)
-        n += strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".rtws") == 0;
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static void remove_derived(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".rtws") || strstr(e->d_name, ".rtidx")) {
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    if (d)
-        closedir(d);
-}
-
-static int report_has(const rt_workspace *ws, const char *text)
-{
-    for (size_t i = 0; i < rt_report_count(ws->report); i++) {
-        rt_report_kind kind;
-        if (strstr(rt_report_line(ws->report, i, &kind), text))
-            return 1;
-    }
-    return 0;
-}
+#include "ws_fixture.h"
 
 static rt_workspace *open_ws(rt_ws_spec *spec, int defer, int no_cache)
 {
@@ -79,21 +25,6 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer, int no_cache)
     if (rt_workspace_open(&ws, spec, NULL, NULL, &err) != RT_OK)
         printf("# open: %s\n", err.msg);
     return ws;
-}
-
-/* Whether every run's every per-query value and mean is the same in a and b. */
-static int same_values(const rt_workspace *a, const rt_workspace *b)
-{
-    if (!a || !b || a->nruns != b->nruns || a->nm != b->nm)
-        return 0;
-    for (size_t r = 0; r < a->nruns; r++) {
-        const rt_eval_result *x = a->runs[r].base, *y = b->runs[r].base;
-        if (x->nq != y->nq || memcmp(x->value, y->value, x->nq * x->nm * sizeof *x->value) != 0 ||
-            memcmp(x->defined, y->defined, x->nq * x->nm) != 0 ||
-            memcmp(x->mean, y->mean, x->nm * sizeof *x->mean) != 0)
-            return 0;
-    }
-    return 1;
 }
 
 static int passage_is(const rt_workspace *ws, const char *pid, const char *want)
@@ -107,13 +38,7 @@ static int passage_is(const rt_workspace *ws, const char *pid, const char *want)
 
 int main(void)
 {
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 2;
-    }
-    setenv("RETRIAGE_PARALLEL_MIN", "1", 1);   /* the collection on a thread of its own */
-    setenv("XDG_CACHE_HOME", dir, 1);
-    setenv("RETRIAGE_CACHE_MIN", "0", 1);   /* a cache for these small runs too */
+    fixture_dir("rt_wsdefer");
     const char *coll = in_dir("collection.tsv", "p1\tthe first passage\np2\tthe second\np3\tthe third\n");
     const char *qrels = in_dir("qrels.trec", "q1 0 p1 1\nq1 0 p9 1\nq2 0 p3 1\n");
     const char *r1 = in_dir("a.trec", "q1 Q0 p2 1 3 a\nq1 Q0 p1 2 2 a\nq2 Q0 p3 1 5 a\n");

@@ -19,50 +19,7 @@
 #include "rt_session.h"
 #include "rt_workspace.h"
 #include "tap.h"
-
-static char dir[] = "/tmp/rt_wsruns_XXXXXX";
-
-static const char *in_dir(const char *name, const char *text)
-{
-    static char paths[16][256];
-    static int n;
-    char *p = paths[n++ % 16];
-    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
-    if (text) {
-        FILE *f = fopen(p, "w");
-        if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-            perror(p);
-            exit(2);
-        }
-    }
-    return p;
-}
-
-static int caches(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)) != NULL)
-        n += strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".rtws") == 0;
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static void remove_derived(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".rtws") || strstr(e->d_name, ".rtidx")) {
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    if (d)
-        closedir(d);
-}
+#include "ws_fixture.h"
 
 static rt_workspace *open_ws(rt_ws_spec *spec, int defer_runs, int defer_coll, int no_cache, rt_err *err)
 {
@@ -73,22 +30,6 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer_runs, int defer_coll, i
     if (rt_workspace_open(&ws, spec, NULL, NULL, err) != RT_OK)
         printf("# open: %s\n", err->msg);
     return ws;
-}
-
-/* Whether every run's name, every per-query value and mean is the same in a and b. */
-static int same_values(const rt_workspace *a, const rt_workspace *b)
-{
-    if (!a || !b || a->nruns != b->nruns || a->nm != b->nm)
-        return 0;
-    for (size_t r = 0; r < a->nruns; r++) {
-        const rt_eval_result *x = a->runs[r].base, *y = b->runs[r].base;
-        if (strcmp(rt_run_name(a->runs[r].run), rt_run_name(b->runs[r].run)) != 0 || x->nq != y->nq ||
-            memcmp(x->value, y->value, x->nq * x->nm * sizeof *x->value) != 0 ||
-            memcmp(x->defined, y->defined, x->nq * x->nm) != 0 ||
-            memcmp(x->mean, y->mean, x->nm * sizeof *x->mean) != 0)
-            return 0;
-    }
-    return 1;
 }
 
 /* Whether run 0's values in a are those of b's run 0. */
@@ -128,16 +69,6 @@ static int same_report(const rt_workspace *a, const rt_workspace *b)
     return same;
 }
 
-static int report_has(const rt_workspace *ws, const char *text)
-{
-    for (size_t i = 0; i < rt_report_count(ws->report); i++) {
-        rt_report_kind kind;
-        if (strstr(rt_report_line(ws->report, i, &kind), text))
-            return 1;
-    }
-    return 0;
-}
-
 /* Whether the live means and per-query values of every run are the same in sessions a and b. */
 static int same_live(const rt_session *a, const rt_session *b)
 {
@@ -171,13 +102,7 @@ static void count_runs_in(void *ctx)
 
 int main(void)
 {
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 2;
-    }
-    setenv("RETRIAGE_PARALLEL_MIN", "1", 1);   /* runs and collection on threads */
-    setenv("XDG_CACHE_HOME", dir, 1);
-    setenv("RETRIAGE_CACHE_MIN", "0", 1);   /* a cache for these small runs too */
+    fixture_dir("rt_wsruns");
     const char *coll = in_dir("collection.tsv", "p1\tone\np2\ttwo\np3\tthree\np4\tfour\np5\tfive\np6\tsix\n");
     const char *queries = in_dir("queries.tsv", "q1\tfirst\nq2\tsecond\nq3\tthird\n");
     const char *qrels = in_dir("qrels.trec", "q1 0 p1 1\nq1 0 p9 1\nq2 0 p3 1\n");

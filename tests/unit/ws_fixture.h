@@ -1,0 +1,104 @@
+/* ws_fixture.h — what the deferred-open unit tests share (test_wsdefer, test_wsruns): a mkdtemp
+ * folder (dir) and inputs written into it, the workspace caches and indexes an open leaves there,
+ * and checks of a workspace's report and values. Header-only; each program uses what it needs
+ * (the rest is marked unused). */
+#ifndef RT_WS_FIXTURE_H
+#define RT_WS_FIXTURE_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_workspace.h"
+
+static char dir[64];
+
+/* Makes the folder, /tmp/NAME_XXXXXX (exits 2 when it cannot), the cache folder of the opens,
+ * and sets what makes small inputs take the large ones' paths: the collection and the runs read
+ * on threads, a workspace cache for small runs. */
+static __attribute__((unused)) void fixture_dir(const char *name)
+{
+    snprintf(dir, sizeof dir, "/tmp/%s_XXXXXX", name);
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(2);
+    }
+    setenv("XDG_CACHE_HOME", dir, 1);
+    setenv("RETRIAGE_PARALLEL_MIN", "1", 1);
+    setenv("RETRIAGE_CACHE_MIN", "0", 1);
+}
+
+/* The path of name in dir, written with text first unless text is NULL (exits 2 on failure). */
+static __attribute__((unused)) const char *in_dir(const char *name, const char *text)
+{
+    static char paths[16][256];
+    static int n;
+    char *p = paths[n++ % 16];
+    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    if (text) {
+        FILE *f = fopen(p, "w");
+        if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+            perror(p);
+            exit(2);
+        }
+    }
+    return p;
+}
+
+/* The workspace caches (*.rtws) in dir. */
+static __attribute__((unused)) int caches(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL)
+        n += strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".rtws") == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Removes the caches and indexes an open wrote in dir. */
+static __attribute__((unused)) void remove_derived(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".rtws") || strstr(e->d_name, ".rtidx")) {
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+}
+
+static __attribute__((unused)) int report_has(const rt_workspace *ws, const char *text)
+{
+    for (size_t i = 0; i < rt_report_count(ws->report); i++) {
+        rt_report_kind kind;
+        if (strstr(rt_report_line(ws->report, i, &kind), text))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether every run's name, every per-query value and mean is the same in a and b. */
+static __attribute__((unused)) int same_values(const rt_workspace *a, const rt_workspace *b)
+{
+    if (!a || !b || a->nruns != b->nruns || a->nm != b->nm)
+        return 0;
+    for (size_t r = 0; r < a->nruns; r++) {
+        const rt_eval_result *x = a->runs[r].base, *y = b->runs[r].base;
+        if (strcmp(rt_run_name(a->runs[r].run), rt_run_name(b->runs[r].run)) != 0 || x->nq != y->nq ||
+            memcmp(x->value, y->value, x->nq * x->nm * sizeof *x->value) != 0 ||
+            memcmp(x->defined, y->defined, x->nq * x->nm) != 0 ||
+            memcmp(x->mean, y->mean, x->nm * sizeof *x->mean) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+#endif
