@@ -387,6 +387,8 @@ typedef struct runs_job {
                           first screen waits for it: it is read on two threads, rt_run_parse_halves,
                           then interned while one worker reads the next) */
     size_t busy;       /* workers parsing a run */
+    int go_on;         /* a run that fails does not stop the others (a deferred open's, once its
+                          first screen is up: the workbench goes on without that run) */
 } runs_job;
 
 static void runs_finish(runs_job **jp);
@@ -487,6 +489,7 @@ static runs_job *runs_start(const rt_ws_spec *s, int count, int hold)
     j->s = s;
     j->count = count;
     j->hold = hold;
+    j->go_on = hold;   /* deferred: a later run that fails is left out, the others still come */
     pthread_mutex_init(&j->mu, NULL);
     pthread_cond_init(&j->cv, NULL);
     j->parsed = rt_calloc(s->nruns, sizeof *j->parsed);
@@ -584,14 +587,13 @@ static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, runs_job *j, s
         runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
         rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
                               j && progress ? tick_read : NULL, &rt);
-        ws->runs[r].run = run;
-        ws->nruns++;
+        ws->runs[ws->nruns++].run = run;   /* after a deferred run that failed: r is further on */
     }
     if (j) {
         pthread_mutex_lock(&j->mu);
         j->interned = r + 1;
         j->hold = 0;
-        j->stop |= st != RT_OK;
+        j->stop |= st != RT_OK && !j->go_on;
         pthread_cond_broadcast(&j->cv);
         pthread_mutex_unlock(&j->mu);
     }
@@ -630,6 +632,7 @@ typedef struct rt_ws_runs {
     rt_ws_spec s;              /* the job's own: copies of the paths and names, order, strictness */
     size_t first, at, after;
     uint64_t ekey;
+    size_t next;               /* the next run of s to take in (ws->nruns fewer when one failed) */
 } rt_ws_runs;
 
 static void runs_pending_free(rt_ws_runs **pp)
@@ -701,32 +704,33 @@ static void runs_done(rt_workspace *ws)
 }
 
 /* Takes the next deferred run in: when it is parsed, or waiting for it with wait. Returns 1 when
- * one was taken, 0 when it is still being parsed, -1 when it failed (the runs after it are
- * dropped; err and the report say why). */
+ * one was taken, 0 when it is still being parsed, -1 when it could not be read (it is left out,
+ * the others still come; err and the report say why). */
 static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
 {
     rt_ws_runs *p = ws->runs_pending;
-    size_t r = ws->nruns;
+    size_t r = p->next;
     if (!wait && !runs_ready(p->j, r))
         return 0;
     size_t n0 = rt_report_count(ws->report);
     rt_status st = runs_take(ws, &p->s, p->j, r, 0, 0, NULL, NULL, err);
+    p->next++;
+    if (st != RT_OK) {
+        ws->runs_failed++;
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s (that run is not shown)", err->msg);
+    } else {
+        size_t n = ws->nruns - 1;
+        ws->runs[n].base = eval_run(ws, ws->runs[n].run);
+        ws->nq = 0;   /* the queries only this run ranks come last */
+        list_queries(ws);
+    }
     size_t k = rt_report_count(ws->report) - n0;
     rt_report_move_tail(ws->report, n0, p->at);
     p->at += k;
     p->after += k;
-    if (st != RT_OK) {
-        ws->runs_failed = 1;
-        rt_report_add(ws->report, RT_REPORT_WARNING, "%s (that run and those after it are not shown)", err->msg);
+    if (p->next == p->s.nruns)
         runs_done(ws);
-        return -1;
-    }
-    ws->runs[r].base = eval_run(ws, ws->runs[r].run);
-    ws->nq = 0;   /* the queries only this run ranks come last */
-    list_queries(ws);
-    if (ws->nruns == p->s.nruns)
-        runs_done(ws);
-    return 1;
+    return st == RT_OK ? 1 : -1;
 }
 
 void rt_workspace_abandon(rt_workspace *ws)
@@ -749,7 +753,7 @@ int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total)
 {
     if (!ws->runs_pending)
         return 0;
-    *in = ws->nruns;
+    *in = ws->runs_pending->next;
     *total = ws->runs_pending->s.nruns;
     return 1;
 }
@@ -861,6 +865,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         for (size_t r = 0; r < s->nruns; r++)
             total += file_size(s->run_paths[r]);
         st = runs_take(ws, &ws->runs_pending->s, ws->runs_pending->j, 0, 0, total, progress, ctx, err);
+        ws->runs_pending->next = 1;
     }
     if (st == RT_OK && !cached && !ws->runs_pending)
         st = load_runs(ws, s, progress, ctx, err);

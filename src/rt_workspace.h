@@ -99,7 +99,7 @@ typedef struct rt_workspace {
     int collection_failed;     /* a deferred collection could not be opened (the report says why) */
     struct rt_ws_runs *runs_pending; /* the runs still being parsed (defer_runs), or NULL: nruns
                                   counts those taken in so far */
-    int runs_failed;           /* a deferred run could not be read: it and those after it are not in */
+    int runs_failed;           /* deferred runs that could not be read (left out; the others came) */
     int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
 } rt_workspace;
 
@@ -133,7 +133,8 @@ void rt_workspace_free(rt_workspace **ws);
  * the last run was in) and the index are written (by the cache's writer process) as a waiting
  * open would have. With wait 1, waits for everything; with RT_SETTLE_RUNS, for every run only; with
  * 0, takes one run, or the collection, only when it is ready. Returns 1 when something was taken now, 0 when nothing was (none
- * pending, or not ready), -1 when a run (ws->runs_failed: it and the runs after it are dropped) or
+ * pending, or not ready), -1 when a run (counted in ws->runs_failed: it is left out, the others
+ * still come) or
  * the collection (ws->collection_failed: ws goes on without one) could not be read; err says
  * why, the report too, and no cache is written after a run failed. On the thread that uses ws. */
 int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err);

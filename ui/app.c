@@ -236,13 +236,16 @@ int app_settle(app *a, int wait)
     (void)rt_session_settle(a->s, wait, &e);
     app_catch_up(a);
     int changed = a->ws->nruns != nruns;
-    if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in, or one failed */
+    if (a->ws->runs_failed > a->runs_failed) {   /* a run that could not be read: left out */
+        a->runs_failed = a->ws->runs_failed;
+        changed = 1;
+        app_message(a, 1, "%s%sthat run is not shown: press L", e.msg, e.msg[0] ? "; " : "a run could not be read; ");
+        warned = rt_report_warnings(a->ws->report);
+    }
+    if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in */
         a->runs_pending = 0;
         changed = 1;
-        if (a->ws->runs_failed)
-            app_message(a, 1, "%s%sthat run and those after it are not shown: press L", e.msg,
-                        e.msg[0] ? "; " : "a run could not be read; ");
-        else if (rt_report_warnings(a->ws->report) > warned)
+        if (rt_report_warnings(a->ws->report) > warned)
             app_message(a, 0, "every run is in; %zu load warnings: press L to read them",
                         rt_report_warnings(a->ws->report));
         warned = rt_report_warnings(a->ws->report);

@@ -3,9 +3,9 @@
  * everything is as an open that waited would have left it: every value, the query list, the
  * report line by line (in its order), the workspace cache and what a reopen from it evaluates.
  * With the collection deferred too; a run that cannot be read fails at settling with its file and
- * line, and writes no cache; a session's live metrics follow the runs taken in, also when a label
- * of a passage only a later run names makes the session take them in; a workspace freed while
- * runs are still being read leaks nothing. */
+ * line, is left out (the runs after it still come), and writes no cache; a session's live
+ * metrics follow the runs taken in, also when a label of a passage only a later run names makes
+ * the session take them in; a workspace freed while runs are still being read leaks nothing. */
 #include "config.h"
 
 #include <dirent.h>
@@ -282,6 +282,20 @@ int main(void)
     ok(ws && report_has(ws, "bad.trec:2") && report_has(ws, "not shown"), "the report says so");
     ok(caches() == 0, "no cache is written for it");
     rt_workspace_free(&ws);
+    /* a bad run between good ones: it is left out, the run after it still comes */
+    const char *bmid[3] = {ra, bad, rb};
+    bspec.run_paths = bmid;
+    ws = open_ws(&bspec, 1, 0, 0, &err);
+    memset(&err, 0, sizeof err);
+    ok(ws && rt_workspace_settle(ws, 1, &err) == -1 && strstr(err.msg, "bad.trec:2"), "a bad second run: settling fails on it");
+    ok(ws && ws->runs_pending && rt_workspace_settle(ws, 1, &err) == 1 && !ws->runs_pending,
+       "settling again takes the third run in");
+    ok(ws && ws->nruns == 2 && ws->runs_failed == 1 && !strcmp(rt_run_name(ws->runs[0].run), "a") &&
+       !strcmp(rt_run_name(ws->runs[1].run), "b"), "the first and third runs are in, the second left out");
+    ok(ws && report_has(ws, "bad.trec:2") && report_has(ws, "that run is not shown") && caches() == 0,
+       "the report says so, and no cache is written");
+    rt_workspace_free(&ws);
+    remove_derived();
     const char *bruns0[3] = {bad, ra, rb};
     bspec.run_paths = bruns0;
     ws = open_ws(&bspec, 1, 0, 0, &err);
