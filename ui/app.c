@@ -239,7 +239,8 @@ int app_settle(app *a, int wait)
     if (a->ws->runs_failed > a->runs_failed) {   /* a run that could not be read: left out */
         a->runs_failed = a->ws->runs_failed;
         changed = 1;
-        app_message(a, 1, "%s%sthat run is not shown: press L", e.msg, e.msg[0] ? "; " : "a run could not be read; ");
+        /* what to do first: a long path and message would push it off a narrow status line */
+        app_message(a, 1, "a run could not be read and is not shown (L: why)%s%s", e.msg[0] ? ": " : "", e.msg);
         warned = rt_report_warnings(a->ws->report);
     }
     if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in */
