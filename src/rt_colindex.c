@@ -24,8 +24,11 @@ static uint64_t header_hash(const idx_header *h)
     return rt_hash_bytes(h, offsetof(idx_header, header_hash));
 }
 
-static size_t idx_file_size(size_t n)
+/* The file's size for n entries: the sorted layout (span 0) or the dense one. */
+static size_t idx_file_size(size_t n, size_t span)
 {
+    if (span)
+        return sizeof(idx_header) + n * sizeof(coll_entry) + span * sizeof(uint32_t);
     return sizeof(idx_header) + n * (sizeof(coll_entry) + sizeof(uint64_t) + sizeof(uint32_t) + sizeof(uint64_t));
 }
 
@@ -60,12 +63,14 @@ int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
                h->mtime_sec == stamp->mtime_sec && h->mtime_nsec == stamp->mtime_nsec &&
                h->sample_hash == stamp->sample_hash && h->ino == stamp->ino &&
                h->ctime_sec == stamp->ctime_sec && h->ctime_nsec == stamp->ctime_nsec && h->count > 0 && h->count <= UINT32_MAX &&
-               h->count <= (len - sizeof(idx_header)) / 36 && idx_file_size(h->count) == len;
-    size_t n = good ? (size_t)h->count : 0;
+               h->count <= (len - sizeof(idx_header)) / 16 &&
+               h->span <= DENSE_SLACK * h->count + DENSE_BASE &&
+               idx_file_size(h->count, h->span) == len;
+    size_t n = good ? (size_t)h->count : 0, span = good ? (size_t)h->span : 0;
     const coll_entry *ent = (const coll_entry *)((const char *)map + sizeof(idx_header));
-    const uint64_t *keys = (const uint64_t *)(ent + n);
-    const uint64_t *hashes = keys + n;   /* before perm: every u64 8-aligned */
-    const uint32_t *perm = (const uint32_t *)(hashes + n);
+    const uint64_t *keys = span ? NULL : (const uint64_t *)(ent + n);
+    const uint64_t *hashes = span ? NULL : keys + n;   /* before perm: every u64 8-aligned */
+    const uint32_t *perm = span ? NULL : (const uint32_t *)(hashes + n);
     if (!good) {
         munmap(map, len);
         return 0;
@@ -77,6 +82,8 @@ int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
     c->keys = keys;
     c->perm = perm;
     c->hashes = hashes;
+    c->table = span ? (const uint32_t *)(ent + n) : NULL;
+    c->span = span;
     c->n = n;
     c->duplicates = h->duplicates;
     c->first_dup_line = h->first_dup_line;
@@ -132,9 +139,13 @@ static rt_status index_write(const char *dest, const idx_header *h, const rt_col
     (void)fchmod(fileno(fp), 0644);
     fwrite(h, sizeof *h, 1, fp);
     fwrite(c->ent, sizeof *c->ent, c->n, fp);
-    fwrite(c->keys, sizeof *c->keys, c->n, fp);
-    fwrite(c->hashes, sizeof *c->hashes, c->n, fp);
-    fwrite(c->perm, sizeof *c->perm, c->n, fp);
+    if (c->table) {
+        fwrite(c->table, sizeof *c->table, c->span, fp);
+    } else {
+        fwrite(c->keys, sizeof *c->keys, c->n, fp);
+        fwrite(c->hashes, sizeof *c->hashes, c->n, fp);
+        fwrite(c->perm, sizeof *c->perm, c->n, fp);
+    }
     return rt_outfile_commit(&f, err);   /* a short write shows as an error here */
 }
 
@@ -146,7 +157,8 @@ int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char 
                     .mtime_nsec = stamp->mtime_nsec, .sample_hash = stamp->sample_hash,
                     .ino = stamp->ino, .ctime_sec = stamp->ctime_sec, .ctime_nsec = stamp->ctime_nsec,
                     .count = c->n, .duplicates = c->duplicates,
-                    .first_dup_line = c->first_dup_line, .lines = c->lines};
+                    .first_dup_line = c->first_dup_line, .lines = c->lines,
+                    .span = c->table ? c->span : 0};
     memcpy(h.magic, IDX_MAGIC, 8);
     h.header_hash = header_hash(&h);
     char *dest = colindex_side_path(c->path);
@@ -189,11 +201,13 @@ int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char 
         free(c->heap_keys);
         free(c->heap_perm);
         free(c->heap_hashes);
+        free(c->heap_table);
         *c = tmp;
         c->heap_ent = NULL;
         c->heap_keys = NULL;
         c->heap_perm = NULL;
         c->heap_hashes = NULL;
+        c->heap_table = NULL;
     }
     return 0;
 }

@@ -36,6 +36,52 @@ static int skippable(const unsigned char *s, size_t len)
     return i == len || s[i] == '#';
 }
 
+/* Entry b->n (not yet counted) as the pid numbered v in the dense table: 0 when v is taken (a
+ * duplicate, which the sorted layout reports) or too large for the passages so far. */
+static int dense_add(builder *b, uint32_t v)
+{
+    if ((size_t)v >= DENSE_SLACK * (b->n + 1) + DENSE_BASE)
+        return 0;
+    if (v >= b->tcap) {   /* by half again, not doubled: the new part is written (zeroed) now */
+        size_t cap = b->tcap + b->tcap / 2;
+        if (cap < (size_t)v + 1)
+            cap = (size_t)v + 1;
+        if (cap < 4096)
+            cap = 4096;
+        b->table = rt_reallocarray(b->table, cap, sizeof *b->table);
+        memset(b->table + b->tcap, 0, (cap - b->tcap) * sizeof *b->table);
+        b->tcap = cap;
+    }
+    if (b->table[v])
+        return 0;
+    b->table[v] = (uint32_t)b->n + 1;
+    if (v >= b->span)
+        b->span = (size_t)v + 1;
+    return 1;
+}
+
+/* Leaves the dense layout: the sort records and hashes of the entries so far, whose pids are the
+ * numbers in the table (so spelled again from them, not read from the file). */
+static void dense_to_sorted(builder *b)
+{
+    size_t cap = b->cap ? b->cap : 1;
+    b->rec = rt_reallocarray(NULL, cap, sizeof *b->rec);
+    b->hash = rt_reallocarray(NULL, cap, sizeof *b->hash);
+    for (size_t v = 0; v < b->span; v++) {
+        uint32_t t = b->table[v];
+        if (!t)
+            continue;
+        char digits[16];
+        int len = snprintf(digits, sizeof digits, "%zu", v);
+        b->rec[t - 1] = (sort_rec){pid_key((const unsigned char *)digits, (size_t)len), t - 1, 0};
+        b->hash[t - 1] = rt_hash_bytes(digits, (size_t)len);
+    }
+    free(b->table);
+    b->table = NULL;
+    b->tcap = b->span = 0;
+    b->dense = 0;
+}
+
 /* Adds the line s[0, len) found at file offset off. */
 static rt_status add_line(builder *b, const unsigned char *s, size_t off, size_t len, size_t line,
                           rt_err *err)
@@ -65,12 +111,19 @@ static rt_status add_line(builder *b, const unsigned char *s, size_t off, size_t
     if (b->n == b->cap) {
         size_t cap = b->cap, hcap = b->cap;
         RT_GROW(b->ent, b->cap, b->n + 1);
-        RT_GROW(b->rec, cap, b->n + 1);
-        RT_GROW(b->hash, hcap, b->n + 1);
+        if (!b->dense) {
+            RT_GROW(b->rec, cap, b->n + 1);
+            RT_GROW(b->hash, hcap, b->n + 1);
+        }
     }
-    b->hash[b->n] = rt_hash_bytes(s, plen);
+    uint32_t v;
+    if (b->dense && !(dense_number(s, plen, &v) && dense_add(b, v)))
+        dense_to_sorted(b);
+    if (!b->dense) {
+        b->hash[b->n] = rt_hash_bytes(s, plen);
+        b->rec[b->n] = (sort_rec){pid_key(s, plen), (uint32_t)b->n, 0};
+    }
     b->ent[b->n] = (coll_entry){off, (uint32_t)plen, (uint32_t)tlen};
-    b->rec[b->n] = (sort_rec){pid_key(s, plen), (uint32_t)b->n, 0};
     b->n++;
     if (plen > 8) {
         RT_GROW(b->arena, b->acap, b->alen + plen - 8);
@@ -234,8 +287,24 @@ static void finish_index(builder *b, rt_collection *c)
     c->lines = b->lines;
 }
 
+/* The dense layout needs no sort and no duplicate pass: the entries and the table as they are. */
+static void finish_dense(builder *b, rt_collection *c)
+{
+    c->heap_ent = rt_reallocarray(b->ent, b->n, sizeof *b->ent);
+    c->heap_table = rt_reallocarray(b->table, b->span, sizeof *b->table);
+    b->ent = NULL;
+    b->table = NULL;
+    c->ent = c->heap_ent;
+    c->table = c->heap_table;
+    c->span = b->span;
+    c->n = b->n;
+    c->duplicates = 0;
+    c->lines = b->lines;
+}
+
 static void builder_free(builder *b)
 {
+    free(b->table);
     free(b->ent);
     free(b->rec);
     free(b->hash);
@@ -245,9 +314,11 @@ static void builder_free(builder *b)
 
 static rt_status index_build(rt_collection *c, int fd, rt_progress_fn progress, void *ctx, rt_err *err)
 {
-    builder b = {.path = c->path, .base = c->base, .size = c->size};
+    builder b = {.path = c->path, .base = c->base, .size = c->size, .dense = 1};
     rt_status st = scan(&b, fd, progress, ctx, err);
-    if (st == RT_OK) {
+    if (st == RT_OK && b.dense) {
+        finish_dense(&b, c);
+    } else if (st == RT_OK) {
         pidsort(&b, b.rec, b.n);
         free(b.arena);   /* the sort was its only reader */
         b.arena = NULL;
@@ -552,6 +623,7 @@ void rt_collection_close(rt_collection **cp)
     free(c->heap_keys);
     free(c->heap_perm);
     free(c->heap_hashes);
+    free(c->heap_table);
     free(c->idx_path);
     free(c->path);
     free(c);
@@ -571,6 +643,17 @@ static const coll_entry *entry(const rt_collection *c, size_t i)
         return NULL;
     const coll_entry *e = &c->ent[i];
     return e->plen && e->off <= c->size && (uint64_t)e->plen + 1 + e->tlen <= c->size - e->off ? e : NULL;
+}
+
+/* The dense layout: the entry the table gives the pid, or SIZE_MAX when it gives none. A pid
+ * that is no plain decimal number is in no dense collection. */
+static size_t dense_entry(const rt_collection *c, const char *pid, size_t len)
+{
+    uint32_t v;
+    if (!dense_number((const unsigned char *)pid, len, &v) || v >= c->span)
+        return SIZE_MAX;
+    uint32_t t = c->table[v];
+    return t && t <= c->n ? (size_t)t - 1 : SIZE_MAX;
 }
 
 /* Compares the len bytes at pid with the pid of entry i (an entry out of bounds sorts last). */
@@ -623,6 +706,8 @@ int rt_collection_has(const rt_collection *c, const char *pid, size_t len)
 {
     if (rt_mapguard_tripped())
         return 0;
+    if (c->table)   /* the table alone, as the keys alone below: neither the entries nor the file */
+        return dense_entry(c, pid, len) != SIZE_MAX;
     uint64_t key = pid_key((const unsigned char *)pid, len), h = len > 8 ? rt_hash_bytes(pid, len) : 0;
     return has_at(c, lower_bound(c, 0, c->n, key), pid, len, key, h);
 }
@@ -643,6 +728,12 @@ size_t rt_collection_count_missing(const rt_collection *c, const char *const *pi
 {
     if (rt_mapguard_tripped())
         return n;
+    if (c->table) {
+        size_t missing = 0;
+        for (size_t k = 0; k < n; k++)
+            missing += dense_entry(c, pids[k], lens[k]) == SIZE_MAX;
+        return missing;
+    }
     probe *p = rt_reallocarray(NULL, n ? n : 1, sizeof *p);
     for (size_t k = 0; k < n; k++)
         p[k] = (probe){pid_key((const unsigned char *)pids[k], lens[k]), k};
@@ -672,6 +763,15 @@ int rt_collection_find(const rt_collection *c, const char *pid, size_t len, cons
 {
     if (rt_mapguard_tripped())
         return 0;   /* a mapping shrank under us: what it holds now is not the collection */
+    if (c->table) {
+        size_t i = dense_entry(c, pid, len);
+        if (i == SIZE_MAX || pid_cmp(c, pid, len, (uint32_t)i) != 0)
+            return 0;
+        const coll_entry *e = entry(c, i);   /* checked by pid_cmp */
+        *text = (const char *)c->base + e->off + e->plen + 1;
+        *tlen = e->tlen;
+        return 1;
+    }
     /* The keys narrow the search to the pids sharing the first 8 bytes, usually one, so that a
      * lookup touches one page of the collection instead of log2(count). */
     uint64_t key = pid_key((const unsigned char *)pid, len);
@@ -715,17 +815,24 @@ void rt_collection_prefetch(const rt_collection *c, const char *const *pids, con
         /* the entry told from the index alone, as has_at does: the passage itself is not touched
          * (a lookup would read its pid), only asked for; a wrong guess costs a wasted read */
         size_t len = lens[k];
-        uint64_t key = pid_key((const unsigned char *)pids[k], len), h = len > 8 ? rt_hash_bytes(pids[k], len) : 0;
-        for (size_t i = lower_bound(c, 0, c->n, key); i < c->n && c->keys[i] == key; i++) {
-            const coll_entry *e = entry(c, c->perm[i]);
-            if (!e || e->plen != len || (len > 8 && c->hashes[i] != h))
-                continue;
-            size_t want = e->plen + 1 + (e->tlen < bytes ? e->tlen : bytes);
-            uintptr_t a = (uintptr_t)(c->base + e->off) & ~(uintptr_t)4095;
-            uintptr_t b = ((uintptr_t)(c->base + e->off) + want + 4095) & ~(uintptr_t)4095;
-            (void)madvise((void *)a, b - a, MADV_WILLNEED);   /* read in the background */
-            break;
+        const coll_entry *e = NULL;
+        if (c->table) {
+            size_t i = dense_entry(c, pids[k], len);
+            e = i == SIZE_MAX ? NULL : entry(c, i);
+        } else {
+            uint64_t key = pid_key((const unsigned char *)pids[k], len), h = len > 8 ? rt_hash_bytes(pids[k], len) : 0;
+            for (size_t i = lower_bound(c, 0, c->n, key); i < c->n && c->keys[i] == key && !e; i++) {
+                e = entry(c, c->perm[i]);
+                if (e && (e->plen != len || (len > 8 && c->hashes[i] != h)))
+                    e = NULL;
+            }
         }
+        if (!e || e->plen != len)
+            continue;
+        size_t want = e->plen + 1 + (e->tlen < bytes ? e->tlen : bytes);
+        uintptr_t a = (uintptr_t)(c->base + e->off) & ~(uintptr_t)4095;
+        uintptr_t b = ((uintptr_t)(c->base + e->off) + want + 4095) & ~(uintptr_t)4095;
+        (void)madvise((void *)a, b - a, MADV_WILLNEED);   /* read in the background */
     }
 }
 
