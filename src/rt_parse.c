@@ -12,12 +12,6 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define RT_LITTLE_ENDIAN 1
-#else
-#define RT_LITTLE_ENDIAN 0
-#endif
-
 /* Index (0–8) of the first space or tab among the eight bytes of w, in memory order. */
 static inline size_t blank_in_word(uint64_t w)
 {
@@ -152,41 +146,6 @@ rt_num_status rt_parse_double(const char *s, size_t len, double *out)
     return RT_NUM_OK;
 }
 
-/* The eight bytes at p as a little-endian word (byte 0 lowest). */
-static inline uint64_t load8(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-#if !RT_LITTLE_ENDIAN
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
-#define ONES UINT64_C(0x0101010101010101)
-
-/* How many of the bytes of w, from the first, are decimal digits (0–8). A byte below '0' borrows
- * from the bytes after it, and one above '9' carries into them, but never into the ones before:
- * the first non-digit is always found. */
-static inline size_t leading_digits(uint64_t w)
-{
-    uint64_t t = w - 0x30 * ONES;
-    uint64_t nd = (t | (t + 0x76 * ONES)) & (0x80 * ONES);
-    return nd ? (size_t)__builtin_ctzll(nd) / 8 : 8;
-}
-
-/* The value of the first n (0–8) bytes of w, all digits: each step joins neighbouring groups
- * (digit pairs, then fours, then eights), none overflowing its lane. */
-static inline uint64_t digits_value(uint64_t w, size_t n)
-{
-    if (n == 0)
-        return 0;
-    uint64_t v = (w - 0x30 * ONES) << (8 * (8 - n));   /* the digits at the top, zeros below */
-    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-    return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
-}
-
 rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out)
 {
     /* [sign] up to 8 digits [. up to 8 digits], read eight bytes at a time; anything else is
@@ -194,21 +153,21 @@ rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out)
     size_t i = len && (s[0] == '-' || s[0] == '+');
     const char *p = s + i;
     size_t rest = len - i;
-    uint64_t w1 = load8(p);
-    size_t ni = leading_digits(w1);
+    uint64_t w1 = rt_load8(p);
+    size_t ni = rt_leading_digits(w1);
     ni = ni < rest ? ni : rest;
-    uint64_t m = digits_value(w1, ni);
+    uint64_t m = rt_digits_value(w1, ni);
     size_t nf = 0;
     if (ni < rest) {
         if (p[ni] != '.' || rest - ni - 1 > 8)
             return rt_parse_double(s, len, out);
         nf = rest - ni - 1;
-        uint64_t w2 = load8(p + ni + 1);
-        if (leading_digits(w2) < nf)
+        uint64_t w2 = rt_load8(p + ni + 1);
+        if (rt_leading_digits(w2) < nf)
             return rt_parse_double(s, len, out);
         static const uint64_t pow10_int[9] = {1, 10, 100, 1000, 10000, 100000, 1000000,
                                               10000000, 100000000};
-        m = m * pow10_int[nf] + digits_value(w2, nf);
+        m = m * pow10_int[nf] + rt_digits_value(w2, nf);
     }
     if (!RT_FAST_DOUBLE || ni + nf == 0 || m > (UINT64_C(1) << 53))
         return rt_parse_double(s, len, out);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -75,6 +76,49 @@ rt_num_status rt_parse_double(const char *s, size_t len, double *out);
  * readable. Reads the usual score, [sign] up to 8 digits [. up to 8 digits], eight bytes at a
  * time. */
 rt_num_status rt_parse_double_padded(const char *s, size_t len, double *out);
+
+/* ---- eight bytes at a time (SWAR), for buffers with bytes to spare after a field ---- */
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RT_LITTLE_ENDIAN 1
+#else
+#define RT_LITTLE_ENDIAN 0
+#endif
+
+#define RT_ONES8 UINT64_C(0x0101010101010101)
+
+/* The eight bytes at p as a little-endian word (byte 0 lowest). */
+static inline uint64_t rt_load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if !RT_LITTLE_ENDIAN
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* How many of the bytes of w, from the first, are decimal digits (0–8). A byte below '0' borrows
+ * from the bytes after it, and one above '9' carries into them, but never into the ones before:
+ * the first non-digit is always found. */
+static inline size_t rt_leading_digits(uint64_t w)
+{
+    uint64_t t = w - 0x30 * RT_ONES8;
+    uint64_t nd = (t | (t + 0x76 * RT_ONES8)) & (0x80 * RT_ONES8);
+    return nd ? (size_t)__builtin_ctzll(nd) / 8 : 8;
+}
+
+/* The value of the first n (0–8) bytes of w, all digits: each step joins neighbouring groups
+ * (digit pairs, then fours, then eights), none overflowing its lane. */
+static inline uint64_t rt_digits_value(uint64_t w, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uint64_t v = (w - 0x30 * RT_ONES8) << (8 * (8 - n));   /* the digits at the top, zeros below */
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
 
 /* Writes v into out (RT_G17_MAX bytes) exactly as snprintf's "%.17g" does and returns the
  * length (without the NUL it also writes): the value with 17 significant digits, correctly

@@ -77,7 +77,7 @@ static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit
         rt_advise_huge(run->pid, run->cap * sizeof *run->pid);
     uint32_t *pid = run->pid + run->n;
     for (size_t i = 0; i < n; i++) {
-        if (rt_strtab_decimal(h[i].pid, h[i].pid_len, &pid[i]))
+        if (rt_strtab_decimal_padded(h[i].pid, h[i].pid_len, &pid[i]))   /* RT_HIT_PAD */
             continue;
         size_t pcap = run->npt_cap;
         RT_GROW(run->poff, run->npt_cap, run->npt + 1);

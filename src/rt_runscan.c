@@ -421,13 +421,14 @@ static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const c
         s->qid_len = ql;
         s->open = 1;
     }
-    RT_GROW(s->arena, s->acap, s->alen + pl + 32);
+    RT_GROW(s->arena, s->acap, s->alen + pl + RT_HIT_PAD);
     if (padded && pl <= 32)
         memcpy(s->arena + s->alen, pid, 32);   /* the bytes past pl are overwritten by the next */
     else
         memcpy(s->arena + s->alen, pid, pl);
     RT_GROW(s->p, s->pcap, s->np + 1);
-    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, rt_run_pid_hash(pid, pl), line};
+    uint64_t hash = padded ? rt_run_pid_hash_padded(pid, pl) : rt_run_pid_hash(pid, pl);
+    s->p[s->np++] = (pending){s->alen, (uint32_t)pl, qslot, score, hash, line};
     s->alen += pl;
     s->info->lines++;
     return RT_OK;
@@ -1002,7 +1003,7 @@ static rt_status join_halves(scan *a, scan *b, rt_err *err)
         }
         for (size_t i = 0; i < b->held_np; i++) {
             pending e = b->p[i];
-            RT_GROW(a->arena, a->acap, a->alen + e.pid_len);
+            RT_GROW(a->arena, a->acap, a->alen + e.pid_len + RT_HIT_PAD);
             memcpy(a->arena + a->alen, b->arena + e.pid_off, e.pid_len);
             e.pid_off = a->alen;
             e.line += a->info->physical_lines;
@@ -1025,7 +1026,7 @@ static rt_status join_gathered(scan *a, scan *b, rt_err *err)
     uint32_t *slot = rt_reallocarray(NULL, nq ? nq : 1, sizeof *slot);
     for (uint32_t q = 0; q < nq; q++)
         slot[q] = rt_strtab_intern(a->seen, rt_strtab_str(b->seen, q), rt_strtab_len(b->seen, q));
-    RT_GROW(a->arena, a->acap, a->alen + b->alen + 1);
+    RT_GROW(a->arena, a->acap, a->alen + b->alen + RT_HIT_PAD);
     if (b->alen)   /* a half that read no passage id may have no arena at all */
         memcpy(a->arena + a->alen, b->arena, b->alen);
     RT_GROW(a->p, a->pcap, a->np + b->np + 1);

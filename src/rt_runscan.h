@@ -12,6 +12,7 @@
 
 #include "rt_err.h"
 #include "rt_names.h"
+#include "rt_parse.h"
 #include "rt_report.h"
 
 typedef enum rt_run_format {
@@ -67,6 +68,24 @@ static inline uint64_t rt_run_pid_hash(const char *p, size_t len)
     h *= k;
     return h ^ (h >> 29);
 }
+
+/* rt_run_pid_hash (the same value) for an id with at least 8 bytes readable from p. */
+static inline uint64_t rt_run_pid_hash_padded(const char *p, size_t len)
+{
+    if (len >= 8)
+        return rt_run_pid_hash(p, len);
+    const uint64_t k = 0x9fb21c651e98df25ULL;
+    uint64_t h = (len + 1) * 0x9e3779b97f4a7c15ULL;
+    uint64_t w = rt_load8(p) & ((UINT64_C(1) << (8 * len)) - 1);   /* len < 8: the shift is defined */
+    h = (h ^ w) * k;
+    h ^= h >> 32;
+    h *= k;
+    return h ^ (h >> 29);
+}
+
+/* A scan's hits keep this many bytes after each pid readable (its arena has them to spare), so
+ * that a callback may read a short pid eight bytes at a time (rt_strtab_decimal_padded). */
+#define RT_HIT_PAD 32
 
 /* One retrieved passage, as handed to a scan callback. */
 typedef struct rt_hit {

@@ -12,6 +12,7 @@
 #include "rt_hash.h"
 #include "rt_image.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_strtab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
@@ -395,6 +396,20 @@ int rt_strtab_decimal(const char *s, size_t len, uint32_t *value)
 {
     int64_t v = decimal_of(s, len);
     if (v < 0 || v >= NUM_MAX)
+        return 0;
+    *value = (uint32_t)v;
+    return 1;
+}
+
+int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value)
+{
+    if (len == 0 || len > 8 || (s[0] == '0' && len > 1))
+        return 0;
+    uint64_t w = rt_load8(s);
+    if (rt_leading_digits(w) < len)
+        return 0;
+    uint64_t v = rt_digits_value(w, len);
+    if (v >= NUM_MAX)
         return 0;
     *value = (uint32_t)v;
     return 1;

@@ -28,6 +28,8 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
  * 2^26), and rt_strtab_intern_decimals replaces each such value v[i] by the id of its string, as
  * rt_strtab_intern of the digits would (the same ids, in the same order). */
 int rt_strtab_decimal(const char *s, size_t len, uint32_t *value);
+/* rt_strtab_decimal (the same answer) for s with at least 8 bytes readable from it. */
+int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value);
 void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n);
 
 /* Returns the id of the len bytes at s, or RT_NO_ID if they were never interned. */

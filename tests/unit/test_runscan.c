@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "rt_runscan.h"
+#include "rt_strtab.h"
 #include "tap.h"
 
 static uint64_t state = 0x2545F4914F6CDD1DULL;
@@ -50,6 +51,11 @@ static rt_status collect(void *ctx, const char *qid, size_t ql, const rt_hit *h,
     g->score = calloc(n + 1, sizeof *g->score);
     g->line = calloc(n + 1, sizeof *g->line);
     for (size_t i = 0; i < n; i++) {
+        /* RT_HIT_PAD: the bytes after each pid are there to read (ASan stops here otherwise) */
+        volatile char spare = h[i].pid[h[i].pid_len + RT_HIT_PAD - 1];
+        (void)spare;
+        if (h[i].hash != rt_run_pid_hash(h[i].pid, h[i].pid_len))
+            return RT_EINPUT;   /* the padded hash is the plain one */
         snprintf(g->pid[i], sizeof g->pid[i], "%.*s", (int)h[i].pid_len, h[i].pid);
         g->score[i] = h[i].score;
         g->line[i] = h[i].line;
@@ -182,8 +188,49 @@ static const char *make_run(size_t nq, char **want, size_t *lines)
     return path;
 }
 
+/* The eight-bytes-at-a-time forms give the plain forms' answers: pid hashes of every length up to
+ * 20 and decimal values of digit strings, with and without other bytes, leading zeros and
+ * values past the table's bound. */
+static void test_padded_forms(void)
+{
+    uint64_t x = 0x243f6a8885a308d3ULL;
+    size_t hash_bad = 0, dec_bad = 0, decimals = 0;
+    for (int round = 0; round < 200000; round++) {
+        char buf[40];
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t len = (size_t)(x % 21);
+        for (size_t i = 0; i < sizeof buf; i++) {
+            uint64_t r = x >> (i % 8 * 8) ^ (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+            /* mostly digits, sometimes anything (0x2f and 0x3a sit beside the digits) */
+            buf[i] = (char)(r % 16 < 12 ? '0' + r % 10 : r % 16 == 12 ? 0x2f : r % 16 == 13 ? 0x3a : (int)(r >> 8 & 0xff));
+        }
+        hash_bad += rt_run_pid_hash_padded(buf, len) != rt_run_pid_hash(buf, len);
+        uint32_t a = 7, b = 7;
+        int ra = rt_strtab_decimal(buf, len, &a), rb = rt_strtab_decimal_padded(buf, len, &b);
+        dec_bad += ra != rb || (ra && a != b);
+        decimals += ra;
+    }
+    ok(hash_bad == 0, "rt_run_pid_hash_padded equals rt_run_pid_hash (%zu of 200000 differ)", hash_bad);
+    ok(dec_bad == 0 && decimals > 10000, "rt_strtab_decimal_padded equals rt_strtab_decimal "
+       "(%zu of 200000 differ; %zu decimals)", dec_bad, decimals);
+    const char *edge[] = {"0", "00", "01", "9", "67108863", "67108864", "99999999", "12345678",
+                          "1234567", "", "-1", "+1", "1 ", "1a"};
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+        char buf[16] = {0};
+        memcpy(buf, edge[i], strlen(edge[i]));
+        uint32_t a = 7, b = 7;
+        int ra = rt_strtab_decimal(buf, strlen(edge[i]), &a), rb = rt_strtab_decimal_padded(buf, strlen(edge[i]), &b);
+        bad += ra != rb || (ra && a != b);
+    }
+    ok(bad == 0, "the edge cases agree too (\"0\", leading zeros, 2^26 - 1 and 2^26, signs)");
+}
+
 int main(void)
 {
+    test_padded_forms();
     char *want;
     size_t lines;
     const char *path = make_run(60, &want, &lines);
