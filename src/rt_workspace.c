@@ -1220,6 +1220,13 @@ void rt_workspace_free(rt_workspace **wp)
 int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
 {
     int taken = 0;
+    if (wait && wait != RT_SETTLE_RUNS && ws->pending && !atomic_load(&ws->pending->job->finished)) {
+        /* everything is waited for (a script, a command): the collection is no longer behind the
+         * runs but beside them, so that both cores stay busy to the end rather than one finishing
+         * the index alone once the runs are in */
+        atomic_store(&ws->pending->job->hurry, 1);
+        rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
+    }
     while (ws->runs_pending) {   /* the runs first: with wait, the collection's part follows them */
         int rc = runs_settle(ws, wait, err);
         if (rc < 0)
