@@ -37,6 +37,7 @@ struct rt_strtab {
     size_t mask;   /* slot count - 1; slot count is a power of two */
     uint32_t nslotted;      /* ids in the slots: all but those num[] keeps (below) */
     size_t bytes;
+    uint64_t text;          /* the lengths + 1 of the strings of ids nbase.. (an image's arena) */
     /* the image's strings, ids 0..nbase (none for a table built from scratch) */
     uint32_t nbase;
     const char *barena;
@@ -305,6 +306,7 @@ static uint32_t insert_hashed(rt_strtab *t, const char *s, size_t len, uint64_t 
     uint32_t id = t->count++;
     t->strs[id - t->nbase] = store(t, s, len);
     t->lens[id - t->nbase] = (uint32_t)len;
+    t->text += len + 1;
     if (!slotted) {
         num_set(t, (size_t)v, id);
         return id;
@@ -451,6 +453,7 @@ void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
             id = t->count++;
             t->strs[id - t->nbase] = store(t, buf, len);
             t->lens[id - t->nbase] = (uint32_t)len;
+            t->text += len + 1;
             num_set(t, x, id);
         }
         v[k] = id;
@@ -469,9 +472,10 @@ size_t rt_strtab_bytes(const rt_strtab *t) { return t->bytes; }
 static size_t arena_len(const rt_strtab *t, uint32_t n)
 {
     size_t bytes = 0;
-    for (uint32_t id = 0; id < n; id++)
+    uint32_t upto = n == t->count ? t->nbase : n;   /* all of them: the ids past the image summed as added */
+    for (uint32_t id = 0; id < upto; id++)
         bytes += len_of(t, id) + 1;
-    return bytes;
+    return n == t->count ? bytes + (size_t)t->text : bytes;
 }
 
 /* The image's slot count for its first n strings: every one is in its slots (its reader keeps no

@@ -66,8 +66,35 @@ static void test_strtab(void)
     for (uint32_t id = 0; a && id < 1001; id++)
         fresh &= rt_strtab_find(a, rt_strtab_str(t, id), rt_strtab_len(t, id)) == id;
     ok(fresh && rt_strtab_find(a, "new-2999", 8) == 4000, "3,000 new strings get the next ids; the old are still found");
+    /* its own image, the attached strings and the new (their arena's length summed as added) */
+    size_t len2;
+    unsigned char *img2 = image_of(w_strtab, a, &len2);
+    rt_strtab *a2 = img2 ? rt_strtab_attach(img2, len2) : NULL;
+    same = a2 && len2 == rt_strtab_image_size(a, UINT32_MAX) && rt_strtab_count(a2) == 4001;
+    for (uint32_t id = 0; same && id < 4001; id++)
+        same &= strcmp(rt_strtab_str(a2, id), rt_strtab_str(a, id)) == 0;
+    ok(same, "an image of an attached table and its new strings holds all 4,001");
+    rt_strtab_free(&a2);
+    free(img2);
     rt_strtab_free(&a);
     free(img);
+
+    /* decimal strings interned by their values (rt_strtab_intern_decimals), then others */
+    rt_strtab *v = rt_strtab_new();
+    uint32_t vals[500];
+    for (int i = 0; i < 500; i++)
+        vals[i] = (uint32_t)(i * 7919 % 100003);
+    rt_strtab_intern_decimals(v, vals, 500);
+    rt_strtab_intern(v, "p-text", 6);
+    img2 = image_of(w_strtab, v, &len2);
+    a2 = img2 ? rt_strtab_attach(img2, len2) : NULL;
+    same = a2 && len2 == rt_strtab_image_size(v, UINT32_MAX) && rt_strtab_count(a2) == rt_strtab_count(v);
+    for (uint32_t id = 0; same && id < rt_strtab_count(v); id++)
+        same &= strcmp(rt_strtab_str(a2, id), rt_strtab_str(v, id)) == 0;
+    ok(same, "an image of decimal ids interned by value holds each (%u)", rt_strtab_count(v));
+    rt_strtab_free(&a2);
+    rt_strtab_free(&v);
+    free(img2);
 
     /* the first 600 strings only (the table as it was then), decimal ones among them */
     rt_strtab *d = rt_strtab_new();
