@@ -39,6 +39,7 @@ struct rt_run {
     size_t *qoff, *poff;
     uint32_t *qlen, *plen;
     size_t npt, npt_cap;
+    size_t interned;          /* rt_run_intern_step: the pids interned so far */
 };
 
 #define RAW_TEXT 0x80000000u   /* above every value rt_strtab_decimal gives */
@@ -243,45 +244,67 @@ void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *pa
     rt_run_intern_ticking(run, qids, pids, path, report, NULL, NULL);
 }
 
-void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
-                           rt_report *report, void (*tick)(void *ctx), void *tick_ctx)
+void rt_run_intern_begin(rt_run *run, rt_strtab *qids, rt_strtab *pids)
 {
     run->qids = qids;
     run->pids = pids;
+    run->interned = 0;
     for (uint32_t i = 0; i < run->nq; i++) {
         uint32_t q = rt_strtab_intern(qids, run->qtext + run->qoff[i], run->qlen[i]);
         run->slot = rt_grow_index(run->slot, &run->slot_len, q, sizeof *run->slot, 0xff);
         run->slot[q] = i;
         run->qlist[i] = q;
     }
+}
+
+int rt_run_intern_step(rt_run *run, size_t budget)
+{
     /* the pids in file order: stretches of decimal values, and of others by their text */
-    enum { BATCH = 4096, DECIMALS = 1 << 18 };   /* ids interned between ticks, at most */
+    enum { BATCH = 4096 };   /* texts interned at once */
     const char *s[BATCH];
     size_t len[BATCH];
-    for (size_t k = 0; k < run->n;) {
+    size_t k = run->interned, stop = budget < run->n - k ? k + budget : run->n;
+    while (k < stop) {
         size_t e = k;
         if (run->pid[k] & RAW_TEXT) {
-            while (e < run->n && e - k < BATCH && (run->pid[e] & RAW_TEXT)) {
+            while (e < stop && e - k < BATCH && (run->pid[e] & RAW_TEXT)) {
                 uint32_t j = run->pid[e] & ~RAW_TEXT;
                 s[e - k] = run->ptext + run->poff[j];
                 len[e - k] = run->plen[j];
                 e++;
             }
-            rt_strtab_intern_many(pids, s, len, e - k, run->pid + k);
+            rt_strtab_intern_many(run->pids, s, len, e - k, run->pid + k);
         } else {
-            while (e < run->n && e - k < DECIMALS && !(run->pid[e] & RAW_TEXT))
+            while (e < stop && !(run->pid[e] & RAW_TEXT))
                 e++;
-            rt_strtab_intern_decimals(pids, run->pid + k, e - k);
+            rt_strtab_intern_decimals(run->pids, run->pid + k, e - k);
         }
         k = e;
-        if (tick)
-            tick(tick_ctx);
     }
+    run->interned = k;
+    return k == run->n;
+}
+
+void rt_run_intern_finish(rt_run *run, const char *path, rt_report *report)
+{
     free_raw(run);
     rt_report_add(report, RT_REPORT_INFO, "%s: run %s, %zu passages for %zu queries (%s)", path,
                   run->info.name, run->info.hits, run->info.queries,
                   rt_run_format_name(run->info.format));
     rt_run_report_duplicates(&run->info, path, report);
+}
+
+void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
+                           rt_report *report, void (*tick)(void *ctx), void *tick_ctx)
+{
+    enum { TICK = 1 << 18 };   /* pids interned between ticks, at most */
+    rt_run_intern_begin(run, qids, pids);
+    while (!rt_run_intern_step(run, TICK))
+        if (tick)
+            tick(tick_ctx);
+    if (tick)
+        tick(tick_ctx);
+    rt_run_intern_finish(run, path, report);
 }
 
 rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, rt_strtab *qids,

@@ -48,6 +48,14 @@ rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts 
 void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
                            rt_report *report, void (*tick)(void *ctx), void *tick_ctx);
 
+/* rt_run_intern in steps, for a thread that must stay responsive meanwhile (the workbench taking
+ * a run in while keys come): begin interns the qids, each step at most budget more pids (in the
+ * file's order: the same ids), returning 1 once every pid is; finish adds the report lines and
+ * frees the texts. Until finish, nothing but the next step or rt_run_free may be asked of it. */
+void rt_run_intern_begin(rt_run *run, rt_strtab *qids, rt_strtab *pids);
+int rt_run_intern_step(rt_run *run, size_t budget);
+void rt_run_intern_finish(rt_run *run, const char *path, rt_report *report);
+
 const char *rt_run_name(const rt_run *run);
 const char *rt_run_path(const rt_run *run);
 const rt_run_info *rt_run_get_info(const rt_run *run);

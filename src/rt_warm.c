@@ -105,6 +105,13 @@ void rt_warm_stop(rt_warm **wp)
 
 int rt_warm_done(const rt_warm *w) { return w && atomic_load(&((rt_warm *)w)->done); }
 
+void rt_warm_behind_ui_priority(void)
+{
+#ifdef SYS_gettid
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 5);   /* this thread only (Linux) */
+#endif
+}
+
 long rt_warm_idle_priority(void)
 {
 #ifdef SYS_gettid

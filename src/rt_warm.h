@@ -36,6 +36,10 @@ int rt_warm_done(const rt_warm *w);
  * (it reads only when nothing else waits on the disk). For other work done ahead of use. */
 void rt_warm_lower_priority(void);
 
+/* Puts the calling thread a little behind the thread that draws and takes keys (nice 5, the I/O
+ * class unchanged): work the user waits for, but not at the cost of a key. */
+void rt_warm_behind_ui_priority(void);
+
 /* Puts the calling thread behind all other work: the idle scheduling class (it runs on a core that
  * would otherwise idle) and the idle I/O class. Returns its thread id, for
  * rt_warm_normal_priority (0 when it has none). For work nothing waits on yet. */

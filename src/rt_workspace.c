@@ -433,6 +433,7 @@ static void runs_progress(void *ctx, uint64_t done, uint64_t total)
 static void *runs_worker(void *arg)
 {
     runs_job *j = arg;
+    int behind = 0;
     pthread_mutex_lock(&j->mu);
     for (;;) {
         size_t r = j->next;
@@ -446,6 +447,10 @@ static void *runs_worker(void *arg)
         j->busy++;
         int halves = j->hold;   /* the first run, alone: read on two threads */
         pthread_mutex_unlock(&j->mu);
+        if (j->go_on && !halves && !behind) {   /* deferred, after the first run: the keys first */
+            rt_warm_behind_ui_priority();
+            behind = 1;
+        }
         const rt_ws_spec *s = j->s;
         rt_run_opts ro = {.order = s->order, .strict = s->strict,
                           .name = s->run_names ? s->run_names[r] : NULL};
@@ -539,11 +544,10 @@ static int runs_ready(runs_job *j, size_t r)
     return done;
 }
 
-/* Takes run r of s into ws (ws->nruns must be r): from a worker of j, waiting for it, or parsed
- * here when j is NULL; then interned on this thread, so that every id is what a sequential open
- * gives. before and total: the bytes of the runs before r and of all, for progress. */
-static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, runs_job *j, size_t r, uint64_t before,
-                           uint64_t total, rt_ws_progress_fn progress, void *ctx, rt_err *err)
+/* Run r of s, parsed: from a worker of j, waiting for it (with progress, ticking), or parsed
+ * here when j is NULL. before and total: the bytes of the runs before r and of all, for progress. */
+static rt_status runs_fetch(const rt_ws_spec *s, runs_job *j, size_t r, uint64_t before, uint64_t total,
+                            rt_ws_progress_fn progress, void *ctx, rt_run **out, rt_err *err)
 {
     rt_run *run = NULL;
     rt_status st;
@@ -583,20 +587,39 @@ static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, runs_job *j, s
             ro.progress = runs_progress, ro.progress_ctx = &rb, ro.progress_caller = 1;
         st = rt_run_parse(&run, s->run_paths[r], &ro, err);
     }
+    *out = st == RT_OK ? run : NULL;
+    if (st != RT_OK)
+        rt_run_free(&run);
+    return st;
+}
+
+/* Run r is in ws (st RT_OK) or failed: the job's workers are told (the next may go on). */
+static void runs_taken(runs_job *j, size_t r, rt_status st)
+{
+    if (!j)
+        return;
+    pthread_mutex_lock(&j->mu);
+    j->interned = r + 1;
+    j->hold = 0;
+    j->stop |= st != RT_OK && !j->go_on;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+}
+
+/* Takes run r of s into ws (ws->nruns must be r): fetched, then interned on this thread, so that
+ * every id is what a sequential open gives. */
+static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, runs_job *j, size_t r, uint64_t before,
+                           uint64_t total, rt_ws_progress_fn progress, void *ctx, rt_err *err)
+{
+    rt_run *run;
+    rt_status st = runs_fetch(s, j, r, before, total, progress, ctx, &run, err);
     if (st == RT_OK) {
         runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
         rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
                               j && progress ? tick_read : NULL, &rt);
         ws->runs[ws->nruns++].run = run;   /* after a deferred run that failed: r is further on */
     }
-    if (j) {
-        pthread_mutex_lock(&j->mu);
-        j->interned = r + 1;
-        j->hold = 0;
-        j->stop |= st != RT_OK && !j->go_on;
-        pthread_cond_broadcast(&j->cv);
-        pthread_mutex_unlock(&j->mu);
-    }
+    runs_taken(j, r, st);
     return st;
 }
 
@@ -633,6 +656,8 @@ typedef struct rt_ws_runs {
     size_t first, at, after;
     uint64_t ekey;
     size_t next;               /* the next run of s to take in (ws->nruns fewer when one failed) */
+    rt_run *taking;            /* run next, being interned a step per settle call (not yet in ws) */
+    size_t taking_n0;          /* the report's length when it was fetched */
 } rt_ws_runs;
 
 static void runs_pending_free(rt_ws_runs **pp)
@@ -640,6 +665,7 @@ static void runs_pending_free(rt_ws_runs **pp)
     rt_ws_runs *p = *pp;
     if (!p)
         return;
+    rt_run_free(&p->taking);
     runs_finish(&p->j);
     for (size_t r = 0; r < p->s.nruns; r++) {
         free((char *)p->s.run_paths[r]);
@@ -703,17 +729,47 @@ static void runs_done(rt_workspace *ws)
     runs_pending_free(&p);
 }
 
-/* Takes the next deferred run in: when it is parsed, or waiting for it with wait. Returns 1 when
- * one was taken, 0 when it is still being parsed, -1 when it could not be read (it is left out,
- * the others still come; err and the report say why). */
+/* Pids interned per settle call that does not wait: a few milliseconds, so that the workbench
+ * handles a key between two steps (a whole run of 7 million pids took about 0.1 s; 65,536
+ * pids take 1-3 ms, beside the threads reading the next runs).
+ * RETRIAGE_SETTLE_STEP sets another number (the tests take runs in a few pids at a time). */
+static size_t settle_step(void)
+{
+    const char *e = getenv("RETRIAGE_SETTLE_STEP");
+    char *end;
+    unsigned long long v = e ? strtoull(e, &end, 10) : 0;
+    return e && *e && !*end && v > 0 ? (size_t)v : (size_t)1 << 16;
+}
+
+/* Takes the next deferred run in: when it is parsed, a step at a time (settle_step pids a call;
+ * the whole run when waiting for it with wait). Returns 1 when one was taken, 0 when it is still
+ * being parsed or only a step was taken, -1 when it could not be read (it is left out, the others
+ * still come; err and the report say why). */
 static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
 {
     rt_ws_runs *p = ws->runs_pending;
     size_t r = p->next;
-    if (!wait && !runs_ready(p->j, r))
-        return 0;
-    size_t n0 = rt_report_count(ws->report);
-    rt_status st = runs_take(ws, &p->s, p->j, r, 0, 0, NULL, NULL, err);
+    rt_status st = RT_OK;
+    if (!p->taking) {
+        if (!wait && !runs_ready(p->j, r))
+            return 0;
+        p->taking_n0 = rt_report_count(ws->report);
+        rt_run *run;
+        st = runs_fetch(&p->s, p->j, r, 0, 0, NULL, NULL, &run, err);
+        if (st == RT_OK) {
+            rt_run_intern_begin(run, ws->qids, ws->pids);
+            p->taking = run;
+        }
+    }
+    if (p->taking) {   /* a step, or every step when waited for */
+        if (!rt_run_intern_step(p->taking, wait ? SIZE_MAX : settle_step()))
+            return 0;
+        rt_run_intern_finish(p->taking, p->s.run_paths[r], ws->report);
+        ws->runs[ws->nruns++].run = p->taking;   /* after a deferred run that failed: r is further on */
+        p->taking = NULL;
+    }
+    runs_taken(p->j, r, st);
+    size_t n0 = p->taking_n0;
     p->next++;
     if (st != RT_OK) {
         ws->runs_failed++;
@@ -731,6 +787,11 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
     if (p->next == p->s.nruns)
         runs_done(ws);
     return st == RT_OK ? 1 : -1;
+}
+
+int rt_workspace_runs_busy(const rt_workspace *ws)
+{
+    return ws->runs_pending && ws->runs_pending->taking;
 }
 
 void rt_workspace_abandon(rt_workspace *ws)

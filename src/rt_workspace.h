@@ -132,8 +132,9 @@ void rt_workspace_free(rt_workspace **ws);
  * judged passages it lacks are reported, and the workspace cache (with the ids as they were when
  * the last run was in) and the index are written (by the cache's writer process) as a waiting
  * open would have. With wait 1, waits for everything; with RT_SETTLE_RUNS, for every run only; with
- * 0, takes one run, or the collection, only when it is ready. Returns 1 when something was taken now, 0 when nothing was (none
- * pending, or not ready), -1 when a run (counted in ws->runs_failed: it is left out, the others
+ * 0, takes a step of one run (rt_workspace_runs_busy until its last step), or the collection,
+ * only when it is ready. Returns 1 when something was taken now, 0 when nothing was (none
+ * pending, not ready, or a step that did not finish a run), -1 when a run (counted in ws->runs_failed: it is left out, the others
  * still come) or
  * the collection (ws->collection_failed: ws goes on without one) could not be read; err says
  * why, the report too, and no cache is written after a run failed. On the thread that uses ws. */
@@ -148,6 +149,10 @@ void rt_workspace_abandon(rt_workspace *ws);
 /* 1 while deferred runs (rt_ws_spec.defer_runs) are still being read, with how many are in
  * (ws->nruns) of how many; else 0. */
 int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total);
+
+/* 1 while a read run is being taken in a step per rt_workspace_settle call that does not wait
+ * (a few milliseconds each, so that keys are handled between them): call it again soon. */
+int rt_workspace_runs_busy(const rt_workspace *ws);
 
 /* 1 while a deferred collection is being indexed, with the bytes read of its total; else 0. */
 int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total);

@@ -350,8 +350,10 @@ static void run_tty(app *a)
      * come in (looked for more often while they are being read) */
     timeout(a->runs_pending ? 50 : 250);
     int dirty = 1;
+    double drawn = 0;
     while (!a->quit && !got_signal) {
         if (dirty) {
+            drawn = mono_s();
             app_draw(a);
             check_collection(a);
             refresh();
@@ -363,9 +365,11 @@ static void run_tty(app *a)
         dirty = r != ERR;
         if (a->coll_pending || a->runs_pending) {   /* what the first screen did not wait for: the
                                                        runs as each comes in, the collection's progress */
-            dirty |= app_settle(a, 0) || r == ERR;
+            /* a run is taken in a step at a time, a key handled between two (none waits more than
+             * a step); the progress is drawn again every 50 ms meanwhile, not after every step */
+            dirty |= app_settle(a, 0) || (r == ERR && mono_s() - drawn >= 0.05);
         }
-        timeout(a->runs_pending ? 50 : 250);
+        timeout(rt_workspace_runs_busy(a->ws) ? 0 : a->runs_pending ? 50 : 250);
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -441,7 +445,7 @@ static void finish_loading(rt_session *s, int headless)
             e.msg[0] = '\0';
             if (rt_session_settle(s, 0, &e) < 0 && e.msg[0])
                 fprintf(stderr, "retriage: %s\n", e.msg);
-            else
+            else if (!rt_workspace_runs_busy(ws))   /* (a run half taken in: its next step now) */
                 nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
         }
     }
@@ -464,6 +468,7 @@ int app_wait(app *a, unsigned what)
     int kind[AHEAD];
     wint_t key[AHEAD];
     int nkeys = 0;
+    double drawn = 0;
     for (;;) {
         app_settle(a, 0);
         int runs = (what & APP_WAIT_RUNS) && a->ws->runs_pending;
@@ -485,9 +490,13 @@ int app_wait(app *a, unsigned what)
         else if (rt_workspace_collection_loading(a->ws, &done, &total))
             app_message(a, 0, "waiting for the collection's index (%d%%)… Esc gives up",
                         total ? (int)(100 * done / total) : 0);
-        app_draw(a);
-        refresh();
-        timeout(50);
+        int busy = rt_workspace_runs_busy(a->ws);   /* a run half taken in: its next step at once */
+        if (!busy || mono_s() - drawn >= 0.05) {
+            drawn = mono_s();
+            app_draw(a);
+            refresh();
+        }
+        timeout(busy ? 0 : 50);
         wint_t ch;
         int r = get_wch(&ch);
         if (r == OK && (ch == 27 || ch == 3)) {   /* Esc, or ^C as a key: what was typed ahead goes too */

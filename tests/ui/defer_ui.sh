@@ -151,6 +151,15 @@ case $first in *dense*) st=1 ;; esac
 report $st "on a terminal: the first screen comes with the first run, the status line says 1 of 2 are read"
 head -2 "$D/snap" | grep -q "bm25 .* dense .* Δ1-2" && grep -q "34/34 queries  2 runs" "$D/snap"
 ok $? "the second run's column and the delta of both come once it is read"
+# the same, the second run taken in a passage id at a time (keys handled between the steps)
+fresh
+export RETRIAGE_SETTLE_STEP=1
+late "$(cat "$DEMO/runs/dense.trec")" '' ":snapshot $D/snap\r"
+unset RETRIAGE_SETTLE_STEP
+st=0
+[ "$rc" -eq 0 ] || st=1
+head -2 "$D/snap" | grep -q "bm25 .* dense .* Δ1-2" && grep -q "34/34 queries  2 runs" "$D/snap" || st=1
+report $st "a run taken in a step at a time: its column and the delta come once it is whole"
 fresh
 late "$(cat "$DEMO/runs/dense.trec")" ':delta dense bm25\r' ":snapshot $D/snap\r"
 st=0
