@@ -36,7 +36,7 @@ static size_t idx_file_size(size_t n, size_t span)
 
 /* Maps the index at ipath into c when it is valid for the collection described by stamp.
  * Returns 1 on success; 0 leaves c untouched (a missing, stale or broken index is not an error:
- * it is rebuilt). Only the header is checked: reading a body of 36 bytes per passage (300 MB for
+ * it is rebuilt). Only the header is checked: reading a body of 20-36 bytes per passage (170-300 MB for
  * MS MARCO) at every open would cost more than the rest of the open. The body cannot mislead a
  * lookup anyway: every access checks that the entry it reads lies inside the collection, and a
  * pid is only found where the collection's own bytes spell it (rt_collection.c). */
