@@ -36,10 +36,11 @@ static size_t idx_file_size(size_t n, size_t span)
 
 /* Maps the index at ipath into c when it is valid for the collection described by stamp.
  * Returns 1 on success; 0 leaves c untouched (a missing, stale or broken index is not an error:
- * it is rebuilt). Only the header is checked: reading a body of 20-36 bytes per passage (170-300 MB for
- * MS MARCO) at every open would cost more than the rest of the open. The body cannot mislead a
- * lookup anyway: every access checks that the entry it reads lies inside the collection, and a
- * pid is only found where the collection's own bytes spell it (rt_collection.c). */
+ * it is rebuilt). Only the header is checked: reading a body of 20-36 bytes per passage
+ * (170-300 MB for MS MARCO) at every open would cost more than the rest of the open. The body
+ * cannot mislead a lookup anyway: every access checks that the entry it reads lies inside the
+ * collection, and a pid is only found where the collection's own bytes spell it
+ * (rt_collection.c). */
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
 {
     /* never an index through a link; a FIFO in its place is not waited on (refused below) */
