@@ -72,6 +72,8 @@ static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit
     run->start[run->nq] = run->n;
     run->count[run->nq] = (uint32_t)n;
     run->nq++;
+    if (n == 0)   /* (a JSON run's empty ranking: no array may exist yet to point into) */
+        return RT_OK;
     cap = run->cap;
     RT_GROW(run->pid, run->cap, run->n + n);
     if (run->cap != cap && run->cap >= (1u << 20))   /* a large run: its pids on huge pages */
