@@ -52,13 +52,10 @@ static void grow_text(char **text, size_t *len, size_t *cap, const char *s, size
     *len += n;
 }
 
-/* A query as the scan hands it over: kept as text, interned later on the thread that owns the
- * namespaces. */
-static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
-                             rt_err *err)
+/* Adds a query of n pids (its qid kept as text, interned later on the thread that owns the
+ * namespaces); where its n pids go, or NULL when n is 0. */
+static uint32_t *add_query(rt_run *run, const char *qid, size_t ql, size_t n)
 {
-    (void)err;
-    rt_run *run = ctx;
     size_t cap = run->qcap;
     RT_GROW(run->qlist, run->qcap, (size_t)run->nq + 1);
     if (run->qcap != cap) {
@@ -73,12 +70,23 @@ static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit
     run->count[run->nq] = (uint32_t)n;
     run->nq++;
     if (n == 0)   /* (a JSON run's empty ranking: no array may exist yet to point into) */
-        return RT_OK;
+        return NULL;
     cap = run->cap;
     RT_GROW(run->pid, run->cap, run->n + n);
     if (run->cap != cap && run->cap >= (1u << 20))   /* a large run: its pids on huge pages */
         rt_advise_huge(run->pid, run->cap * sizeof *run->pid);
     uint32_t *pid = run->pid + run->n;
+    run->n += n;
+    return pid;
+}
+
+/* A query as the scan hands it over: a decimal pid kept as its value, any other as text. */
+static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n,
+                             rt_err *err)
+{
+    (void)err;
+    rt_run *run = ctx;
+    uint32_t *pid = add_query(run, qid, ql, n);
     for (size_t i = 0; i < n; i++) {
         if (rt_strtab_decimal_padded(h[i].pid, h[i].pid_len, &pid[i]))   /* RT_HIT_PAD */
             continue;
@@ -90,7 +98,17 @@ static rt_status parse_query(void *ctx, const char *qid, size_t ql, const rt_hit
         run->plen[run->npt] = h[i].pid_len;
         pid[i] = RAW_TEXT | (uint32_t)run->npt++;
     }
-    run->n += n;
+    return RT_OK;
+}
+
+/* A query whose pids are all decimals, as their values (rt_run_opts.values). */
+static rt_status parse_values(void *ctx, const char *qid, size_t ql, const uint32_t *v, size_t n,
+                              rt_err *err)
+{
+    (void)err;
+    uint32_t *pid = add_query(ctx, qid, ql, n);
+    if (n)
+        memcpy(pid, v, n * sizeof *pid);
     return RT_OK;
 }
 
@@ -124,7 +142,10 @@ rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, 
     rt_run *run = rt_calloc(1, sizeof *run);
     run->path = rt_strdup(path);
     run->raw = 1;
-    rt_status st = rt_run_scan(path, opts, parse_query, parse_reset, run, &run->info, err);
+    static const rt_run_opts defaults = {0};
+    rt_run_opts o = opts ? *opts : defaults;
+    o.values = parse_values;
+    rt_status st = rt_run_scan(path, &o, parse_query, parse_reset, run, &run->info, err);
     if (st != RT_OK) {
         rt_run_free(&run);
         return st;
@@ -195,6 +216,7 @@ rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts 
 {
     static const rt_run_opts defaults = {0};
     rt_run_opts o = opts ? *opts : defaults;
+    o.values = parse_values;
     struct stat sb;
     uint64_t mid = 0;
     if (o.format != RT_RUN_DUREADER && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&

@@ -30,7 +30,7 @@
 #endif
 
 typedef struct pending {
-    size_t pid_off;      /* into the arena */
+    size_t pid_off;      /* into the arena; in a decimal block (scan.dec), the pid's value */
     uint32_t pid_len;
     uint32_t qslot;      /* gather mode: the query's scan-local id */
     double score;
@@ -64,6 +64,12 @@ typedef struct scan {
     char *arena;
     size_t alen, acap;
     rt_strtab *seen;         /* qids whose block has been emitted (stream) or seen (gather) */
+    /* The block at hand keeps its pids as values (opts.values; every pid so far a decimal):
+     * pending.pid_off is the value, nothing is in the arena and hash is 0. held_dec: the same
+     * for the held block. tie_dec: the block being ranked is such a block. */
+    int dec, held_dec, tie_dec;
+    uint32_t *vals;          /* a decimal block's values in rank order, handed to opts.values */
+    size_t vcap;
 
     rt_hit *hits;            /* the ranked block handed to fn */
     size_t hcap;
@@ -133,10 +139,32 @@ static uint64_t score_key(double d)
 
 /* Negative when pending a ranks above b among hits of the same score: the larger pid first
  * (trec_eval), then the earlier line (of duplicates, the first copy is kept). */
+/* The digits of v into buf; their count. */
+static size_t spell(uint32_t v, char buf[16])
+{
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    return n;
+}
+
 static int tie_cmp(const scan *s, const pending *a, const pending *b)
 {
     size_t n = a->pid_len < b->pid_len ? a->pid_len : b->pid_len;
-    int c = memcmp(s->arena + b->pid_off, s->arena + a->pid_off, n);
+    int c;
+    if (s->tie_dec) {   /* values: compared as the texts they were read from */
+        char x[16], y[16];
+        spell((uint32_t)a->pid_off, x);
+        spell((uint32_t)b->pid_off, y);
+        c = memcmp(y, x, n);
+    } else {
+        c = memcmp(s->arena + b->pid_off, s->arena + a->pid_off, n);
+    }
     if (c)
         return c;
     if (a->pid_len != b->pid_len)
@@ -361,6 +389,65 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
     return s->fn(s->ctx, qid, qid_len, h, out, err);
 }
 
+/* Gives the decimal block's entries s->p[from..to) their pids' texts in the arena and their
+ * hashes: the block as the text path would have read it. */
+static void spell_entries(scan *s, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        pending *e = &s->p[i];
+        char buf[16];
+        size_t len = spell((uint32_t)e->pid_off, buf);
+        RT_GROW(s->arena, s->acap, s->alen + len + RT_HIT_PAD);
+        memcpy(s->arena + s->alen, buf, len);
+        e->pid_off = s->alen;
+        e->pid_len = (uint32_t)len;
+        e->hash = rt_run_pid_hash(s->arena + s->alen, len);
+        s->alen += len;
+    }
+}
+
+/* emit for a decimal block, s->p[from..from + n): the values in rank order to opts.values. A pid
+ * twice (rare) is emit's to drop or report, with the block's texts spelled out. */
+static rt_status emit_values(scan *s, const char *qid, size_t qid_len, size_t from, size_t n,
+                             rt_err *err)
+{
+    const pending *p = s->p + from;
+    size_t cap = 16;
+    while (cap < 4 * n)
+        cap *= 2;
+    if (cap > s->set_cap) {
+        s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
+        s->set_cap = cap;
+    }
+    memset(s->set, 0, cap * sizeof *s->set);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = p[i].pid_off + 1;
+        size_t j = (size_t)((v * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+        for (; s->set[j]; j = (j + 1) & (cap - 1))
+            if (s->set[j] == v) {
+                spell_entries(s, from, from + n);
+                s->dec = 0;
+                return emit(s, qid, qid_len, s->p + from, n, err);
+            }
+        s->set[j] = v;
+    }
+    RT_GROW(s->vals, s->vcap, n ? n : 1);
+    if (s->opts.order == RT_ORDER_SCORE && s->info->has_scores) {
+        RT_GROW(s->keys, s->kcap, 2 * n + 1);
+        s->tie_dec = 1;
+        rank_pending(s, p, n);
+        s->tie_dec = 0;
+        for (size_t i = 0; i < n; i++)
+            s->vals[i] = (uint32_t)p[s->keys[i].i].pid_off;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            s->vals[i] = (uint32_t)p[i].pid_off;
+    }
+    s->info->queries++;
+    s->info->hits += n;
+    return s->opts.values(s->ctx, qid, qid_len, s->vals, n, err);
+}
+
 /* Emits the current block (the lines of one query since the last), or holds it when it is the
  * first of a part that may continue a query of the part before (see rt_run_scan_halves). */
 static rt_status flush_block(scan *s, rt_err *err)
@@ -375,9 +462,11 @@ static rt_status flush_block(scan *s, rt_err *err)
         s->held_alen = s->alen;
         s->held_qid = rt_strndup(s->qid, s->qid_len);
         s->held_qid_len = s->qid_len;
+        s->held_dec = s->dec;
         return RT_OK;
     }
-    rt_status st = emit(s, s->qid, s->qid_len, s->p + s->held_np, s->np - s->held_np, err);
+    rt_status st = s->dec ? emit_values(s, s->qid, s->qid_len, s->held_np, s->np - s->held_np, err)
+                          : emit(s, s->qid, s->qid_len, s->p + s->held_np, s->np - s->held_np, err);
     s->np = s->held_np;
     s->alen = s->held_alen;
     return st;
@@ -420,6 +509,18 @@ static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const c
         memcpy(s->qid, qid, ql);
         s->qid_len = ql;
         s->open = 1;
+        s->dec = s->opts.values != NULL;
+    }
+    if (s->dec) {   /* the block's pids as values while every one is a decimal */
+        uint32_t v;
+        if (padded ? rt_strtab_decimal_padded(pid, pl, &v) : rt_strtab_decimal(pid, pl, &v)) {
+            RT_GROW(s->p, s->pcap, s->np + 1);
+            s->p[s->np++] = (pending){v, (uint32_t)pl, 0, score, 0, line};
+            s->info->lines++;
+            return RT_OK;
+        }
+        spell_entries(s, s->held_np, s->np);
+        s->dec = 0;
     }
     RT_GROW(s->arena, s->acap, s->alen + pl + RT_HIT_PAD);
     if (padded && pl <= 32)
@@ -902,6 +1003,7 @@ static void scan_reset(scan *s, int gather)
     s->gather = gather;
     s->np = s->alen = s->qid_len = 0;
     s->open = 0;
+    s->dec = s->held_dec = 0;
     s->tsv_cols = 0;
     rt_strtab_free(&s->seen);
     s->seen = rt_strtab_new();
@@ -921,6 +1023,7 @@ static void scan_release(scan *s)
     free(s->hits);
     free(s->set);
     free(s->keys);
+    free(s->vals);
     free(s->held_qid);
     rt_strtab_free(&s->seen);
 }
@@ -1000,17 +1103,26 @@ static rt_status join_halves(scan *a, scan *b, rt_err *err)
             memcpy(a->qid, b->held_qid, b->held_qid_len);
             a->qid_len = b->held_qid_len;
             a->open = 1;
+            a->dec = b->held_dec;
+        } else if (a->dec && !b->held_dec) {   /* one query, values and texts: all texts */
+            spell_entries(a, 0, a->np);
+            a->dec = 0;
         }
+        size_t from = a->np;
         for (size_t i = 0; i < b->held_np; i++) {
             pending e = b->p[i];
-            RT_GROW(a->arena, a->acap, a->alen + e.pid_len + RT_HIT_PAD);
-            memcpy(a->arena + a->alen, b->arena + e.pid_off, e.pid_len);
-            e.pid_off = a->alen;
+            if (!b->held_dec) {
+                RT_GROW(a->arena, a->acap, a->alen + e.pid_len + RT_HIT_PAD);
+                memcpy(a->arena + a->alen, b->arena + e.pid_off, e.pid_len);
+                e.pid_off = a->alen;
+                a->alen += e.pid_len;
+            }
             e.line += a->info->physical_lines;
-            a->alen += e.pid_len;
             RT_GROW(a->p, a->pcap, a->np + 1);
             a->p[a->np++] = e;
         }
+        if (b->held_dec && !a->dec)   /* texts, then values: all texts */
+            spell_entries(a, from, a->np);
         b->held = 0;
     }
     return flush_block(a, err);

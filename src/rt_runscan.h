@@ -27,6 +27,10 @@ typedef enum rt_order {
     RT_ORDER_FILE,       /* the order of the lines in the file */
 } rt_order;
 
+/* Receives one query whose passage ids are all decimal values (rt_run_opts.values). */
+typedef rt_status (*rt_run_values_fn)(void *ctx, const char *qid, size_t qid_len,
+                                      const uint32_t *values, size_t n, rt_err *err);
+
 typedef struct rt_run_opts {
     rt_run_format format;
     rt_order order;      /* formats without scores always use file order */
@@ -40,6 +44,12 @@ typedef struct rt_run_opts {
     uint64_t progress_total;
     _Atomic uint64_t *progress_done;
     int progress_caller;  /* this part calls progress (the others only count) */
+    /* When set, a query of a line-based run read by query (not regrouped) whose pids are all
+     * values rt_strtab_decimal gives, none twice, goes to values rather than to the scan's
+     * callback: the values in rank order, each pid read once and neither copied nor hashed
+     * (MS MARCO's runs, for rt_run, which keeps the values). Other queries go to the callback
+     * as always; rank order and counts are the same either way. */
+    rt_run_values_fn values;
 } rt_run_opts;
 
 /* The hash of a passage id in rt_hit.hash: of every byte, a multiply and a shift per eight

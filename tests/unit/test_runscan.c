@@ -63,6 +63,31 @@ static rt_status collect(void *ctx, const char *qid, size_t ql, const rt_hit *h,
     return RT_OK;
 }
 
+/* rt_run_opts.values: a query of decimal pids, as values; counted in value_queries. */
+static size_t value_queries;
+
+static rt_status collect_values(void *ctx, const char *qid, size_t ql, const uint32_t *v, size_t n,
+                                rt_err *err)
+{
+    (void)err;
+    seen *s = ctx;
+    if (s->n == sizeof s->q / sizeof s->q[0] || ql >= sizeof s->q[0].qid)
+        return RT_EINPUT;
+    got_query *g = &s->q[s->n++];
+    snprintf(g->qid, sizeof g->qid, "%.*s", (int)ql, qid);
+    g->n = n;
+    g->pid = calloc(n + 1, sizeof *g->pid);
+    g->score = calloc(n + 1, sizeof *g->score);
+    g->line = calloc(n + 1, sizeof *g->line);
+    for (size_t i = 0; i < n; i++)
+        snprintf(g->pid[i], sizeof g->pid[i], "%u", (unsigned)v[i]);
+    value_queries++;
+    return RT_OK;
+}
+
+/* render() writes the pids alone (a query given as values has no scores or lines). */
+static int pids_only;
+
 /* Turns what s collected into texts (hit lines + line_offset) and frees it. */
 static void render(seen *s, size_t line_offset)
 {
@@ -72,8 +97,9 @@ static void render(seen *s, size_t line_offset)
         char *t = malloc(cap);
         o += (size_t)snprintf(t + o, cap - o, "%s:", g->qid);
         for (size_t i = 0; i < g->n; i++)
-            o += (size_t)snprintf(t + o, cap - o, " %s %.17g %zu,", g->pid[i], g->score[i],
-                                  g->line[i] + line_offset);
+            o += pids_only ? (size_t)snprintf(t + o, cap - o, " %s,", g->pid[i])
+                           : (size_t)snprintf(t + o, cap - o, " %s %.17g %zu,", g->pid[i], g->score[i],
+                                              g->line[i] + line_offset);
         s->text[s->nt++] = t;
         free(g->pid);
         free(g->score);
@@ -228,9 +254,126 @@ static void test_padded_forms(void)
     ok(bad == 0, "the edge cases agree too (\"0\", leading zeros, 2^26 - 1 and 2^26, signs)");
 }
 
+/* A decimal pid as a run may write it: mostly values the scan may keep as such (short and long,
+ * with the ties "9" > "10" in byte order), some it must not (a leading zero, past 2^26, nine
+ * digits) and, in some queries, a pid that is not a number at all. */
+static void decimal_pid(char *buf, size_t cap, size_t n, int mode)
+{
+    unsigned r = (unsigned)(rnd() % 100);
+    if (mode == 1 && r < 3)
+        snprintf(buf, cap, "d%u", (unsigned)(rnd() % 50));
+    else if (mode == 2 && r < 3)
+        snprintf(buf, cap, "0%u", (unsigned)(rnd() % 50));
+    else if (mode == 2 && r < 6)
+        snprintf(buf, cap, "%u", 67108864u + (unsigned)(rnd() % 3));
+    else if (mode == 2 && r < 8)
+        snprintf(buf, cap, "%u", 100000000u + (unsigned)(rnd() % 3));
+    else if (r < 50)
+        snprintf(buf, cap, "%u", (unsigned)(rnd() % (n + 5)));
+    else if (r < 75)
+        snprintf(buf, cap, "%u", (unsigned)(rnd() % (10 * n + 50)) * 10);
+    else
+        snprintf(buf, cap, "%u", (unsigned)(rnd() % 67108864u));
+}
+
+/* Writes nq queries of decimal pids (modes: values only; a pid now and then that is not a
+ * number; leading zeros and values past the bound), lines shuffled within a query, scores from
+ * a few values or many; duplicates in some queries. */
+static const char *make_decimal_run(size_t nq, size_t *lines)
+{
+    size_t cap = 1 << 22, o = 0, line = 0;
+    char *text = malloc(cap);
+    for (size_t q = 0; q < nq; q++) {
+        size_t n = 1 + rnd() % 300, mode = rnd() % 4, few = rnd() % 2, dups = rnd() % 3 == 0;
+        for (size_t i = 0; i < n; i++) {
+            char pid[32];
+            decimal_pid(pid, sizeof pid, n, mode == 3 ? 0 : (int)mode);
+            if (!dups && pid[0] != 'd')   /* no duplicates: the line number makes it unique */
+                snprintf(pid, sizeof pid, "%zu", (size_t)(rnd() % 2 ? i : i * 1000 + 7));
+            double score = few ? (double)(rnd() % 3) : (double)(rnd() % 1000) / 8;
+            o += (size_t)snprintf(text + o, cap - o, "%zu Q0 %s %zu %.17g tag\n", 1000 + q, pid, i + 1, score);
+            line++;
+        }
+    }
+    const char *path = tmp_bytes(text, o);
+    free(text);
+    *lines = line;
+    return path;
+}
+
+/* rt_run_opts.values: the queries given as values and those given as hits, whole and in two
+ * halves split at every line, rank and drop duplicates exactly as the hits alone do. */
+static void test_values(void)
+{
+    static seen s, sa, sb;
+    size_t lines;
+    const char *path = make_decimal_run(80, &lines);
+    rt_run_info ref_info, info;
+    rt_err err;
+    pids_only = 1;
+    rt_status st = rt_run_scan(path, NULL, collect, NULL, &s, &ref_info, &err);
+    char *want = joined(&s);
+    rt_run_opts o = {.values = collect_values};
+    value_queries = 0;
+    rt_status st2 = rt_run_scan(path, &o, collect, NULL, &s, &info, &err);
+    char *got = joined(&s);
+    ok(st == RT_OK && st2 == RT_OK && strcmp(want, got) == 0 && info.queries == ref_info.queries &&
+       info.hits == ref_info.hits && info.lines == ref_info.lines &&
+       info.duplicates == ref_info.duplicates && info.first_dup_line == ref_info.first_dup_line,
+       "queries given as values: the rankings, counts and duplicates of the hits alone");
+    ok(value_queries > 10 && value_queries < info.queries,
+       "both ways taken: %zu of %zu queries as values", value_queries, info.queries);
+    ok(ref_info.duplicates > 0, "the file holds duplicates (%zu)", ref_info.duplicates);
+    rt_run_info_clear(&info);
+    free(got);
+    free(want);
+    rt_run_info_clear(&ref_info);
+
+    /* halves: a smaller file, every line start as the split */
+    const char *path2 = make_decimal_run(10, &lines);
+    FILE *f = fopen(path2, "rb");
+    char *text = malloc(1 << 20);
+    size_t len = fread(text, 1, 1 << 20, f);
+    fclose(f);
+    st = rt_run_scan(path2, NULL, collect, NULL, &s, &ref_info, &err);
+    want = joined(&s);
+    int all = st == RT_OK, splits = 0;
+    for (size_t at = 1; at < len && all; at++) {
+        if (text[at - 1] != '\n')
+            continue;
+        void *ctx[2] = {&sa, &sb};
+        rt_run_info two[2];
+        st = rt_run_scan_halves(path2, &o, at, 0, collect, ctx, two, &err);
+        render(&sb, 0);
+        for (size_t i = 0; i < sb.nt; i++)
+            sa.text[sa.nt++] = sb.text[i];
+        sb.nt = 0;
+        got = joined(&sa);
+        size_t d = two[0].duplicates + two[1].duplicates;
+        size_t fd = two[0].duplicates ? two[0].first_dup_line : two[1].first_dup_line + two[0].physical_lines;
+        if (st != RT_OK || strcmp(got, want) != 0 || d != ref_info.duplicates ||
+            (d && fd != ref_info.first_dup_line) || two[0].lines + two[1].lines != ref_info.lines ||
+            two[0].hits + two[1].hits != ref_info.hits) {
+            printf("# values, split at byte %zu: status %d, differs from the whole read\n", at, (int)st);
+            all = 0;
+        }
+        free(got);
+        rt_run_info_clear(&two[0]);
+        rt_run_info_clear(&two[1]);
+        splits++;
+    }
+    ok(all && splits == (int)lines - 1, "values, two halves split at each of %d lines: the whole "
+       "read's rankings, counts and duplicates", splits);
+    rt_run_info_clear(&ref_info);
+    free(want);
+    free(text);
+    pids_only = 0;
+}
+
 int main(void)
 {
     test_padded_forms();
+    test_values();
     char *want;
     size_t lines;
     const char *path = make_run(60, &want, &lines);
