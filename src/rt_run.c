@@ -27,6 +27,10 @@ struct rt_run {
     uint32_t *count;
     uint32_t *pid;            /* the ranking's order is all that is kept of the scores */
     size_t n, cap;
+    /* A run read in two halves keeps the second half's pids where that half put them: entries
+     * n0.. of the rankings are pid2[0..n - n0) (no ranking straddles). NULL: all in pid. */
+    uint32_t *pid2;
+    size_t n0;
     int mapped;               /* the arrays lie in a workspace cache's mapping (rt_run_attach) */
     _Atomic unsigned char *checked;   /* mapped: per query 0 not yet, 1 every pid known, 2 not */
     uint32_t npids;           /* mapped: the pid table's size when attached */
@@ -43,6 +47,12 @@ struct rt_run {
 };
 
 #define RAW_TEXT 0x80000000u   /* above every value rt_strtab_decimal gives */
+
+/* Where entry k of the rankings is. */
+static inline uint32_t *pid_at(const rt_run *run, size_t k)
+{
+    return run->pid2 && k >= run->n0 ? run->pid2 + (k - run->n0) : run->pid + k;
+}
 
 static void grow_text(char **text, size_t *len, size_t *cap, const char *s, size_t n, size_t *off)
 {
@@ -184,9 +194,15 @@ static int join_halves(rt_run *a, rt_run *b)
         a->count[a->nq] = b->count[i];
         a->nq++;
     }
-    RT_GROW(a->pid, a->cap, a->n + b->n);
-    for (size_t k = 0; k < b->n; k++)
-        a->pid[n0 + k] = b->pid[k] & RAW_TEXT ? RAW_TEXT | (uint32_t)((b->pid[k] & ~RAW_TEXT) + npt0) : b->pid[k];
+    if (b->npt)   /* its pids' texts follow a's */
+        for (size_t k = 0; k < b->n; k++)
+            if (b->pid[k] & RAW_TEXT)
+                b->pid[k] = RAW_TEXT | (uint32_t)((b->pid[k] & ~RAW_TEXT) + npt0);
+    /* b's pids stay where they are (a second segment): copying them would write as many fresh
+     * pages as b frees, 14 MB for each 250 MB run */
+    a->pid2 = b->pid;
+    a->n0 = n0;
+    b->pid = NULL;
     a->n += b->n;
     if (b->npt) {
         size_t off;
@@ -289,19 +305,20 @@ int rt_run_intern_step(rt_run *run, size_t budget)
     size_t len[BATCH];
     size_t k = run->interned, stop = budget < run->n - k ? k + budget : run->n;
     while (k < stop) {
-        size_t e = k;
-        if (run->pid[k] & RAW_TEXT) {
-            while (e < stop && e - k < BATCH && (run->pid[e] & RAW_TEXT)) {
-                uint32_t j = run->pid[e] & ~RAW_TEXT;
+        size_t e = k, end = run->pid2 && k < run->n0 && run->n0 < stop ? run->n0 : stop;
+        uint32_t *p = pid_at(run, k);   /* entries k..end, in one segment */
+        if (p[0] & RAW_TEXT) {
+            while (e < end && e - k < BATCH && (p[e - k] & RAW_TEXT)) {
+                uint32_t j = p[e - k] & ~RAW_TEXT;
                 s[e - k] = run->ptext + run->poff[j];
                 len[e - k] = run->plen[j];
                 e++;
             }
-            rt_strtab_intern_many(run->pids, s, len, e - k, run->pid + k);
+            rt_strtab_intern_many(run->pids, s, len, e - k, p);
         } else {
-            while (e < stop && !(run->pid[e] & RAW_TEXT))
+            while (e < end && !(p[e - k] & RAW_TEXT))
                 e++;
-            rt_strtab_intern_decimals(run->pids, run->pid + k, e - k);
+            rt_strtab_intern_decimals(run->pids, p, e - k);
         }
         k = e;
     }
@@ -355,6 +372,7 @@ void rt_run_free(rt_run **rp)
         free(run->start);
         free(run->count);
         free(run->pid);
+        free(run->pid2);
     }
     free(run);
     *rp = NULL;
@@ -372,7 +390,7 @@ static int ranking_known(const rt_run *run, uint32_t i)
 {
     unsigned char c = atomic_load_explicit(&run->checked[i], memory_order_relaxed);
     if (!c) {
-        const uint32_t *p = run->pid + run->start[i];
+        const uint32_t *p = pid_at(run, run->start[i]);
         uint32_t top = 0;
         for (uint32_t k = 0; k < run->count[i]; k++)
             top = p[k] > top ? p[k] : top;
@@ -392,7 +410,7 @@ const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n)
         return NULL;
     }
     *n = run->count[i];
-    return run->pid + run->start[i];
+    return pid_at(run, run->start[i]);
 }
 
 void rt_run_check_all(const rt_run *run, const atomic_int *stop)
@@ -413,7 +431,7 @@ void rt_run_prefetch(const rt_run *run, uint32_t qid)
     uint32_t i = qid < run->slot_len ? run->slot[qid] : RT_NO_ID;
     if (i == RT_NO_ID || !run->checked || run->start[i] > run->n || run->count[i] > run->n - run->start[i])
         return;   /* parsed into memory (not a mapped cache): nothing to read; or damaged */
-    will_need(run->pid + run->start[i], run->count[i] * sizeof *run->pid);
+    will_need(pid_at(run, run->start[i]), run->count[i] * sizeof *run->pid);
 }
 
 /* ---- the image (the workspace cache) --------------------------------------------------------
@@ -448,7 +466,12 @@ int rt_run_image_write(const rt_run *run, FILE *f)
         fwrite(&s, sizeof s, 1, f);
     }
     rt_image_put(f, run->count, (size_t)run->nq * 4);
-    rt_image_put(f, run->pid, run->n * 4);
+    size_t n0 = run->pid2 ? run->n0 : run->n;
+    if (n0)
+        fwrite(run->pid, 4, n0, f);
+    if (run->n > n0)
+        fwrite(run->pid2, 4, run->n - n0, f);
+    rt_image_pad(f, run->n * 4);
     return ferror(f) ? -1 : 0;
 }
 

@@ -321,8 +321,45 @@ static void test_errors(void)
 
 /* ---- rt_run_parse_halves: the run rt_run_parse reads -------------------------------------- */
 
+/* The rankings of run as "qid:pid,pid;…" from n bytes on. */
+static size_t rankings_of(const rt_run *run, rt_strtab *q, rt_strtab *p, char *out, size_t n, size_t cap)
+{
+    for (uint32_t k = 0; k < rt_run_nqueries(run) && n < cap; k++) {
+        size_t m;
+        uint32_t qid = rt_run_qid(run, k);
+        const uint32_t *r = rt_run_ranking(run, qid, &m);
+        n += (size_t)snprintf(out + n, cap - n, "%s:", rt_strtab_str(q, qid));
+        for (size_t h = 0; h < m && n < cap; h++)
+            n += (size_t)snprintf(out + n, cap - n, "%s%s", h ? "," : "", rt_strtab_str(p, r[h]));
+        n += n < cap ? (size_t)snprintf(out + n, cap - n, ";") : 0;
+    }
+    return n;
+}
+
+/* Whether run's image (the workspace cache's), written and attached again, has its size and
+ * rankings (a run read in halves writes its two parts as one array). */
+static int image_same(const rt_run *run, rt_strtab *q, rt_strtab *p, const char *path)
+{
+    FILE *f = tmpfile();
+    if (!f || rt_run_image_write(run, f) != 0 || fflush(f) != 0)
+        return 0;
+    size_t len = (size_t)ftell(f);
+    void *mem = malloc(len ? len : 8);
+    rewind(f);
+    int same = len == rt_run_image_size(run) && fread(mem, 1, len, f) == len;
+    fclose(f);
+    rt_run *back = same ? rt_run_attach(mem, len, path, q, p) : NULL;
+    static char x[1 << 16], y[1 << 16];
+    same = back && rankings_of(run, q, p, x, 0, sizeof x) == rankings_of(back, q, p, y, 0, sizeof y) &&
+           strcmp(x, y) == 0;
+    rt_run_free(&back);
+    free(mem);
+    return same;
+}
+
 /* The run at path as "name format lines hits queries dups first_dup physical|qid:pid,pid;…|report"
- * (read whole, or in halves split at the line after the middle), or the error. */
+ * and whether its image reads back the same (read whole, or in halves split at the line after the
+ * middle), or the error. */
 static void read_as(const char *path, const rt_run_opts *o, int halves, char *out, size_t cap)
 {
     rt_run *run = NULL;
@@ -338,15 +375,8 @@ static void read_as(const char *path, const rt_run_opts *o, int halves, char *ou
     const rt_run_info *i = rt_run_get_info(run);
     size_t n = (size_t)snprintf(out, cap, "%s %d %zu %zu %zu %zu %zu %zu|", i->name, (int)i->format, i->lines,
                                 i->hits, i->queries, i->duplicates, i->first_dup_line, i->physical_lines);
-    for (uint32_t k = 0; k < rt_run_nqueries(run) && n < cap; k++) {
-        size_t m;
-        uint32_t qid = rt_run_qid(run, k);
-        const uint32_t *r = rt_run_ranking(run, qid, &m);
-        n += (size_t)snprintf(out + n, cap - n, "%s:", rt_strtab_str(q, qid));
-        for (size_t h = 0; h < m && n < cap; h++)
-            n += (size_t)snprintf(out + n, cap - n, "%s%s", h ? "," : "", rt_strtab_str(p, r[h]));
-        n += n < cap ? (size_t)snprintf(out + n, cap - n, ";") : 0;
-    }
+    n = rankings_of(run, q, p, out, n, cap);
+    n += n < cap ? (size_t)snprintf(out + n, cap - n, "|image %s", image_same(run, q, p, path) ? "ok" : "differs") : 0;
     for (size_t k = 0; k < rt_report_count(rep) && n < cap; k++) {
         rt_report_kind kind;
         n += (size_t)snprintf(out + n, cap - n, "|%s", rt_report_line(rep, k, &kind));
@@ -373,6 +403,8 @@ static void same_halves(const char *name, const char *text, const rt_run_opts *o
     ok(strcmp(whole, halves) == 0, "in halves as whole: %s (%.120s)", name, whole);
     if (strcmp(whole, halves) != 0)
         printf("# whole:  %.300s\n# halves: %.300s\n", whole, halves);
+    if (strncmp(whole, "error", 5) != 0)
+        ok(strstr(halves, "|image ok") != NULL, "in halves: %s: the image reads back the same", name);
     unlink(path);
 }
 
@@ -409,6 +441,12 @@ static void test_halves(void)
     for (int q = 0; q < 40; q++)
         n += (size_t)snprintf(t + n, sizeof t - n, "%d\t%d\t1\t0.5\n", q, q);
     same_halves("TSV with scores, a line a query", t, &o);
+    n = 0;
+    for (int q = 0; q < 81; q++)   /* text pids in both halves, an odd count of pids in each */
+        for (int k = 0; k < 3; k++)
+            n += (size_t)snprintf(t + n, sizeof t - n, "%d Q0 %s%d %d %d tg\n", q, (q + k) % 3 ? "" : "t",
+                                  q * 7 + k, k + 1, 3 - k);
+    same_halves("text pids in both halves, odd halves", t, &o);
 }
 
 int main(void)
