@@ -315,10 +315,8 @@ int rt_run_intern_step(rt_run *run, size_t budget)
                 e++;
             }
             rt_strtab_intern_many(run->pids, s, len, e - k, p);
-        } else {
-            while (e < end && !(p[e - k] & RAW_TEXT))
-                e++;
-            rt_strtab_intern_decimals(run->pids, p, e - k);
+        } else {   /* values up to the next text (RAW_TEXT is past every value) */
+            e += rt_strtab_intern_decimals(run->pids, p, end - k);
         }
         k = e;
     }

@@ -431,21 +431,25 @@ static size_t digits_of(uint32_t v, char buf[16])
     return n;
 }
 
-void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
+size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
 {
     char buf[16];
     if (t->num_off) {   /* not kept by value: by their strings */
         for (size_t k = 0; k < n; k++) {
+            if (v[k] >= NUM_MAX)
+                return k;
             size_t len = digits_of(v[k], buf);
             v[k] = rt_strtab_intern(t, buf, len);
         }
-        return;
+        return n;
     }
     enum { AHEAD = 24 };   /* one read of num[] each, fetched AHEAD values ahead */
     for (size_t k = 0; k < n; k++) {
         if (k + AHEAD < n && v[k + AHEAD] < t->num_len)
             __builtin_prefetch(&t->num[v[k + AHEAD]]);
         uint32_t x = v[k];
+        if (x >= NUM_MAX)
+            return k;
         uint32_t id = x < t->num_len ? t->num[x] - 1 : RT_NO_ID;
         if (id == RT_NO_ID) {   /* a new one: num[] alone finds it, no hash, no slot */
             size_t len = digits_of(x, buf);
@@ -458,6 +462,7 @@ void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
         }
         v[k] = id;
     }
+    return n;
 }
 
 const char *rt_strtab_str(const rt_strtab *t, uint32_t id) { return str_of(t, id); }

@@ -26,11 +26,13 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
  * parses and the one that interns: rt_strtab_decimal gives the value of s when it is the
  * canonical decimal of a value such a table keeps by value (1-8 digits, no leading zero, below
  * 2^26), and rt_strtab_intern_decimals replaces each such value v[i] by the id of its string, as
- * rt_strtab_intern of the digits would (the same ids, in the same order). */
+ * rt_strtab_intern of the digits would (the same ids, in the same order), up to the first v[i]
+ * that is not such a value (2^26 or more: the caller's mark for another kind of pid), returning
+ * how many it replaced. */
 int rt_strtab_decimal(const char *s, size_t len, uint32_t *value);
 /* rt_strtab_decimal (the same answer) for s with at least 8 bytes readable from it. */
 int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value);
-void rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n);
+size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n);
 
 /* Returns the id of the len bytes at s, or RT_NO_ID if they were never interned. */
 uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len);

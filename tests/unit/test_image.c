@@ -413,6 +413,17 @@ static void test_decimal_values(void)
     ok(same && c && more == rt_strtab_find(c, "4242", 4) && rt_strtab_find(b, "4242", 4) == RT_NO_ID &&
        more == rt_strtab_count(c) - 1,
        "the image holds num[]'s strings in its slots: every id found by its text; a value interned after");
+    /* a value past 2^26 (a caller's mark for a text) stops the stretch, in both kinds of table */
+    uint32_t run[4] = {4243, 4243, 0x80000000u, 4244}, run2[3] = {4245, 67108864u, 4246};
+    uint32_t count = rt_strtab_count(b);
+    int fresh = rt_strtab_find(b, "4243", 4) == RT_NO_ID && rt_strtab_find(b, "4244", 4) == RT_NO_ID &&
+                (!c || rt_strtab_find(c, "4246", 4) == RT_NO_ID);
+    size_t done = rt_strtab_intern_decimals(b, run, 4);
+    size_t done2 = c ? rt_strtab_intern_decimals(c, run2, 3) : 0;
+    ok(fresh && done == 2 && run[0] == count && run[1] == count && run[2] == 0x80000000u &&
+       run[3] == 4244 && rt_strtab_count(b) == count + 1 && rt_strtab_find(b, "4244", 4) == RT_NO_ID &&
+       done2 == 1 && run2[1] == 67108864u && run2[2] == 4246 && rt_strtab_find(c, "4246", 4) == RT_NO_ID,
+       "interning values stops at the first one past 2^26, leaving it and the rest as they were");
     rt_strtab_free(&c);
     free(img);
     rt_strtab_free(&a);
