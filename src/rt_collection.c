@@ -48,7 +48,7 @@ static int dense_add(builder *b, uint32_t v)
             cap = (size_t)v + 1;
         if (cap < 4096)
             cap = 4096;
-        b->table = rt_reallocarray(b->table, cap, sizeof *b->table);
+        b->table = rt_grow_array(b->table, b->tcap, cap, sizeof *b->table);
         memset(b->table + b->tcap, 0, (cap - b->tcap) * sizeof *b->table);
         b->tcap = cap;
     }

@@ -18,10 +18,15 @@ void *rt_reallocarray(void *p, size_t count, size_t size);
 char *rt_strndup(const char *s, size_t n);
 char *rt_strdup(const char *s);
 
+/* An array of count elements of size bytes made to hold new_count (more): a big one moves into
+ * a new block of whole huge pages, copying its count elements (realloc would remap it, keeping
+ * its pages and gaining new ones at both ends, 4 KiB at a time). */
+void *rt_grow_array(void *p, size_t count, size_t new_count, size_t size);
+
 /* Grows *cap (doubling, at least min_cap) and reallocates *p so that it holds need elements. */
 #define RT_GROW(p, cap, need) \
     do { if ((need) > (cap)) { size_t nc_ = (cap) ? (cap) : 16; while (nc_ < (need)) nc_ *= 2; \
-         (p) = rt_reallocarray((p), nc_, sizeof *(p)); (cap) = nc_; } } while (0)
+         (p) = rt_grow_array((p), (cap), nc_, sizeof *(p)); (cap) = nc_; } } while (0)
 
 /* Makes the array p of *len elements of size bytes, indexed by a dense id, long enough to hold
  * element index: it grows to a power of two (at least 64) and the new elements' bytes are set to

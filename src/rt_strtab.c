@@ -154,11 +154,9 @@ static char *store(rt_strtab *t, const char *s, size_t len)
     chunk *c = t->chunks;
     if (!c || c->cap - c->used < len + 1) {
         size_t cap = len + 1 > CHUNK_BYTES ? len + 1 : CHUNK_BYTES;
-        if (t->count - t->nbase >= 65536 && cap < CHUNK_BYTES * 16)
-            cap = CHUNK_BYTES * 16;   /* a large table: chunks of 4 MiB, backed by huge pages */
+        if (t->count - t->nbase >= 65536 && cap < CHUNK_BYTES * 16)   /* a large table: chunks of */
+            cap = CHUNK_BYTES * 16 - sizeof *c;   /* two huge pages (rt_malloc: 4 MiB, aligned) */
         c = rt_malloc(sizeof *c + cap);
-        if (cap > CHUNK_BYTES)
-            rt_advise_huge(c, sizeof *c + cap);
         c->cap = cap;
         c->used = 0;
         c->next = t->chunks;
@@ -271,10 +269,8 @@ static void grow_ids(rt_strtab *t)
         return;
     size_t old = t->cap;
     t->cap = t->cap ? t->cap * 2 : 64;
-    t->strs = rt_reallocarray(t->strs, t->cap, sizeof *t->strs);
-    t->lens = rt_reallocarray(t->lens, t->cap, sizeof *t->lens);
-    rt_advise_huge(t->strs, t->cap * sizeof *t->strs);
-    rt_advise_huge(t->lens, t->cap * sizeof *t->lens);
+    t->strs = rt_grow_array(t->strs, old, t->cap, sizeof *t->strs);
+    t->lens = rt_grow_array(t->lens, old, t->cap, sizeof *t->lens);
     t->bytes += (t->cap - old) * (sizeof *t->strs + sizeof *t->lens);
 }
 
