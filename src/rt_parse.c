@@ -462,3 +462,16 @@ size_t rt_format_g17(char *out, double v)
     int n = snprintf(out, RT_G17_MAX, "%.17g", v);
     return n > 0 ? (size_t)n : 0;
 }
+
+size_t rt_format_u32(char buf[16], uint32_t v)
+{
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = tmp[n - 1 - i];
+    return n;
+}

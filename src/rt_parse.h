@@ -127,6 +127,9 @@ static inline uint64_t rt_digits_value(uint64_t w, size_t n)
 #define RT_G17_MAX 32
 size_t rt_format_g17(char *out, double v);
 
+/* The decimal digits of v into buf (no sign, no leading zero, no NUL); their count. */
+size_t rt_format_u32(char buf[16], uint32_t v);
+
 /* Parses all len bytes at s as a signed decimal integer that fits in int32_t. */
 rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);
 

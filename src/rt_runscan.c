@@ -139,28 +139,14 @@ static uint64_t score_key(double d)
 
 /* Negative when pending a ranks above b among hits of the same score: the larger pid first
  * (trec_eval), then the earlier line (of duplicates, the first copy is kept). */
-/* The digits of v into buf; their count. */
-static size_t spell(uint32_t v, char buf[16])
-{
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
-    return n;
-}
-
 static int tie_cmp(const scan *s, const pending *a, const pending *b)
 {
     size_t n = a->pid_len < b->pid_len ? a->pid_len : b->pid_len;
     int c;
     if (s->tie_dec) {   /* values: compared as the texts they were read from */
         char x[16], y[16];
-        spell((uint32_t)a->pid_off, x);
-        spell((uint32_t)b->pid_off, y);
+        rt_format_u32(x, (uint32_t)a->pid_off);
+        rt_format_u32(y, (uint32_t)b->pid_off);
         c = memcmp(y, x, n);
     } else {
         c = memcmp(s->arena + b->pid_off, s->arena + a->pid_off, n);
@@ -323,6 +309,21 @@ static int has_duplicate(scan *s, const pending *p, size_t n, size_t cap)
     return 0;
 }
 
+/* Makes s->set an empty set for n entries, at most a quarter full (a probe seldom passes
+ * another); its slot count. */
+static size_t clear_set(scan *s, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 4 * n)
+        cap *= 2;
+    if (cap > s->set_cap) {
+        s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
+        s->set_cap = cap;
+    }
+    memset(s->set, 0, cap * sizeof *s->set);
+    return cap;
+}
+
 /* Ranks pending entries p[0..n) of query qid, drops later copies of a pid (under strict, an
  * error) and hands the hits to the callback, all in one pass over the ranking. */
 static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n,
@@ -333,16 +334,9 @@ static rt_status emit(scan *s, const char *qid, size_t qid_len, const pending *p
     int ranked = s->opts.order == RT_ORDER_SCORE && s->info->has_scores;
     if (ranked)
         rank_pending(s, p, n);
-    size_t cap = 16;   /* at most a quarter full: a probe seldom passes another pid */
-    while (cap < 4 * n)
-        cap *= 2;
-    if (cap > s->set_cap) {
-        s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
-        s->set_cap = cap;
-    }
     /* Each slot: the hash's top 32 bits, then the index into hits + 1 (0: empty), so that a
      * probe past another pid seldom reads its hit. */
-    memset(s->set, 0, cap * sizeof *s->set);
+    size_t cap = clear_set(s, n);
     rt_hit *h = s->hits;
     size_t out = 0;
     if (ranked && !has_duplicate(s, p, n, cap)) {   /* nearly always: no set in rank order */
@@ -396,7 +390,7 @@ static void spell_entries(scan *s, size_t from, size_t to)
     for (size_t i = from; i < to; i++) {
         pending *e = &s->p[i];
         char buf[16];
-        size_t len = spell((uint32_t)e->pid_off, buf);
+        size_t len = rt_format_u32(buf, (uint32_t)e->pid_off);
         RT_GROW(s->arena, s->acap, s->alen + len + RT_HIT_PAD);
         memcpy(s->arena + s->alen, buf, len);
         e->pid_off = s->alen;
@@ -412,14 +406,7 @@ static rt_status emit_values(scan *s, const char *qid, size_t qid_len, size_t fr
                              rt_err *err)
 {
     const pending *p = s->p + from;
-    size_t cap = 16;
-    while (cap < 4 * n)
-        cap *= 2;
-    if (cap > s->set_cap) {
-        s->set = rt_reallocarray(s->set, cap, sizeof *s->set);
-        s->set_cap = cap;
-    }
-    memset(s->set, 0, cap * sizeof *s->set);
+    size_t cap = clear_set(s, n);
     for (size_t i = 0; i < n; i++) {
         uint64_t v = p[i].pid_off + 1;
         size_t j = (size_t)((v * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);

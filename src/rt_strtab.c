@@ -413,20 +413,6 @@ int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value)
     return 1;
 }
 
-/* The digits of v (< NUM_MAX) into buf; their count. */
-static size_t digits_of(uint32_t v, char buf[16])
-{
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
-    return n;
-}
-
 size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
 {
     char buf[16];
@@ -434,7 +420,7 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
         for (size_t k = 0; k < n; k++) {
             if (v[k] >= NUM_MAX)
                 return k;
-            size_t len = digits_of(v[k], buf);
+            size_t len = rt_format_u32(buf, v[k]);
             v[k] = rt_strtab_intern(t, buf, len);
         }
         return n;
@@ -448,7 +434,7 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
             return k;
         uint32_t id = x < t->num_len ? t->num[x] - 1 : RT_NO_ID;
         if (id == RT_NO_ID) {   /* a new one: num[] alone finds it, no hash, no slot */
-            size_t len = digits_of(x, buf);
+            size_t len = rt_format_u32(buf, x);
             grow_ids(t);
             id = t->count++;
             t->strs[id - t->nbase] = store(t, buf, len);

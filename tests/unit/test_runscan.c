@@ -38,18 +38,26 @@ typedef struct seen {
     size_t nt;
 } seen;
 
-static rt_status collect(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n, rt_err *err)
+/* The next query of s, for n hits; NULL when s is full or the qid too long. */
+static got_query *new_query(seen *s, const char *qid, size_t ql, size_t n)
 {
-    (void)err;
-    seen *s = ctx;
     if (s->n == sizeof s->q / sizeof s->q[0] || ql >= sizeof s->q[0].qid)
-        return RT_EINPUT;
+        return NULL;
     got_query *g = &s->q[s->n++];
     snprintf(g->qid, sizeof g->qid, "%.*s", (int)ql, qid);
     g->n = n;
     g->pid = calloc(n + 1, sizeof *g->pid);
     g->score = calloc(n + 1, sizeof *g->score);
     g->line = calloc(n + 1, sizeof *g->line);
+    return g;
+}
+
+static rt_status collect(void *ctx, const char *qid, size_t ql, const rt_hit *h, size_t n, rt_err *err)
+{
+    (void)err;
+    got_query *g = new_query(ctx, qid, ql, n);
+    if (!g)
+        return RT_EINPUT;
     for (size_t i = 0; i < n; i++) {
         /* RT_HIT_PAD: the bytes after each pid are there to read (ASan stops here otherwise) */
         volatile char spare = h[i].pid[h[i].pid_len + RT_HIT_PAD - 1];
@@ -70,15 +78,9 @@ static rt_status collect_values(void *ctx, const char *qid, size_t ql, const uin
                                 rt_err *err)
 {
     (void)err;
-    seen *s = ctx;
-    if (s->n == sizeof s->q / sizeof s->q[0] || ql >= sizeof s->q[0].qid)
+    got_query *g = new_query(ctx, qid, ql, n);
+    if (!g)
         return RT_EINPUT;
-    got_query *g = &s->q[s->n++];
-    snprintf(g->qid, sizeof g->qid, "%.*s", (int)ql, qid);
-    g->n = n;
-    g->pid = calloc(n + 1, sizeof *g->pid);
-    g->score = calloc(n + 1, sizeof *g->score);
-    g->line = calloc(n + 1, sizeof *g->line);
     for (size_t i = 0; i < n; i++)
         snprintf(g->pid[i], sizeof g->pid[i], "%u", (unsigned)v[i]);
     value_queries++;
