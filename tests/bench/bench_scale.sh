@@ -6,8 +6,9 @@
 #      8.8M-passage collection (~3 GB), MS MARCO-shaped (gen_workspace --msmarco): first open,
 #      cold, beside `cat` of all its files, cold; peak RSS; reopen (collection index and workspace
 #      cache) warm and cold; the first open's CPU time (user + sys), and the least wall time it
-#      allows on this machine's cores; on a terminal, a first open's first screen (it comes with
-#      the first run; the other runs and the collection come in behind it) and every run in
+#      allows on this machine's cores. The target is the whole open (every run and the collection
+#      in: a script waits for them); for reference, on a terminal, a first open's first screen (it
+#      comes with the first run; the other runs and the collection come in behind it) and every run in
 #   3. the 1M-passage workspace of bench-ui: reopen, cold
 #   4. every key within one frame on the workspace of 2: p99 warm and cold (bench_ui.sh's script:
 #      list moves, sorts by every column, filters, the metrics panel, relabels, passages, help)
@@ -71,16 +72,15 @@ if want 2; then
     rss=$(get scale_first_cold 3)
     lim=$(awk -v c="$cat_all" 'BEGIN { printf "%.2f", 1.5 * c }')
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.1f", a / b; else print "?" }'; }
-    echo "2. first open, cold; floor: cat of all files $cat_all s; target ≤ 1.5× = $lim s, for the wait"
-    echo "   before the workbench can be used: its first screen on a terminal"
+    echo "2. first open, cold; floor: cat of all files $cat_all s; target ≤ 1.5× = $lim s, for the whole"
+    echo "   open: every run and the collection in (a script waits for them before its first line)"
+    echo "   the whole open: $first s ($(ratio "$first" "$cat_all")× the floor) — $(verdict "$first" "$lim")"
     tty=$(get scale_tty_cold)
     if [ -n "$tty" ]; then
-        echo "   on a terminal, the first screen: $tty s (it comes with the first run; the other runs and the collection come in behind it) — $(verdict "$tty" "$lim")"
-        echo "   not the target, for reference: every run in on a terminal $(get scale_tty_cold 4) s ($(ratio "$(get scale_tty_cold 4)" "$cat_all")× the floor); told q at once, the workbench finished the runs and the collection's index and ended after $(get scale_tty_cold 3) s"
+        echo "   for reference, on a terminal: the first screen $tty s (it comes with the first run; the other runs and the collection come in behind it); every run in $(get scale_tty_cold 4) s ($(ratio "$(get scale_tty_cold 4)" "$cat_all")× the floor); told q at once, the workbench finished the runs and the collection's index and ended after $(get scale_tty_cold 3) s"
     else
-        echo "   no terminal timing (script(1) is missing): no verdict"
+        echo "   no terminal timing (script(1) is missing)"
     fi
-    echo "   not the target, for reference: the whole open (a script waits for every run and the collection before its first line) $first s ($(ratio "$first" "$cat_all")× the floor)"
     cpu=$(get scale_first_cold 4)
     echo "   its CPU (user + sys, median): $cpu s on $(nproc) cores — at least $(awk -v c="$cpu" -v n="$(nproc)" 'BEGIN { printf "%.2f", c / n }') s even if every core were busy throughout"
     echo "   peak RSS of the first open: $((rss / 1024)) MiB; target ≤ 1536 MiB (heap; the RSS also counts mapped file pages) — $(verdict "$rss" 1572864)"
