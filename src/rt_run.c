@@ -219,12 +219,21 @@ static int join_halves(rt_run *a, rt_run *b)
     return 1;
 }
 
-/* The first half's reading progress (rt_run_scan_halves: it counts both) into the caller's
- * counter. */
-static void store_done(void *ctx, uint64_t done, uint64_t total)
+/* The halves' reading progress (rt_run_scan_halves: the first half reports both) added to the
+ * caller's counter, which other runs read meanwhile may be counting into too. */
+typedef struct halves_done {
+    _Atomic uint64_t *to;
+    uint64_t added;   /* of this run, so far (one thread reports) */
+} halves_done;
+
+static void add_done(void *ctx, uint64_t done, uint64_t total)
 {
     (void)total;
-    atomic_store((_Atomic uint64_t *)ctx, done);
+    halves_done *h = ctx;
+    if (done > h->added) {
+        atomic_fetch_add(h->to, done - h->added);
+        h->added = done;
+    }
 }
 
 rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts *opts, uint64_t min,
@@ -238,9 +247,10 @@ rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts 
     if (o.format != RT_RUN_DUREADER && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uint64_t)sb.st_size >= min && (uint64_t)sb.st_size >= 2)
         mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
+    halves_done hd = {o.progress_done, 0};
     if (o.progress_done) {   /* the halves count into one counter of their own: passed on from it */
-        o.progress = store_done;
-        o.progress_ctx = o.progress_done;
+        o.progress = add_done;
+        o.progress_ctx = &hd;
         o.progress_caller = 1;
         o.progress_done = NULL;
     }
