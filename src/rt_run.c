@@ -48,10 +48,14 @@ struct rt_run {
 
 #define RAW_TEXT 0x80000000u   /* above every value rt_strtab_decimal gives */
 
-/* Where entry k of the rankings is. */
+/* Where entry k of the rankings is. A run of empty rankings only (a JSON run's "q": []) has no
+ * array: its rankings start at a word of nothing, never at a null pointer. */
 static inline uint32_t *pid_at(const rt_run *run, size_t k)
 {
-    return run->pid2 && k >= run->n0 ? run->pid2 + (k - run->n0) : run->pid + k;
+    static uint32_t nothing[1];
+    if (run->pid2 && k >= run->n0)
+        return run->pid2 + (k - run->n0);
+    return run->pid ? run->pid + k : nothing;
 }
 
 static void grow_text(char **text, size_t *len, size_t *cap, const char *s, size_t n, size_t *off)

@@ -244,6 +244,21 @@ static void test_formats(void)
        "DuReader JSON detected, 3 queries");
     is_str(ranked(&s, "{\"q\": []}", RT_ORDER_SCORE), "q:", "DuReader JSON with only an empty list");
     is_int(s.info.queries, 1, "... is one query that retrieved nothing");
+    {   /* held in memory: a run of empty rankings only has no pid array (UBSan: no null + 0) */
+        rt_strtab *q = rt_strtab_new(), *p = rt_strtab_new();
+        rt_report *rep = rt_report_new();
+        rt_run *run = NULL;
+        rt_err err;
+        size_t n = 9;
+        const uint32_t *r = NULL;
+        if (rt_run_load(&run, tmp_file("{\"q\": []}"), NULL, q, p, rep, &err) == RT_OK)
+            r = rt_run_ranking(run, rt_strtab_find(q, "q", 1), &n);
+        ok(run && r != NULL && n == 0, "... held in memory: a ranking of nothing, not a missing query");
+        rt_run_free(&run);
+        rt_report_free(&rep);
+        rt_strtab_free(&q);
+        rt_strtab_free(&p);
+    }
     is_str(ranked(&s, "\n  {\"q\": [\"a\", \"a\", \"b\"]}\n", RT_ORDER_SCORE), "q:a,b",
            "DuReader JSON after blank space; duplicate dropped");
     is_int(s.info.duplicates, 1, "DuReader duplicate counted");
