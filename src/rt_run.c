@@ -3,6 +3,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -330,7 +331,13 @@ int rt_run_intern_step(rt_run *run, size_t budget)
             }
             rt_strtab_intern_many(run->pids, s, len, e - k, p);
         } else {   /* values up to the next text (RAW_TEXT is past every value) */
-            e += rt_strtab_intern_decimals(run->pids, p, end - k);
+            size_t took = rt_strtab_intern_decimals(run->pids, p, end - k);
+            if (!took) {   /* neither a value nor a text's mark: the array was overwritten */
+                fprintf(stderr, "retriage: internal error: a run's pid %zu is neither a value nor a "
+                        "text\n", k);
+                abort();
+            }
+            e += took;
         }
         k = e;
     }

@@ -153,9 +153,9 @@ static char *store(rt_strtab *t, const char *s, size_t len)
 {
     chunk *c = t->chunks;
     if (!c || c->cap - c->used < len + 1) {
-        size_t cap = len + 1 > CHUNK_BYTES ? len + 1 : CHUNK_BYTES;
-        if (t->count - t->nbase >= 65536 && cap < CHUNK_BYTES * 16)   /* a large table: chunks of */
-            cap = CHUNK_BYTES * 16 - sizeof *c;   /* two huge pages (rt_malloc: 4 MiB, aligned) */
+        size_t cap = len + 1 > CHUNK_BYTES ? len + 1 : CHUNK_BYTES, big = CHUNK_BYTES * 16 - sizeof *c;
+        if (t->count - t->nbase >= 65536 && cap < big)   /* a large table: chunks of two huge */
+            cap = big;   /* pages (rt_malloc: 4 MiB, aligned); never less than the string */
         c = rt_malloc(sizeof *c + cap);
         c->cap = cap;
         c->used = 0;

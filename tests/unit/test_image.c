@@ -491,8 +491,35 @@ static void test_run_parse_intern(void)
     rt_strtab_free(&pb);
 }
 
+/* A string just under a large table's 4 MiB chunk, then more: each kept whole in a chunk that
+ * holds it (a chunk of 4 MiB less its header once overflowed by such a string, and every later
+ * string went past it; found by review, shown under ASan). */
+static void test_long_string(void)
+{
+    rt_strtab *t = rt_strtab_new();
+    char buf[32];
+    for (int i = 0; i < 70000; i++)
+        rt_strtab_intern(t, buf, (size_t)snprintf(buf, sizeof buf, "t%d", i));
+    size_t n = ((size_t)4 << 20) - 10;
+    char *big = malloc(n);
+    memset(big, 'x', n);
+    uint32_t id = rt_strtab_intern(t, big, n);
+    int same = 1;
+    for (int i = 0; i < 300000 && same; i++) {   /* 3 MB more: past the 4 MiB block if it had no room */
+        int l = snprintf(buf, sizeof buf, "u%07d", i);
+        uint32_t u = rt_strtab_intern(t, buf, (size_t)l);
+        same = strcmp(rt_strtab_str(t, u), buf) == 0;
+    }
+    ok(same && rt_strtab_len(t, id) == n && memcmp(rt_strtab_str(t, id), big, n) == 0 &&
+       rt_strtab_str(t, id)[n] == '\0' && rt_strtab_find(t, "t69999", 6) != RT_NO_ID,
+       "a string of 4 MiB less 10 bytes in a large table, then 300,000 more: all kept");
+    free(big);
+    rt_strtab_free(&t);
+}
+
 int main(void)
 {
+    test_long_string();
     test_strtab();
     test_decimal();
     test_decimal_values();
