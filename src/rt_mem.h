@@ -18,9 +18,10 @@ void *rt_reallocarray(void *p, size_t count, size_t size);
 char *rt_strndup(const char *s, size_t n);
 char *rt_strdup(const char *s);
 
-/* An array of count elements of size bytes made to hold new_count (more): a big one moves into
- * a new block of whole huge pages, copying its count elements (realloc would remap it, keeping
- * its pages and gaining new ones at both ends, 4 KiB at a time). */
+/* An array of count elements of size bytes made to hold new_count (more): a big one stays where
+ * it is while the room reserved for it lasts, else moves into a new block of whole huge pages
+ * with room for several more doublings, copying its count elements (realloc would remap it,
+ * keeping its pages and gaining new ones at both ends, 4 KiB at a time). */
 void *rt_grow_array(void *p, size_t count, size_t new_count, size_t size);
 
 /* Grows *cap (doubling, at least min_cap) and reallocates *p so that it holds need elements. */

@@ -24,14 +24,16 @@ int main(void)
 
     /* an array grown one element at a time past many huge pages */
     uint32_t *v = NULL;
-    size_t cap = 0, n = 0, grows = 0, big = 0, big_unaligned = 0;
+    size_t cap = 0, n = 0, grows = 0, big = 0, big_unaligned = 0, moves = 0;
     for (uint32_t i = 0; i < 3000000; i++) {
         size_t was = cap;
+        uint32_t *at = v;
         RT_GROW(v, cap, n + 1);
         if (cap != was) {
             grows++;
             big += cap * sizeof *v >= 2 * MIB;
             big_unaligned += cap * sizeof *v >= 2 * MIB && !aligned(v);
+            moves += cap * sizeof *v >= 2 * MIB && v != at;
         }
         v[n++] = i * 2654435761u;
     }
@@ -41,6 +43,9 @@ int main(void)
     ok(same && grows > 15 && big == 4 && big_unaligned == 0,
        "3 million elements grown one by one (%zu times, %zu big): every one kept, each big block on "
        "the grid", grows, big);
+    /* 2 MiB became big with room for three more doublings (4, 8 and 16 MiB): it stayed there,
+     * written only where it held elements (each move had copied it into fresh pages) */
+    ok(moves == 1, "of the 4 big grows, only the first moved the array (%zu moved)", moves);
 
     /* rt_grow_array itself: growing a big block, and asked for less (in place) */
     uint32_t *w = rt_grow_array(v, n, 4000000, sizeof *w);
