@@ -14,6 +14,7 @@ rt_status rt_err_set(rt_err *err, rt_status status, const char *fmt, ...)
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
         err->status = status;
+        err->what = 0;
     }
     return status;
 }
@@ -31,6 +32,7 @@ rt_status rt_err_at(rt_err *err, rt_status status, const char *path, size_t line
         vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
         va_end(ap);
         err->status = status;
+        err->what = 0;
     }
     return status;
 }
@@ -39,6 +41,7 @@ void rt_err_clear(rt_err *err)
 {
     if (err) {
         err->status = RT_OK;
+        err->what = 0;
         err->msg[0] = '\0';
     }
 }

@@ -15,10 +15,15 @@ typedef enum rt_status {
 
 typedef struct rt_err {
     rt_status status;
+    unsigned what;   /* RT_ERR_* telling a caller which error of its status this is, or 0 */
     char msg[1024];
 } rt_err;
 
-/* Sets err (which may be NULL) to status and a printf-style message; returns status. */
+/* rt_err.what: a file named as a journal that is none (its first line is not an operation, and
+ * no line is): a team of "every journal in the folder" leaves it out. */
+#define RT_ERR_NOT_JOURNAL 1u
+
+/* Sets err (which may be NULL) to status and a printf-style message, what 0; returns status. */
 rt_status rt_err_set(rt_err *err, rt_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -321,8 +321,11 @@ static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char
         } else {
             if (!*nops && !nbadl && not_a_journal(buf, len, nl ? end + 1 : len)) {
                 free(bad);   /* its first line is not an operation: nothing was handed over */
-                return rt_err_at(err, RT_EINPUT, j->path, line, "not a retriage journal (%.150s); nothing was "
-                                 "changed: move the file away or choose another annotator", e.msg);
+                rt_err_at(err, RT_EINPUT, j->path, line, "not a retriage journal (%.150s); nothing was "
+                          "changed: move the file away or choose another annotator", e.msg);
+                if (err)
+                    err->what = RT_ERR_NOT_JOURNAL;
+                return RT_EINPUT;
             }
             RT_GROW(bad, badcap, nbadl + 1);
             bad[nbadl].line = line;

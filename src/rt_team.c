@@ -108,6 +108,29 @@ static rt_status add_member(rt_team *t, const char *name, rt_err *err)
     return RT_OK;
 }
 
+/* Adds listed journal name, for a team of every journal in the folder: a file that is no journal
+ * at all is a stray, left out with a warning (once), not a reason to give up on the team. */
+static rt_status add_listed(rt_team *t, const char *name, rt_err *err)
+{
+    for (size_t i = 0; i < t->nstrays; i++)
+        if (strcmp(t->strays[i], name) == 0)
+            return RT_OK;
+    rt_err e;
+    rt_status st = add_member(t, name, &e);
+    if (st == RT_OK || !(e.what & RT_ERR_NOT_JOURNAL)) {
+        if (st != RT_OK)
+            *err = e;
+        return st;
+    }
+    char *cut = strstr(e.msg, "; nothing was changed");
+    if (cut)
+        *cut = '\0';
+    rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s: left out of the team", e.msg);
+    t->strays = rt_reallocarray(t->strays, t->nstrays + 1, sizeof *t->strays);
+    t->strays[t->nstrays++] = rt_strdup(name);
+    return RT_OK;
+}
+
 rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err)
 {
@@ -130,7 +153,7 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int wi
     char *const *want = names ? names : have;
     size_t nw = names ? n : nh;
     for (size_t i = 0; i < nw && st == RT_OK; i++)
-        st = add_member(t, want[i], err);
+        st = names ? add_member(t, want[i], err) : add_listed(t, want[i], err);
     if (st == RT_OK && self && with_self)
         st = add_member(t, self->annotator, err);
     rt_team_names_free(have, nh);
@@ -173,7 +196,7 @@ rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err)
     keep_first(rt_team_list(t->dir, &have, &nh, &e), &e, &first, err);
     size_t before = t->n;
     for (size_t i = 0; i < nh; i++)
-        keep_first(add_member(t, have[i], &e), &e, &first, err);
+        keep_first(add_listed(t, have[i], &e), &e, &first, err);
     rt_team_names_free(have, nh);
     if (t->n != before) {
         qsort(t->m, t->n, sizeof *t->m, member_cmp);
@@ -193,6 +216,7 @@ void rt_team_free(rt_team **tp)
         free(t->m[i].name);
     }
     free(t->m);
+    rt_team_names_free(t->strays, t->nstrays);
     free(t->dir);
     free(t);
     *tp = NULL;

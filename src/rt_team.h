@@ -30,6 +30,8 @@ typedef struct rt_team {
     size_t n;
     char *dir;
     int all;             /* every journal of dir: new ones join on refresh */
+    char **strays;       /* all: NAME.jsonl files there that are no journal, left out (said once) */
+    size_t nstrays;
     struct timespec dir_mtime;
     rt_session *self;
 } rt_team;
@@ -44,7 +46,9 @@ void rt_team_names_free(char **names, size_t n);
  * used for its own annotator instead of opening it again; with_self: self is a member even when
  * it has no journal yet or is not named (the workbench's adjudicator). An annotator named who has
  * no journal in dir is an error (RT_EUSAGE, listing those who do); bad lines in a journal are
- * reported in ws->report and the rest loaded. */
+ * reported in ws->report and the rest loaded. Of every journal in dir, a NAME.jsonl that is none
+ * (no line of it an operation: someone's notes) is left out with a warning in ws->report; named,
+ * it is an error. */
 rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err);
 

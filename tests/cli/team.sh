@@ -29,6 +29,18 @@ run agree "${WS[@]}"
 grep -q "^alice	bob	observed agreement	4	0.7500	$" "$D/out" &&
     grep -q "^alice	bob	relevance kappa	4	0.5000	$" "$D/out"
 report $? "agree: observed agreement 0.75 and kappa 0.5, worked out by hand"
+printf '{"todo":"ask bob about q2"}\n' > "$J/notes.jsonl"; cp "$J/notes.jsonl" "$D/notes.before"
+run agree "${WS[@]}"
+[ "$rc" -eq 0 ] && grep -q "^alice	bob	relevance kappa	4	0.5000	$" "$D/out" &&
+    grep -q "notes.jsonl:1: not a retriage journal.*left out of the team" "$D/err" && cmp -s "$J/notes.jsonl" "$D/notes.before"
+report $? "agree: a stray notes.jsonl in the journal folder is left out with a warning, not a failure"
+run export "${WS[@]}" --team --what qrels
+[ "$rc" -eq 0 ] && grep -q "left out of the team" "$D/err"
+report $? "export --team: the same"
+run agree "${WS[@]}" --annotators alice,notes
+[ "$rc" -eq 2 ] && grep -q "notes.jsonl:1: not a retriage journal" "$D/err"
+report $? "agree --annotators naming it: an error (exit 2)"
+rm "$J/notes.jsonl"
 cp "$J/alice.jsonl" "$D/alice.before"; cp "$J/bob.jsonl" "$D/bob.before"
 run import "${WS[@]}" --judgments "$D/j.tsv"
 [ "$rc" -eq 0 ] && grep -q "alice: 0 operations" "$D/err" && cmp -s "$J/alice.jsonl" "$D/alice.before"

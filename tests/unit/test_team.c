@@ -59,6 +59,17 @@ static int report_has(const rt_report *r, const char *a, const char *b)
     return 0;
 }
 
+/* How many lines of r have both a and b. */
+static size_t count_lines(const rt_report *r, const char *a, const char *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rt_report_count(r); i++) {
+        const char *line = rt_report_line(r, i, NULL);
+        n += strstr(line, a) && strstr(line, b);
+    }
+    return n;
+}
+
 static void test_team(rt_workspace *ws)
 {
     rt_session *alice = open_as(ws, "alice"), *bob = open_as(ws, "bob");
@@ -73,9 +84,12 @@ static void test_team(rt_workspace *ws)
     judge(bob, "q2", "p05", 0);
     tag(bob, "q1", "p02", "numeral");
     rt_team *t = NULL;
+    put_text(P("tm/notes.jsonl"), "{\"todo\": \"ask bob about q2\"}\n");   /* someone's notes, no journal */
     ok(rt_team_open(&t, ws, NULL, 0, P("tm"), NULL, 0, &err) == RT_OK && t->n == 2 &&
            !strcmp(t->m[0].name, "alice") && !strcmp(t->m[1].name, "bob"),
        "the team: every journal of the folder, by name");
+    ok(count_lines(ws->report, "tm/notes.jsonl:1: not a retriage journal", "left out of the team") == 1,
+       "a NAME.jsonl there that is no journal is left out, with a warning naming it");
     rt_team_agreement *ag = NULL;
     ok(rt_team_agreement_compute(t, &ag, &err) == RT_OK && ag->npairs == 1, "agreement of one pair of annotators");
     /* observed 2/3; chance 2/3·1/3 + 1/3·2/3 = 4/9; kappa (2/3 - 4/9) / (5/9) = 0.4 */
@@ -103,7 +117,11 @@ static void test_team(rt_workspace *ws)
     /* lead adjudicates q1 p02 as bob did; the team picks up lead's new journal */
     rt_session *lead = open_as(ws, "lead");
     ok(adjud(lead, "q1", "p02", 1, 0, 1, "numeral") == RT_OK, "lead adjudicates q1 p02: grade 0, numeral");
+    put_text(P("tm/todo.jsonl"), "q1 p02: ask lead\n");
     ok(rt_team_refresh(t, &changed, &err) == RT_OK && changed && t->n == 3, "a new journal joins the team");
+    ok(count_lines(ws->report, "tm/todo.jsonl:1: not a retriage journal", "left out") == 1 &&
+           count_lines(ws->report, "tm/notes.jsonl", "left out") == 1,
+       "a stray that appears is left out on a refresh too; each is said once");
     d = rt_team_decide(t, NULL);
     p = rt_team_pair_of(d, QID(alice, "q1"), PID(alice, "p02"));
     ok(p && p->has_grade && p->grade == 0 && p->has_cats && p->unresolved == 0 && d->unresolved == 0 &&
