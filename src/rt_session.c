@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_reader.h"
 #include "rt_session.h"
 
@@ -55,6 +56,29 @@ static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
     return 1;
 }
 
+/* Whether the workspace has a queries file and qid is not in it. */
+static int foreign_qid(const rt_session *s, const char *qid)
+{
+    if (!s->ws->queries || !qid)
+        return 0;
+    uint32_t id = rt_strtab_find(s->ws->qids, qid, strlen(qid));
+    return id == RT_NO_ID || !rt_queries_text(s->ws->queries, id);
+}
+
+/* Counts op in s->foreign when it names a query the workspace does not have. */
+static void note_foreign(rt_session *s, const rt_op *op)
+{
+    const char *q = foreign_qid(s, op->qid) ? op->qid : NULL;
+    for (size_t i = 0; !q && i < op->nqids; i++)
+        q = foreign_qid(s, op->qids[i]) ? op->qids[i] : NULL;
+    if (!q)
+        return;
+    if (!s->foreign++) {
+        s->foreign_line = op->line;
+        s->foreign_qid = rt_strdup(q);
+    }
+}
+
 /* Applies one operation read back from journal j (s->journal may not be set yet). */
 static void replay_one(rt_session *s, rt_journal *j, rt_op *op)
 {
@@ -79,7 +103,12 @@ static void replay(rt_session *s, rt_op *ops, size_t n)
         replay_one(s, s->journal, &ops[i]);
 }
 
-static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { replay_one(ctx, j, op); }
+static void replay_cb(void *ctx, rt_journal *j, rt_op *op)
+{
+    if (op->kind != RT_OP_LEAK)   /* a leak's qid is a test query too, but checked by its own view */
+        note_foreign(ctx, op);
+    replay_one(ctx, j, op);
+}
 
 static rt_status open_session(rt_session **out, rt_workspace *ws, const char *dir, const char *annotator,
                               int readonly, int live, rt_err *err)
@@ -101,6 +130,14 @@ static rt_status open_session(rt_session **out, rt_workspace *ws, const char *di
     if (!readonly && rt_journal_readonly(s->journal))
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s: read-only: %s",
                       rt_journal_path(s->journal), rt_journal_readonly(s->journal));
+    if (s->foreign) {
+        char shown[80];
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s: %zu operation%s name%s queries that are not in "
+                      "%s (the first, line %zu: query \"%s\"): a journal of another workspace? They are "
+                      "kept, and no metric of this workspace counts them", rt_journal_path(s->journal), s->foreign,
+                      s->foreign == 1 ? "" : "s", s->foreign == 1 ? "s" : "", ws->leak.queries_path ? ws->leak.queries_path : "the queries",
+                      s->foreign_line, rt_id_show(s->foreign_qid, strlen(s->foreign_qid), shown, sizeof shown));
+    }
     if (live)
         s->live = rt_live_new(ws, s->annot);
     *out = s;
@@ -127,6 +164,7 @@ void rt_session_close(rt_session **sp)
     rt_live_free(&s->live);
     rt_annot_free(&s->annot);
     rt_journal_close(&s->journal);
+    free(s->foreign_qid);
     free(s->annotator);
     free(s->journal_dir);
     free(s);

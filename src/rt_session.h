@@ -24,6 +24,10 @@ typedef struct rt_session {
     void (*on_runs)(void *ctx);   /* called when it took deferred runs in (rt_session_settle, or a
                                      passage it had to know), or NULL; on_runs_ctx its argument */
     void *on_runs_ctx;
+    /* Read back at the open: operations naming a query the workspace's queries file does not
+     * have (a journal of another workspace?), the first one's line and qid (said in a warning). */
+    size_t foreign, foreign_line;
+    char *foreign_qid;
 } rt_session;
 
 /* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),

@@ -41,6 +41,17 @@ run agree "${WS[@]}" --annotators alice,notes
 [ "$rc" -eq 2 ] && grep -q "notes.jsonl:1: not a retriage journal" "$D/err"
 report $? "agree --annotators naming it: an error (exit 2)"
 rm "$J/notes.jsonl"
+# a journal written for another workspace: its queries are not in this one's queries file
+mkdir -p "$D/fj2"
+{ printf '{"seq":1,"time":"2026-11-26T00:00:00.000Z","author":"x","op":"label","qid":"q1","pid":"p2","grade":1}\n'
+  printf '{"seq":2,"time":"2026-11-26T00:00:01.000Z","author":"x","op":"label","qid":"q9","pid":"p1","grade":1}\n'
+  printf '{"seq":3,"time":"2026-11-26T00:00:02.000Z","author":"x","op":"tag","qid":"q7","pid":"p1","cat":"typo"}\n'; } > "$D/fj2/x.jsonl"
+run export "${WS[@]}" --journal-dir "$D/fj2" --annotator x --what qrels
+[ "$rc" -eq 0 ] && grep -q 'x.jsonl: 2 operations name queries that are not in .*queries.tsv (the first, line 2: query "q9")' "$D/err"
+report $? "a journal whose operations name queries the workspace lacks: a warning with the count and the first"
+run export "${WS[@]}" --annotator alice --what qrels
+[ "$rc" -eq 0 ] && ! grep -q "name queries that are not in" "$D/err"
+report $? "no such warning for a journal of this workspace"
 cp "$J/alice.jsonl" "$D/alice.before"; cp "$J/bob.jsonl" "$D/bob.before"
 run import "${WS[@]}" --judgments "$D/j.tsv"
 [ "$rc" -eq 0 ] && grep -q "alice: 0 operations" "$D/err" && cmp -s "$J/alice.jsonl" "$D/alice.before"
