@@ -284,18 +284,20 @@ static int from_workspace(compare_args *a, evaluated *e)
 /* --facet NAME=VALUE: keep[i] for the evaluation's queries of that value; CLI_OK or a usage error. */
 static int facet_subset(const compare_args *a, const evaluated *e, const rt_qrels *qrels, unsigned char *keep, size_t *n)
 {
-    char name[128];
     const char *eq = strchr(a->facet, '=');
-    if (!eq || eq == a->facet || (size_t)(eq - a->facet) >= sizeof name)
+    if (!eq || eq == a->facet)
         return cli_usage("compare", "--facet expects NAME=VALUE, not '%s'", a->facet);
-    memcpy(name, a->facet, (size_t)(eq - a->facet));
-    name[eq - a->facet] = 0;
     if (!e->facets)
         return cli_usage("compare", "--facet: no facets (the workspace's \"facets\", or --facets F)");
+    char *name = rt_strndup(a->facet, (size_t)(eq - a->facet));   /* a facet name of any length */
     size_t k = rt_facets_find(e->facets, name);
     size_t v = k == (size_t)-1 ? (size_t)-1 : rt_facet_value_index(e->facets, k, eq + 1);
-    if (k == (size_t)-1 || v == (size_t)-1)
-        return cli_usage("compare", k == (size_t)-1 ? "no facet %s" : "facet %s has no value %s", name, eq + 1);
+    if (k == (size_t)-1 || v == (size_t)-1) {
+        int rc = cli_usage("compare", k == (size_t)-1 ? "no facet %s" : "facet %s has no value %s", name, eq + 1);
+        free(name);
+        return rc;
+    }
+    free(name);
     *n = 0;
     for (size_t i = 0; i < e->nq; i++)
         *n += keep[i] = rt_facet_value(e->facets, k, rt_qrels_qid(qrels, (uint32_t)i)) == v;

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,23 @@
 #include "rt_text.h"
 
 const char *const rt_figure_kinds[] = {"figure-delta", "figure-hist", "figure-before-after", NULL};
+
+/* A new string, printf-style. */
+static char *fmt_new(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt_new(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = rt_malloc(n > 0 ? (size_t)n + 1 : 1);
+    s[0] = '\0';
+    va_start(ap, fmt);
+    if (n > 0)
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
 
 static rt_figure *fig_new(rt_figure_kind kind, size_t n)
 {
@@ -32,6 +51,8 @@ void rt_figure_free(rt_figure **fp)
     free((*fp)->label);
     free((*fp)->value);
     free((*fp)->value2);
+    free((*fp)->title);
+    free((*fp)->ylabel);
     free(*fp);
     *fp = NULL;
 }
@@ -65,9 +86,9 @@ rt_figure *rt_figure_delta(const rt_session *s, size_t a, size_t b, size_t m)
         f->value[i] = v[i].d;
         f->label[i] = rt_strdup(rt_strtab_str(s->ws->qids, v[i].q));
     }
-    snprintf(f->title, sizeof f->title, "%s − %s, %s per query (%zu queries, sorted)",
+    f->title = fmt_new("%s − %s, %s per query (%zu queries, sorted)",
              rt_run_name(s->ws->runs[a].run), rt_run_name(s->ws->runs[b].run), s->ws->ms[m].name, n);
-    snprintf(f->ylabel, sizeof f->ylabel, "Δ %s", s->ws->ms[m].name);
+    f->ylabel = fmt_new("Δ %s", s->ws->ms[m].name);
     free(v);
     return f;
 }
@@ -109,9 +130,9 @@ rt_figure *rt_figure_hist(const rt_session *s, size_t r, size_t m, size_t bins)
         snprintf(l, sizeof l, "%.2f", lo + (double)k * f->width);
         f->label[k] = rt_strdup(l);
     }
-    snprintf(f->title, sizeof f->title, "%s: %s per query (%zu queries)", rt_run_name(s->ws->runs[r].run),
+    f->title = fmt_new("%s: %s per query (%zu queries)", rt_run_name(s->ws->runs[r].run),
              s->ws->ms[m].name, total);
-    snprintf(f->ylabel, sizeof f->ylabel, "queries");
+    f->ylabel = fmt_new("queries");
     return f;
 }
 
@@ -131,8 +152,8 @@ rt_figure *rt_figure_before_after(const rt_session *s, size_t m)
     free(cm);
     free(bn);
     free(cn);
-    snprintf(f->title, sizeof f->title, "%s before and after the relabels", ws->ms[m].name);
-    snprintf(f->ylabel, sizeof f->ylabel, "%s", ws->ms[m].name);
+    f->title = fmt_new("%s before and after the relabels", ws->ms[m].name);
+    f->ylabel = fmt_new("%s", ws->ms[m].name);
     return f;
 }
 

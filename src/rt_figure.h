@@ -20,8 +20,8 @@ typedef enum rt_figure_kind {
 
 typedef struct rt_figure {
     rt_figure_kind kind;
-    char title[256];
-    char ylabel[96];
+    char *title;             /* whole, however long the run and measure names */
+    char *ylabel;
     size_t n;
     double *value, *value2;  /* value2: RT_FIG_BEFORE_AFTER only */
     char **label;            /* a query id, a bin's range, or a run name */

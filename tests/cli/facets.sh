@@ -41,6 +41,13 @@ cp "$D/out" "$D/byfiles"
 run compare --workspace "$D/ws.json" --facets "$D/facets.tsv" --facet type=entity
 [ "$rc" -eq 0 ] && cmp -s "$D/out" "$D/byfiles"
 report $? "compare --workspace F --facets F2 --facet: the comparison of the files' form, over F2's value"
+# a facet name of 144 bytes (CJK): found, as a short one is
+L=$(printf '问题类型%.0s' $(seq 12))
+awk -F'\t' -v L="$L" 'NR == 1 { print "qid\t" L; next } { print $1 "\t" $2 }' "$D/facets.tsv" > "$D/long.tsv"
+cp "$D/byfiles" "$D/want.long"
+run compare -m RR@10 --facets "$D/long.tsv" --facet "$L=entity" "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
+[ "$rc" -eq 0 ] && cmp -s "$D/out" "$D/want.long"
+report $? "compare --facet with a 144-byte facet name (refused as not NAME=VALUE at 128 bytes and more before)"
 fails 1 "facet type has no value movie" "compare --facet: an unknown value" compare -m RR@10 --facets "$D/facets.tsv" --facet type=movie \
     "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
 CLI_CMD=compare fails 1 "--facet: no facets" "compare --facet without facets" --facet type=entity "$DEMO/qrels.trec" \

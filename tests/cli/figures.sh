@@ -59,6 +59,12 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "基�
 [ "$rc" -eq 0 ] && xmllint --noout "$D/cjk.svg" && grep -q "基线&lt;&amp;&gt;" "$D/cjk.svg" && grep -q "稠密" "$D/cjk.svg" &&
     { ! command -v rsvg-convert > /dev/null || rsvg-convert -o "$D/cjk.png" "$D/cjk.svg"; }
 report $? "CJK and markup in run names: escaped, parsed, rendered"
+# long CJK run names (300 bytes each): the title holds both whole, and stays valid XML
+A=$(printf '检索%.0s' $(seq 50)); B=$(printf '稠密%.0s' $(seq 50))
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$A=$DEMO/runs/bm25.trec" \
+    --run "$B=$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-delta -o "$D/long.svg"
+[ "$rc" -eq 0 ] && xmllint --noout "$D/long.svg" && grep -q "<title>$A − $B, RR@10 per query" "$D/long.svg"
+report $? "long run names: the figure's title whole (it was cut at 256 bytes, mid-character)"
 # a run named by its TREC tag, which holds an invalid byte: U+FFFD in the SVG, which stays XML
 sed 's/[^ ]*$/bm\o37725/' "$DEMO/runs/bm25.trec" > "$D/badtag.trec"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$D/badtag.trec" \
