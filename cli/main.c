@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "actions.h"
@@ -34,9 +35,26 @@ static void usage(FILE *f)
           "(from the source tree: man ./man/retriage.1).\n", f);
 }
 
+/* An import or a team holds every annotator's journal open at once, two descriptors each (the
+ * file and its lock): under the usual soft limit of 1,024 an import for 510 annotators failed.
+ * The soft limit is raised towards the hard one (to 65,536 at most: no descriptor is spent on
+ * anything but files). */
+static void raise_fd_limit(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= 65536)
+        return;
+    rlim_t want = r.rlim_max == RLIM_INFINITY || r.rlim_max > 65536 ? 65536 : r.rlim_max;
+    if (want > r.rlim_cur) {
+        r.rlim_cur = want;
+        (void)setrlimit(RLIMIT_NOFILE, &r);   /* refused: the limit as it was */
+    }
+}
+
 int main(int argc, char **argv)
 {
     rt_mem_init();
+    raise_fd_limit();
     /* Widths and wide-character drawing need a UTF-8 character type; fall back to C.UTF-8 when
      * the environment names none (CI, cron). LC_CTYPE only: numbers keep a decimal point. */
     const char *ct = setlocale(LC_CTYPE, "");

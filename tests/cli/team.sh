@@ -41,6 +41,17 @@ run agree "${WS[@]}" --annotators alice,notes
 [ "$rc" -eq 2 ] && grep -q "notes.jsonl:1: not a retriage journal" "$D/err"
 report $? "agree --annotators naming it: an error (exit 2)"
 rm "$J/notes.jsonl"
+# more annotators than the soft limit on open files allows for two descriptors each (journal
+# and lock): retriage raises its soft limit towards the hard one
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 512 ]; then
+    awk 'BEGIN { print "annotator\tqid\tpid\tgrade"; for (i = 0; i < 150; i++) printf "m%03d\tq1\tp1\t1\n", i }' > "$D/many.tsv"
+    (ulimit -Sn 128; "$RETRIAGE" import "${WS[@]}" --journal-dir "$D/many" --judgments "$D/many.tsv" > "$D/out" 2> "$D/err"); rc=$?
+    [ "$rc" -eq 0 ] && [ "$(ls "$D/many" | grep -c '\.jsonl$')" -eq 150 ]
+    report $? "import for 150 annotators under a soft limit of 128 open files"
+else
+    ok 0 "# SKIP the hard limit on open files ($hard) is too low to raise the soft one"
+fi
 # a journal written for another workspace: its queries are not in this one's queries file
 mkdir -p "$D/fj2"
 { printf '{"seq":1,"time":"2026-11-26T00:00:00.000Z","author":"x","op":"label","qid":"q1","pid":"p2","grade":1}\n'
