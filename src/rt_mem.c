@@ -63,20 +63,24 @@ static void *malloc_big(size_t n)
 }
 
 /* A block for an array outgrowing its own: whole huge pages, and ROOM times the size asked for
- * of address space, which costs memory only where it is written. Grown by doubling, an array
- * then moves (a copy into fresh pages) every fourth time, not every time: moving cost a first
- * open of MS MARCO 0.5 GB of fresh pages (each of its runs' 28 MB of pids had been written at
- * 14, 7, 3.5, ... MB on its way there), which on a virtual machine is 1-2 ms a MiB. A system that
- * will not give the room gives what was asked. */
+ * (at least ROOM_MIN) of address space, which costs memory only where it is written. Grown by
+ * doubling, an array then moves (a copy into fresh pages) every fourth time at most, not every
+ * time: moving cost a first open of MS MARCO 0.5 GB of fresh pages (each of its runs' 28 MB of
+ * pids had been written at 14, 7, 3.5, ... MB on its way there), which on a virtual machine is
+ * 1-2 ms a MiB. With ROOM_MIN, an array of up to 256 MiB (a run's pids, the pid table, 8.8
+ * million passages' index entries) moves once, at 2 MiB. A system that will not give the room
+ * gives what was asked. */
 #define ROOM 8
+#define ROOM_MIN ((size_t)256 << 20)
 
 static void *malloc_room(size_t n)
 {
     void *p = NULL;
     size_t span = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    if (span < n)
-        span = 0;
-    if (span && span <= (size_t)-1 / ROOM && posix_memalign(&p, HUGE_PAGE, span * ROOM) == 0)
+    if (span < n || span > (size_t)-1 / ROOM)
+        return malloc_big(n);
+    size_t room = span * ROOM < ROOM_MIN ? ROOM_MIN : span * ROOM;
+    if (posix_memalign(&p, HUGE_PAGE, room) == 0)
         return offer_huge(p);
     return malloc_big(n);
 }

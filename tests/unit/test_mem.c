@@ -47,6 +47,21 @@ int main(void)
      * written only where it held elements (each move had copied it into fresh pages) */
     ok(moves == 1, "of the 4 big grows, only the first moved the array (%zu moved)", moves);
 
+    /* up to 256 MiB, an array that became big never moves again (the room is address space:
+     * only the elements written here cost memory) */
+    uint32_t *g = rt_grow_array(NULL, 0, MIB, sizeof *g), *g0 = g;
+    g[0] = 7;
+    size_t gmoves = 0;
+    for (size_t c = 2 * MIB; c <= 64 * MIB; c *= 2) {
+        uint32_t *was = g;
+        g = rt_grow_array(g, c / 2, c, sizeof *g);
+        gmoves += g != was;
+        g[c - 1] = 9;
+    }
+    ok(gmoves == 0 && g == g0 && g[0] == 7 && g[64 * MIB - 1] == 9,
+       "an array of 4 MiB grown to 256 MiB stays where it is (%zu moves)", gmoves);
+    free(g);
+
     /* rt_grow_array itself: growing a big block, and asked for less (in place) */
     uint32_t *w = rt_grow_array(v, n, 4000000, sizeof *w);
     same = aligned(w);
