@@ -7,6 +7,7 @@
 #include <string.h>
 #include <malloc.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "rt_mem.h"
 
@@ -32,12 +33,27 @@ static void *check(void *p, size_t n)
 #define BIG ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
+/* Whether a moved array gets room to grow in place (malloc_room): not where address space is
+ * what is counted — strict overcommit accounting (vm.overcommit_memory 2) or a limit on it
+ * (ulimit -v) — as there the room would use up what other blocks need. */
+static int room_ok = 1;
+
 void rt_mem_init(void)
 {
 #ifdef M_MMAP_THRESHOLD
     mallopt(M_MMAP_THRESHOLD, (int)BIG);      /* (fixed: no longer raised as blocks are freed) */
     mallopt(M_TRIM_THRESHOLD, 64 << 20);      /* freed heap pages are kept to be written again */
 #endif
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+        room_ok = 0;
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    if (f) {
+        int mode = 0;
+        if (fscanf(f, "%d", &mode) == 1 && mode == 2)
+            room_ok = 0;
+        fclose(f);
+    }
 }
 
 /* Marks the pages of p's block for huge pages, all of them (the block's usable size reaches the
@@ -77,7 +93,7 @@ static void *malloc_room(size_t n)
 {
     void *p = NULL;
     size_t span = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    if (span < n || span > (size_t)-1 / ROOM)
+    if (!room_ok || span < n || span > (size_t)-1 / ROOM)
         return malloc_big(n);
     size_t room = span * ROOM < ROOM_MIN ? ROOM_MIN : span * ROOM;
     if (posix_memalign(&p, HUGE_PAGE, room) == 0)

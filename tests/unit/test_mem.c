@@ -4,7 +4,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "rt_mem.h"
 #include "tap.h"
@@ -13,9 +15,26 @@
 
 static int aligned(const void *p) { return ((uintptr_t)p & (2 * MIB - 1)) == 0; }
 
+/* Whether moved arrays get room to grow in place: not under strict overcommit or ulimit -v. */
+static int room_expected(void)
+{
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+        return 0;
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = 0;
+    if (f) {
+        if (fscanf(f, "%d", &mode) != 1)
+            mode = 0;
+        fclose(f);
+    }
+    return mode != 2;
+}
+
 int main(void)
 {
     rt_mem_init();
+    int room = room_expected();
     char *a = rt_malloc(2 * MIB), *b = rt_malloc(5 * MIB + 3), *s = rt_malloc(100);
     memset(b, 7, 5 * MIB + 3);
     ok(aligned(a) && aligned(b) && s != NULL, "2 MiB and more from rt_malloc: on the 2 MiB grid");
@@ -45,7 +64,8 @@ int main(void)
        "the grid", grows, big);
     /* 2 MiB became big with room for three more doublings (4, 8 and 16 MiB): it stayed there,
      * written only where it held elements (each move had copied it into fresh pages) */
-    ok(moves == 1, "of the 4 big grows, only the first moved the array (%zu moved)", moves);
+    ok(moves == (room ? 1 : 4), "of the 4 big grows, %s moved the array (%zu moved)",
+       room ? "only the first" : "each (no room where address space is counted)", moves);
 
     /* up to 256 MiB, an array that became big never moves again (the room is address space:
      * only the elements written here cost memory) */
@@ -58,7 +78,7 @@ int main(void)
         gmoves += g != was;
         g[c - 1] = 9;
     }
-    ok(gmoves == 0 && g == g0 && g[0] == 7 && g[64 * MIB - 1] == 9,
+    ok((room ? gmoves == 0 && g == g0 : gmoves > 0) && g[0] == 7 && g[64 * MIB - 1] == 9,
        "an array of 4 MiB grown to 256 MiB stays where it is (%zu moves)", gmoves);
     free(g);
 
