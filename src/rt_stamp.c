@@ -48,7 +48,7 @@ uint64_t rt_stamp_sample(const unsigned char *base, size_t size)
     return h;
 }
 
-rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err)
+static rt_status stamp(const char *path, rt_stamp *s, int sampled, rt_err *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO: refused, not waited on */
     if (fd < 0)
@@ -60,7 +60,9 @@ rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err)
     }
     *s = (rt_stamp){(uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec, (int64_t)st.st_mtim.tv_nsec,
                     (uint64_t)st.st_ino, (int64_t)st.st_ctim.tv_sec, (int64_t)st.st_ctim.tv_nsec, 0};
-    if (st.st_size > 0) {
+    if (!sampled) {
+        s->sample = 0;
+    } else if (st.st_size > 0) {
         /* MAP_POPULATE is not used: only the sampled pages are read */
         void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
@@ -79,6 +81,9 @@ rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err)
     close(fd);
     return RT_OK;
 }
+
+rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err) { return stamp(path, s, 1, err); }
+rt_status rt_stamp_file_meta(const char *path, rt_stamp *s, rt_err *err) { return stamp(path, s, 0, err); }
 
 const char *rt_stamp_diff(const rt_stamp *was, const rt_stamp *now)
 {

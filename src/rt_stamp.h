@@ -28,6 +28,9 @@ uint64_t rt_stamp_sample(const unsigned char *base, size_t size);
  * when it cannot be opened or is not a regular file. */
 rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err);
 
+/* rt_stamp_file without the content sample (s->sample 0): one fstat, no page read. */
+rt_status rt_stamp_file_meta(const char *path, rt_stamp *s, rt_err *err);
+
 /* NULL when now matches was; otherwise the first property that differs, in the order size,
  * mtime, inode, content, ctime ("size", "mtime", "inode", "content", "ctime"). */
 const char *rt_stamp_diff(const rt_stamp *was, const rt_stamp *now);

@@ -372,6 +372,19 @@ has "passages (index reused" && has "$cache: workspace cache reused" && cmp -s "
 ok $? "the next open reuses both: every value as without a cache"
 rm -f "$cache"
 
+# An input changed while the background writer waits (same size, one byte): the writer reads the
+# inputs' stamps again, content included, and writes no cache (the open itself only fstats them).
+cp -p "$D/ws/runs/dense.trec" "$D/dense.keep"
+RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_PAUSE=3 \
+    "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 2> "$D/err" | cat > /dev/null
+writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p' "$D/report.txt" | head -n 1)
+printf 'X' | dd of="$D/ws/runs/dense.trec" bs=1 seek=3 conv=notrunc 2> /dev/null
+i=0
+while [ -n "$writer" ] && kill -0 "$writer" 2> /dev/null && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+[ -n "$writer" ] && ! kill -0 "$writer" 2> /dev/null && [ -z "$(ls "$D/ws" | grep '\.rtws')" ]
+ok $? "a run changed while the background writer waited: no cache written (process ${writer:-?})"
+cp -p "$D/dense.keep" "$D/ws/runs/dense.trec"
+
 # ---- --no-cache and the size threshold ----------------------------------------------------------------
 report_of --no-cache
 [ "$rc" -eq 0 ] && ! has "workspace cache" && [ -z "$(ls "$D/ws" | grep '\.rtws$')" ]
