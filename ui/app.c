@@ -188,6 +188,27 @@ void app_message(app *a, int error, const char *fmt, ...)
     vsnprintf(a->msg, sizeof a->msg, fmt, ap);
     va_end(ap);
     a->msg_error = error;
+    if (a->warn_note) {   /* a command that waited for what brought them: its message, and them */
+        size_t o = strlen(a->msg);
+        snprintf(a->msg + o, sizeof a->msg - o, "  (%zu load warnings: press L)", rt_report_warnings(a->ws->report));
+        a->warn_note = 0;
+    }
+}
+
+/* Says that runs or the collection (what) came in with new load warnings. After a message on the
+ * line (a command's result: not hidden), or as the message; a message set before the next draw
+ * (the command that waited for them) says them too. */
+static void note_warnings(app *a, const char *what)
+{
+    size_t n = rt_report_warnings(a->ws->report);
+    a->warn_note = 0;
+    if (a->msg[0] && !a->msg_error) {
+        size_t o = strlen(a->msg);
+        snprintf(a->msg + o, sizeof a->msg - o, "; %s, %zu load warnings: press L", what, n);
+    } else if (!a->msg[0]) {
+        app_message(a, 0, "%s; %zu load warnings: press L to read them", what, n);
+    }
+    a->warn_note = 1;
 }
 
 /* Runs taken in since the workbench last looked (by app_settle, or by the session when it had to
@@ -230,7 +251,7 @@ int app_settle(app *a, int wait)
 {
     if (!a->coll_pending && !a->runs_pending)
         return 0;
-    size_t warned = rt_report_warnings(a->ws->report), nruns = a->ws->nruns;
+    size_t nruns = a->ws->nruns;
     rt_err e;
     e.msg[0] = '\0';
     (void)rt_session_settle(a->s, wait, &e);
@@ -241,24 +262,24 @@ int app_settle(app *a, int wait)
         changed = 1;
         /* what to do first: a long path and message would push it off a narrow status line */
         app_message(a, 1, "a run could not be read and is not shown (L: why)%s%s", e.msg[0] ? ": " : "", e.msg);
-        warned = rt_report_warnings(a->ws->report);
+        a->warned = rt_report_warnings(a->ws->report);
     }
     if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in */
         a->runs_pending = 0;
         changed = 1;
-        if (rt_report_warnings(a->ws->report) > warned)
-            app_message(a, 0, "every run is in; %zu load warnings: press L to read them",
-                        rt_report_warnings(a->ws->report));
-        warned = rt_report_warnings(a->ws->report);
+        if (rt_report_warnings(a->ws->report) > a->warned)
+            note_warnings(a, "every run is in");
+        a->warned = rt_report_warnings(a->ws->report);
     }
     if (a->coll_pending && !a->ws->pending) {   /* taken in now, or by the session (a passage it had to know) */
         a->coll_pending = 0;
         changed = 1;
         if (!a->ws->collection)
             app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
-        else if (rt_report_warnings(a->ws->report) > warned)
-            app_message(a, 0, "the collection is in; %zu load warnings: press L to read them",
-                        rt_report_warnings(a->ws->report));
+        else if (rt_report_warnings(a->ws->report) > a->warned)
+            note_warnings(a, "the collection is in");
+        a->warned = rt_report_warnings(a->ws->report);   /* (those it brought, when the session
+                                                          * took it in for a passage, included) */
     }
     return changed;
 }
@@ -392,6 +413,7 @@ void app_draw(app *a)
     int h = app_body_height(a);
     view_current(a)->draw(a, 1, h);
     draw_status(a);
+    a->warn_note = 0;   /* said: a later message is about something else */
 }
 
 void app_draw_passage_of(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, term_role role)

@@ -78,6 +78,11 @@ typedef struct app {
     int coll_pending;          /* the collection was still being indexed when last looked at */
     int runs_pending;          /* runs were still being read when last looked at */
     int runs_failed;           /* of those, the ones that could not be read, said so */
+    size_t warned;             /* load warnings the user was told of (or that were there at the
+                                * first screen): more since, and a run or the collection coming in
+                                * says so */
+    int warn_note;             /* that was said since the last draw: a message set after it (the
+                                * command that waited for them) keeps it */
     size_t seen_runs, seen_nq; /* the runs and listed queries the workbench's state is sized for */
     int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
     region regions[APP_MAX_REGIONS];   /* what the last draw made clickable */

@@ -469,7 +469,10 @@ int app_wait(app *a, unsigned what)
     wint_t key[AHEAD];
     int nkeys = 0;
     double drawn = 0;
+    int said = 0;   /* the line holds the waiting message: not what settling adds to */
     for (;;) {
+        if (said)
+            a->msg[0] = '\0';
         app_settle(a, 0);
         int runs = (what & APP_WAIT_RUNS) && a->ws->runs_pending;
         int coll = (what & APP_WAIT_COLLECTION) && a->ws->pending;
@@ -485,11 +488,14 @@ int app_wait(app *a, unsigned what)
             return 0;
         size_t in, of;
         uint64_t done, total;
+        said = 1;
         if (runs && rt_workspace_runs_loading(a->ws, &in, &of))
             app_message(a, 0, "waiting for the runs still being read (%zu of %zu read)… Esc gives up", in, of);
         else if (rt_workspace_collection_loading(a->ws, &done, &total))
             app_message(a, 0, "waiting for the collection's index (%d%%)… Esc gives up",
                         total ? (int)(100 * done / total) : 0);
+        else
+            said = 0;
         int busy = rt_workspace_runs_busy(a->ws);   /* a run half taken in: its next step at once */
         if (!busy || mono_s() - drawn >= 0.05) {
             drawn = mono_s();
@@ -552,6 +558,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         app_message(&a, 1, "read-only: %s", rt_session_readonly(s));
     else if (rt_report_warnings(ws->report))
         app_message(&a, 0, "%zu load warnings: press L to read them", rt_report_warnings(ws->report));
+    a.warned = rt_report_warnings(ws->report);
     int rc = 0;
     if (headless) {
         a.mouse = o && o->mouse;

@@ -178,6 +178,34 @@ grep -q "late.trec:2: expected a numeric score" "$D/snap1" || st=1
 grep -q "that run is not shown" "$D/snap1" || st=1
 report $st "a run that cannot be read once the screen is up: the report says why, the workbench goes on"
 
+# The collection's load warnings are said when it comes in, also when the session took it in to
+# know a passage: a label of a passage only the collection has, typed on the first screen while a
+# collection slow to index (1.5 million filler passages, one judged passage missing) is read.
+cp "$D/c.tsv" "$D/c.keep"
+jp=$(awk '$4 > 0 { print $3; exit }' "$DEMO/qrels.trec")
+{ awk -F'\t' -v p="$jp" '$1 != p' "$D/c.keep"
+  awk 'BEGIN { for (i = 0; i < 1500000; i++) printf "f%07d\tfiller passage %d\n", 1500000 - i, i }'
+  printf 'zzonly\ta passage only the collection has\n'; } > "$D/c.tsv"
+fresh
+rm -f "$D/keys" "$D/slow.out"
+mkfifo "$D/keys"
+TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
+    --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
+    --run '$DEMO/runs/bm25.trec' --no-cache --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
+    < "$D/keys" > "$D/slow.out" 2>&1 &
+spid=$!
+exec 3> "$D/keys"
+for i in $(seq 500); do grep -aq "passages: indexing" "$D/slow.out" && break; sleep 0.01; done
+printf ':label q01 zzonly 1\r' >&3
+sleep 1.5
+printf 'qqqq' >&3
+exec 3>&-
+wait $spid
+rc=$?
+cp "$D/c.keep" "$D/c.tsv"
+[ "$rc" -eq 0 ] && grep -q '"pid":"zzonly"' "$D/j/d.jsonl" && tr -d '\033' < "$D/slow.out" | grep -aq "[0-9]* load warnings: press L"
+ok $? "a collection taken in to know a passage (a label): its load warning (a judged passage missing) is said"
+
 # what waits for a run still being read, and what does not
 LATE=$(head -1 "$DEMO/runs/dense.trec"; printf 'q01 Q0 pzzonly 60 0.001 dense\n'
        tail -n +2 "$DEMO/runs/dense.trec"; printf 'qlate99 Q0 p0001 1 1 dense\n')
