@@ -509,15 +509,41 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
     return RT_OK;
 }
 
+/* A compressed collection's progress, one bar for both of its passes: decompressing is the first
+ * half (of the compressed bytes), indexing the text the second (of the text's bytes). Without a
+ * decompression (done before), the index is the whole bar. */
+typedef struct two_pass {
+    rt_progress_fn fn;
+    void *ctx;
+    int second, first_seen;
+} two_pass;
+
+static void two_pass_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    two_pass *t = ctx;
+    if (t->second && !t->first_seen) {
+        t->fn(t->ctx, done, total);
+        return;
+    }
+    t->first_seen = 1;
+    if (total == 0)
+        total = 1;
+    done = done < total ? done : total;
+    t->fn(t->ctx, t->second ? total + done : done, 2 * total);
+}
+
 static rt_status open_any(rt_collection **out, const char *path, int defer, rt_progress_fn progress,
                           void *progress_ctx, rt_report *report, rt_err *err)
 {
     *out = NULL;
     if (rt_file_codec(path) != RT_CODEC_NONE) {
         char *plain;
-        rt_status st = decompressed(path, &plain, progress, progress_ctx, report, err);
+        two_pass tp = {progress, progress_ctx, 0, 0};
+        rt_progress_fn fn = progress ? two_pass_progress : NULL;
+        rt_status st = decompressed(path, &plain, fn, &tp, report, err);
+        tp.second = 1;
         if (st == RT_OK)
-            st = open_any(out, plain, defer, progress, progress_ctx, report, err);
+            st = open_any(out, plain, defer, fn, &tp, report, err);
         size_t pl = plain ? strlen(plain) : 0;
         if (st != RT_OK && plain && strncmp(err->msg, plain, pl) == 0) {   /* name the file the user gave */
             char msg[sizeof err->msg];

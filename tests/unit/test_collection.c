@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "rt_collection.h"
 #include "rt_collection_impl.h"   /* the stamp: its device can only be made to differ in memory */
@@ -455,6 +456,43 @@ static void test_dense(void)
     const char *nine[] = {"0", "1", "999999"};   /* within the slack: dense, a table of 10^6 */
     const char *nine_absent[] = {"999998", "1000000"};
     dense_case("wide", nine, 3, 1000000, nine_absent, 2);
+}
+
+/* A gzip collection is read twice (decompressed, then indexed): its progress is one bar that
+ * never goes back, the decompression its first half. */
+typedef struct fractions {
+    double last;
+    int back, calls, low, high;
+} fractions;
+
+static void note_fraction(void *ctx, uint64_t done, uint64_t total)
+{
+    fractions *f = ctx;
+    double x = total ? (double)done / (double)total : 0;
+    f->back += x < f->last;
+    f->low += x <= 0.5;
+    f->high += x > 0.5;
+    f->last = x;
+    f->calls++;
+}
+
+static void test_gzip_progress(void)
+{
+    char *p = path_in("gz-progress.tsv.gz");
+    gzFile g = gzopen(p, "wb");
+    for (int i = 0; g && i < 20000; i++)
+        gzprintf(g, "g%05d\tpassage number %d of the gzip collection\n", i, i);
+    if (g)
+        gzclose(g);
+    fractions f = {0, 0, 0, 0, 0};
+    rt_collection *c = NULL;
+    rt_err err = {0};
+    ok(rt_collection_open(&c, p, note_fraction, &f, NULL, &err) == RT_OK && rt_collection_count(c) == 20000,
+       "a gzip collection opens: 20,000 passages");
+    ok(f.back == 0 && f.low > 0 && f.high > 0 && f.last == 1.0,
+       "its progress: one bar, decompressing then indexing, never back (%d calls, %d back)", f.calls, f.back);
+    rt_collection_close(&c);
+    free(p);
 }
 
 /* A duplicated number leaves the dense layout: the sorted one drops the later copy and says
@@ -1096,6 +1134,7 @@ int main(void)
     test_corrupt_index();
     test_dense();
     test_dense_duplicate();
+    test_gzip_progress();
     test_dense_forged();
     test_cache_fallback();
     test_duplicates();
