@@ -291,7 +291,9 @@ rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts 
         if (st != RT_OK && st != RT_RUN_NOT_GROUPED)
             break;   /* an input error: the one-thread read reports it with the file's line numbers */
     }
-    return rt_run_parse(out, path, opts, err);
+    /* Read again from the start, on this thread: into the shared counter only the bytes past those
+     * the halves counted (it never goes back, nor counts a byte twice). */
+    return rt_run_parse(out, path, hd.to ? &o : opts, err);
 }
 
 void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report)

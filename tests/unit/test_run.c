@@ -5,6 +5,8 @@
  * writes a small file with mkstemp and checks the rankings the scan hands out. */
 #include "config.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,6 +425,43 @@ static void same_halves(const char *name, const char *text, const rt_run_opts *o
     unlink(path);
 }
 
+static void count_only(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    (void)done;
+    (void)total;
+}
+
+/* A run the halves cannot read (a bad line in the second) is read again whole, on one thread:
+ * the shared byte counter of a workspace's progress ends at most at the file's size (each byte
+ * counted once), never past it. */
+static void test_halves_progress(void)
+{
+    char path[] = "/tmp/rt_halves_progress_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    for (int i = 0; f && i < 40000; i++)
+        fprintf(f, "q%d Q0 p%d %d %s r\n", i / 100, i, i % 100 + 1, i == 39000 ? "high" : "1.5");
+    long size = f ? ftell(f) : 0;
+    if (!f || fclose(f) != 0) {
+        perror(path);
+        exit(2);
+    }
+    _Atomic uint64_t counted = 0;
+    rt_run_opts o = {0};
+    o.progress = count_only;   /* as the workspace's runs worker asks: bytes added, nobody called */
+    o.progress_done = &counted;
+    rt_run *run = NULL;
+    rt_err err = {0};
+    rt_status st = rt_run_parse_halves(&run, path, &o, 0, &err);
+    uint64_t c = atomic_load(&counted);
+    ok(st == RT_EINPUT && strstr(err.msg, ":39001:") && c > 0 && c <= (uint64_t)size,
+       "halves that fail are read again whole: progress counts %llu bytes of %ld, not more (%s)",
+       (unsigned long long)c, size, err.msg);
+    rt_run_free(&run);
+    unlink(path);
+}
+
 static void test_halves(void)
 {
     static char t[1 << 15];
@@ -473,5 +512,6 @@ int main(void)
     test_line_ends();
     test_errors();
     test_halves();
+    test_halves_progress();
     return tap_done();
 }
