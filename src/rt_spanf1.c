@@ -23,28 +23,111 @@ static int dropped(utf8proc_int32_t c)
     }
 }
 
+/* ---- lower-casing as Python's str.lower() ------------------------------------------------------
+ * The DuReader script lower-cases with Python's str.lower(): each character's simple lowercase
+ * mapping (utf8proc's), except where Python's full mapping differs: U+0130 (İ) becomes i and
+ * U+0307, and a capital sigma ending a word becomes the final ς. Unicode's Final_Sigma context:
+ * a cased character before it and none after it, case-ignorable characters skipped both ways. */
+
+/* Other_Lowercase and Other_Uppercase (PropList.txt): cased although not of category Lu, Ll or
+ * Lt (ª, modifier letters, Roman numerals, circled letters, ...). */
+static const uint32_t other_cased[][2] = {
+    {0x00AA, 0x00AA}, {0x00BA, 0x00BA}, {0x02B0, 0x02B8}, {0x02C0, 0x02C1}, {0x02E0, 0x02E4},
+    {0x0345, 0x0345}, {0x037A, 0x037A}, {0x10FC, 0x10FC}, {0x1D2C, 0x1D6A}, {0x1D78, 0x1D78},
+    {0x1D9B, 0x1DBF}, {0x2071, 0x2071}, {0x207F, 0x207F}, {0x2090, 0x209C}, {0x2160, 0x217F},
+    {0x24B6, 0x24E9}, {0x2C7C, 0x2C7D}, {0xA69C, 0xA69D}, {0xA770, 0xA770}, {0xA7F2, 0xA7F4},
+    {0xA7F8, 0xA7F9}, {0xAB5C, 0xAB5F}, {0xAB69, 0xAB69}, {0x10780, 0x10780}, {0x10783, 0x10785},
+    {0x10787, 0x107B0}, {0x107B2, 0x107BA}, {0x1E030, 0x1E06D}, {0x1F130, 0x1F149},
+    {0x1F150, 0x1F169}, {0x1F170, 0x1F189},
+};
+
+static int cased(utf8proc_int32_t c)
+{
+    switch (utf8proc_category(c)) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
+        return 1;
+    default:
+        break;
+    }
+    for (size_t i = 0; i < sizeof other_cased / sizeof *other_cased; i++)
+        if ((uint32_t)c >= other_cased[i][0] && (uint32_t)c <= other_cased[i][1])
+            return 1;
+    return 0;
+}
+
+/* Case_Ignorable: categories Mn, Me, Cf, Lm, Sk, and the Word_Break classes MidLetter, MidNumLet
+ * and Single_Quote (apostrophes, full stops, colons, middle dots). */
+static int case_ignorable(utf8proc_int32_t c)
+{
+    switch (utf8proc_category(c)) {
+    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_CF:
+    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_SK:
+        return 1;
+    default:
+        break;
+    }
+    static const uint32_t mid[] = {0x0027, 0x002E, 0x003A, 0x00B7, 0x0387, 0x055F, 0x05F4, 0x2018,
+                                   0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E,
+                                   0xFF1A};
+    for (size_t i = 0; i < sizeof mid / sizeof *mid; i++)
+        if ((uint32_t)c == mid[i])
+            return 1;
+    return 0;
+}
+
+/* Whether the capital sigma at cp[i] (of n; -1 for an invalid byte) ends a word. */
+static int final_sigma(const utf8proc_int32_t *cp, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j > 0 && cp[j - 1] >= 0 && case_ignorable(cp[j - 1]))
+        j--;
+    if (j == 0 || cp[j - 1] < 0 || !cased(cp[j - 1]))
+        return 0;
+    for (j = i + 1; j < n && cp[j] >= 0 && case_ignorable(cp[j]); j++)
+        ;
+    return j == n || cp[j] < 0 || !cased(cp[j]);
+}
+
 void rt_normtext_make(rt_normtext *t, const char *s, size_t len)
 {
     memset(t, 0, sizeof *t);
     t->cp = rt_calloc(len + 1, sizeof *t->cp);
     t->off = rt_calloc(len + 1, sizeof *t->off);
     t->len = rt_calloc(len + 1, sizeof *t->len);
-    size_t i = 0;
-    while (i < len) {
-        utf8proc_int32_t c;
-        utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &c);
-        if (k <= 0) {   /* an invalid byte: skipped */
-            i++;
-            continue;
+    /* decoded first: a sigma's case depends on its neighbours, dropped ones included */
+    utf8proc_int32_t *cp = rt_calloc(len + 1, sizeof *cp);
+    uint32_t *at = rt_calloc(len + 1, sizeof *at), *bytes = rt_calloc(len + 1, sizeof *bytes);
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp[n]);
+        if (k <= 0) {   /* an invalid byte: skipped (and no letter to a sigma) */
+            cp[n] = -1;
+            k = 1;
         }
-        if (!dropped(c)) {
-            t->cp[t->n] = (uint32_t)utf8proc_tolower(c);
-            t->off[t->n] = (uint32_t)i;
-            t->len[t->n] = (uint32_t)k;
-            t->n++;
-        }
+        at[n] = (uint32_t)i;
+        bytes[n++] = (uint32_t)k;
         i += (size_t)k;
     }
+    for (size_t i = 0; i < n; i++) {
+        utf8proc_int32_t c = cp[i];
+        if (c < 0 || dropped(c))
+            continue;
+        uint32_t lower = c == 0x03A3 ? (final_sigma(cp, n, i) ? 0x03C2 : 0x03C3)
+                       : c == 0x0130 ? 'i' : (uint32_t)utf8proc_tolower(c);
+        t->cp[t->n] = lower;
+        t->off[t->n] = at[i];
+        t->len[t->n] = bytes[i];
+        t->n++;
+        if (c == 0x0130) {   /* İ: i and a combining dot above, both from its two bytes */
+            t->cp[t->n] = 0x0307;
+            t->off[t->n] = at[i];
+            t->len[t->n] = bytes[i];
+            t->n++;
+        }
+    }
+    free(cp);
+    free(at);
+    free(bytes);
 }
 
 void rt_normtext_free(rt_normtext *t)

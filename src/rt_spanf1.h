@@ -1,6 +1,7 @@
 /* rt_spanf1 — DuReader-retrieval's distant supervision (its §2.2, Algorithm 1): how close a
- * passage comes to a human answer. Both are normalised the same way — lower-cased (utf8proc
- * case folding), whitespace and separators (Unicode Z*), control and format characters (C*) and
+ * passage comes to a human answer. Both are normalised the same way — lower-cased as Python's
+ * str.lower() (utf8proc's mappings, the final sigma and İ as Python's), whitespace and
+ * separators (Unicode Z*), control and format characters (C*) and
  * punctuation (P*) dropped, each remaining character a token — and a span s of the passage
  * scores F1(s, a) = 2·ov / (|s| + |a|) against answer a, ov the size of the multiset
  * intersection of their characters. The best span is found exactly: sweeping the span's end,
