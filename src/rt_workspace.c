@@ -360,8 +360,15 @@ static uint64_t parallel_min(void)
 /* In the cache's writer process: the collection index built by this open, before the cache. */
 static void save_index(void *ctx) { rt_collection_save(ctx, NULL); }
 
-/* Whether a collection is large enough to be opened on its own thread. */
-static int coll_threaded(const char *path) { return file_size(path) >= parallel_min(); }
+/* Whether a collection is large enough to be opened on its own thread: by its text's size, which
+ * for a compressed one is taken as 4 bytes a byte (MS MARCO's gzip: 3.3), read twice at that. */
+static int coll_threaded(const char *path)
+{
+    uint64_t size = file_size(path);
+    if (rt_file_codec(path) != RT_CODEC_NONE)
+        size = size > UINT64_MAX / 4 ? UINT64_MAX : size * 4;
+    return size >= parallel_min();
+}
 
 /* The runs parsed on worker threads (one per core) and interned on the opening thread in the
  * workspace's order, so that every id is what a sequential open gives. Workers stay at most

@@ -206,6 +206,29 @@ cp "$D/c.keep" "$D/c.tsv"
 [ "$rc" -eq 0 ] && grep -q '"pid":"zzonly"' "$D/j/d.jsonl" && tr -d '\033' < "$D/slow.out" | grep -aq "[0-9]* load warnings: press L"
 ok $? "a collection taken in to know a passage (a label): its load warning (a judged passage missing) is said"
 
+# A gzip collection is judged by its text's size (4 bytes a compressed byte) for a thread of its
+# own: one whose compressed size is under RETRIAGE_PARALLEL_MIN and its text well over is indexed
+# behind the first screen, which says so.
+awk 'BEGIN { for (i = 0; i < 800000; i++) printf "g%07d\tfiller passage %d of a compressed collection\n", i, i }' |
+    cat "$D/c.tsv" - | gzip -c > "$D/cz.tsv.gz"
+zsize=$(wc -c < "$D/cz.tsv.gz")
+rm -rf "$D/keys" "$D/gz.out" "$D/cache"
+mkfifo "$D/keys"
+TERM=xterm-256color RETRIAGE_PARALLEL_MIN=$((zsize * 2)) script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
+    --queries '$DEMO/queries.tsv' --collection '$D/cz.tsv.gz' --qrels '$DEMO/qrels.trec' \
+    --run '$DEMO/runs/bm25.trec' --no-cache --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
+    < "$D/keys" > "$D/gz.out" 2>&1 &
+spid=$!
+exec 3> "$D/keys"
+for i in $(seq 300); do grep -aq "queries" "$D/gz.out" && break; sleep 0.02; done
+sleep 1
+printf 'qqqq' >&3
+exec 3>&-
+wait $spid
+rc=$?
+[ "$rc" -eq 0 ] && grep -aq "passages: indexing" "$D/gz.out"
+ok $? "a gzip collection under the threshold whose text is over it: indexed behind the first screen"
+
 # what waits for a run still being read, and what does not
 LATE=$(head -1 "$DEMO/runs/dense.trec"; printf 'q01 Q0 pzzonly 60 0.001 dense\n'
        tail -n +2 "$DEMO/runs/dense.trec"; printf 'qlate99 Q0 p0001 1 1 dense\n')
