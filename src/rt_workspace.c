@@ -669,6 +669,8 @@ typedef struct rt_ws_runs {
     size_t next;               /* the next run of s to take in (ws->nruns fewer when one failed) */
     rt_run *taking;            /* run next, being interned a step per settle call (not yet in ws) */
     size_t taking_n0;          /* the report's length when it was fetched */
+    rt_eval_result *base;      /* then its evaluation, begun (NULL: still interning) */
+    uint32_t evaluated;        /* the judged queries evaluated so far */
 } rt_ws_runs;
 
 static void runs_pending_free(rt_ws_runs **pp)
@@ -677,6 +679,7 @@ static void runs_pending_free(rt_ws_runs **pp)
     if (!p)
         return;
     rt_run_free(&p->taking);
+    rt_eval_result_free(&p->base);
     runs_finish(&p->j);
     for (size_t r = 0; r < p->s.nruns; r++) {
         free((char *)p->s.run_paths[r]);
@@ -772,12 +775,32 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
             p->taking = run;
         }
     }
-    if (p->taking) {   /* a step, or every step when waited for */
+    if (p->taking && !p->base) {   /* a step, or every step when waited for */
         if (!rt_run_intern_step(p->taking, wait ? SIZE_MAX : settle_step()))
             return 0;
         rt_run_intern_finish(p->taking, p->s.run_paths[r], ws->report);
-        ws->runs[ws->nruns++].run = p->taking;   /* after a deferred run that failed: r is further on */
+        p->base = rt_eval_begin(ws->eval, rt_run_name(p->taking));
+        p->evaluated = 0;
+        if (!wait)
+            return 0;   /* the evaluation in the next steps */
+    }
+    if (p->taking) {   /* evaluated a step of queries at a time (7,000 at once took 10-25 ms) */
+        uint32_t nq = rt_qrels_nqueries(ws->qrels);
+        size_t step = settle_step() / 64 ? settle_step() / 64 : 1;   /* about as long as a pid step */
+        uint32_t stop = wait || nq - p->evaluated <= step ? nq : p->evaluated + (uint32_t)step;
+        for (; p->evaluated < stop; p->evaluated++) {
+            size_t n;
+            const uint32_t *pids = rt_run_ranking(p->taking, rt_qrels_qid(ws->qrels, p->evaluated), &n);
+            if (pids)
+                rt_eval_ranking(ws->eval, p->base, p->evaluated, pids, n);
+        }
+        if (p->evaluated < nq)
+            return 0;
+        rt_eval_end(ws->eval, p->base);
+        ws->runs[ws->nruns].run = p->taking;   /* after a deferred run that failed: r is further on */
+        ws->runs[ws->nruns++].base = p->base;
         p->taking = NULL;
+        p->base = NULL;
     }
     runs_taken(p->j, r, st);
     size_t n0 = p->taking_n0;
@@ -786,8 +809,6 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
         ws->runs_failed++;
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s (that run is not shown)", err->msg);
     } else {
-        size_t n = ws->nruns - 1;
-        ws->runs[n].base = eval_run(ws, ws->runs[n].run);
         ws->nq = 0;   /* the queries only this run ranks come last */
         list_queries(ws);
     }
