@@ -8,6 +8,7 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "rt_mem.h"
 
@@ -34,9 +35,12 @@ static void *check(void *p, size_t n)
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* Whether a moved array gets room to grow in place (malloc_room): not where address space is
- * what is counted — strict overcommit accounting (vm.overcommit_memory 2) or a limit on it
- * (ulimit -v) — as there the room would use up what other blocks need. */
+ * what is counted — strict overcommit accounting (vm.overcommit_memory 2), a limit on it
+ * (ulimit -v) or on the data segment (ulimit -d, which counts private mappings) — as there the
+ * room would use up what other blocks need. And never more room than half the memory: a
+ * mapping larger than the memory is refused outright (and a refusal is fatal under ASan). */
 static int room_ok = 1;
+static size_t room_cap = (size_t)4 << 30;
 
 void rt_mem_init(void)
 {
@@ -44,9 +48,14 @@ void rt_mem_init(void)
     mallopt(M_MMAP_THRESHOLD, (int)BIG);      /* (fixed: no longer raised as blocks are freed) */
     mallopt(M_TRIM_THRESHOLD, 64 << 20);      /* freed heap pages are kept to be written again */
 #endif
-    struct rlimit as;
-    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
         room_ok = 0;
+    if (getrlimit(RLIMIT_DATA, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+        room_ok = 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        room_cap = (size_t)pages / 2 * (size_t)page;
     FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
     if (f) {
         int mode = 0;
@@ -96,6 +105,9 @@ static void *malloc_room(size_t n)
     if (!room_ok || span < n || span > (size_t)-1 / ROOM)
         return malloc_big(n);
     size_t room = span * ROOM < ROOM_MIN ? ROOM_MIN : span * ROOM;
+    room = room > room_cap ? room_cap & ~(HUGE_PAGE - 1) : room;
+    if (room < span)
+        return malloc_big(n);
     if (posix_memalign(&p, HUGE_PAGE, room) == 0)
         return offer_huge(p);
     return malloc_big(n);

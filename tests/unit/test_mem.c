@@ -15,11 +15,14 @@
 
 static int aligned(const void *p) { return ((uintptr_t)p & (2 * MIB - 1)) == 0; }
 
-/* Whether moved arrays get room to grow in place: not under strict overcommit or ulimit -v. */
+/* Whether moved arrays get room to grow in place: not under strict overcommit, ulimit -v or -d
+ * (nor on a machine of less than 512 MiB, where half the memory is under the room's minimum). */
 static int room_expected(void)
 {
-    struct rlimit as;
-    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+        return 0;
+    if (getrlimit(RLIMIT_DATA, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
         return 0;
     FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
     int mode = 0;
