@@ -271,7 +271,8 @@ static void set_aside(rt_journal *j, int dirfd, const char *name, const char *bu
 /* Before any operation was handed over, a line at from that is not one: the file is not a journal
  * unless no operation follows and the whole file has the shape of a torn write (then it is set
  * aside like one). */
-static int not_a_journal(const char *buf, size_t len, size_t from)
+/* Whether a line of buf from byte from on is an operation. */
+static int op_line_from(const char *buf, size_t len, size_t from)
 {
     for (size_t pos = from; pos < len;) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
@@ -284,7 +285,12 @@ static int not_a_journal(const char *buf, size_t len, size_t from)
         }
         pos = nl ? end + 1 : len;
     }
-    return only_space(buf, len) || !torn_shape(buf, len);
+    return 0;
+}
+
+static int not_a_journal(const char *buf, size_t len, size_t from)
+{
+    return op_line_from(buf, len, from) || only_space(buf, len) || !torn_shape(buf, len);
 }
 
 static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char *buf, size_t len,
@@ -323,8 +329,8 @@ static rt_status read_ops(rt_journal *j, int dirfd, const char *name, const char
                 free(bad);   /* its first line is not an operation: nothing was handed over */
                 rt_err_at(err, RT_EINPUT, j->path, line, "not a retriage journal (%.150s); nothing was "
                           "changed: move the file away or choose another annotator", e.msg);
-                if (err)
-                    err->what = RT_ERR_NOT_JOURNAL;
+                if (err && !op_line_from(buf, len, nl ? end + 1 : len))
+                    err->what = RT_ERR_NOT_JOURNAL;   /* no line of it is an operation: no journal at all */
                 return RT_EINPUT;
             }
             RT_GROW(bad, badcap, nbadl + 1);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,13 +109,44 @@ static rt_status add_member(rt_team *t, const char *name, rt_err *err)
     return RT_OK;
 }
 
+/* A NAME.jsonl left out of the team, as it was when it was. */
+struct rt_stray {
+    char *name;
+    struct timespec mtime;
+    off_t size;
+};
+
+/* The modification time and size of dir/NAME.jsonl (zeros when it cannot be read). */
+static void stray_stat(const rt_team *t, const char *name, struct timespec *mtime, off_t *size)
+{
+    size_t n = strlen(t->dir) + strlen(name) + 8;
+    char *path = rt_malloc(n);
+    snprintf(path, n, "%s/%s.jsonl", t->dir, name);
+    struct stat sb;
+    int got = fstatat(AT_FDCWD, path, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+    *mtime = got ? sb.st_mtim : (struct timespec){0, 0};
+    *size = got ? sb.st_size : 0;
+    free(path);
+}
+
 /* Adds listed journal name, for a team of every journal in the folder: a file that is no journal
- * at all is a stray, left out with a warning (once), not a reason to give up on the team. */
+ * at all is a stray, left out with a warning (once, unless it changes), not a reason to give up
+ * on the team. */
 static rt_status add_listed(rt_team *t, const char *name, rt_err *err)
 {
-    for (size_t i = 0; i < t->nstrays; i++)
-        if (strcmp(t->strays[i], name) == 0)
+    for (size_t i = 0; i < t->nstrays; i++) {
+        if (strcmp(t->strays[i].name, name) != 0)
+            continue;
+        struct timespec mtime;
+        off_t size;
+        stray_stat(t, name, &mtime, &size);
+        if (mtime.tv_sec == t->strays[i].mtime.tv_sec && mtime.tv_nsec == t->strays[i].mtime.tv_nsec &&
+            size == t->strays[i].size)
             return RT_OK;
+        free(t->strays[i].name);   /* changed: looked at again (a journal now, say) */
+        t->strays[i] = t->strays[--t->nstrays];
+        break;
+    }
     rt_err e;
     rt_status st = add_member(t, name, &e);
     if (st == RT_OK || !(e.what & RT_ERR_NOT_JOURNAL)) {
@@ -127,7 +159,9 @@ static rt_status add_listed(rt_team *t, const char *name, rt_err *err)
         *cut = '\0';
     rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s: left out of the team", e.msg);
     t->strays = rt_reallocarray(t->strays, t->nstrays + 1, sizeof *t->strays);
-    t->strays[t->nstrays++] = rt_strdup(name);
+    struct rt_stray *s = &t->strays[t->nstrays++];
+    s->name = rt_strdup(name);
+    stray_stat(t, name, &s->mtime, &s->size);
     return RT_OK;
 }
 
@@ -216,7 +250,9 @@ void rt_team_free(rt_team **tp)
         free(t->m[i].name);
     }
     free(t->m);
-    rt_team_names_free(t->strays, t->nstrays);
+    for (size_t i = 0; i < t->nstrays; i++)
+        free(t->strays[i].name);
+    free(t->strays);
     free(t->dir);
     free(t);
     *tp = NULL;

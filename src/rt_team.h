@@ -30,7 +30,8 @@ typedef struct rt_team {
     size_t n;
     char *dir;
     int all;             /* every journal of dir: new ones join on refresh */
-    char **strays;       /* all: NAME.jsonl files there that are no journal, left out (said once) */
+    struct rt_stray *strays;   /* all: NAME.jsonl files there that are no journal, left out (said
+                                * once; looked at again when they change) */
     size_t nstrays;
     struct timespec dir_mtime;
     rt_session *self;

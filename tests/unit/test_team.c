@@ -70,6 +70,39 @@ static size_t count_lines(const rt_report *r, const char *a, const char *b)
     return n;
 }
 
+/* "Every journal of the folder" leaves out a NAME.jsonl no line of which is an operation, and
+ * only such a file: a journal with a bad first line is an error as before; a stray replaced by a
+ * journal joins on the next refresh. (Copies of tm's journals, in a folder of their own.) */
+static void test_strays(rt_workspace *ws)
+{
+    size_t la, lb;
+    char *a = get_file(P("tm/alice.jsonl"), &la), *b = get_file(P("tm/bob.jsonl"), &lb);
+    mkdir(P("st"), 0700);
+    put_file(P("st/alice.jsonl"), a ? a : "", a ? la : 0);
+    put_text(P("st/notes.jsonl"), "{\"todo\": \"compare with bob\"}\n");
+    size_t lx = strlen("# alice: redo q3 tomorrow\n") + la;
+    char *x = malloc(lx + 1);
+    snprintf(x, lx + 1, "# alice: redo q3 tomorrow\n%s", a ? a : "");
+    put_file(P("st/xalice.jsonl"), x, lx);
+    rt_team *t = NULL;
+    rt_err err;
+    ok(rt_team_open(&t, ws, NULL, 0, P("st"), NULL, 0, &err) == RT_EINPUT && strstr(err.msg, "xalice.jsonl:1") &&
+           !(err.what & RT_ERR_NOT_JOURNAL),
+       "a journal whose first line is bad (its other lines operations) is an error, not left out (%s)", err.msg);
+    rt_team_free(&t);
+    unlink(P("st/xalice.jsonl"));
+    ok(rt_team_open(&t, ws, NULL, 0, P("st"), NULL, 0, &err) == RT_OK && t->n == 1, "without it: alice; notes left out");
+    put_file(P("st/notes.tmp"), b ? b : "", b ? lb : 0);   /* the stray replaced by a journal */
+    rename(P("st/notes.tmp"), P("st/notes.jsonl"));
+    int changed = 0;
+    ok(t && rt_team_refresh(t, &changed, &err) == RT_OK && changed && t->n == 2 && rt_team_find(t, "notes") != (size_t)-1,
+       "the stray replaced by a journal joins on the next refresh");
+    rt_team_free(&t);
+    free(a);
+    free(b);
+    free(x);
+}
+
 static void test_team(rt_workspace *ws)
 {
     rt_session *alice = open_as(ws, "alice"), *bob = open_as(ws, "bob");
@@ -397,6 +430,7 @@ int main(void)
     if (!ok(ws != NULL, "the tiny workspace"))
         return fixture_end();
     test_team(ws);
+    test_strays(ws);
     /* packages in a folder of their own */
     char dir[600];
     snprintf(dir, sizeof dir, "%s", P("tm"));
