@@ -26,7 +26,8 @@ typedef struct rt_normtext {
     size_t an;
 } rt_normtext;
 
-/* Normalises len bytes of UTF-8 at s (invalid bytes are dropped). */
+/* Normalises len bytes of UTF-8 at s. Invalid bytes are dropped, after they end a word for the
+ * final sigma as Python's U+FFFD would (decode(errors="replace"): "A\xFFΣ" gives a σ). */
 void rt_normtext_make(rt_normtext *t, const char *s, size_t len);
 void rt_normtext_free(rt_normtext *t);
 
