@@ -780,9 +780,7 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
             return 0;
         rt_run_intern_finish(p->taking, p->s.run_paths[r], ws->report);
         p->base = rt_eval_begin(ws->eval, rt_run_name(p->taking));
-        p->evaluated = 0;
-        if (!wait)
-            return 0;   /* the evaluation in the next steps */
+        p->evaluated = 0;   /* and a step of it now: a run of few queries is in at once */
     }
     if (p->taking) {   /* evaluated a step of queries at a time (7,000 at once took 10-25 ms) */
         uint32_t nq = rt_qrels_nqueries(ws->qrels);
