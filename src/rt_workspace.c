@@ -281,6 +281,7 @@ typedef struct coll_job {
     _Atomic uint64_t done, total;   /* its progress, shown by the main thread once the runs are in */
     _Atomic int finished;
     int behind;        /* deferred: it yields the processors and the disk to the runs */
+    int save;          /* no workspace cache, whose writer process would write the index: it does */
     _Atomic long tid;  /* behind: its thread id, to hurry it when waited for */
     _Atomic int hurry; /* waited for: back to the normal classes */
 } coll_job;
@@ -326,19 +327,24 @@ static void *coll_thread(void *arg)
         atomic_store(&j->tid, rt_warm_idle_priority());
     if (j->behind && atomic_load(&j->hurry))   /* waited for before it had a thread id */
         rt_warm_normal_priority(atomic_load(&j->tid));
-    /* an index it builds is written later: by the cache's writer process, or at the end of the open */
+    /* an index it builds is written by the cache's writer process when there is a cache; without
+     * one, here, so that no step of the opening thread (a key, in the workbench) waits for it */
     j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);
+    if (j->st == RT_OK && j->save)
+        rt_collection_save(j->c, j->report);
     atomic_store(&j->finished, 1);
     return NULL;
 }
 
-/* Starts the thread that opens the collection of s (job and th set); 0 when it could not be made. */
-static int coll_start(coll_job **job, pthread_t *th, const rt_ws_spec *s)
+/* Starts the thread that opens the collection of s (job and th set), and writes its index when save;
+ * 0 when it could not be made. */
+static int coll_start(coll_job **job, pthread_t *th, const rt_ws_spec *s, int save)
 {
     *job = rt_calloc(1, sizeof **job);
     (*job)->path = rt_strdup(s->collection);
     (*job)->report = rt_report_new();
     (*job)->behind = s->defer_collection;
+    (*job)->save = save;
     if (pthread_create(th, NULL, coll_thread, *job) == 0)
         return 1;
     coll_job_free(job);
@@ -935,7 +941,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
      * class): the collection is started once that run is in. */
     int coll_later = threaded && s->defer_runs && s->defer_collection && runs_threads(s);
     if (threaded && !coll_later)
-        threaded = coll_start(&job, &coll_th, s);
+        threaded = coll_start(&job, &coll_th, s, !ws->cache);
     if (st == RT_OK && !cached && s->defer_runs)   /* the first run is read while the qrels are */
         runs_defer(ws, s, progress);
     if (st == RT_OK && s->queries) {
@@ -961,7 +967,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     if (st == RT_OK && !cached && !ws->runs_pending)
         st = load_runs(ws, s, progress, ctx, err);
     if (coll_later)
-        threaded = st == RT_OK && coll_start(&job, &coll_th, s);
+        threaded = st == RT_OK && coll_start(&job, &coll_th, s, !ws->cache);
     size_t last = rt_report_count(ws->report);   /* the qrels' and runs' lines end here */
     rt_ws_runs *rp = ws->runs_pending;
     if (rp)
@@ -979,7 +985,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
         pthread_join(coll_th, NULL);
         ws->collection = job->c;
         job->c = NULL;
-        if (!ws->cache || st != RT_OK)   /* no cache writer to hand the index to: written now */
+        if (st != RT_OK)   /* a failed open writes no cache: the index is written now */
             rt_collection_save(ws->collection, job->report);
         append_report(ws->report, job->report);
         if (st == RT_OK && job->st != RT_OK) {   /* a run's error first, as in a sequential open */
@@ -1344,8 +1350,6 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         /* indexed before the last run is in: its passages show now; the judged-pid check and the
          * cache follow the runs (runs_done). Its lines go after the runs' so far (those of the
          * runs still to come go before them), the cross-check's after them. */
-        if (!ws->cache)
-            rt_collection_save(j->c, j->report);
         size_t n0 = rt_report_count(ws->report);
         append_report(ws->report, j->report);
         size_t k = rt_report_count(ws->report) - n0;
@@ -1360,8 +1364,6 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s (passages are not shown)", j->err.msg);
         rc = -1;
     } else {   /* as open_spec does when it waits for the collection, in its report's order */
-        if (!ws->cache)
-            rt_collection_save(j->c, j->report);
         size_t n0 = rt_report_count(ws->report);
         append_report(ws->report, j->report);
         size_t k = rt_report_count(ws->report) - n0;

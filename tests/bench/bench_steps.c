@@ -71,7 +71,7 @@ int main(int argc, char **argv)
     printf("the five longest:");
     for (size_t i = 0; i < 5 && i < n; i++)
         printf(" %.1f", t[n - 1 - i]);
-    printf(" ms (with no cache to hand it to, the collection's new index is written by the last)\n");
+    printf(" ms (with no cache, the collection thread writes the new index itself)\n");
     free(t);
     rt_workspace_free(&ws);
     return 0;
