@@ -196,16 +196,16 @@ void app_message(app *a, int error, const char *fmt, ...)
 }
 
 /* Says that runs or the collection (what) came in with new load warnings. After a message on the
- * line (a command's result: not hidden), or as the message; a message set before the next draw
- * (the command that waited for them) says them too. */
+ * line (a command's result or error: not hidden), or as the message; a message set before the next
+ * draw (the command that waited for them) says them too. */
 static void note_warnings(app *a, const char *what)
 {
     size_t n = rt_report_warnings(a->ws->report);
     a->warn_note = 0;
-    if (a->msg[0] && !a->msg_error) {
+    if (a->msg[0]) {
         size_t o = strlen(a->msg);
         snprintf(a->msg + o, sizeof a->msg - o, "; %s, %zu load warnings: press L", what, n);
-    } else if (!a->msg[0]) {
+    } else {
         app_message(a, 0, "%s; %zu load warnings: press L to read them", what, n);
     }
     a->warn_note = 1;

@@ -470,14 +470,21 @@ int app_wait(app *a, unsigned what)
     int nkeys = 0;
     double drawn = 0;
     int said = 0;   /* the line holds the waiting message: not what settling adds to */
+    int noted = 0;  /* what came in meanwhile brought load warnings: the command's message says so */
     for (;;) {
         if (said)
             a->msg[0] = '\0';
         app_settle(a, 0);
+        noted |= a->warn_note;
         int runs = (what & APP_WAIT_RUNS) && a->ws->runs_pending;
         int coll = (what & APP_WAIT_COLLECTION) && a->ws->pending;
         if (!runs && !coll) {
             unget_keys(kind, key, nkeys);   /* typed meanwhile: the next commands */
+            if (noted && !a->warn_note) {   /* said on a waiting message since cleared */
+                if (!a->msg[0])
+                    app_message(a, 0, "%zu load warnings: press L to read them", rt_report_warnings(a->ws->report));
+                a->warn_note = 1;
+            }
             return 1;
         }
         if (term_is_headless()) {   /* a script settles everything before it starts: not reached */

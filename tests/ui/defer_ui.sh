@@ -202,9 +202,56 @@ printf 'qqqq' >&3
 exec 3>&-
 wait $spid
 rc=$?
-cp "$D/c.keep" "$D/c.tsv"
 [ "$rc" -eq 0 ] && grep -q '"pid":"zzonly"' "$D/j/d.jsonl" && tr -d '\033' < "$D/slow.out" | grep -aq "[0-9]* load warnings: press L"
 ok $? "a collection taken in to know a passage (a label): its load warning (a judged passage missing) is said"
+# ... and said after an error on the status line (a command that failed meanwhile), not lost
+fresh
+rm -f "$D/keys" "$D/slow.out"
+mkfifo "$D/keys"
+TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 150 rows 30; exec '$RETRIAGE' \
+    --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
+    --run '$DEMO/runs/bm25.trec' --no-cache --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
+    < "$D/keys" > "$D/slow.out" 2>&1 &
+spid=$!
+exec 3> "$D/keys"
+for i in $(seq 500); do grep -aq "passages: indexing" "$D/slow.out" && break; sleep 0.01; done
+printf ':goto qnone\r' >&3
+for i in $(seq 300); do tr -d '\033' < "$D/slow.out" | grep -aq "load warnings" && break; sleep 0.05; done
+printf 'qqqq' >&3
+exec 3>&-
+wait $spid
+rc=$?
+plain() { sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/\x1b(B//g' "$1"; }   # the bytes without control sequences
+# (the status line is written in two parts)
+[ "$rc" -eq 0 ] && plain "$D/slow.out" | grep -aq 'no query with id "qnone"; the collection is in, [0-9]* load warnings: press L'
+ok $? "an error on the status line when the collection comes in with load warnings: they are said after it"
+cp "$D/c.keep" "$D/c.tsv"
+# ... and by the message of a command that waited for a run and then the collection, the run (with
+# a load warning: a duplicate) in first: a label of a passage only the collection has, typed while
+# the run is held, the collection (3 million filler passages, no warning) still being indexed
+{ cat "$D/c.keep"; awk 'BEGIN { for (i = 0; i < 3000000; i++) printf "f%07d\tfiller %d\n", i, i }'
+  printf 'zzonly\ta passage only the collection has\n'; } > "$D/c3.tsv"
+fresh
+rm -f "$D/keys" "$D/wait.out" "$D/late.trec" "$D/c3.tsv.rtidx"
+mkfifo "$D/keys" "$D/late.trec"
+TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 150 rows 30; exec '$RETRIAGE' \
+    --queries '$DEMO/queries.tsv' --collection '$D/c3.tsv' --qrels '$DEMO/qrels.trec' \
+    --run '$DEMO/runs/bm25.trec' --run '$D/late.trec' --no-cache --journal-dir '$D/j' --annotator d \
+    --no-mouse" /dev/null < "$D/keys" > "$D/wait.out" 2>&1 &
+spid=$!
+exec 3> "$D/keys"
+for i in $(seq 200); do grep -aq "runs: 1 of 2 read" "$D/wait.out" && break; sleep 0.05; done
+printf ':label q01 zzonly 1\r' >&3
+for i in $(seq 100); do plain "$D/wait.out" | grep -aq "waiting for the runs" && break; sleep 0.02; done
+{ head -1 "$DEMO/runs/dense.trec"; cat "$DEMO/runs/dense.trec"; } > "$D/late.trec"
+for i in $(seq 200); do plain "$D/wait.out" | grep -aq "zzonly labelled" && break; sleep 0.05; done
+printf 'qqqq' >&3
+exec 3>&-
+wait $spid
+rc=$?
+rm -f "$D/c3.tsv" "$D/c3.tsv.rtidx"
+[ "$rc" -eq 0 ] && plain "$D/wait.out" | grep -aq 'q01 zzonly labelled 1 (#1)  ([0-9]* load warnings: press L)'
+ok $? "a command that waited for a run and then the collection: its message says the run's load warnings"
 
 # A gzip collection is judged by its text's size (4 bytes a compressed byte) for a thread of its
 # own: one whose compressed size is under RETRIAGE_PARALLEL_MIN and its text well over is indexed
