@@ -181,47 +181,43 @@ report $st "a run that cannot be read once the screen is up: the report says why
 # The collection's load warnings are said when it comes in, also when the session took it in to
 # know a passage: a label of a passage only the collection has, typed on the first screen while a
 # collection slow to index (1.5 million filler passages, one judged passage missing) is read.
+# term_start OUT COLLECTION [RUN] — the workbench on a terminal, the demo's queries, qrels and bm25
+# (and RUN), no cache; keys go to fd 3 (spid: its process). term_end — q, and rc: its exit status.
+term_start() {
+    local out=$1 coll=$2 run=
+    [ -n "${3:-}" ] && run="--run '$3'"
+    rm -f "$D/keys" "$out"
+    mkfifo "$D/keys"
+    TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 150 rows 30; exec '$RETRIAGE' \
+        --queries '$DEMO/queries.tsv' --collection '$coll' --qrels '$DEMO/qrels.trec' \
+        --run '$DEMO/runs/bm25.trec' $run --no-cache --journal-dir '$D/j' --annotator d --no-mouse" \
+        /dev/null < "$D/keys" > "$out" 2>&1 &
+    spid=$!
+    exec 3> "$D/keys"
+}
+term_end() { printf 'qqqq' >&3; exec 3>&-; wait $spid; rc=$?; }
+plain() { sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/\x1b(B//g' "$1"; }   # the bytes without control sequences
+
 cp "$D/c.tsv" "$D/c.keep"
 jp=$(awk '$4 > 0 { print $3; exit }' "$DEMO/qrels.trec")
 { awk -F'\t' -v p="$jp" '$1 != p' "$D/c.keep"
   awk 'BEGIN { for (i = 0; i < 1500000; i++) printf "f%07d\tfiller passage %d\n", 1500000 - i, i }'
   printf 'zzonly\ta passage only the collection has\n'; } > "$D/c.tsv"
 fresh
-rm -f "$D/keys" "$D/slow.out"
-mkfifo "$D/keys"
-TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
-    --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
-    --run '$DEMO/runs/bm25.trec' --no-cache --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
-    < "$D/keys" > "$D/slow.out" 2>&1 &
-spid=$!
-exec 3> "$D/keys"
+term_start "$D/slow.out" "$D/c.tsv"
 for i in $(seq 500); do grep -aq "passages: indexing" "$D/slow.out" && break; sleep 0.01; done
 printf ':label q01 zzonly 1\r' >&3
 sleep 1.5
-printf 'qqqq' >&3
-exec 3>&-
-wait $spid
-rc=$?
-[ "$rc" -eq 0 ] && grep -q '"pid":"zzonly"' "$D/j/d.jsonl" && tr -d '\033' < "$D/slow.out" | grep -aq "[0-9]* load warnings: press L"
+term_end
+[ "$rc" -eq 0 ] && grep -q '"pid":"zzonly"' "$D/j/d.jsonl" && plain "$D/slow.out" | grep -aq "[0-9]* load warnings: press L"
 ok $? "a collection taken in to know a passage (a label): its load warning (a judged passage missing) is said"
 # ... and said after an error on the status line (a command that failed meanwhile), not lost
 fresh
-rm -f "$D/keys" "$D/slow.out"
-mkfifo "$D/keys"
-TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 150 rows 30; exec '$RETRIAGE' \
-    --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
-    --run '$DEMO/runs/bm25.trec' --no-cache --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
-    < "$D/keys" > "$D/slow.out" 2>&1 &
-spid=$!
-exec 3> "$D/keys"
+term_start "$D/slow.out" "$D/c.tsv"
 for i in $(seq 500); do grep -aq "passages: indexing" "$D/slow.out" && break; sleep 0.01; done
 printf ':goto qnone\r' >&3
-for i in $(seq 300); do tr -d '\033' < "$D/slow.out" | grep -aq "load warnings" && break; sleep 0.05; done
-printf 'qqqq' >&3
-exec 3>&-
-wait $spid
-rc=$?
-plain() { sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/\x1b(B//g' "$1"; }   # the bytes without control sequences
+for i in $(seq 300); do plain "$D/slow.out" | grep -aq "load warnings" && break; sleep 0.05; done
+term_end
 # (the status line is written in two parts)
 [ "$rc" -eq 0 ] && plain "$D/slow.out" | grep -aq 'no query with id "qnone"; the collection is in, [0-9]* load warnings: press L'
 ok $? "an error on the status line when the collection comes in with load warnings: they are said after it"
@@ -232,23 +228,16 @@ cp "$D/c.keep" "$D/c.tsv"
 { cat "$D/c.keep"; awk 'BEGIN { for (i = 0; i < 3000000; i++) printf "f%07d\tfiller %d\n", i, i }'
   printf 'zzonly\ta passage only the collection has\n'; } > "$D/c3.tsv"
 fresh
-rm -f "$D/keys" "$D/wait.out" "$D/late.trec" "$D/c3.tsv.rtidx"
-mkfifo "$D/keys" "$D/late.trec"
-TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 150 rows 30; exec '$RETRIAGE' \
-    --queries '$DEMO/queries.tsv' --collection '$D/c3.tsv' --qrels '$DEMO/qrels.trec' \
-    --run '$DEMO/runs/bm25.trec' --run '$D/late.trec' --no-cache --journal-dir '$D/j' --annotator d \
-    --no-mouse" /dev/null < "$D/keys" > "$D/wait.out" 2>&1 &
-spid=$!
-exec 3> "$D/keys"
+rm -f "$D/late.trec" "$D/c3.tsv.rtidx"
+mkfifo "$D/late.trec"
+term_start "$D/wait.out" "$D/c3.tsv" "$D/late.trec"
 for i in $(seq 200); do grep -aq "runs: 1 of 2 read" "$D/wait.out" && break; sleep 0.05; done
 printf ':label q01 zzonly 1\r' >&3
 for i in $(seq 100); do plain "$D/wait.out" | grep -aq "waiting for the runs" && break; sleep 0.02; done
-{ head -1 "$DEMO/runs/dense.trec"; cat "$DEMO/runs/dense.trec"; } > "$D/late.trec"
+# (written under a timeout: a FIFO whose reader is gone would block the test)
+timeout 20 sh -c '{ head -1 "$1"; cat "$1"; } > "$2"' sh "$DEMO/runs/dense.trec" "$D/late.trec"
 for i in $(seq 200); do plain "$D/wait.out" | grep -aq "zzonly labelled" && break; sleep 0.05; done
-printf 'qqqq' >&3
-exec 3>&-
-wait $spid
-rc=$?
+term_end
 rm -f "$D/c3.tsv" "$D/c3.tsv.rtidx"
 [ "$rc" -eq 0 ] && plain "$D/wait.out" | grep -aq 'q01 zzonly labelled 1 (#1)  ([0-9]* load warnings: press L)'
 ok $? "a command that waited for a run and then the collection: its message says the run's load warnings"
