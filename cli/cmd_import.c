@@ -4,6 +4,7 @@
  * with the new operations, so a kill leaves it as it was or complete. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "cli.h"
 #include "rt_journal.h"
+#include "rt_jtxn.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -285,6 +287,55 @@ static size_t changed_grades(const part *p)
     return n;
 }
 
+/* RETRIAGE_IMPORT_FAULT=kill:N or fail:N: the transaction's step N is killed (SIGKILL) or fails as
+ * a full disk would. For the tests of the all-or-nothing promise; read here, never by the core. */
+static int fault_hook(void *ctx, unsigned step)
+{
+    const char *f = ctx;
+    unsigned n = (unsigned)strtoul(strchr(f, ':') + 1, NULL, 10);
+    if (step != n)
+        return 0;
+    if (strncmp(f, "kill:", 5) == 0)
+        raise(SIGKILL);
+    return 1;
+}
+
+/* Writes every part's operations as one transaction (rt_jtxn): every journal gets its lines, or
+ * none does, even under kill -9 or a full disk. */
+static int commit_all(ws_args *w, rt_workspace *ws, part *parts, size_t np)
+{
+    rt_err err;
+    rt_jtxn *t = NULL;
+    if (rt_jtxn_begin(&t, w->journal_dir, ws->report, &err) != RT_OK) {
+        fprintf(stderr, "retriage: %s; nothing was imported\n", err.msg);
+        return CLI_INPUT;
+    }
+    const char *fault = getenv("RETRIAGE_IMPORT_FAULT");
+    if (fault && (strncmp(fault, "kill:", 5) == 0 || strncmp(fault, "fail:", 5) == 0))
+        rt_jtxn_set_hook(t, fault_hook, (void *)fault);
+    int rc = CLI_OK;
+    for (size_t i = 0; i < np && rc == CLI_OK; i++)
+        if (parts[i].kept && rt_jtxn_stage(t, parts[i].s->journal, parts[i].ops, parts[i].kept, &err) != RT_OK) {
+            fprintf(stderr, "retriage: %s; nothing was imported\n", err.msg);
+            rc = CLI_INPUT;
+        }
+    if (rc == CLI_OK && rt_jtxn_commit(t, &err) != RT_OK) {
+        fprintf(stderr, "retriage: %s\n", err.msg);
+        rc = CLI_INPUT;
+    }
+    rt_jtxn_free(&t);
+    for (size_t i = 0; i < np && rc == CLI_OK; i++) {
+        part *p = &parts[i];
+        fprintf(stderr, "retriage: %s: %zu operation%s imported into %s%s\n", p->annotator, p->kept,
+                p->kept == 1 ? "" : "s", rt_journal_path(p->s->journal),
+                p->n > p->kept ? " (the rest were there already)" : "");
+        if (p->changed)
+            fprintf(stderr, "retriage: warning: %s: %zu of them change a grade the journal held (the file's grade "
+                    "now stands)\n", p->annotator, p->changed);
+    }
+    return rc;
+}
+
 static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
 {
     rt_err err;
@@ -319,24 +370,8 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
             p->changed = changed_grades(p);
         }
     }
-    for (size_t i = 0; i < np && rc == CLI_OK; i++) {
-        part *p = &parts[i];
-        size_t n = p->kept;
-        if (rt_session_import(p->s, p->ops, n, 0, &p->kept, &err) != RT_OK) {
-            fprintf(stderr, "retriage: %s (%s and the annotators after: not imported", err.msg, p->annotator);
-            for (size_t k = 0; k < i; k++)
-                fprintf(stderr, "%s%s", k ? ", " : "; imported: ", parts[k].annotator);
-            fputs(")\n", stderr);
-            rc = CLI_INPUT;
-            break;
-        }
-        fprintf(stderr, "retriage: %s: %zu operation%s imported into %s%s\n", p->annotator, p->kept,
-                p->kept == 1 ? "" : "s", rt_journal_path(p->s->journal),
-                p->n > p->kept ? " (the rest were there already)" : "");
-        if (p->changed)
-            fprintf(stderr, "retriage: warning: %s: %zu of them change a grade the journal held (the file's grade "
-                    "now stands)\n", p->annotator, p->changed);
-    }
+    if (rc == CLI_OK && np)
+        rc = commit_all(w, ws, parts, np);
     for (size_t i = 0; i < np; i++) {
         for (size_t k = 0; k < parts[i].n; k++)
             rt_op_clear(&parts[i].ops[k]);

@@ -337,3 +337,8 @@ char *rt_file_cache_dir(const char *what)
         return NULL;
     return n > 0 && (size_t)n < sizeof buf ? rt_strdup(buf) : NULL;
 }
+
+void rt_file_sweep_stale_at(int dirfd, const char *name)
+{
+    sweep_stale_at(dirfd, name);
+}

@@ -41,6 +41,10 @@ int rt_file_create_at(int dirfd, const char *name, const void *buf, size_t len);
 int rt_file_replace_at(int dirfd, const char *name, const void *buf, size_t len, mode_t mode, int flags,
                        int *newfd);
 
+/* Removes the temporaries of name (name.tmp-PID-N) that rt_file_replace_at left in dirfd when its
+ * process was killed (that process is dead); what a writer of name does before writing. */
+void rt_file_sweep_stale_at(int dirfd, const char *name);
+
 /* Cuts fd to size and fsyncs; 0, or -1 with errno set. */
 int rt_file_truncate(int fd, off_t size);
 

@@ -16,6 +16,7 @@
 
 #include "rt_file.h"
 #include "rt_journal.h"
+#include "rt_jtxn.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -440,6 +441,7 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
         snprintf(why, sizeof why, "the journal folder %.1000s is not a folder", dir);
         set_readonly(j, why);
     }
+    rt_jtxn_recover(dirfd, dir, report);   /* an import killed after its commit point is finished first */
     const char *bad = dirfd >= 0 ? not_regular(dirfd, name) : NULL;
     if (bad) {
         rt_err_set(err, RT_EINPUT, "%s: is %s, not a journal; nothing was opened or changed (move "
@@ -590,12 +592,13 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
     return st;
 }
 
-rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err)
+rt_status rt_journal_render_append(const rt_journal *j, rt_op *ops, size_t n, char **out, size_t *outlen,
+                                   rt_err *err)
 {
+    *out = NULL;
+    *outlen = 0;
     if (j->readonly)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
-    if (n == 0)
-        return RT_OK;
     size_t old = (size_t)j->size, len = old, cap = old + 1;
     char *all = rt_malloc(cap);
     ssize_t got = old ? pread(j->fd, all, old, 0) : 0;
@@ -614,6 +617,33 @@ rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err
         len += ll;
         free(line);
     }
+    *out = all;
+    *outlen = len;
+    return RT_OK;
+}
+
+void rt_journal_adopt(rt_journal *j, int newfd, size_t len, size_t n)
+{
+    close(j->fd);
+    j->fd = newfd;
+    j->size = (off_t)len;
+    j->next_seq += n;
+}
+
+const char *rt_journal_dir(const rt_journal *j) { return j->dir; }
+int rt_journal_fd(const rt_journal *j) { return j->fd; }
+
+rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err)
+{
+    if (j->readonly)
+        return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
+    if (n == 0)
+        return RT_OK;
+    char *all;
+    size_t len;
+    rt_status st = rt_journal_render_append(j, ops, n, &all, &len, err);
+    if (st != RT_OK)
+        return st;
     rt_err e;
     struct stat sb;
     int dirfd = open_dir(j, j->dir, &e), nfd = -1;
@@ -627,10 +657,7 @@ rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err
     if (failed)
         return rt_err_set(err, RT_EIO, "%s: cannot write the new operations: %s; the journal is as it was",
                           j->path, dirfd < 0 ? "cannot open its folder" : strerror(saved));
-    close(j->fd);
-    j->fd = nfd;
-    j->size = (off_t)len;
-    j->next_seq += n;
+    rt_journal_adopt(j, nfd, len, n);
     return RT_OK;
 }
 

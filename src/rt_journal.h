@@ -82,6 +82,23 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err);
  * new file. On failure nothing changed and RT_EIO names the journal. */
 rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err);
 
+/* The steps of rt_journal_append_all, for a commit of several journals at once (rt_jtxn):
+ * rt_journal_render_append stamps ops[0..n) like rt_journal_append and returns in *out (the
+ * caller frees it) the journal's bytes followed by the new lines, changing nothing on disk;
+ * RT_ELOCKED when read-only, RT_EIO when the journal cannot be read back.
+ * rt_journal_adopt makes newfd (the renamed-in copy of len bytes with n more operations, opened
+ * O_RDWR | O_APPEND) the journal's file from now on, closing the old one. */
+rt_status rt_journal_render_append(const rt_journal *j, rt_op *ops, size_t n, char **out, size_t *outlen,
+                                   rt_err *err);
+void rt_journal_adopt(rt_journal *j, int newfd, size_t len, size_t n);
+
+/* The journal's folder as opened (borrowed: valid until j is closed). */
+const char *rt_journal_dir(const rt_journal *j);
+
+/* The open file of a writable journal, -1 when read-only (borrowed: valid until j is closed or
+ * adopts another file). */
+int rt_journal_fd(const rt_journal *j);
+
 /* For a journal opened read-only (another annotator's): the operations appended since it was
  * opened or last refreshed, complete lines only (a line being written waits for the next call),
  * into *ops / *nops (caller clears and frees). A line that is not an operation is reported and

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# import_txn.sh — `retriage import` into several journals is all or nothing across annotators:
+# a SIGKILL at every step of its commit, or a full disk while it stages, leaves every journal as
+# it was or (once the folder is opened again) every journal with its new lines; never some.
+# The steps are reached through RETRIAGE_IMPORT_FAULT=kill:N|fail:N (cli/cmd_import.c).
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+export XDG_CACHE_HOME="$D/cache"
+
+printf 'q1\tfirst\nq2\tsecond\n' > "$D/queries.tsv"
+printf 'q1 0 p1 1\nq2 0 p3 0\n' > "$D/qrels"
+printf 'q1 Q0 p1 1 2 r\nq1 Q0 p2 2 1 r\nq2 Q0 p3 1 2 r\nq2 Q0 p4 2 1 r\n' > "$D/run"
+ws() { echo --queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$1"; }
+
+# the journals before: one judgment each of ann_a, ann_b, ann_c
+printf 'annotator\tqid\tpid\tgrade\nann_a\tq1\tp1\t1\nann_b\tq1\tp1\t0\nann_c\tq1\tp1\t1\n' > "$D/first.tsv"
+# the import under test: two new judgments each
+printf 'annotator\tqid\tpid\tgrade\n' > "$D/second.tsv"
+for a in ann_a ann_b ann_c; do printf '%s\tq1\tp2\t1\n%s\tq2\tp3\t1\n' $a $a >> "$D/second.tsv"; done
+# shellcheck disable=SC2046
+"$RETRIAGE" import $(ws "$D/base") --judgments "$D/first.tsv" > /dev/null 2>&1
+ok $? "three journals to import into"
+
+# state DIR: "old" when every journal has its one line, "new" when every one has three, else "mixed"
+state() {
+    local n_old=0 n_new=0 a n
+    for a in ann_a ann_b ann_c; do
+        n=$(wc -l < "$1/$a.jsonl")
+        cmp -s <(head -n 1 "$1/$a.jsonl") <(head -n 1 "$D/base/$a.jsonl") || n=x
+        [ "$n" = 1 ] && n_old=$((n_old + 1))
+        [ "$n" = 3 ] && n_new=$((n_new + 1))
+    done
+    if [ $n_old -eq 3 ]; then echo old; elif [ $n_new -eq 3 ]; then echo new; else echo mixed; fi
+}
+# reopen DIR: any command that opens the folder's journals (here agree) finishes or forgets the import
+reopen() {
+    # shellcheck disable=SC2046
+    "$RETRIAGE" agree $(ws "$1") > "$D/reopen.out" 2> "$D/reopen.err"
+}
+fresh() { rm -rf "$1"; cp -a "$D/base" "$1"; }
+
+steps=9   # 3 journals staged, the marker in place, 3 renames, the folder synced, the marker removed
+for n in $(seq 1 $steps); do
+    J="$D/k$n"
+    fresh "$J"
+    # shellcheck disable=SC2046
+    RETRIAGE_IMPORT_FAULT=kill:$n "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2> "$D/err"
+    rc=$?
+    [ $rc -eq 137 ]; ok $? "kill -9 at step $n: the import was killed there (exit $rc)"
+    before=$(state "$J")
+    reopen "$J"
+    after=$(state "$J")
+    if [ "$n" -lt 4 ]; then want=old; else want=new; fi
+    [ "$after" = "$want" ]
+    ok $? "kill -9 at step $n: after the next open every journal is $want (before it: $before; after: $after)"
+    [ "$before" != mixed ] || [ "$n" -ge 4 ]
+    ok $? "kill -9 at step $n: before the commit point no journal ever changed"
+    if [ "$n" -ge 4 ] && [ "$n" -lt $steps ]; then
+        grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err"
+        ok $? "kill -9 at step $n: the open says it finished the import"
+    fi
+    [ -z "$(find "$J" -name '.*.jsonl.import-*' -o -name '.import.txn')" ] || [ "$n" -lt 4 ]
+    ok $? "kill -9 at step $n: no staged copy and no marker left once finished"
+done
+
+# a kill before the commit point, then the same import again: it succeeds, the stray copies gone
+J="$D/k2"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:2 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+# shellcheck disable=SC2046
+"$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2> "$D/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(state "$J")" = new ] && [ -z "$(find "$J" -name '.*.jsonl.import-*')" ]
+ok $? "an import killed before committing, run again: every journal new, no staged copy left"
+
+# a full disk while staging the second or third journal, or writing the marker: nothing changes
+for n in 1 2 3 4; do
+    J="$D/f$n"
+    fresh "$J"
+    # shellcheck disable=SC2046
+    RETRIAGE_IMPORT_FAULT=fail:$n "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > "$D/out" 2> "$D/err"
+    rc=$?
+    st=0
+    [ $rc -eq 2 ] || st=1
+    grep -q "no journal was changed" "$D/err" || st=1
+    [ "$(state "$J")" = old ] || st=1
+    [ -z "$(find "$J" -name '.*.jsonl.import-*' -o -name '.import.txn')" ] || st=1
+    ok $st "an I/O error at step $n (before the commit point): exit 2, said, every journal as it was, nothing left"
+    [ $st -eq 0 ] || diag < "$D/err"
+done
+
+# an I/O error after the commit point: said; the next open finishes it
+J="$D/f6"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=fail:6 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2> "$D/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "next open of the folder finishes it" "$D/err"
+ok $? "an I/O error after the commit point: exit 2, saying the next open finishes it"
+reopen "$J"
+[ "$(state "$J")" = new ]; ok $? "and the next open does"
+
+# a journal appended to after the import staged it (a hand edit) is not overwritten
+J="$D/k5b"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:4 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+cp "$J/ann_b.jsonl" "$D/ann_b.before"
+printf 'not a line the import knew\n' >> "$J/ann_b.jsonl"
+reopen "$J"
+cmp -s <(head -n 1 "$J/ann_b.jsonl") <(head -n 1 "$D/ann_b.before") &&
+    grep -q "not a line the import knew" "$J/ann_b.jsonl" &&
+    grep -q "ann_b.jsonl: an interrupted import was not finished for it" "$D/reopen.err" &&
+    ls "$J"/ann_b.jsonl.unimported-* > /dev/null 2>&1
+ok $? "a journal changed after staging keeps its lines; the import's copy is set aside and named"
+
+# two imports at once into one folder: the second is told, nothing half done
+J="$D/lock"
+fresh "$J"
+exec 9> "$J/.import.lock"
+flock -n 9
+# shellcheck disable=SC2046
+"$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2> "$D/err"
+rc=$?
+exec 9>&-
+[ $rc -eq 2 ] && grep -q "another import into this folder is running" "$D/err" && [ "$(state "$J")" = old ]
+ok $? "an import while another holds the folder's import lock is refused, nothing changed"
+
+done_testing
