@@ -421,10 +421,10 @@ static char *to_json(const evaluated *e, const compare_args *a, const rt_compari
             cJSON *b = cJSON_AddArrayToObject(o, "bootstrap95");
             cJSON_AddItemToArray(b, cJSON_CreateNumber(x->boot_lo));
             cJSON_AddItemToArray(b, cJSON_CreateNumber(x->boot_hi));
-            cJSON_AddNumberToObject(o, "p_bootstrap", x->p_boot);
         } else {
             cJSON_AddNullToObject(o, "bootstrap95");
         }
+        put_test(o, "p_bootstrap", &x->boot);
         if (x->has_effect)
             cJSON_AddNumberToObject(o, "effect_size", x->effect);
         else
@@ -531,6 +531,19 @@ static rt_status write_out(FILE *f, void *ctx, rt_err *err)
                 "alpha %g; %zu queries%s\n", x->a->format == RT_TABLE_LATEX ? "% " : "\n",
                 base, test, extra, corr, x->a->o.alpha, x->e->nq,
                 x->a->format == RT_TABLE_LATEX ? "" : ".");
+        /* a comparison whose test could not be computed is unmarked for that reason, not because
+         * the runs agree: said under the table, with the first reason */
+        size_t undefined = 0;
+        const char *why = NULL;
+        for (size_t i = 0; i < x->n; i++)
+            if (x->c[i].b == x->a->o.baseline && !x->c[i].has_p) {
+                undefined++;
+                why = why ? why : x->c[i].why;
+            }
+        if (undefined)
+            fprintf(f, "%sn/a: %zu of the comparisons with %s have no %s p and are not marked (%s)%s\n",
+                    x->a->format == RT_TABLE_LATEX ? "% " : "", undefined, base, test, why ? why : "undefined",
+                    x->a->format == RT_TABLE_LATEX ? "" : ".");
         free(base);
     }
     return st;

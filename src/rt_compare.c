@@ -47,13 +47,13 @@ static void compare_one(const double *va, const unsigned char *da, const double 
     /* the Monte Carlo tests: here when queries were dropped (or there are none); otherwise for
      * every such comparison at once (monte_carlo), with the same figures */
     c->randomization = skipped;
+    c->boot = skipped;
     int here = c->dropped || !n;
     if (here && (all || o->test == RT_TEST_RANDOMIZATION))
-        c->randomization = n ? rt_stats_randomization(d, n, o->samples, o->seed)
-                             : (rt_test){.why = "no query to compare"};
+        c->randomization = rt_stats_randomization(d, n, o->samples, o->seed);
     if (here && (all || o->test == RT_TEST_BOOTSTRAP))
         c->has_boot = rt_stats_bootstrap_test(d, n, o->samples, o->seed, 0.025, 0.975, &c->boot_lo, &c->boot_hi,
-                                              &c->p_boot);
+                                              &c->boot);
     c->has_effect = rt_stats_effect_size(d, n, &c->effect);
 }
 
@@ -70,7 +70,7 @@ static void choose_p(const rt_compare_opts *o, rt_comparison *c)
         c->has_p = c->randomization.defined, c->p = c->randomization.p, c->why = c->randomization.why;
         break;
     case RT_TEST_BOOTSTRAP:
-        c->has_p = c->has_boot, c->p = c->p_boot, c->why = c->has_boot ? NULL : "no query to resample";
+        c->has_p = c->boot.defined, c->p = c->boot.p, c->why = c->boot.why;
         break;
     }
 }
@@ -102,14 +102,15 @@ static void monte_carlo(const double *const *values, size_t nq, size_t nm, const
         free(t);
     }
     if (boot) {
-        double *lo = rt_calloc(m, sizeof *lo), *hi = rt_calloc(m, sizeof *hi), *p = rt_calloc(m, sizeof *p);
+        double *lo = rt_calloc(m, sizeof *lo), *hi = rt_calloc(m, sizeof *hi);
+        rt_test *p = rt_calloc(m, sizeof *p);
         int ok = rt_stats_bootstrap_many(d, nq, m, o->samples, o->seed, 0.025, 0.975, lo, hi, p);
         for (size_t j = 0; j < m; j++) {
             rt_comparison *x = &c[which[j]];
             x->has_boot = ok;
             x->boot_lo = lo[j];
             x->boot_hi = hi[j];
-            x->p_boot = p[j];
+            x->boot = p[j];
         }
         free(lo);
         free(hi);

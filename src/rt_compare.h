@@ -44,15 +44,16 @@ typedef struct rt_comparison {
     size_t dropped;           /* queries left out: a value undefined in either run */
     double mean_a, mean_b, mean_diff;
     rt_test ttest, wilcoxon, randomization;
-    int has_boot;
-    double boot_lo, boot_hi, p_boot;
+    int has_boot;             /* the interval (two queries or more) */
+    double boot_lo, boot_hi;
+    rt_test boot;             /* the bootstrap test: p, or why not (no spread, too few queries) */
     int has_effect;
     double effect;            /* d_z = mean(d) / sd(d) */
     size_t wins, ties, losses;   /* queries where a is above, equal to, below b */
     double p_ttest_adj[3];    /* the t-test's p adjusted by bonferroni, holm, bh (1 when undefined) */
     int has_p;                /* the chosen test gave a p */
     double p, p_adj;          /* the chosen test's p, adjusted by the chosen correction */
-    int significant;          /* p_adj < alpha */
+    int significant;          /* has_p and p_adj < alpha: an undefined test is never significant */
     const char *why;          /* why the chosen test gave none */
 } rt_comparison;
 

@@ -129,9 +129,11 @@ rt_test rt_stats_wilcoxon(const double *d, size_t n)
     for (size_t i = 0; i < n; i++)
         if (d[i] != 0)
             nz[m++] = d[i];
-    if (m == 0) {
+    if (m < 2) {   /* one signed rank is no test: its z of -1 would read as p = 0.32 */
         free(nz);
-        return undefined("every difference is zero");
+        return undefined(m ? (n == 1 ? "the signed-rank test needs at least two queries"
+                                     : "only one query differs: too few for the signed-rank test")
+                           : "every difference is zero");
     }
     qsort(nz, m, sizeof *nz, by_abs);
     double rplus = 0, rminus = 0, ties = 0;
@@ -171,15 +173,6 @@ static int by_value(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static double quantile(const double *sorted, size_t n, double q)
-{
-    double pos = q * (double)(n - 1);
-    size_t i = (size_t)floor(pos);
-    if (i + 1 >= n)
-        return sorted[n - 1];
-    return sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]);
-}
-
 int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q,
                        double hi_q, double *lo, double *hi)
 {
@@ -187,11 +180,11 @@ int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed,
 }
 
 int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q, double hi_q,
-                            double *lo, double *hi, double *p)
+                            double *lo, double *hi, rt_test *p)
 {
-    double q;   /* the same code as many comparisons at once */
+    rt_test q;   /* the same code as many comparisons at once */
     int ok = rt_stats_bootstrap_many(d, n, 1, samples, seed, lo_q, hi_q, lo, hi, &q);
-    if (ok && p)
+    if (p)
         *p = q;
     return ok;
 }
@@ -274,8 +267,8 @@ typedef struct share {
     uint64_t seed;
     const double *obs, *eps;
     size_t *hits;         /* randomization */
-    double *means;        /* bootstrap: means[(c - first) * samples + s] */
-    size_t first;         /* the comparison means[] starts at */
+    struct boot *boot;    /* bootstrap: boot[c - first], what is kept of comparison c's resamples */
+    size_t first;         /* the comparison boot[] starts at */
 } share;
 
 #define BLOCK 8
@@ -324,6 +317,91 @@ static void *randomize_share(void *arg)
     return NULL;
 }
 
+/* ---- the bootstrap's figures, streamed ---------------------------------------------------
+ * A percentile needs two order statistics of the resample means, i and i + 1 with i =
+ * floor(q·(samples − 1)): the i + 2 smallest means hold them, or the samples − i largest,
+ * whichever are fewer. So a comparison keeps only that tail of each quantile (for 2.5% and 97.5%,
+ * 2.5% of the means each) in a heap, and counts the means at or below and at or above 0 for the
+ * p: the figures are exactly those of sorting every mean, in a twentieth of the memory (10^8
+ * samples: 40 MB a comparison instead of 800 MB, and no sort's copy). */
+
+/* The cap smallest values of y seen (y = x for a low tail, −x for a high one), in a max-heap. */
+typedef struct tail {
+    double *v;
+    size_t cap, len;
+    int high;            /* keeps the largest x (stored negated) */
+    size_t base;         /* the order statistic (0-based, ascending in x) of the smallest kept */
+} tail;
+
+typedef struct boot {
+    tail t[2];           /* for lo_q and hi_q */
+    size_t le, ge;       /* means <= 0, >= 0 */
+} boot;
+
+static void tail_init(tail *t, size_t samples, double q)
+{
+    size_t i = (size_t)floor(q * (double)(samples - 1));
+    size_t low = i + 2 < samples ? i + 2 : samples, high = samples - i;
+    t->high = high < low;
+    t->cap = t->high ? high : low;
+    t->base = t->high ? i : 0;
+    t->len = 0;
+    t->v = rt_malloc((t->cap + 1) * sizeof *t->v);
+}
+
+static void tail_push(tail *t, double x)
+{
+    double y = t->high ? -x : x, *v = t->v;
+    size_t at;
+    if (t->len < t->cap) {   /* sift up */
+        at = t->len++;
+        while (at > 0 && v[(at - 1) / 2] < y) {
+            v[at] = v[(at - 1) / 2];
+            at = (at - 1) / 2;
+        }
+        v[at] = y;
+        return;
+    }
+    if (!(y < v[0]))
+        return;   /* not among the cap smallest */
+    at = 0;   /* replace the largest kept, sift down */
+    for (;;) {
+        size_t c = 2 * at + 1;
+        if (c >= t->len)
+            break;
+        if (c + 1 < t->len && v[c + 1] > v[c])
+            c++;
+        if (!(v[c] > y))
+            break;
+        v[at] = v[c];
+        at = c;
+    }
+    v[at] = y;
+}
+
+static void boot_add(boot *b, double x)
+{
+    b->le += x <= 0;
+    b->ge += x >= 0;
+    tail_push(&b->t[0], x);
+    tail_push(&b->t[1], x);
+}
+
+/* The q quantile of all samples from the kept tail, with numpy's linear interpolation: the
+ * same arithmetic on the same order statistics as over every mean sorted. Sorts the tail. */
+static double tail_quantile(tail *t, size_t samples, double q)
+{
+    for (size_t k = 0; k < t->len; k++)
+        t->v[k] = t->high ? -t->v[k] : t->v[k];
+    qsort(t->v, t->len, sizeof *t->v, by_value);
+    double pos = q * (double)(samples - 1);
+    size_t i = (size_t)floor(pos);
+    if (i + 1 >= samples)
+        return t->v[samples - 1 - t->base];
+    const double *s = t->v + (i - t->base);   /* s[0] is order statistic i */
+    return s[0] + (pos - (double)i) * (s[1] - s[0]);
+}
+
 /* Uniform indices below n (< 2^32) from 32-bit halves of the generator's words, two a call
  * (Lemire's multiply-and-reject on 32 bits, t = 2^32 mod n: unbiased). */
 typedef struct halves {
@@ -368,7 +446,7 @@ static void *resample_share(void *arg)
             }
             const double acc[BLOCK] = {a0, a1, a2, a3, a4, a5, a6, a7};
             for (int j = 0; j < BLOCK && b * BLOCK + (size_t)j < k; j++)
-                w->means[(w->c0 + b * BLOCK + (size_t)j - w->first) * w->samples + s] = acc[j] / (double)w->n;
+                boot_add(&w->boot[w->c0 + b * BLOCK + (size_t)j - w->first], acc[j] / (double)w->n);
         }
     }
     free(idx);
@@ -400,9 +478,11 @@ static void run_shares(share base, void *(*fn)(void *))
 
 void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, rt_test *out)
 {
-    if (n == 0 || samples == 0) {
+    if (n < 2 || samples == 0) {   /* one query: both signs reach its |d|, nothing is tested */
         for (size_t c = 0; c < m; c++)
-            out[c] = undefined(n == 0 ? "no query to compare" : "no random sample was asked for");
+            out[c] = undefined(n == 0   ? "no query to compare"
+                               : n == 1 ? "the randomization test needs at least two queries"
+                                        : "no random sample was asked for");
         return;
     }
     double *obs = rt_calloc(m + 1, sizeof *obs), *eps = rt_calloc(m + 1, sizeof *eps);
@@ -426,43 +506,75 @@ void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t sam
 
 #define BOOT_BYTES ((size_t)64 << 20)
 
-/* The interval and two-sided p of comparisons [first, last) from their resamples' means. */
-static void boot_figures(double *means, size_t first, size_t last, size_t samples, double lo_q, double hi_q,
-                         double *lo, double *hi, double *p)
+/* The interval and the test of comparisons [first, last) from what their resamples left. The p
+ * is twice the smaller share of means at or below and at or above 0, each counted as a Monte
+ * Carlo p is, (count + 1) / (samples + 1): never 0 from a finite number of resamples. */
+static void boot_figures(boot *bt, const double *d, size_t n, size_t m, size_t first, size_t last, size_t samples,
+                         double lo_q, double hi_q, double *lo, double *hi, rt_test *p)
 {
     for (size_t c = first; c < last; c++) {
-        double *mc = means + (c - first) * samples;
-        size_t le = 0, ge = 0;
-        for (size_t s = 0; s < samples; s++) {
-            le += mc[s] <= 0;
-            ge += mc[s] >= 0;
+        boot *b = &bt[c - first];
+        lo[c] = tail_quantile(&b->t[0], samples, lo_q);
+        hi[c] = tail_quantile(&b->t[1], samples, hi_q);
+        double sum = 0, top = 0, d0 = d[c];
+        int same = 1;
+        for (size_t i = 0; i < n; i++) {
+            sum += d[i * m + c];
+            top = fmax(top, fabs(d[i * m + c]));
+            same &= d[i * m + c] == d0;
         }
-        double x = 2.0 * (double)(le < ge ? le : ge) / (double)samples;
-        p[c] = x > 1 ? 1 : x;
-        qsort(mc, samples, sizeof *mc, by_value);
-        lo[c] = quantile(mc, samples, lo_q);
-        hi[c] = quantile(mc, samples, hi_q);
+        double mean = sum / (double)n, v = 0;
+        for (size_t i = 0; i < n; i++)
+            v += (d[i * m + c] - mean) * (d[i * m + c] - mean);
+        if (same || sqrt(v / (double)(n - 1)) <= 1e-12 * top) {   /* as the t-test's no_spread */
+            p[c] = undefined("every query has the same difference: the resamples have no spread");
+            continue;
+        }
+        size_t k = b->le < b->ge ? b->le : b->ge;
+        double x = 2.0 * ((double)k + 1) / ((double)samples + 1);
+        p[c] = (rt_test){.defined = 1, .stat = mean, .p = x > 1 ? 1 : x};
     }
 }
 
 int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
-                            double hi_q, double *lo, double *hi, double *p)
+                            double hi_q, double *lo, double *hi, rt_test *p)
 {
-    if (n == 0 || samples == 0)
+    if (n < 2 || samples == 0) {
+        for (size_t c = 0; c < m; c++)
+            p[c] = undefined(n == 0   ? "no query to resample"
+                             : n == 1 ? "the bootstrap needs at least two queries"
+                                      : "no random sample was asked for");
         return 0;
-    /* Every resample's mean is kept for the percentiles: a group of comparisons at a time, so that
-     * many comparisons times many samples stay within BOOT_BYTES (each group draws the same
-     * resamples, so the figures do not depend on the grouping). */
-    size_t group = BOOT_BYTES / (samples * sizeof(double));
+    }
+    /* What each comparison keeps of its resamples (the tails of the two percentiles, see tail)
+     * is kept for a group of comparisons at a time, so that many comparisons times many samples
+     * stay within BOOT_BYTES (each group draws the same resamples, so the figures do not depend
+     * on the grouping). */
+    boot probe = {0};
+    tail_init(&probe.t[0], samples, lo_q);
+    tail_init(&probe.t[1], samples, hi_q);
+    size_t each = (probe.t[0].cap + probe.t[1].cap) * sizeof(double);
+    free(probe.t[0].v);
+    free(probe.t[1].v);
+    size_t group = BOOT_BYTES / each;
     group = group < 1 ? 1 : group > m ? m : group;
-    double *means = rt_malloc(samples * group * sizeof *means + 1);
+    boot *bt = rt_calloc(group, sizeof *bt);
     for (size_t first = 0; first < m; first += group) {
         size_t last = first + group < m ? first + group : m;
+        for (size_t c = first; c < last; c++) {
+            bt[c - first] = (boot){0};
+            tail_init(&bt[c - first].t[0], samples, lo_q);
+            tail_init(&bt[c - first].t[1], samples, hi_q);
+        }
         run_shares((share){.d = d, .n = n, .m = m, .c0 = first, .c1 = last, .samples = samples, .seed = seed,
-                           .means = means, .first = first},
+                           .boot = bt, .first = first},
                    resample_share);
-        boot_figures(means, first, last, samples, lo_q, hi_q, lo, hi, p);
+        boot_figures(bt, d, n, m, first, last, samples, lo_q, hi_q, lo, hi, p);
+        for (size_t c = first; c < last; c++) {
+            free(bt[c - first].t[0].v);
+            free(bt[c - first].t[1].v);
+        }
     }
-    free(means);
+    free(bt);
     return 1;
 }

@@ -25,23 +25,28 @@ rt_test rt_stats_ttest(const double *d, size_t n);
 /* Wilcoxon signed-rank test as scipy.stats.wilcoxon(zero_method='wilcox', correction=False,
  * method='approx'): zero differences dropped, |d| ranked with ties averaged, T = min(R+, R-),
  * z = (T - n(n+1)/4) / sqrt((n(n+1)(2n+1) - Σ t(t²-1)/2) / 24) over tie groups t, p = 2·Φ(-|z|).
- * Undefined when no difference is nonzero. */
+ * Undefined when fewer than two differences are nonzero (one signed rank tests nothing). */
 rt_test rt_stats_wilcoxon(const double *d, size_t n);
 
 /* Two-sided paired randomization test: the share of `samples` random sign vectors whose |mean of
- * s·d| reaches |mean d| (within a relative 1e-12), as (hits + 1) / (samples + 1). */
+ * s·d| reaches |mean d| (within a relative 1e-12), as (hits + 1) / (samples + 1), so never below
+ * 1 / (samples + 1). Undefined for n < 2 (one query: both signs reach it) or no samples. */
 rt_test rt_stats_randomization(const double *d, size_t n, size_t samples, uint64_t seed);
 
 /* Percentile bootstrap: means of `samples` resamples of d with replacement, and their lo and hi
  * quantiles (e.g. 0.025, 0.975) with linear interpolation between order statistics (numpy's
- * default). Returns 0 when n or samples is 0. */
+ * default). Returns 0 when n < 2 or samples is 0. Memory: the two quantiles' tails of the means
+ * (min(q, 1 - q) of the samples each), not every mean. */
 int rt_stats_bootstrap(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q,
                        double hi_q, double *lo, double *hi);
 
-/* The same, and (p not NULL) the bootstrap's two-sided p: twice the smaller share of resampled
- * means at or below 0 and at or above 0, capped at 1. */
+/* The same, and (p not NULL) the bootstrap test: two-sided p = twice the smaller of
+ * (resampled means <= 0, + 1) and (>= 0, + 1) over samples + 1, capped at 1; stat is mean d.
+ * The test is undefined, with why, when n < 2, samples is 0, or every difference is the same
+ * (no spread: every resample has the same mean, which says nothing of chance), though the
+ * interval is then given. */
 int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t seed, double lo_q, double hi_q,
-                            double *lo, double *hi, double *p);
+                            double *lo, double *hi, rt_test *p);
 
 /* The randomization test and the bootstrap of m comparisons over the same n queries at once:
  * d[i * m + c] is comparison c's difference on query i. Every comparison sees the same sign
@@ -49,7 +54,7 @@ int rt_stats_bootstrap_test(const double *d, size_t n, size_t samples, uint64_t 
  * seed, for the cost of drawing them once. out / lo / hi / p have m entries. */
 void rt_stats_randomization_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, rt_test *out);
 int rt_stats_bootstrap_many(const double *d, size_t n, size_t m, size_t samples, uint64_t seed, double lo_q,
-                            double hi_q, double *lo, double *hi, double *p);
+                            double hi_q, double *lo, double *hi, rt_test *p);
 
 /* Cohen's d for paired samples (d_z): mean(d) / sd(d); 0 when sd is 0 (returns 0: undefined). */
 int rt_stats_effect_size(const double *d, size_t n, double *dz);

@@ -33,6 +33,26 @@ run -m RR@10 --format json "$D/qrels" "$D/a.trec" "$D/a.trec"
 [ "$rc" -eq 0 ] && grep -q '"p_ttest":	null' "$D/out" && grep -q '"p_ttest_why":' "$D/out" && ! grep -qi "nan" "$D/out"
 report $? "a run against itself: every difference 0, the tests are null with a reason"
 
+# one query: no test may call it significant, whatever the test, the samples or alpha (the
+# bootstrap said p = 0 and the paper's table starred it); the table says why it is unmarked
+st=0
+for t in ttest wilcoxon randomization bootstrap; do
+    for n in 1 10000; do
+        run -m RR@10 --format md --test $t --samples $n --alpha 0.99 "$D/q1" "$D/a.trec" "$D/b.trec"
+        [ "$rc" -eq 0 ] && ! grep -q '^| B |.*\*' "$D/out" && grep -q "^| B | 0.5000 |$" "$D/out" &&
+            grep -q "^n/a: 1 of the comparisons with A have no $t p and are not marked (.*queries)\.$" "$D/out" || { st=1; show; }
+    done
+done
+ok $st "md, one query: no star for any test (1 or 10^4 samples, alpha 0.99), and a footnote says why"
+run -m RR@10 --format json --test bootstrap "$D/q1" "$D/a.trec" "$D/b.trec"
+[ "$rc" -eq 0 ] && grep -q '"p_bootstrap":	null' "$D/out" && grep -q '"p_bootstrap_why":	"the bootstrap needs at least two queries"' "$D/out" &&
+    grep -q '"p_randomization":	null' "$D/out" && grep -q '"p_wilcoxon":	null' "$D/out" && grep -q '"significant":	false' "$D/out"
+report $? "json, one query: every test null with its reason, not significant"
+# a Monte Carlo p is never below 1/(samples + 1): three queries all won, one sample each
+run -m RR@10 --format json --test bootstrap --samples 1 "$D/qrels" "$D/a.trec" "$D/b.trec"
+[ "$rc" -eq 0 ] && grep -q '"p_bootstrap":	1,' "$D/out" && grep -q '"p_randomization":	0.5,\|"p_randomization":	1,' "$D/out"
+report $? "--samples 1: the bootstrap p is 1 and the randomization p at least 1/2, not 0"
+
 # RR 1/2 vs 1/6 and 1/3 vs 0: every difference is 1/3, but 0.5 - 1/6 and 1/3 differ in the last
 # bit; the t-test is undefined, not t = 8.5e15 and p = 7e-17
 printf 'q1 0 r1 1\nq2 0 r2 1\n' > "$D/q2"
@@ -43,6 +63,10 @@ run -m RR "$D/q2" "$D/thirds-a.trec" "$D/thirds-b.trec"
 [ "$rc" -eq 0 ] && awk -F'\t' 'NR == 2 && $7 > 0.3333 && $7 < 0.33334 && $8 == "undefined" && $9 == "undefined" && $14 == "undefined" { ok = 1 }
     END { exit !ok }' "$D/out"
 report $? "differences equal but for rounding (1/2 - 1/6, 1/3 - 0): the t-test is undefined"
+run -m RR --format json --test bootstrap "$D/q2" "$D/thirds-a.trec" "$D/thirds-b.trec"
+[ "$rc" -eq 0 ] && grep -q '"p_bootstrap":	null' "$D/out" && grep -q '"p_bootstrap_why":	"every query has the same difference' "$D/out" &&
+    grep -q '"significant":	false' "$D/out" && grep -q '"bootstrap95":' "$D/out"
+report $? "every difference the same: the bootstrap's interval is given, its test is undefined (was p = 0, significant)"
 
 # refusals
 fails 1 "--samples expects" "--samples 0 is a usage error" -m RR@10 --samples 0 "$D/qrels" "$D/a.trec" "$D/b.trec"

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "rt_compare.h"
 #include "rt_rng.h"
 #include "rt_stats.h"
 #include "tap.h"
@@ -202,8 +203,8 @@ static void test_many(void)
         uint64_t st = 9;
         for (size_t i = 0; i < n * m; i++)
             d[i] = (double)(rt_rng_below(&st, 7)) / 7.0 - 0.4 + 0.05 * (double)(i % m);
-        rt_test many[3];
-        double lo[3], hi[3], p[3];
+        rt_test many[3], p[3];
+        double lo[3], hi[3];
         rt_stats_randomization_many(d, n, m, samples, 77, many);
         rt_stats_bootstrap_many(d, n, m, samples, 78, 0.025, 0.975, lo, hi, p);
         int same = 1;
@@ -211,9 +212,10 @@ static void test_many(void)
             for (size_t i = 0; i < n; i++)
                 col[i] = d[i * m + c];
             rt_test one = rt_stats_randomization(col, n, samples, 77);
-            double l, h, q;
+            double l, h;
+            rt_test q;
             rt_stats_bootstrap_test(col, n, samples, 78, 0.025, 0.975, &l, &h, &q);
-            same &= one.p == many[c].p && l == lo[c] && h == hi[c] && q == p[c];
+            same &= one.p == many[c].p && l == lo[c] && h == hi[c] && q.defined && q.p == p[c].p;
         }
         ok(same, "%s: randomization and bootstrap of three comparisons at once equal three calls", big ? "two threads" : "one thread");
         free(d);
@@ -228,7 +230,8 @@ static void test_many(void)
 static void test_many_samples(void)
 {
     size_t n = 4, m = 20, samples = 1000000;
-    double *d = calloc(n * m, sizeof *d), lo[20], hi[20], p[20];
+    double *d = calloc(n * m, sizeof *d), lo[20], hi[20];
+    rt_test p[20];
     for (size_t i = 0; i < n * m; i++)
         d[i] = (double)((i * 7) % 5) / 4.0 - 0.3;
     struct rlimit old;
@@ -250,14 +253,131 @@ static void test_many_samples(void)
     ok(done, "bootstrap of 20 comparisons x 10^6 samples within 128 MB%s", capped ? "" : " (not capped here)");
     int same = 1;
     for (size_t c = 0; c < m; c += m - 1) {
-        double col[4], l, h, q;
+        double col[4], l, h;
+        rt_test q;
         for (size_t i = 0; i < n; i++)
             col[i] = d[i * m + c];
         rt_stats_bootstrap_test(col, n, samples, 5, 0.025, 0.975, &l, &h, &q);
-        same &= l == lo[c] && h == hi[c] && q == p[c];
+        same &= l == lo[c] && h == hi[c] && q.defined == p[c].defined && q.p == p[c].p;
     }
     ok(same, "its first and last comparison's figures equal a call each");
     free(d);
+}
+
+
+/* ---- tests that cannot be computed are never significant (issue 33) ---------------------- */
+
+/* Every test of rt_stats on one query, on samples = 1, and on differences all the same: a test
+ * that cannot be computed is undefined with a reason; a Monte Carlo p is never below
+ * 1 / (samples + 1). */
+static void undefined_cases(void)
+{
+    double one[] = {0.5}, lo, hi;
+    rt_test b;
+    ok(!rt_stats_ttest(one, 1).defined && rt_stats_ttest(one, 1).why, "n = 1: the t-test is undefined, with why");
+    ok(!rt_stats_wilcoxon(one, 1).defined && rt_stats_wilcoxon(one, 1).why, "n = 1: Wilcoxon is undefined, with why");
+    rt_test r = rt_stats_randomization(one, 1, 1000, 1);
+    ok(!r.defined && r.why, "n = 1: the randomization test is undefined, with why");
+    ok(!rt_stats_bootstrap_test(one, 1, 1000, 1, 0.025, 0.975, &lo, &hi, &b) && !b.defined && b.why,
+       "n = 1: the bootstrap (interval and test) is undefined, with why (was p = 0)");
+    double dz;
+    ok(!rt_stats_effect_size(one, 1, &dz), "n = 1: d_z is undefined");
+
+    /* one query differs among many: one signed rank is no test (scipy would say p = 0.317) */
+    double lone[] = {0, 0, 0.25, 0};
+    rt_test w = rt_stats_wilcoxon(lone, 4);
+    ok(!w.defined && w.why && strstr(w.why, "one query differs"), "Wilcoxon with one nonzero difference: undefined (%s)",
+       w.why ? w.why : "-");
+
+    /* samples = 1: the Monte Carlo p is at least 1/2 */
+    double pos[] = {0.1, 0.3, 0.2, 0.5, 0.4, 0.25};
+    r = rt_stats_randomization(pos, 6, 1, 3);
+    ok(r.defined && r.p >= 0.5, "samples = 1: randomization p >= 1/2 (got %g)", r.p);
+    int has = rt_stats_bootstrap_test(pos, 6, 1, 3, 0.025, 0.975, &lo, &hi, &b);
+    ok(has && b.defined && b.p == 1,
+       "samples = 1: bootstrap p = 1 (every resampled mean above 0: 2·(0 + 1)/(1 + 1)), was 0 (got %g)", b.p);
+
+    /* every resampled mean above 0: p = 2 / (samples + 1), not 0 */
+    has = rt_stats_bootstrap_test(pos, 6, 999, 3, 0.025, 0.975, &lo, &hi, &b);
+    ok(has && b.defined && b.p == 2.0 / 1000,
+       "bootstrap p never below its Monte Carlo floor: 2 / (samples + 1) (got %g)", b.p);
+    r = rt_stats_randomization(pos, 6, 999, 3);
+    ok(r.defined && r.p >= 1.0 / 1000, "randomization p never below 1 / (samples + 1) (got %g)", r.p);
+
+    /* every difference the same: no spread */
+    double same[] = {0.2, 0.2, 0.2, 0.2, 0.2};
+    ok(!rt_stats_ttest(same, 5).defined, "all-equal differences: t-test undefined");
+    has = rt_stats_bootstrap_test(same, 5, 1000, 1, 0.025, 0.975, &lo, &hi, &b);
+    ok(has && lo == 0.2 && hi == 0.2 && !b.defined && b.why,
+       "all-equal differences: the bootstrap interval is [0.2, 0.2], its test undefined with why (was p = 0)");
+    r = rt_stats_randomization(same, 5, 1000, 1);
+    ok(r.defined && r.p > 1.0 / 32 && r.p < 0.12, "all-equal differences: randomization p near its exact 2/32 (got %g)", r.p);
+    w = rt_stats_wilcoxon(same, 5);
+    /* all ranks tied at 3: T = 0, var = (5·6·11 - 5·24/2)/24 = 11.25, z = -7.5/sqrt(11.25) (scipy) */
+    ok(w.defined && fabs(w.stat + 7.5 / sqrt(11.25)) < 1e-14,
+       "all-equal differences: Wilcoxon is defined, as scipy (all ranks tied, z from the signs)");
+    double zeros[] = {0, 0, 0};
+    ok(!rt_stats_ttest(zeros, 3).defined && !rt_stats_wilcoxon(zeros, 3).defined &&
+           rt_stats_bootstrap_test(zeros, 3, 100, 1, 0.025, 0.975, &lo, &hi, &b) && !b.defined,
+       "all-zero differences: t-test, Wilcoxon and bootstrap test undefined");
+}
+
+/* rt_compare on one query: with every test and the loosest alpha, nothing is significant. */
+static void compare_one_query(void)
+{
+    double va[] = {1.0}, vb[] = {0.5};
+    unsigned char da[] = {1}, db[] = {1};
+    const double *vals[] = {va, vb};
+    const unsigned char *def[] = {da, db};
+    int bad = 0;
+    for (int t = RT_TEST_TTEST; t <= RT_TEST_BOOTSTRAP; t++)
+        for (size_t samples = 1; samples <= 10000; samples *= 100) {
+            rt_compare_opts o = {.test = (rt_test_kind)t, .correction = RT_CORRECT_NONE, .alpha = 0.999,
+                                 .samples = samples, .seed = 1, .baseline = 1};
+            rt_comparison *c;
+            size_t n;
+            rt_err err;
+            if (rt_compare_runs(vals, def, 2, 1, 1, &o, &c, &n, &err) != RT_OK || n != 1) {
+                bad++;
+                continue;
+            }
+            if (c[0].significant || c[0].has_p || !c[0].why) {
+                printf("# test %d, %zu samples: significant %d, has_p %d, p %g\n", t, samples, c[0].significant,
+                       c[0].has_p, c[0].p);
+                bad++;
+            }
+            free(c);
+        }
+    ok(!bad, "compare, one query: no test gives a p or says significant (alpha 0.999, 1 and 10^4 samples)");
+}
+
+/* --samples 10^8 took 1.2 GB: every resample mean kept, then sorted with a copy. Only the tails
+ * of the two percentiles are kept now: 5·10^7 samples of one comparison within 128 MB more than
+ * the program uses (each mean alone would be 400 MB), with the percentiles of every mean. */
+static void test_bootstrap_memory(void)
+{
+    double d[] = {0.1, -0.2, 0.35, 0.0}, lo = 0, hi = 0;
+    rt_test p;
+    struct rlimit old;
+    int capped = 0;
+#ifndef __SANITIZE_ADDRESS__
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld", &pages) == 1 && getrlimit(RLIMIT_AS, &old) == 0) {
+        struct rlimit cap = old;
+        cap.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)128 << 20);
+        capped = old.rlim_cur == RLIM_INFINITY || cap.rlim_cur < old.rlim_cur ? setrlimit(RLIMIT_AS, &cap) == 0 : 0;
+    }
+    if (f)
+        fclose(f);
+#endif
+    int done = rt_stats_bootstrap_test(d, 4, 50000000, 9, 0.025, 0.975, &lo, &hi, &p);
+    if (capped)
+        setrlimit(RLIMIT_AS, &old);
+    /* the resample means are multiples of 0.0125 between -0.2 and 0.35, and the interval is close
+     * to the exact bootstrap distribution's (about ±1.96 · sd/sqrt(n) around the mean 0.0625) */
+    ok(done && p.defined && lo < 0 && hi > 0.15 && hi < 0.3 && fabs(lo / 0.0125 - round(lo / 0.0125)) < 1e-6,
+       "bootstrap of 5·10^7 samples within 128 MB%s: [%g, %g], p %g", capped ? "" : " (not capped here)", lo, hi, p.p);
 }
 
 int main(void)
@@ -267,5 +387,8 @@ int main(void)
     fixture();
     test_many();
     test_many_samples();
+    undefined_cases();
+    compare_one_query();
+    test_bootstrap_memory();
     return tap_done();
 }
