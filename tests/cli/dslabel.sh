@@ -6,7 +6,7 @@
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
-S="$SRCDIR/../shared/data/dureader2-demo-ws"
+S="$SHARED_DATA/dureader2-demo-ws"   # lib.sh: $SHARED_DATA, else ../shared/data beside the source
 if [ -f "$S/answers.jsonl" ]; then
     cp "$S/collection.tsv" "$D/collection.tsv"   # a scratch copy: its index is written beside it, not in ../shared
     cut -f1 "$D/collection.tsv" | awk -F- '{ print $1 "\t" $0 }' > "$D/pairs"
@@ -38,7 +38,7 @@ if [ -f "$S/answers.jsonl" ]; then
          END { exit !(n > 500 && !bad) }' "$D/want" FS='\t' "$D/pool"
     ok $? "--run … --depth 10: the pooled pairs of each question's own documents labelled as the reference"
 else
-    for i in 1 2 3 4 5 6; do ok 0 "# SKIP ../shared/data/dureader2-demo-ws is absent (fixtures are read from ../shared, never copied)"; done
+    for i in 1 2 3 4 5 6; do ok 0 "# SKIP $S/answers.jsonl is absent (fixtures are read from \$SHARED_DATA, ../shared/data by default, never copied)"; done
 fi
 
 # small inputs: TSV answers, a query without answers, an unknown passage, bad lines
