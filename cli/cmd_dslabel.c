@@ -50,7 +50,7 @@ static const char dslabel_help[] =
     "\n"
     "A query without answers has no positives (counted in the summary); a pair whose passage\n"
     "the collection lacks is skipped and counted. With --with-f1 the best span is searched in\n"
-    "full (every length that can beat it), which takes longer than the decision alone.\n"
+    "full, a few sweeps of each passage (the decision alone stops at the first span reaching T).\n"
     "Exit status: 0 ok, 1 usage error, 2 input or output error.\n";
 
 typedef struct ds_args {

@@ -4,11 +4,11 @@
  * separators (Unicode Z*), control and format characters (C*) and
  * punctuation (P*) dropped, each remaining character a token — and a span s of the passage
  * scores F1(s, a) = 2·ov / (|s| + |a|) against answer a, ov the size of the multiset
- * intersection of their characters. The best span is found exactly: sweeping the span's end,
- * the spans that can be best end on an answer character and start at one of the answer
- * characters' last "active" occurrences (see rt_spanf1.c), each scored as a fraction of
- * integers, so the best F1 and the decision F1 >= t are exactly the brute-force ones; time
- * O(|p|·|a|) at most, far less when a span scores well early. */
+ * intersection of their characters. The best span is found exactly, as a fractional programme
+ * (Dinkelbach, see rt_spanf1.c): a few linear sweeps over the passage's answer characters, each
+ * asking whether some span beats the best F1 so far, all in integers, so the best F1 and the
+ * decision F1 >= t are exactly the brute-force ones; time O(|p|) per sweep whatever |a| is (a
+ * passage of 400,000 characters against an answer of 10,000: 0.4 s, was 12-17 s). */
 #ifndef RT_SPANF1_H
 #define RT_SPANF1_H
 
