@@ -200,9 +200,10 @@ static int32_t alpha_id(const alpha *al, uint32_t c)
  * F1(s) = 2·ov(s) / (|s| + |a|) is a ratio, so the best is found as a fractional programme
  * (Dinkelbach): for a candidate ratio λ = N / D, the best value of D·2·ov(s) − N·(|s| + |a|) over
  * all spans is > 0 exactly when some span beats λ, and the span attaining it has a higher ratio;
- * moving λ to that span's F1 from a start below the best, a handful of passes (at most 6 in the
- * tests' random cases) reach the best F1, at which the value is 0. Each pass is one linear sweep
- * (below), so the search is O(|p| · passes) whatever |a| is: it was O(|p|·|a|), 17 s for 400,000
+ * moving λ to that span's F1 from a start below the best, a handful of passes reach the best F1,
+ * at which the value is 0 (λ rises strictly each pass, so it ends; at most 5 passes in 23,000
+ * random and periodic cases of up to 50,000 characters). Each pass is one linear sweep (below),
+ * so the search is O(|p| · passes) whatever |a| is: it was O(|p|·|a|), 12-17 s for 400,000
  * characters against an answer of 10,000. Everything is integer, so the best F1 and the
  * decision F1 >= t are exactly the brute force's.
  *
