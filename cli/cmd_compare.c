@@ -62,8 +62,10 @@ static const char compare_help[] =
     CLI_HELP_QUIET
     "  -h, --help              show this help\n"
     "\n"
-    "A test that cannot be computed (one query, every difference the same) is reported as\n"
-    "'undefined' with the reason (JSON: null and a *_why member), never as NaN.\n"
+    "A test that cannot be computed (fewer than two queries, every difference the same) is reported\n"
+    "as 'undefined' with the reason (JSON: null and a *_why member), never as NaN and never\n"
+    "significant (md, latex: an n/a line under the footnote). A Monte Carlo p is never below\n"
+    "1/(samples+1).\n"
     "Exit status: 0 ok, 1 usage error, 2 input error.\n";
 
 typedef struct compare_args {
