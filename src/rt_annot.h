@@ -83,7 +83,7 @@ typedef struct rt_review {
 typedef struct rt_annot rt_annot;
 
 /* An empty state interning into qids and pids (borrowed; ids may be added) and tagging with
- * tax (borrowed). */
+ * tax (borrowed). Owned: the caller frees it with rt_annot_free, before qids, pids and tax. */
 rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax);
 void rt_annot_free(rt_annot **a);
 
@@ -104,14 +104,17 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op);
 int rt_annot_undo_op(const rt_annot *a, rt_op *out);
 int rt_annot_redo_op(const rt_annot *a, rt_op *out);
 
-/* The relabels of qid (borrowed until the next apply). */
+/* The relabels of qid. Borrowed: valid until the next rt_annot_apply on a (it may reallocate,
+ * move or reorder the entries) or rt_annot_free. */
 const rt_label *rt_annot_labels(const rt_annot *a, uint32_t qid, size_t *n);
-/* The relabel of (qid, pid), or NULL. */
+/* The relabel of (qid, pid), or NULL. Borrowed: valid until the next rt_annot_apply on a (it may
+ * reallocate, move or reorder the entries) or rt_annot_free. */
 const rt_label *rt_annot_label(const rt_annot *a, uint32_t qid, uint32_t pid);
 size_t rt_annot_nlabels(const rt_annot *a);
 
-/* The tag entries of qid (borrowed until the next apply); entries may have no categories left
- * but a note. */
+/* The tag entries of qid; entries may have no categories left but a note. Borrowed: valid
+ * until the next rt_annot_apply on a (it may reallocate, move or reorder the entries) or
+ * rt_annot_free. */
 const rt_tag *rt_annot_tags(const rt_annot *a, uint32_t qid, size_t *n);
 const rt_tag *rt_annot_tag(const rt_annot *a, uint32_t qid, uint32_t pid);
 /* Tag entries of qid that hold at least one category. */
@@ -119,21 +122,29 @@ size_t rt_annot_tag_count(const rt_annot *a, uint32_t qid);
 /* Pairs and queries with at least one category, over all queries. */
 size_t rt_annot_ntagged(const rt_annot *a);
 
+/* Borrowed: valid until the next rt_annot_apply on a (it may reallocate, move or reorder the
+ * entries) or rt_annot_free. */
 const rt_leak_label *rt_annot_leaks(const rt_annot *a, uint32_t qid, size_t *n);
 const rt_leak_label *rt_annot_leak(const rt_annot *a, uint32_t qid, const char *train);
 
+/* Borrowed: valid until the next rt_annot_apply on a (it may reallocate, move or reorder the
+ * entries) or rt_annot_free. */
 const rt_qset *rt_annot_set(const rt_annot *a, const char *name);
 const rt_qset *rt_annot_sets(const rt_annot *a, size_t *n);
 
-/* Adjudications of qid, and of (qid, pid) or NULL. */
+/* Adjudications of qid, and of (qid, pid) or NULL. Borrowed: valid until the next rt_annot_apply
+ * on a (it may reallocate, move or reorder the entries) or rt_annot_free. */
 const rt_adjud *rt_annot_adjuds(const rt_annot *a, uint32_t qid, size_t *n);
 const rt_adjud *rt_annot_adjud(const rt_annot *a, uint32_t qid, uint32_t pid);
 
-/* The packages this journal made, and one by name (NULL when none). */
+/* The packages this journal made, and one by name (NULL when none). Borrowed: valid until the
+ * next rt_annot_apply on a (it may reallocate, move or reorder the entries) or rt_annot_free. */
 const rt_package *rt_annot_packages(const rt_annot *a, size_t *n);
 const rt_package *rt_annot_package(const rt_annot *a, const char *name);
 
-/* The review verdicts on qid's pairs, and on (qid, pid) in package (NULL when none). */
+/* The review verdicts on qid's pairs, and on (qid, pid) in package (NULL when none).
+ * Borrowed: valid until the next rt_annot_apply on a (it may reallocate, move or reorder the
+ * entries) or rt_annot_free. */
 const rt_review *rt_annot_reviews(const rt_annot *a, uint32_t qid, size_t *n);
 const rt_review *rt_annot_review(const rt_annot *a, uint32_t qid, uint32_t pid, const char *package);
 

@@ -26,13 +26,13 @@ void rt_answers_free(rt_answers **a);
  * their normalised forms. */
 size_t rt_answers_of(const rt_answers *a, uint32_t qid, const rt_normtext *const **norm);
 
-/* Answer k of qid as written (borrowed). */
+/* Answer k of qid as written, or NULL. Borrowed: valid until rt_answers_free. */
 const char *rt_answers_text(const rt_answers *a, uint32_t qid, size_t k);
 
 /* Whether the file lists qid at all (with or without answers). */
 int rt_answers_lists(const rt_answers *a, uint32_t qid);
 
-/* The path the answers came from. */
+/* The path the answers came from. Borrowed: valid until rt_answers_free. */
 const char *rt_answers_path(const rt_answers *a);
 
 #endif

@@ -21,7 +21,7 @@ typedef struct rt_breakdown {
 } rt_breakdown;
 
 /* Counts over the queries qids[0..n) (NULL: every query of the workspace), with the top k of
- * each run. Caller frees with rt_breakdown_free. */
+ * each run. Owned: the caller frees it with rt_breakdown_free. */
 rt_breakdown *rt_breakdown_compute(const rt_session *s, size_t k, const uint32_t *qids, size_t n);
 void rt_breakdown_free(rt_breakdown **b);
 
@@ -32,7 +32,7 @@ size_t rt_breakdown_group(const rt_breakdown *b, size_t c, size_t g, double *sha
 /* The breakdown as a table: group, category, then count and share for overall and each run;
  * a group's own row has category "(all)"; the last row, "(total)", counts the tagged items.
  * Shares are in percent, to 1 decimal when rounded (Markdown, LaTeX; the table notes it), else
- * to 17 significant digits. Caller frees. */
+ * to 17 significant digits. Owned: the caller frees it with rt_table_free. */
 rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s, int rounded);
 
 #endif

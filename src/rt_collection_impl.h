@@ -174,7 +174,8 @@ typedef struct builder {
 
 static inline size_t suffix_len(uint32_t plen) { return plen > 8 ? plen - 8 : 0; }
 
-/* The arena bytes of entry i: pid bytes [8, plen). */
+/* The arena bytes of entry i: pid bytes [8, plen). Borrowed: points into b's arena, valid
+ * until the next entry is added (the arena may grow) or the builder is freed. */
 static inline const unsigned char *pid_suffix(const builder *b, uint32_t i)
 {
     size_t k = i / CHK_EVERY * CHK_EVERY;
@@ -191,7 +192,7 @@ static inline const unsigned char *pid_suffix(const builder *b, uint32_t i)
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp);
 
 /* The index's path beside the collection, and in the user's cache folder (NULL when there is
- * none); new strings. */
+ * none). Owned: the caller frees them with free. */
 char *colindex_side_path(const char *path);
 char *colindex_cache_path(const char *path);
 

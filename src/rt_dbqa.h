@@ -23,11 +23,12 @@ rt_status rt_dbqa_load(rt_dbqa **out, const char *path, rt_strtab *qids, rt_strt
                        const rt_load_opts *opts, rt_report *report, rt_err *err);
 void rt_dbqa_free(rt_dbqa **d);
 
-/* The queries and qrels the file holds (borrowed; valid until rt_dbqa_free). */
+/* The queries and qrels the file holds. Borrowed: valid until rt_dbqa_free. */
 const rt_queries *rt_dbqa_queries(const rt_dbqa *d);
 const rt_qrels *rt_dbqa_qrels(const rt_dbqa *d);
 
-/* Number of candidate lines, and line i's pid id and sentence (borrowed). */
+/* Number of candidate lines, and line i's pid id and sentence. Borrowed: the sentence is valid
+ * until rt_dbqa_free. */
 size_t rt_dbqa_count(const rt_dbqa *d);
 uint32_t rt_dbqa_pid(const rt_dbqa *d, size_t i);
 const char *rt_dbqa_sentence(const rt_dbqa *d, size_t i);

@@ -38,7 +38,7 @@ typedef struct rt_embed_opts {
     rt_embed_idcol ids;
 } rt_embed_opts;
 
-/* A zeroed n × d matrix without ids; the caller frees it with rt_embed_free. */
+/* A zeroed n × d matrix without ids. Owned: the caller frees it with rt_embed_free. */
 rt_embed *rt_embed_new(size_t n, size_t d);
 /* Frees e and its ids, and sets *e to NULL. */
 void rt_embed_free(rt_embed **e);
@@ -48,6 +48,7 @@ extern const rt_name rt_embed_formats[], rt_embed_idcols[];
 
 /* Parses "auto", "npy", "fvecs", "tsv"; returns 0 when unknown. */
 int rt_embed_format_parse(const char *name, rt_embed_format *fmt);
+/* The name of fmt, or "?". Borrowed: a static string, valid for the life of the program. */
 const char *rt_embed_format_name(rt_embed_format fmt);
 /* Parses "auto", "yes", "no"; returns 0 when unknown. */
 int rt_embed_idcol_parse(const char *name, rt_embed_idcol *ids);

@@ -9,7 +9,7 @@
 #define RT_EMBED_MAX_DIM (1u << 16)
 
 /* rt_embed_new without zeroing the matrix, which the loader fills whole; large matrices get
- * transparent huge pages. Freed by rt_embed_free as usual. */
+ * transparent huge pages. Owned: the caller frees it with rt_embed_free, as usual. */
 rt_embed *rt_embed_new_unset(size_t n, size_t d);
 
 rt_status rt_embed_load_npy(rt_embed **out, const char *path, rt_err *err);

@@ -17,7 +17,8 @@
 typedef struct rt_eval rt_eval;
 
 /* Prepares an evaluator for qrels (whose pid namespace is pids) with measures ms[0..nm) and
- * relevance level. Borrows all of them: they must outlive the evaluator. */
+ * relevance level. Borrows all of them: they must outlive the evaluator. Owned: the caller
+ * frees it with rt_eval_free. */
 rt_eval *rt_eval_new(const rt_qrels *qrels, const rt_strtab *qids, const rt_strtab *pids,
                      const rt_measure *ms, size_t nm, int32_t level);
 void rt_eval_free(rt_eval **ev);
@@ -50,7 +51,8 @@ rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
 
 /* Incremental evaluation, for rankings that come from elsewhere than a run file: begin, add
  * each query's ranked hits (duplicates already removed), end (scores the missing queries 0 and
- * aggregates). A query added twice keeps the last ranking. */
+ * aggregates). A query added twice keeps the last ranking. Owned: rt_eval_begin's result is
+ * the caller's, freed with rt_eval_result_free (after rt_eval_end or not). */
 rt_eval_result *rt_eval_begin(const rt_eval *ev, const char *name);
 void rt_eval_add(const rt_eval *ev, rt_eval_result *r, const char *qid, size_t qid_len,
                  const rt_hit *hits, size_t n);
@@ -72,9 +74,11 @@ void rt_eval_report(const rt_eval_result *x, const char *path, rt_report *report
 /* Recomputes r->mean and r->n_defined from r->value. */
 void rt_eval_aggregate(const rt_eval *ev, rt_eval_result *r);
 
-/* Judged query indices sorted by qid in byte order (trec_eval's output order); borrowed. */
+/* Judged query indices sorted by qid in byte order (trec_eval's output order). Borrowed: valid
+ * until rt_eval_free. */
 const uint32_t *rt_eval_sorted_queries(const rt_eval *ev);
 
+/* What rt_eval_new was given. Borrowed: the caller's own, as rt_eval_new borrowed them. */
 const rt_measure *rt_eval_measures(const rt_eval *ev, size_t *n);
 const rt_qrels *rt_eval_qrels(const rt_eval *ev);
 const rt_strtab *rt_eval_qids(const rt_eval *ev);

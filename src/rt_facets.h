@@ -33,7 +33,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
 void rt_facets_free(rt_facets **f);
 
 /* A facet from a mask over qids (n of them): value yes where mask[qid], no elsewhere (the
- * leaked / clean split as a facet). */
+ * leaked / clean split as a facet). Owned: the caller frees it with rt_facets_free. */
 rt_facets *rt_facets_from_mask(const char *name, const char *yes, const char *no, const unsigned char *mask, size_t n);
 
 /* The facet named name, or (size_t)-1. */

@@ -38,7 +38,8 @@ typedef struct rt_faiss_api {
 } rt_faiss_api;
 
 /* The module's calls, loaded once (thread-safe); NULL with RT_EINPUT in err naming the file
- * tried and why it could not be used (every later call says the same). */
+ * tried and why it could not be used (every later call says the same). Borrowed: a static
+ * table, valid for the life of the program (the module is never unloaded). */
 const rt_faiss_api *rt_faiss_load(rt_err *err);
 
 #endif

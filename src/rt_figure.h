@@ -30,12 +30,14 @@ typedef struct rt_figure {
 
 extern const char *const rt_figure_kinds[];   /* "figure-delta", "figure-hist", "figure-before-after" */
 
-/* Runs a − b on measure m, over the current judged queries. */
+/* Runs a − b on measure m, over the current judged queries. Owned: the caller frees it with
+ * rt_figure_free. */
 rt_figure *rt_figure_delta(const rt_session *s, size_t a, size_t b, size_t m);
 /* Run r's values of measure m in bins equal-width bins over [0, 1] (or the values' range for
- * measures that are counts). */
+ * measures that are counts). Owned: the caller frees it with rt_figure_free. */
 rt_figure *rt_figure_hist(const rt_session *s, size_t r, size_t m, size_t bins);
-/* Every run's mean of measure m against the base qrels and the current ones. */
+/* Every run's mean of measure m against the base qrels and the current ones. Owned: the
+ * caller frees it with rt_figure_free. */
 rt_figure *rt_figure_before_after(const rt_session *s, size_t m);
 void rt_figure_free(rt_figure **f);
 

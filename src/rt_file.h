@@ -56,8 +56,8 @@ void rt_file_sync_dir_of(const char *path);
 /* mkdir -p dir with mode for the folders it creates. RT_EIO naming the folder that failed. */
 rt_status rt_file_mkdirs(const char *dir, mode_t mode, rt_err *err);
 
-/* ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/WHAT (a new string), or NULL when neither names an
- * absolute folder; the folder may not exist yet. */
+/* ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/WHAT, or NULL when neither names an absolute folder;
+ * the folder may not exist yet. Owned: the caller frees it with free. */
 char *rt_file_cache_dir(const char *what);
 
 typedef struct rt_outfile rt_outfile;
@@ -66,7 +66,7 @@ typedef struct rt_outfile rt_outfile;
  * is missing or not writable; RT_EUSAGE for a symbolic link to a regular file. */
 rt_status rt_outfile_open(rt_outfile **out, const char *path, rt_err *err);
 
-/* The stream to write to; borrowed, valid until commit or discard. */
+/* The stream to write to. Borrowed: valid until rt_outfile_commit or rt_outfile_discard. */
 FILE *rt_outfile_stream(const rt_outfile *f);
 
 /* Finishes: flushes and fsyncs, then renames the temporary file over the target and syncs the

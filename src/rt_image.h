@@ -32,7 +32,7 @@ typedef struct rt_image_cur {
 } rt_image_cur;
 
 /* The next n items of size bytes (and the padding after them), or NULL (setting bad) when they
- * do not fit in what is left. */
+ * do not fit in what is left. Borrowed: points into the memory c walks, valid as long as it. */
 static inline void *rt_image_take(rt_image_cur *c, size_t n, size_t size)
 {
     if (c->bad || (size && n > (size_t)(c->end - c->p) / size) ||

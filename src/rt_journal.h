@@ -17,7 +17,7 @@ typedef struct rt_journal rt_journal;
 /* An annotator's name is its journal's file name: under this many bytes. */
 enum { RT_JOURNAL_NAME_MAX = 200 };
 
-/* Why annotator cannot name a journal (a static string), or NULL when it can: it must be
+/* Why annotator cannot name a journal, or NULL when it can (Borrowed: a static string): it must be
  * non-empty valid UTF-8 without control characters (C0, DEL, C1) or spaces around it ("alice "
  * from a spreadsheet must not become a second alice), under RT_JOURNAL_NAME_MAX bytes, without
  * '/' or a leading '.'.
@@ -65,7 +65,8 @@ void rt_journal_discard(rt_journal **j);
  * the caller does when an operation it replays turns out to be invalid. */
 void rt_journal_refuse(rt_journal *j, const char *why);
 
-/* NULL when writable; otherwise why not (borrowed). */
+/* NULL when writable; otherwise why not; then the journal's path. Borrowed: valid until
+ * rt_journal_close (a first reason stands: rt_journal_refuse does not replace it). */
 const char *rt_journal_readonly(const rt_journal *j);
 const char *rt_journal_path(const rt_journal *j);
 
