@@ -32,7 +32,8 @@ typedef struct rt_leakage {
 rt_status rt_leakage_find(rt_leakage **out, const rt_workspace *ws, rt_err *err);
 void rt_leakage_free(rt_leakage **l);
 
-/* The training qid string of pair p (borrowed). */
+/* The training qid string of pair p, and that query's text. Borrowed: valid until
+ * rt_leakage_free. */
 const char *rt_leakage_train_qid(const rt_leakage *l, const rt_leak_pair *p);
 const char *rt_leakage_train_text(const rt_leakage *l, const rt_leak_pair *p);
 
@@ -40,7 +41,8 @@ const char *rt_leakage_train_text(const rt_leakage *l, const rt_leak_pair *p);
  * reformulation), as opposed to different-topic or not-leak. */
 int rt_leak_type_is_leak(const char *type);
 
-/* The leaked test queries: a new array (caller frees) with a nonzero byte at each qid id that a
+/* The leaked test queries: a new array (Owned: the caller frees it with free) with a nonzero
+ * byte at each qid id that a
  * review label types as a leak, and, when candidates is set and l is not NULL, at every test
  * query with a candidate. *n (may be NULL) receives how many are marked. */
 unsigned char *rt_leakage_mask(const rt_session *s, const rt_leakage *l, int candidates, size_t *n);

@@ -12,7 +12,8 @@
 
 typedef struct rt_live rt_live;
 
-/* Evaluates every run of ws against base ⊕ the relabels of annot (both borrowed). */
+/* Evaluates every run of ws against base ⊕ the relabels of annot (both borrowed). Owned: the
+ * caller frees it with rt_live_free, before ws and annot. */
 rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *annot);
 void rt_live_free(rt_live **l);
 
@@ -28,7 +29,7 @@ void rt_live_update(rt_live *l, uint32_t qid);
 int rt_live_grade(const rt_live *l, uint32_t qid, uint32_t pid, int32_t *grade);
 
 /* Current means of run r (nm values, in the workspace's measure order) and how many queries
- * each is over. Borrowed until the next update. */
+ * each is over. Borrowed: valid until rt_live_free; rt_live_update changes the values in place. */
 const double *rt_live_mean(const rt_live *l, size_t r);
 const size_t *rt_live_n_defined(const rt_live *l, size_t r);
 
@@ -50,7 +51,8 @@ int rt_live_is_judged(const rt_live *l, uint32_t qid);
 /* Number of judged queries now (base queries plus those only relabels judge). */
 size_t rt_live_nqueries(const rt_live *l);
 
-/* The judged queries in trec_eval's order (qid byte order); borrowed until the next update. */
+/* The judged queries in trec_eval's order (qid byte order). Borrowed: valid until the next
+ * rt_live_update (which may reallocate it) or rt_live_free. */
 const uint32_t *rt_live_sorted(const rt_live *l, size_t *n);
 
 /* The means of run r over a subset of queries (qids[0..n), judged ones only), into mean[nm]

@@ -53,7 +53,7 @@ rt_status rt_measure_parse(const char *name, rt_measure *m, rt_err *err);
  * ("dureader", "trec", "dbqa"), to the growing array *ms of *n. */
 rt_status rt_measure_list_parse(const char *list, rt_measure **ms, size_t *n, rt_err *err);
 
-/* The measure list of a preset, or NULL when name is no preset. */
+/* The measure list of a preset, or NULL when name is no preset. Borrowed: a static string. */
 const char *rt_measure_preset(const char *name);
 
 /* All preset names, NULL-terminated, for help texts. */

@@ -9,11 +9,13 @@
  * by the program. Without it everything still works, with more page faults. */
 void rt_mem_init(void);
 
-/* Blocks of 2 MiB and more are 2 MiB-aligned and offered transparent huge pages. */
+/* Blocks of 2 MiB and more are 2 MiB-aligned and offered transparent huge pages. Owned: each
+ * result below is the caller's, freed with free (the array of rt_realloc / rt_reallocarray moves:
+ * p is no longer valid). */
 void *rt_malloc(size_t n);
 void *rt_calloc(size_t count, size_t size);
 void *rt_realloc(void *p, size_t n);
-/* realloc for an array of count elements of size bytes, with an overflow check. */
+/* realloc for an array of count elements of size bytes, with an overflow check. Owned (free). */
 void *rt_reallocarray(void *p, size_t count, size_t size);
 char *rt_strndup(const char *s, size_t n);
 char *rt_strdup(const char *s);
@@ -21,7 +23,8 @@ char *rt_strdup(const char *s);
 /* An array of count elements of size bytes made to hold new_count (more): a big one stays where
  * it is while the room reserved for it lasts, else moves into a new block of whole huge pages
  * with room for several more doublings, copying its count elements (realloc would remap it,
- * keeping its pages and gaining new ones at both ends, 4 KiB at a time). */
+ * keeping its pages and gaining new ones at both ends, 4 KiB at a time). Owned: freed with free;
+ * p is no longer valid when the array moved. */
 void *rt_grow_array(void *p, size_t count, size_t new_count, size_t size);
 
 /* Grows *cap (doubling, at least min_cap) and reallocates *p so that it holds need elements. */
@@ -31,7 +34,8 @@ void *rt_grow_array(void *p, size_t count, size_t new_count, size_t size);
 
 /* Makes the array p of *len elements of size bytes, indexed by a dense id, long enough to hold
  * element index: it grows to a power of two (at least 64) and the new elements' bytes are set to
- * fill (0, or 0xff for RT_NO_ID in uint32_t slots). Returns the array; *len is updated. */
+ * fill (0, or 0xff for RT_NO_ID in uint32_t slots). Returns the array; *len is updated. Owned:
+ * freed with free; p is no longer valid when the array moved. */
 void *rt_grow_index(void *p, size_t *len, size_t index, size_t size, int fill);
 
 /* Asks the kernel to back the 2 MiB-aligned part of [p, p + bytes) with huge pages (where
@@ -42,7 +46,7 @@ void rt_advise_huge(void *p, size_t bytes);
 /* Reserves bytes (a multiple of 2 MiB) of zeroed address space, 2 MiB-aligned and offered huge
  * pages, to be filled sparsely: a page costs memory only once written, and a table that would
  * otherwise grow by doubling and copying never moves. Returns NULL when the system refuses (the
- * caller falls back to the heap); release with rt_unreserve. */
+ * caller falls back to the heap). Owned: release it with rt_unreserve (not free). */
 void *rt_reserve(size_t bytes);
 void rt_unreserve(void *p, size_t bytes);
 

@@ -43,8 +43,8 @@
 
 typedef struct rt_ngram rt_ngram;
 
-/* A model with no texts counted, embedding into dim dimensions (0: RT_NGRAM_DIM). Free it with
- * rt_ngram_free, which sets *m NULL. */
+/* A model with no texts counted, embedding into dim dimensions (0: RT_NGRAM_DIM). Owned: free it
+ * with rt_ngram_free, which sets *m NULL. */
 rt_ngram *rt_ngram_new(size_t dim);
 void rt_ngram_free(rt_ngram **m);
 
@@ -52,7 +52,8 @@ void rt_ngram_free(rt_ngram **m);
  * frequencies. Count every text that will be embedded (train and test) before embedding. */
 void rt_ngram_count(rt_ngram *m, const char *const *texts, size_t n);
 
-/* Embeds the n texts into a new n × dim matrix (the caller frees it), each row of unit norm,
+/* Embeds the n texts into a new n × dim matrix (Owned: the caller frees it with rt_embed_free),
+ * each row of unit norm,
  * except a text without any letter, digit or symbol (empty, or only punctuation and spaces):
  * its row is zero. *nzero (may be NULL) receives the number of zero rows. */
 rt_embed *rt_ngram_embed(const rt_ngram *m, const char *const *texts, size_t n, size_t *nzero);

@@ -58,9 +58,11 @@ void rt_op_clear(rt_op *op);
 /* A deep copy of src into *dst. */
 void rt_op_copy(rt_op *dst, const rt_op *src);
 
+/* The journal name of k, or "?". Borrowed: a static string. */
 const char *rt_op_kind_name(rt_op_kind k);
 
-/* Writes op as one JSON line (with the newline) into a new string; caller frees. */
+/* Writes op as one JSON line (with the newline) into a new string. Owned: the caller frees it
+ * with free. */
 char *rt_op_to_json(const rt_op *op);
 
 /* Parses one line into *op; on failure returns RT_EINPUT with a reason (no location). Labels and

@@ -27,7 +27,7 @@ typedef enum rt_overlap_kind {
 typedef struct rt_overlap rt_overlap;
 
 /* Prepares the query's terms (len bytes of UTF-8 at q, which is not kept; invalid bytes are
- * ignored). The caller owns the result and frees it with rt_overlap_free, which sets *o NULL. */
+ * ignored). Owned: the caller frees the result with rt_overlap_free, which sets *o NULL. */
 rt_overlap *rt_overlap_new(const char *q, size_t len);
 void rt_overlap_free(rt_overlap **o);
 

@@ -89,11 +89,13 @@ typedef struct rt_package_report {
 
 /* The review report of the team's packages: a package passes when at least min_reviewers
  * reviewed its whole sample and their mean accuracy is at least threshold; it goes back
- * ("revise") when they did and it is below; otherwise it is "judging" (pairs left) or "in review". */
+ * ("revise") when they did and it is below; otherwise it is "judging" (pairs left) or "in review".
+ * Owned: the caller frees it with rt_package_report_free; each state's p is borrowed from t's
+ * annotation states, valid until one of them next changes (rt_annot_apply, rt_team_refresh). */
 rt_package_report *rt_package_report_make(const rt_team *t, double threshold, size_t min_reviewers);
 void rt_package_report_free(rt_package_report **r);
 
-/* The state of the package named name, or NULL. */
+/* The state of the package named name, or NULL. Borrowed: valid until rt_package_report_free. */
 const rt_package_state *rt_package_report_find(const rt_package_report *r, const char *name);
 
 /* Whether review v (of the pair qid, pid of package s; NULL: none) still judges the annotator's
@@ -103,7 +105,8 @@ int rt_package_review_holds(const rt_team *t, const rt_package_state *s, uint32_
                             const rt_review *v);
 
 /* The report as a table: package, annotator, judged, pairs, reviewers, each reviewer's accuracy
- * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. */
+ * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. Owned: the caller frees it with
+ * rt_table_free. */
 rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r);
 
 #endif

@@ -136,7 +136,8 @@ rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);
 /* True when the len bytes at s are valid UTF-8 (no overlongs, no surrogates). */
 int rt_utf8_valid(const char *s, size_t len);
 
-/* A copy of the NUL-terminated s (caller frees) with each invalid UTF-8 byte replaced by U+FFFD:
+/* A copy of the NUL-terminated s (Owned: the caller frees it with free) with each invalid UTF-8
+ * byte replaced by U+FFFD:
  * for strings put into JSON, which must be UTF-8. */
 char *rt_utf8_repaired(const char *s);
 
@@ -152,7 +153,7 @@ int rt_line_skippable(const char *line, size_t len);
 char rt_line_first(const char *line, size_t len);
 
 /* Why the len bytes at s cannot be an id (qid or pid), or NULL when they can: ids are non-empty
- * valid UTF-8 without control characters. */
+ * valid UTF-8 without control characters. Borrowed: a static string. */
 const char *rt_id_problem(const char *s, size_t len);
 
 /* Checks the query and passage ids of a judgment or a ranked line at path:line: RT_OK, or
@@ -165,7 +166,7 @@ int rt_id_trec_safe(const char *id);
 
 /* A printable, shortened copy of an id for messages ("…" after 60 bytes; control bytes and the
  * bytes of invalid UTF-8 as \xNN, so the copy is valid UTF-8), written to buf of size n; returns
- * buf. */
+ * buf. Borrowed: it is the caller's buf. */
 char *rt_id_show(const char *s, size_t len, char *buf, size_t n);
 
 /* Parses the whole NUL-terminated string s as a decimal integer (optional sign, digits only) in

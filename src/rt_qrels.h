@@ -44,9 +44,11 @@ extern const rt_name rt_qrels_formats[];
 
 /* Parses a format name ("trec", "tsv", "dureader", "auto"); returns 0 when unknown. */
 int rt_qrels_format_parse(const char *name, rt_qrels_format *fmt);
+/* The name of fmt, or "?". Borrowed: a static string. */
 const char *rt_qrels_format_name(rt_qrels_format fmt);
 
 rt_qrels_format rt_qrels_format_of(const rt_qrels *q);
+/* The path the qrels were read from. Borrowed: valid until rt_qrels_free. */
 const char *rt_qrels_path(const rt_qrels *q);
 
 /* Queries with at least one judgment, in order of first appearance; i < rt_qrels_nqueries. */
@@ -56,7 +58,8 @@ uint32_t rt_qrels_qid(const rt_qrels *q, uint32_t i);
 /* Index of qid among the judged queries, or RT_NO_ID. */
 uint32_t rt_qrels_index(const rt_qrels *q, uint32_t qid);
 
-/* The judgments of judged query i, sorted by pid id; *n receives their count. Borrowed. */
+/* The judgments of judged query i, sorted by pid id; *n receives their count. Borrowed: valid
+ * until rt_qrels_free (for attached qrels, as long as the image's mapping too). */
 const rt_judgment *rt_qrels_judgments(const rt_qrels *q, uint32_t i, size_t *n);
 
 /* Looks up the grade of (judged query i, pid); returns 1 and sets *grade when judged. */
@@ -71,13 +74,15 @@ int rt_qrels_image_write(const rt_qrels *q, FILE *f);
 
 /* Qrels read from path whose arrays are the image at mem (len bytes, 8-aligned, in a mapping that
  * must outlive them), with qids and pids below nqids and npids. NULL when the image is not whole
- * and consistent (a damaged cache is refused, never read out of bounds). */
+ * and consistent (a damaged cache is refused, never read out of bounds). Owned: the caller frees
+ * it with rt_qrels_free, before the mapping goes. */
 rt_qrels *rt_qrels_attach(void *mem, size_t len, const char *path, uint32_t nqids, uint32_t npids);
 
 /* Building qrels from another source (formats that carry labels inline, such as NLPCC DBQA). */
 typedef struct rt_qrels_builder rt_qrels_builder;
 
-/* Starts qrels named name (used in messages), interning into qids and pids. */
+/* Starts qrels named name (used in messages), interning into qids and pids. Owned: freed by
+ * rt_qrels_builder_finish, whatever it returns. */
 rt_qrels_builder *rt_qrels_builder_new(const char *name, rt_strtab *qids, rt_strtab *pids);
 
 /* Adds a judgment; line is the input line it came from (for messages). */

@@ -26,7 +26,8 @@ rt_status rt_queries_load(rt_queries **out, const char *path, rt_queries_format 
                           rt_strtab *qids, const rt_load_opts *opts, rt_report *report,
                           rt_err *err);
 
-/* An empty set, to be filled with rt_queries_add (for formats that carry queries inline). */
+/* An empty set, to be filled with rt_queries_add (for formats that carry queries inline). Owned:
+ * the caller frees it with rt_queries_free. */
 rt_queries *rt_queries_new(rt_strtab *qids);
 
 /* Adds (or keeps the existing) text of qid; returns the qid's id. */
@@ -44,7 +45,8 @@ int rt_queries_format_parse(const char *name, rt_queries_format *fmt);
 uint32_t rt_queries_count(const rt_queries *q);
 uint32_t rt_queries_qid(const rt_queries *q, uint32_t i);
 
-/* The text of qid (NUL-terminated, borrowed until free), or NULL when the file has no such qid. */
+/* The text of qid (NUL-terminated), or NULL when the file has no such qid. Borrowed: valid until
+ * rt_queries_free (rt_queries_add moves its index, not the texts). */
 const char *rt_queries_text(const rt_queries *q, uint32_t qid);
 
 #endif
