@@ -48,7 +48,7 @@ uint64_t rt_reader_offset(const rt_reader *r);
 /* The 1-based number of the line last returned. */
 size_t rt_reader_lineno(const rt_reader *r);
 
-/* The path given to rt_reader_open (borrowed; valid until close). */
+/* The path given to rt_reader_open (copied). Borrowed: valid until rt_reader_close. */
 const char *rt_reader_path(const rt_reader *r);
 
 /* True when the last line returned had no line end (the file ends without a newline). */
@@ -60,13 +60,15 @@ void rt_reader_close(rt_reader **r);
  * For formats that are one document (JSON). */
 rt_status rt_read_file(const char *path, char **buf, size_t *len, rt_err *err);
 
-/* The file's base name without directories and without its last extension, in a new string. */
+/* The file's base name without directories and without its last extension, in a new string.
+ * Owned, as the two below: the caller frees it with free. */
 char *rt_path_stem(const char *path);
 
-/* The directory part of path ("." when none), in a new string. */
+/* The directory part of path ("." when none), in a new string (Owned: free it with free). */
 char *rt_path_dir(const char *path);
 
-/* base joined with rel unless rel is absolute or base is empty, in a new string. */
+/* base joined with rel unless rel is absolute or base is empty, in a new string (Owned: free it
+ * with free). */
 char *rt_path_join(const char *base, const char *rel);
 
 #endif

@@ -13,6 +13,7 @@ typedef enum rt_report_kind {
 
 typedef struct rt_report rt_report;
 
+/* An empty report. Owned: the caller frees it with rt_report_free. */
 rt_report *rt_report_new(void);
 void rt_report_free(rt_report **r);
 
@@ -26,7 +27,8 @@ void rt_report_move_tail(rt_report *r, size_t from, size_t at);
 
 size_t rt_report_count(const rt_report *r);
 size_t rt_report_warnings(const rt_report *r);
-/* Line i (borrowed; valid until the report is freed) and its kind. */
+/* Line i and its kind. Borrowed: valid until rt_report_free (rt_report_add and
+ * rt_report_move_tail move the lines' index, not the lines). */
 const char *rt_report_line(const rt_report *r, size_t i, rt_report_kind *kind);
 
 #endif

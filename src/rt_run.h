@@ -56,13 +56,15 @@ void rt_run_intern_begin(rt_run *run, rt_strtab *qids, rt_strtab *pids);
 int rt_run_intern_step(rt_run *run, size_t budget);
 void rt_run_intern_finish(rt_run *run, const char *path, rt_report *report);
 
+/* The run's name and path, and what reading it found. Borrowed: valid until rt_run_free. */
 const char *rt_run_name(const rt_run *run);
 const char *rt_run_path(const rt_run *run);
 const rt_run_info *rt_run_get_info(const rt_run *run);
 
-/* The ranked pids of qid, or NULL with *n = 0 when the run has no such query. Borrowed; valid
- * until the run is freed. The scores are not kept: they decided the order, and nothing reads them
- * after (8 bytes a passage, 560 MB in memory and in the cache for 10 runs of 7,000 × 1,000). */
+/* The ranked pids of qid, or NULL with *n = 0 when the run has no such query. Borrowed: valid
+ * until rt_run_free (for an attached run, the image's mapping must last as long). The scores are
+ * not kept: they decided the order, and nothing reads them after (8 bytes a passage, 560 MB in
+ * memory and in the cache for 10 runs of 7,000 × 1,000). */
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n);
 
 /* Asks the system to read qid's ranking (pids and scores) in the background, without waiting:
@@ -83,7 +85,8 @@ int rt_run_image_write(const rt_run *run, FILE *f);
 /* The run read from path whose arrays are the image at mem (len bytes, 8-aligned, in a mapping
  * that must outlive it), in the namespaces qids and pids. NULL when the image is not whole and
  * consistent (every query known, every ranking inside it); a ranking holding a pid past the pid
- * table (checked when first read) reads as none: a damaged cache is never read out of bounds. */
+ * table (checked when first read) reads as none: a damaged cache is never read out of bounds.
+ * Owned: the caller frees it with rt_run_free, before the mapping goes. */
 rt_run *rt_run_attach(void *mem, size_t len, const char *path, rt_strtab *qids, rt_strtab *pids);
 
 /* Number of queries in the run and the qid of the i-th (order of first appearance). */

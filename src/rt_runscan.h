@@ -172,6 +172,7 @@ extern const rt_name rt_run_formats[];
 extern const rt_name rt_orders[];
 
 int rt_run_format_parse(const char *name, rt_run_format *fmt);
+/* The name of fmt, or "?". Borrowed: a static string. */
 const char *rt_run_format_name(rt_run_format fmt);
 
 #endif

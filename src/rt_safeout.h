@@ -12,7 +12,8 @@
 #include <stdio.h>
 
 /* A new stream writing sanitised bytes to fd (not closed with the stream); NULL on failure (at
- * most four are open at once). A character split across writes is held until its end arrives. */
+ * most four are open at once). A character split across writes is held until its end arrives.
+ * Owned: the caller closes it with fclose, which frees its slot. */
 FILE *rt_safeout_open(int fd);
 
 /* Sanitises len bytes at s into buf (capacity n, NUL-terminated, cut at a character boundary);

@@ -37,11 +37,12 @@ extern const char *const rt_leak_types[];
 #define RT_LEAK_TYPES_LEAKING 4
 
 /* The journal folder when none is given: the workspace's journal_dir, else "annotations" beside
- * the workspace file, else "./annotations" (an implicit workspace). Caller frees. */
+ * the workspace file, else "./annotations" (an implicit workspace). Owned: the caller frees it
+ * with free. */
 char *rt_session_default_dir(const rt_workspace *ws);
 
 /* The annotator when none is given: the workspace's, else the login name, else "annotator".
- * Caller frees. */
+ * Owned: the caller frees it with free. */
 char *rt_session_default_annotator(const rt_workspace *ws);
 
 /* Opens the journal of annotator in dir (NULLs: the defaults above), replays it, and evaluates
@@ -61,10 +62,12 @@ void rt_session_discard(rt_session **s);
 
 /* For a read-only session on another annotator's journal: applies what they appended since (or,
  * when the file was replaced, reads it again); *changed says whether anything did. One lstat
- * when nothing changed. Pointers into the state (labels, tags) may move when it changes. */
+ * when nothing changed. Pointers into the state (labels, tags) may move when it changes; when the
+ * file was replaced, s->annot, s->live and s->journal are new objects (the old ones are freed). */
 rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err);
 
-/* NULL when changes can be made; otherwise why not. */
+/* NULL when changes can be made; otherwise why not. Borrowed: valid until rt_session_close, or
+ * an rt_session_refresh that finds the journal replaced (it closes the journal the reason is in). */
 const char *rt_session_readonly(const rt_session *s);
 
 /* rt_workspace_settle on the session's workspace, and the live metrics brought up to the runs it

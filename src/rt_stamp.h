@@ -32,7 +32,8 @@ rt_status rt_stamp_file(const char *path, rt_stamp *s, rt_err *err);
 rt_status rt_stamp_file_meta(const char *path, rt_stamp *s, rt_err *err);
 
 /* NULL when now matches was; otherwise the first property that differs, in the order size,
- * mtime, inode, content, ctime ("size", "mtime", "inode", "content", "ctime"). */
+ * mtime, inode, content, ctime ("size", "mtime", "inode", "content", "ctime"). Borrowed: a static
+ * string. */
 const char *rt_stamp_diff(const rt_stamp *was, const rt_stamp *now);
 
 #endif

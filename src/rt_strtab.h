@@ -11,7 +11,7 @@
 
 typedef struct rt_strtab rt_strtab;
 
-/* Returns a new empty table; free it with rt_strtab_free. */
+/* Returns a new empty table. Owned: the caller frees it with rt_strtab_free. */
 rt_strtab *rt_strtab_new(void);
 void rt_strtab_free(rt_strtab **t);
 
@@ -40,7 +40,8 @@ uint32_t rt_strtab_find(const rt_strtab *t, const char *s, size_t len);
 /* As rt_strtab_find, with the hash already computed by rt_hash_bytes(s, len). */
 uint32_t rt_strtab_find_hashed(const rt_strtab *t, const char *s, size_t len, uint64_t hash);
 
-/* The NUL-terminated string of id (which must be < count); valid until the table is freed. */
+/* The NUL-terminated string of id (which must be < count). Borrowed: valid until rt_strtab_free
+ * (interning never moves a string; an attached table's are in its image, which must outlive it). */
 const char *rt_strtab_str(const rt_strtab *t, uint32_t id);
 size_t rt_strtab_len(const rt_strtab *t, uint32_t id);
 
@@ -62,7 +63,8 @@ int rt_strtab_image_write(const rt_strtab *t, uint32_t n, FILE *f);
 /* A table whose strings and slots are those of the image at mem (len bytes, 8-aligned, in a
  * private writable mapping that must outlive the table: inserting writes into its slots). Its ids
  * are the imaged table's; new strings go to the heap. NULL when mem is not a whole, sane image
- * (every string inside it and terminated); damaged slots only cost lookups their answers. */
+ * (every string inside it and terminated); damaged slots only cost lookups their answers. Owned:
+ * the caller frees it with rt_strtab_free, before the mapping goes. */
 rt_strtab *rt_strtab_attach(void *mem, size_t len);
 
 #endif

@@ -19,7 +19,8 @@ typedef enum rt_table_format {
 
 typedef struct rt_table rt_table;
 
-/* A table with ncols columns titled by headers (copied). */
+/* A table with ncols columns titled by headers (copied). Owned: the caller frees it with
+ * rt_table_free. */
 rt_table *rt_table_new(size_t ncols, const char *const *headers);
 void rt_table_free(rt_table **t);
 

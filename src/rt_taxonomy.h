@@ -26,7 +26,7 @@ typedef struct rt_taxonomy {
     size_t ncats;
 } rt_taxonomy;
 
-/* The default taxonomy of DESIGN.md §7; free with rt_taxonomy_free. */
+/* The default taxonomy of DESIGN.md §7. Owned: the caller frees it with rt_taxonomy_free. */
 rt_taxonomy *rt_taxonomy_default(void);
 
 /* Builds a taxonomy from a workspace's "taxonomy" value (a cJSON array, passed as void * so

@@ -119,7 +119,9 @@ typedef struct rt_team_decisions {
 } rt_team_decisions;
 
 /* Works out every pair's team decision; a pair adjudicated by several members is reported in
- * rep (may be NULL): the later adjudication stands. */
+ * rep (may be NULL): the later adjudication stands. Owned: the caller frees it with
+ * rt_team_decisions_free; each pair's adj is borrowed from a member's state, valid until that
+ * state next changes (rt_team_refresh, an apply): decide again then. */
 rt_team_decisions *rt_team_decide(const rt_team *t, rt_report *rep);
 void rt_team_decisions_free(rt_team_decisions **d);
 
@@ -127,16 +129,19 @@ void rt_team_decisions_free(rt_team_decisions **d);
  * hold the pair (a pair new to the team: decide everything again). */
 int rt_team_redecide(const rt_team *t, rt_team_decisions *d, uint32_t qid, uint32_t pid);
 
-/* The pair (qid, pid) of d, or NULL. */
+/* The pair (qid, pid) of d, or NULL. Borrowed: valid until rt_team_decisions_free (rt_team_redecide
+ * rewrites it in place). */
 const rt_team_pair *rt_team_pair_of(const rt_team_decisions *d, uint32_t qid, uint32_t pid);
 
 /* A read-only session over the team's decisions, for metrics, breakdowns and exports (--team):
  * its annotation state holds the team's grades as relabels and the team's categories as tags,
- * by author "team"; its live metrics follow them. Close it with rt_session_close. */
+ * by author "team"; its live metrics follow them. Owned: the caller closes it with
+ * rt_session_close; it borrows t's workspace, not t or d. */
 rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d);
 
 /* The pairs whose members' decisions differ: qid, pid, what differs, each member's decision
- * ("1", "0 entity,typo", "-"), who adjudicated it, and whether a difference is left. */
+ * ("1", "0 entity,typo", "-"), who adjudicated it, and whether a difference is left. Owned: the
+ * caller frees it with rt_table_free. */
 rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d);
 
 #endif

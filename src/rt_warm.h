@@ -23,7 +23,8 @@ typedef struct rt_warm_region {
 typedef void (*rt_warm_then)(void *ctx, const atomic_int *stop);
 
 /* Starts warming the n regions (copied), then calls then(ctx, …) unless stopped first. NULL when
- * there is nothing to do, the regions are too large, or no thread could be made. */
+ * there is nothing to do, the regions are too large, or no thread could be made. Owned: the
+ * caller stops and frees it with rt_warm_stop. */
 rt_warm *rt_warm_start(const rt_warm_region *regions, size_t n, rt_warm_then then, void *ctx);
 
 /* Stops the thread (at the end of its current chunk) and frees *w; NULL is fine. */

@@ -157,24 +157,26 @@ int rt_workspace_runs_busy(const rt_workspace *ws);
 /* 1 while a deferred collection is being indexed, with the bytes read of its total; else 0. */
 int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total);
 
-/* The text of query qid, or NULL. */
+/* The text of query qid, or NULL. Borrowed: valid until rt_workspace_free. */
 const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
 
-/* The passage text of pid (borrowed from the mapping, not NUL-terminated), or 0. */
+/* The passage text of pid (borrowed from the mapping, not NUL-terminated, valid until
+ * rt_workspace_free), or 0. */
 int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len);
 
-/* The first bytes of the passages of the n pids brought into memory together, before a screen
- * shows them (rt_collection_prefetch): from a cold collection, one disk wait instead of n. */
 /* After the first screen of a reopen: maps in the collection index and the workspace cache on a
  * low-priority thread (rt_warm), then checks every mapped run's rankings, so that keys which read
  * every ranking do not fault them in one page at a time. Nothing when nothing is mapped; stopped
  * by rt_workspace_free. */
 void rt_workspace_warm(rt_workspace *ws);
 
+/* The first bytes of the passages of the n pids brought into memory together, before a screen
+ * shows them (rt_collection_prefetch): from a cold collection, one disk wait instead of n. */
 void rt_workspace_prefetch(const rt_workspace *ws, const uint32_t *pids, size_t n, size_t bytes);
 
 /* Run r evaluated against the base qrels by ev (an evaluator over ws->qrels, ws->qids and ws->pids,
- * e.g. with other measures than the workspace's); caller frees. */
+ * e.g. with other measures than the workspace's). Owned: the caller frees it with
+ * rt_eval_result_free. */
 rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev, size_t r);
 
 /* The base grade of (qid, pid); returns 0 when unjudged. */

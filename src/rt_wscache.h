@@ -35,7 +35,8 @@ typedef struct rt_wscache rt_wscache;
 
 /* Starts caching for k: stamps its inputs before they are read. NULL when the workspace is not
  * cached: an input is not a regular file, or the runs are smaller than RETRIAGE_CACHE_MIN bytes
- * (default 16 MiB: below that parsing is as fast as mapping). */
+ * (default 16 MiB: below that parsing is as fast as mapping). Owned: the caller frees it with
+ * rt_wscache_free. */
 rt_wscache *rt_wscache_begin(const rt_wscache_key *k);
 
 /* Maps a valid cache and sets *qids, *pids, *qrels and runs[0..nruns) from it (they borrow the
@@ -78,10 +79,12 @@ long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const
                      rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
                      void *before_ctx);
 
-/* The cache file used or written, or NULL. */
+/* The cache file used or written, or NULL. Borrowed: valid until the next rt_wscache_save (which
+ * replaces it when it writes the cache here) or rt_wscache_free. */
 const char *rt_wscache_path(const rt_wscache *c);
 
-/* The restored file's mapping (*len bytes), or NULL when nothing was restored. */
+/* The restored file's mapping (*len bytes), or NULL when nothing was restored. Borrowed: valid
+ * until rt_wscache_free. */
 const void *rt_wscache_map(const rt_wscache *c, size_t *len);
 
 /* Unmaps the cache (after everything restored from it was freed). */
