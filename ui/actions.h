@@ -36,10 +36,11 @@ void actions_word(const char **p, char *buf, size_t n);
 int actions_command(app *a, const char *line);
 
 /* The keys of x as help shows them ("Ctrl-F, PgDn, Space"; "r then 0-3" for a follow-up key)
- * into buf; returns buf. */
+ * into buf; returns buf (Borrowed: it is the caller's buf). */
 const char *actions_keys(const action *x, char *buf, size_t n);
 
-/* The keys of the action named name (for status legends). */
+/* The keys of the action named name (for status legends) into buf; returns buf (Borrowed: it is
+ * the caller's buf). */
 const char *actions_keys_of(const char *name, char *buf, size_t n);
 
 /* Writes the key table as man-page text (roff) or plain text. */

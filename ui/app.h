@@ -187,7 +187,8 @@ void app_compute_stats(app *a);
 /* The current query's qid id. */
 uint32_t app_qid(const app *a);
 
-/* The digit keys of the workspace's taxonomy ("1-8") into buf; returns buf. */
+/* The digit keys of the workspace's taxonomy ("1-8") into buf; returns buf (Borrowed: it is the
+ * caller's buf). */
 const char *app_tag_keys(const app *a, char *buf, size_t n);
 
 /* The index in ws->qlist of query qid (0 when it is not listed). */
@@ -263,7 +264,8 @@ int app_body_height(const app *a);
 void app_columns_hint(const app *a, char *buf, size_t n);
 
 /* The run names as column headers of width columns show them (rt_text_short_names) and, when
- * any had to be shortened, a legend "short = full …" in legend. Caller frees (app_free_names). */
+ * any had to be shortened, a legend "short = full …" in legend. Owned: the caller frees them with
+ * app_free_names. */
 char **app_run_short_names(const app *a, size_t width, char *legend, size_t n);
 
 /* Says which of its columns the view on screen shows (the status line's "runs 1–3 of 4 (h/l)"). */

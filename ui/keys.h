@@ -16,7 +16,8 @@
 /* True when the table code k stands for the key pressed. */
 int keys_match(int k, int pressed);
 
-/* The name of table code k ("Down", "Ctrl-F", "Enter", "1-9", "j") into buf; returns buf. */
+/* The name of table code k ("Down", "Ctrl-F", "Enter", "1-9", "j") into buf; returns buf
+ * (Borrowed: it is the caller's buf). */
 const char *keys_name(int k, char *buf, size_t n);
 
 /* The key a script names with the n bytes at name ("Enter", "PgDn", "C-r", "lt"): sets *is_key

@@ -16,7 +16,9 @@ int team_ensure(app *a);
  * names some): the workbench does this as it starts, so that the team's views open at once. */
 void team_open_if_any(app *a);
 
-/* The team and its decisions (NULL until team_ensure). */
+/* The team and its decisions (NULL until team_ensure). Borrowed: the team is valid until
+ * team_release; the decisions until they change (team_poll, team_after_change: team_generation
+ * moves), which frees them. */
 rt_team *team_of(const app *a);
 rt_team_decisions *team_decisions(const app *a);
 
@@ -31,11 +33,13 @@ void team_poll(app *a);
 void team_after_change(app *a, uint32_t qid, uint32_t pid);
 
 /* The team's decisions as a read-only session (rt_team_session), for the metrics panel; NULL when
- * the team is not open. Rebuilt when the decisions change. */
+ * the team is not open. Rebuilt when the decisions change. Borrowed: valid until the next
+ * team_session call after team_generation moved, team_runs_changed or team_release. */
 rt_session *team_session(app *a);
 
 /* The team's packages and their review report (default threshold and reviewers); NULL when the
- * team is not open. Rebuilt when the decisions change. */
+ * team is not open. Rebuilt when the decisions change. Borrowed: valid until the next
+ * team_packages call after team_generation moved, or team_release. */
 const rt_package_report *team_packages(app *a);
 
 /* Frees the team (the workbench closes). */
@@ -44,7 +48,8 @@ void team_release(app *a);
 /* Runs were taken in (app_settle): the team's live metrics are made again at their next use. */
 void team_runs_changed(app *a);
 
-/* The decisions of member m on (qid, pid) as "1", "0 entity,typo" or "-" into buf. */
+/* The decisions of member m on (qid, pid) as "1", "0 entity,typo" or "-" into buf; returns buf
+ * (Borrowed: it is the caller's buf). */
 const char *team_decision_text(const app *a, size_t m, uint32_t qid, uint32_t pid, char *buf, size_t n);
 
 #endif

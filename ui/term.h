@@ -27,7 +27,8 @@ typedef enum term_role {
     ROLE_COUNT
 } term_role;
 
-/* Why term_init failed (for the message). */
+/* Why term_init failed (for the message). Borrowed: a static buffer, rewritten by the next
+ * term_init. */
 const char *term_error(void);
 
 /* Starts curses on the terminal, or headless (cols x rows, no tty used) when headless. */

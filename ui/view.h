@@ -41,10 +41,10 @@ extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_me
     view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops, view_agree_ops,
     view_disputes_ops, view_packages_ops, view_package_ops, view_review_ops, view_plot_ops, view_grep_ops;
 
-/* The record of view v (never NULL for a valid id). */
+/* The record of view v (never NULL for a valid id). Borrowed: a static record. */
 const view_ops *view_get(view_id v);
 
-/* The record of the view on screen. */
+/* The record of the view on screen. Borrowed: a static record. */
 const view_ops *view_current(const app *a);
 
 /* The pair the current view is on (see focus above); 0 when none. */
