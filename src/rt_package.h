@@ -46,7 +46,8 @@ rt_status rt_package_make(const rt_workspace *ws, const rt_package_plan *plan, r
 size_t rt_package_sample(const rt_package *p, size_t *idx);
 
 /* The team's packages: every member's, each once (the latest when two members made one of the
- * same name). */
+ * same name). Owned: *out, freed with free; each p is borrowed from a member's state, valid until
+ * that state next changes (rt_annot_apply, rt_team_refresh). */
 typedef struct rt_team_package {
     const rt_package *p;
     size_t owner;               /* the member whose journal holds it */

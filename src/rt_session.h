@@ -157,7 +157,7 @@ rt_status rt_session_note(rt_session *s, const char *qid, const char *pid, const
                           rt_err *err);
 
 /* The current grade of (qid, pid) and whether the relabel overlay sets it (*relabel, may be
- * NULL). Returns 0 when unjudged. */
+ * NULL; Borrowed as rt_annot_label's: valid until the next change to s). Returns 0 when unjudged. */
 int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *grade,
                      const rt_label **relabel);
 
