@@ -97,7 +97,7 @@ void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t
  * close), or NULL when no index file could be written and the index lives in memory. */
 int rt_collection_index_reused(const rt_collection *c);
 
-/* The mapped index file (*len bytes), or NULL when the index is on the heap; then the index
+/* The mapped index file (*len bytes), or NULL when the index is on the heap; and the index
  * file's path, or NULL when there is none (yet). Borrowed: both valid until rt_collection_close;
  * rt_collection_save of an unsaved index sets them (it maps the file and frees the heap copy). */
 const void *rt_collection_index_map(const rt_collection *c, size_t *len);

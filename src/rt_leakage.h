@@ -42,9 +42,8 @@ const char *rt_leakage_train_text(const rt_leakage *l, const rt_leak_pair *p);
 int rt_leak_type_is_leak(const char *type);
 
 /* The leaked test queries: a new array (Owned: the caller frees it with free) with a nonzero
- * byte at each qid id that a
- * review label types as a leak, and, when candidates is set and l is not NULL, at every test
- * query with a candidate. *n (may be NULL) receives how many are marked. */
+ * byte at each qid id that a review label types as a leak, and, when candidates is set and l is
+ * not NULL, at every test query with a candidate. *n (may be NULL) receives how many are marked. */
 unsigned char *rt_leakage_mask(const rt_session *s, const rt_leakage *l, int candidates, size_t *n);
 
 #endif

@@ -22,9 +22,9 @@ void rt_mapguard_remove(const void *base);
  * The workbench turns it off and checks rt_mapguard_tripped instead. */
 void rt_mapguard_set_fatal(int fatal);
 
-/* The (safe form of the) path of the first mapping that tripped, or NULL. Async-signal-safe to read.
- * Borrowed: a static slot, which rt_mapguard_add overwrites once that mapping was removed: copy it
- * to keep it. */
+/* The (safe form of the) path of the first mapping that tripped, or NULL. Async-signal-safe to
+ * read. Borrowed: a static slot, which rt_mapguard_add overwrites once that mapping was removed:
+ * copy it to keep it. */
 const char *rt_mapguard_tripped(void);
 
 #endif

@@ -15,7 +15,8 @@ void rt_mem_init(void);
 void *rt_malloc(size_t n);
 void *rt_calloc(size_t count, size_t size);
 void *rt_realloc(void *p, size_t n);
-/* realloc for an array of count elements of size bytes, with an overflow check. Owned (free). */
+/* realloc for an array of count elements of size bytes, with an overflow check. Owned: freed with
+ * free. */
 void *rt_reallocarray(void *p, size_t count, size_t size);
 char *rt_strndup(const char *s, size_t n);
 char *rt_strdup(const char *s);

@@ -15,7 +15,7 @@ typedef struct rt_name {
 /* Sets *value to the value named name and returns 1; 0 when the table has no such name. */
 int rt_name_value(const rt_name *t, const char *name, int *value);
 
-/* The first name of value, or "?". Borrowed: a string of t (or a static one), valid as long as t. */
+/* The first name of value, or "?". Borrowed: one of t's strings, or a static "?". */
 const char *rt_name_of(const rt_name *t, int value);
 
 /* The names of the table, each value once, as "a, b, c" into buf; returns buf (cut to fit).

@@ -53,9 +53,9 @@ void rt_ngram_free(rt_ngram **m);
 void rt_ngram_count(rt_ngram *m, const char *const *texts, size_t n);
 
 /* Embeds the n texts into a new n × dim matrix (Owned: the caller frees it with rt_embed_free),
- * each row of unit norm,
- * except a text without any letter, digit or symbol (empty, or only punctuation and spaces):
- * its row is zero. *nzero (may be NULL) receives the number of zero rows. */
+ * each row of unit norm, except a text without any letter, digit or symbol (empty, or only
+ * punctuation and spaces): its row is zero. *nzero (may be NULL) receives the number of zero
+ * rows. */
 rt_embed *rt_ngram_embed(const rt_ngram *m, const char *const *texts, size_t n, size_t *nzero);
 
 #endif

@@ -56,8 +56,8 @@ size_t rt_team_packages(const rt_team *t, rt_team_package **out);
 
 /* The first name of the package operations ops (n of them) that a member of t has a package of
  * already, with that member in *owner; NULL when every name is new. A second package of a name
- * would hide the first from the whole team (the latest stands), so makers check this first. The
- * name is Borrowed: it is ops[i].name, valid as long as ops. */
+ * would hide the first from the whole team (the latest stands), so makers check this first.
+ * Borrowed: the name is ops[i].name, valid as long as ops. */
 const char *rt_package_name_taken(const rt_team *t, const rt_op *ops, size_t n, size_t *owner);
 
 typedef struct rt_package_reviewer {

@@ -137,8 +137,7 @@ rt_num_status rt_parse_int32(const char *s, size_t len, int32_t *out);
 int rt_utf8_valid(const char *s, size_t len);
 
 /* A copy of the NUL-terminated s (Owned: the caller frees it with free) with each invalid UTF-8
- * byte replaced by U+FFFD:
- * for strings put into JSON, which must be UTF-8. */
+ * byte replaced by U+FFFD: for strings put into JSON, which must be UTF-8. */
 char *rt_utf8_repaired(const char *s);
 
 /* Byte offset of the first invalid UTF-8 sequence in s, or len when all are valid. */

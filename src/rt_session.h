@@ -67,7 +67,7 @@ void rt_session_discard(rt_session **s);
 rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err);
 
 /* NULL when changes can be made; otherwise why not. Borrowed: valid until rt_session_close, or
- * an rt_session_refresh that finds the journal replaced (it closes the journal the reason is in). */
+ * an rt_session_refresh that finds the journal replaced (and closes the old one). */
 const char *rt_session_readonly(const rt_session *s);
 
 /* rt_workspace_settle on the session's workspace, and the live metrics brought up to the runs it
@@ -157,7 +157,8 @@ rt_status rt_session_note(rt_session *s, const char *qid, const char *pid, const
                           rt_err *err);
 
 /* The current grade of (qid, pid) and whether the relabel overlay sets it (*relabel, may be
- * NULL; Borrowed as rt_annot_label's: valid until the next change to s). Returns 0 when unjudged. */
+ * NULL; Borrowed, as rt_annot_label's: valid until the next change to s). Returns 0 when
+ * unjudged. */
 int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *grade,
                      const rt_label **relabel);
 

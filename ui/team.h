@@ -18,7 +18,7 @@ void team_open_if_any(app *a);
 
 /* The team and its decisions (NULL until team_ensure). Borrowed: the team is valid until
  * team_release; the decisions until they change (team_poll, team_after_change: team_generation
- * moves), which frees them. */
+ * moves) or team_release, either of which frees them. */
 rt_team *team_of(const app *a);
 rt_team_decisions *team_decisions(const app *a);
 
