@@ -93,7 +93,7 @@ rt_status rt_journal_render_append(const rt_journal *j, rt_op *ops, size_t n, ch
                                    rt_err *err);
 void rt_journal_adopt(rt_journal *j, int newfd, size_t len, size_t n);
 
-/* The journal's folder as opened (borrowed: valid until j is closed). */
+/* The journal's folder as opened. Borrowed: valid until j is closed. */
 const char *rt_journal_dir(const rt_journal *j);
 
 /* The open file of a writable journal, -1 when read-only (borrowed: valid until j is closed or
