@@ -12,9 +12,10 @@ say() { printf 'setup: %s\n' "$*"; }
 # libopenblas0-pthread becomes the system libblas.so.3 (Debian alternatives): Faiss's exact
 # search is a matrix product, about 9x faster than with the reference BLAS. libxml2-utils
 # (xmllint) and librsvg2-bin (rsvg-convert) check the SVG figures in the tests; zlib1g-dev and
-# libzstd-dev read compressed inputs, and the zstd tool makes them in the tests.
+# libzstd-dev read compressed inputs, and the zstd tool makes them in the tests; libxxhash-dev
+# checksums the caches (XXH3).
 packages=(build-essential autoconf automake libtool pkg-config dpkg-dev
-          libncurses-dev libutf8proc-dev libcjson-dev zlib1g-dev libzstd-dev zstd libfaiss-dev libblas-dev liblapack-dev
+          libncurses-dev libutf8proc-dev libcjson-dev zlib1g-dev libzstd-dev zstd libxxhash-dev libfaiss-dev libblas-dev liblapack-dev
           libopenblas0-pthread libxml2-utils librsvg2-bin)
 
 fuzz=0

@@ -19,9 +19,13 @@
 #include "rt_mapguard.h"
 #include "rt_mem.h"
 
+#include <xxhash.h>
+
 static uint64_t header_hash(const idx_header *h)
 {
-    return rt_hash_bytes(h, offsetof(idx_header, header_hash));
+    idx_header copy = *h;
+    copy.header_hash = 0;
+    return XXH3_64bits(&copy, sizeof copy);
 }
 
 /* The file's size for n entries: the sorted layout (span 0) or the dense one. */
@@ -35,12 +39,14 @@ static size_t idx_file_size(size_t n, size_t span)
 /* ---- validating and mapping an index file ---------------------------------------------------- */
 
 /* Maps the index at ipath into c when it is valid for the collection described by stamp.
- * Returns 1 on success; 0 leaves c untouched (a missing, stale or broken index is not an error:
- * it is rebuilt). Only the header is checked: reading a body of 20-36 bytes per passage
- * (170-300 MB for MS MARCO) at every open would cost more than the rest of the open. The body
- * cannot mislead a lookup anyway: every access checks that the entry it reads lies inside the
- * collection, and a pid is only found where the collection's own bytes spell it
- * (rt_collection.c). */
+ * Returns 1 on success; 0 (missing, stale or of another version) or -1 (its header right, its body
+ * not: damaged) leave c untouched: neither is an error, the index is rebuilt. The header, then the whole body against its checksum: a lookup checks that the
+ * entry it reads lies inside the collection, but a flipped table slot or hash still answers "not
+ * in the collection" for a pid that is there (a wrong count of positives, of judged passages
+ * missing). Reading the body costs one pass over 20-36 bytes a passage (170-300 MB for MS
+ * MARCO): from the page cache XXH3 takes it at memory speed (README, "Caches", has the measured
+ * cost); the workbench opens the collection on its own thread, so the wait falls there, before
+ * any number that depends on the index is shown. */
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
 {
     /* never an index through a link; a FIFO in its place is not waited on (refused below) */
@@ -67,6 +73,13 @@ int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
                h->count <= (len - sizeof(idx_header)) / 16 &&
                h->span <= DENSE_SLACK * h->count + DENSE_BASE &&
                idx_file_size(h->count, h->span) == len;
+    int damaged = 0;
+    if (good) {   /* read in order, ahead of the hash */
+        madvise(map, len, MADV_SEQUENTIAL);
+        damaged = XXH3_64bits((const char *)map + sizeof(idx_header), len - sizeof(idx_header)) != h->body_sum;
+        good = !damaged;
+        madvise(map, len, MADV_RANDOM);   /* lookups: one page at a time */
+    }
     size_t n = good ? (size_t)h->count : 0, span = good ? (size_t)h->span : 0;
     const coll_entry *ent = (const coll_entry *)((const char *)map + sizeof(idx_header));
     const uint64_t *keys = span ? NULL : (const uint64_t *)(ent + n);
@@ -74,7 +87,7 @@ int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
     const uint32_t *perm = span ? NULL : (const uint32_t *)(hashes + n);
     if (!good) {
         munmap(map, len);
-        return 0;
+        return damaged ? -1 : 0;
     }
     c->idx_map = map;
     c->idx_len = len;
@@ -124,6 +137,26 @@ char *colindex_cache_path(const char *path)
 
 /* ---- writing the index atomically ------------------------------------------------------------ */
 
+/* XXH3_64bits of the body index_write writes, in the same order. */
+static uint64_t body_sum(const rt_collection *c)
+{
+    XXH3_state_t *st = XXH3_createState();
+    if (!st)
+        return 0;   /* no memory for 600 bytes: the file written fails its check, and is rebuilt */
+    XXH3_64bits_reset(st);
+    XXH3_64bits_update(st, c->ent, c->n * sizeof *c->ent);
+    if (c->table) {
+        XXH3_64bits_update(st, c->table, c->span * sizeof *c->table);
+    } else {
+        XXH3_64bits_update(st, c->keys, c->n * sizeof *c->keys);
+        XXH3_64bits_update(st, c->hashes, c->n * sizeof *c->hashes);
+        XXH3_64bits_update(st, c->perm, c->n * sizeof *c->perm);
+    }
+    uint64_t x = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return x;
+}
+
 /* Writes the index to dest through rt_file's atomic writer (a reader sees the old file or the
  * whole new one). Only a regular file (or a new name) is written: a link, a device or a pipe
  * where the index would go is left alone, and the caller falls back to the cache folder. */
@@ -161,6 +194,7 @@ int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char 
                     .first_dup_line = c->first_dup_line, .lines = c->lines,
                     .span = c->table ? c->span : 0};
     memcpy(h.magic, IDX_MAGIC, 8);
+    h.body_sum = body_sum(c);
     h.header_hash = header_hash(&h);
     char *dest = colindex_side_path(c->path);
     rt_err e;
@@ -197,7 +231,7 @@ int colindex_save(rt_collection *c, const coll_stamp *stamp, char **cpath, char 
     /* Serve lookups from the file (paged in by the kernel as needed) rather than from the heap
      * copy; reading the whole body back to check it would only bring it into memory. */
     rt_collection tmp = *c;
-    if (colindex_load(&tmp, dest, stamp)) {
+    if (colindex_load(&tmp, dest, stamp) == 1) {
         free(c->heap_ent);
         free(c->heap_keys);
         free(c->heap_perm);

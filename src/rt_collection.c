@@ -412,32 +412,38 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
 
 /* The stamp of a compressed collection and of its decompressed text, as the cache records it:
  * the source's size, times, inode and a hash of sampled content (as the index is revalidated),
- * then the text's size, mtime and inode (a text changed in the cache is not used). */
+ * then the text's the same way (rt_stamp: size, mtime, inode, ctime, sampled content). The copy
+ * is ours, so any change to it (an edit in place with its mtime put back changes the ctime, which
+ * no user can set back) means it is decompressed again. A checksum of the whole text is not
+ * taken: it would read the whole copy at every open (MS MARCO: 3 GB; README, "Caches", has the
+ * measured cost), where the ctime already catches every write through the filesystem. */
 static int source_stamp(const char *path, const char *text, char *buf, size_t n)
 {
-    rt_stamp st;
+    rt_stamp st, tt;
     rt_err e;
-    struct stat tt;
     if (rt_stamp_file(path, &st, &e) != RT_OK || st.size == 0)
         return -1;
-    int have = text && stat(text, &tt) == 0;
-    snprintf(buf, n, "retriage-decompressed 2 %llu %lld %lld %llu %lld %lld %016llx %llu %lld %lld %llu\n",
+    int have = text && rt_stamp_file(text, &tt, &e) == RT_OK;
+    if (!have)
+        memset(&tt, 0, sizeof tt);
+    snprintf(buf, n, "retriage-decompressed 3 %llu %lld %lld %llu %lld %lld %016llx "
+             "%llu %lld %lld %llu %lld %lld %016llx\n",
              (unsigned long long)st.size, (long long)st.mtime_sec, (long long)st.mtime_nsec,
              (unsigned long long)st.ino, (long long)st.ctime_sec, (long long)st.ctime_nsec,
-             (unsigned long long)st.sample, have ? (unsigned long long)tt.st_size : 0ULL,
-             have ? (long long)tt.st_mtim.tv_sec : 0LL, have ? (long long)tt.st_mtim.tv_nsec : 0LL,
-             have ? (unsigned long long)tt.st_ino : 0ULL);
+             (unsigned long long)st.sample, (unsigned long long)tt.size, (long long)tt.mtime_sec,
+             (long long)tt.mtime_nsec, (unsigned long long)tt.ino, (long long)tt.ctime_sec,
+             (long long)tt.ctime_nsec, (unsigned long long)tt.sample);
     return 0;
 }
 
 /* A gzip or zstd collection is decompressed once into the cache folder (NAME.tsv, with
- * NAME.src recording the compressed file's size, times and inode: a change decompresses it
- * again) and mapped from there. *plain receives the text's path. */
+ * NAME.src recording the compressed file's stamp and the text's: a change to either decompresses
+ * it again) and mapped from there. *plain receives the text's path. */
 static rt_status decompressed(const char *path, char **plain, rt_progress_fn progress, void *ctx,
                               rt_report *report, rt_err *err)
 {
     *plain = NULL;
-    char *dir = rt_file_cache_dir("decompressed"), *abs = realpath(path, NULL), stamp[400], old[400];
+    char *dir = rt_file_cache_dir("decompressed"), *abs = realpath(path, NULL), stamp[512], old[512];
     if (!dir) {
         free(abs);
         return rt_err_set(err, RT_EIO, "%s: compressed, and no cache folder to decompress it into (neither "
@@ -563,13 +569,17 @@ static rt_status open_any(rt_collection **out, const char *path, int defer, rt_p
         return st;
     }
     char *side = colindex_side_path(path), *cpath = colindex_cache_path(path);
-    if (colindex_load(c, side, &stamp)) {
+    int ls = colindex_load(c, side, &stamp), lc = ls == 1 || !cpath ? 0 : colindex_load(c, cpath, &stamp);
+    if (ls == 1) {
         c->idx_path = side;
         side = NULL;
-    } else if (cpath && colindex_load(c, cpath, &stamp)) {
+    } else if (lc == 1) {
         c->idx_path = cpath;
         cpath = NULL;
     }
+    if (ls < 0 || lc < 0)   /* one line, then the index is built again as if there were none */
+        rt_report_add(report, RT_REPORT_WARNING, "%s: offset index damaged (its checksum does not match); "
+                      "the collection is indexed again", ls < 0 ? side : cpath);
     free(side);
     c->reused = c->idx_path != NULL;
     char why[2600];   /* two rt_err messages and glue */

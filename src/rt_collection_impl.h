@@ -15,14 +15,14 @@
  * Native byte order (a marker in the header rejects a file from a machine of the other order).
  * Two layouts, told apart by the header's span:
  *   sorted (span 0), for any pids:
- *     header    128 bytes, below
+ *     header    136 bytes, below
  *     entries   count x {u64 off; u32 pid_len; u32 text_len}, file order; off is where the pid
  *               starts in the collection, the text follows the pid and one tab
  *     keys      count x u64: the first 8 pid bytes, big-endian and zero-padded, in pid order
  *     hashes    count x u64: rt_hash_bytes of each whole pid, in pid order (so that whether a pid
  *               is there can be told without reading the collection: rt_collection_has)
  *     perm      count x u32: entry numbers in pid (byte) order
- *     exactly 128 + 36 * count bytes;
+ *     exactly 136 + 36 * count bytes;
  *   dense (span > 0), when every pid is a decimal number written plainly (no sign, no leading
  *   zero), no two alike, and the largest below DENSE_SLACK * count + DENSE_BASE (MS MARCO's
  *   0 … 8841822): no sort is needed, and a lookup is one read of the table
@@ -30,13 +30,16 @@
  *     entries   as above
  *     table     span x u32: for each number below span, 1 + the entry number of its pid, 0 when
  *               no pid has that number
- *     exactly 128 + 16 * count + 4 * span bytes.
- * The file is used only when the header (hashed) matches the collection (size, mtime and ctime
- * in ns, inode, a hash of sampled content); otherwise it is rebuilt. The body is not read at an
- * open: each lookup checks the entries it reads. */
+ *     exactly 136 + 16 * count + 4 * span bytes.
+ * The file is used only when the header (XXH3 of all of it, this hash field 0) matches the
+ * collection (size, mtime and ctime in ns, inode, a hash of sampled content) and the body matches
+ * the header's body_sum (XXH3_64bits of every byte after the header); otherwise it is rebuilt.
+ * Each lookup also checks the entries it reads, but that alone cannot tell a flipped offset or
+ * table slot that still lands on some passage: a damaged index must never change a number. */
 #define IDX_MAGIC "RTCOLIDX"
-#define IDX_VERSION 4u   /* 2: the header holds the inode and ctime too; 3: the pid hashes;
-                          * 4: the dense layout (span) */
+#define IDX_VERSION 5u   /* 2: the header holds the inode and ctime too; 3: the pid hashes;
+                          * 4: the dense layout (span); 5: the body's checksum, the header
+                          * hashed whole */
 #define DENSE_DIGITS 9          /* at most 999,999,999 */
 #define DENSE_SLACK 4
 #define DENSE_BASE ((size_t)1 << 20)
@@ -59,12 +62,13 @@ typedef struct idx_header {
     uint64_t duplicates, first_dup_line;
     uint64_t lines;
     uint64_t span;          /* the dense layout's table length; 0: the sorted layout */
-    uint64_t header_hash;   /* of the bytes before this field */
+    uint64_t header_hash;   /* XXH3_64bits of the whole header with this field 0 */
     uint64_t ino;
     int64_t ctime_sec, ctime_nsec;
+    uint64_t body_sum;      /* XXH3_64bits of everything after the header */
 } idx_header;
 
-_Static_assert(sizeof(idx_header) == 128, "the index header is 128 bytes");
+_Static_assert(sizeof(idx_header) == 136, "the index header is 136 bytes");
 _Static_assert(sizeof(coll_entry) == 16, "an index entry is 16 bytes");
 
 /* What the collection file looked like when it was opened: an index must match all of it. */
@@ -188,7 +192,8 @@ static inline const unsigned char *pid_suffix(const builder *b, uint32_t i)
 /* ---- rt_colindex.c: the index file ---- */
 
 /* Maps the index at ipath into c when its header is valid for the collection described by
- * stamp (the body is checked at each access, not at the open). 1 or 0. */
+ * stamp and its body matches its checksum: 1. Else 0, or -1 when only the body is wrong (the
+ * file is damaged, which the caller reports). */
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp);
 
 /* The index's path beside the collection, and in the user's cache folder (NULL when there is

@@ -9,17 +9,29 @@
  *              looked up again, not the runs parsed again)
  *   stamps     ninputs × rt_stamp: the queries file (when the workspace has one), the qrels,
  *              each run, as they were when they were parsed
- *   sections   (5 + nruns) × {u64 offset, u64 length}: qids, pids, qrels, report, evals, each run
+ *   sections   (5 + nruns) × {u64 offset, u64 length, u64 XXH3_64bits of its bytes}: qids, pids,
+ *              qrels, report, evals, each run
  * The evals are each run's values against the base qrels for one set of measures and relevance
  * level (u64 key, nq, nm, nruns; per run value[nq × nm], defined[nq × nm], seen[nq]): a reopen
  * with those measures need not read a ranking; with others it evaluates, as without a cache.
- *   the sections, each 8-aligned
- * The header's meta_hash covers the header, stamps and section table; the sections are checked
- * by their modules' attach functions (every id and range an index can reach), not hashed: a
- * reopen must not read a gigabyte to trust it. */
+ *   the sections, each 8-aligned, one after another to the end of the file
+ * The header's meta_hash (XXH3) covers the header, collection record, stamps and section table;
+ * each section's own checksum covers every byte of it, padding included, so every byte of the
+ * file is covered by one of them.
+ *
+ * Why every section is verified at the restore, before any of its values is used: a damaged
+ * cache must never change a number, and the modules' attach functions only check what an index
+ * can reach (an id in range), not the values (a metric, a grade, a rank order). The restore maps
+ * every section anyway (the runs' attach reads each of their ids), so the checksum is one more
+ * pass over pages already in memory: XXH3 runs at memory speed (see README, "Caches", for the
+ * measured cost). The run sections, most of the file, are hashed on a second thread while the
+ * first checks the small sections and attaches the id tables, so a reopen on two cores waits
+ * for about half of it. A section that does not match makes the whole cache unused: the inputs
+ * are parsed again and the load report says so in one line. */
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +49,13 @@
 #include "rt_stamp.h"
 #include "rt_wscache.h"
 
+#include <pthread.h>
+#include <xxhash.h>
+
 #define WS_MAGIC "RTWSCACH"
 #define WS_BACKGROUND_DEFAULT (64u << 20)   /* a cache this large is written in the background */
-#define WS_VERSION 4u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals;
-                            4: runs without their scores */
+#define WS_VERSION 5u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals;
+                            4: runs without their scores; 5: every section checksummed (XXH3) */
 #define WS_ORDER_MARK 0x0102030405060708ULL
 #define WS_EXT ".rtws"
 #define WS_MIN_DEFAULT (16u << 20)
@@ -69,7 +84,10 @@ _Static_assert(sizeof(rt_stamp) == 56, "a stamp is 7 words");
 
 typedef struct section {
     uint64_t off, len;
+    uint64_t sum;          /* XXH3_64bits of the section's len bytes */
 } section;
+
+_Static_assert(sizeof(section) == 24, "a section entry is 3 words");
 
 struct rt_wscache {
     char **inputs;          /* paths, in stamp order */
@@ -232,11 +250,12 @@ static size_t meta_len(size_t ninputs, size_t nruns)
 
 static uint64_t meta_hash(const unsigned char *meta, size_t len)
 {
-    ws_header h;
-    memcpy(&h, meta, sizeof h);
-    h.meta_hash = 0;
-    uint64_t x = rt_hash_bytes(&h, sizeof h);
-    return rt_hash_mix(x ^ rt_hash_bytes(meta + sizeof h, len - sizeof h));
+    unsigned char *copy = rt_malloc(len);   /* a few KiB: the header, stamps and table */
+    memcpy(copy, meta, len);
+    memset(copy + offsetof(ws_header, meta_hash), 0, sizeof(uint64_t));
+    uint64_t x = XXH3_64bits(copy, len);
+    free(copy);
+    return x;
 }
 
 /* Maps path when it is this workspace's cache with a valid header. 1, or 0 with *why set when
@@ -291,11 +310,16 @@ static int map_file(rt_wscache *c, const char *path, char *why, size_t whylen)
     return 1;
 }
 
+static const section *sec_table(const rt_wscache *c)
+{
+    return (const section *)((const char *)c->map + sizeof(ws_header) + sizeof(ws_coll) +
+                             c->ninputs * sizeof(rt_stamp));
+}
+
 /* The section s of the map, or NULL when it does not lie inside the file, 8-aligned. */
 static void *sec(const rt_wscache *c, size_t s, size_t *len)
 {
-    const section *t = (const section *)((const char *)c->map + sizeof(ws_header) + sizeof(ws_coll) +
-                                         c->ninputs * sizeof(rt_stamp));
+    const section *t = sec_table(c);
     uint64_t off = t[s].off, n = t[s].len;
     if ((off & 7) || off > c->map_len || n > c->map_len - off)
         return NULL;
@@ -318,6 +342,41 @@ static int report_sane(const unsigned char *p, size_t len)
     return n && !cur.bad && cur.p == cur.end;
 }
 
+static const char *sec_name(size_t s)
+{
+    static const char *const names[SEC_RUNS] = {"query ids", "passage ids", "qrels", "load report", "evaluations"};
+    return s < SEC_RUNS ? names[s] : "run";
+}
+
+/* Sections [from, to) of the map checked against their checksums: SIZE_MAX when all match (and
+ * lie inside the file, one after another from the table's end to the file's end: no byte
+ * uncovered), else the first that does not. */
+static size_t sums_check(const rt_wscache *c, size_t from, size_t to)
+{
+    const section *t = sec_table(c);
+    for (size_t s = from; s < to; s++) {
+        size_t n;
+        const void *p = sec(c, s, &n);
+        uint64_t end = s + 1 < SEC_RUNS + c->nruns ? t[s + 1].off : c->map_len;
+        uint64_t start = s == 0 ? meta_len(c->ninputs, c->nruns) : t[s].off;
+        if (!p || t[s].off != start || t[s].off + n != end || XXH3_64bits(p, n) != t[s].sum)
+            return s;
+    }
+    return SIZE_MAX;
+}
+
+typedef struct sums_job {
+    const rt_wscache *c;
+    size_t from, to, bad;
+} sums_job;
+
+static void *sums_thread(void *arg)
+{
+    sums_job *j = arg;
+    j->bad = sums_check(j->c, j->from, j->to);
+    return NULL;
+}
+
 int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qrels **qrels,
                        rt_run **runs, rt_report *report)
 {
@@ -334,15 +393,28 @@ int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qre
             rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache not used: %s; the inputs are read again", path, why);
         return 0;
     }
+    /* every checksum before a value is read; the runs' on a second thread meanwhile (the id
+     * tables' attach writes to their own sections only, which the first thread has checked) */
+    sums_job runs_job = {c, SEC_RUNS, SEC_RUNS + c->nruns, SIZE_MAX};
+    pthread_t th;
+    int threaded = c->nruns > 0 && pthread_create(&th, NULL, sums_thread, &runs_job) == 0;
+    size_t bad = sums_check(c, 0, SEC_RUNS);
+    if (!threaded)
+        runs_job.bad = sums_check(c, SEC_RUNS, SEC_RUNS + c->nruns);
     size_t len[SEC_RUNS];
     void *p[SEC_RUNS];
     for (size_t s = 0; s < SEC_RUNS; s++)
-        p[s] = sec(c, s, &len[s]);
+        p[s] = bad == SIZE_MAX ? sec(c, s, &len[s]) : NULL;
     rt_strtab *q = p[SEC_QIDS] ? rt_strtab_attach(p[SEC_QIDS], len[SEC_QIDS]) : NULL;
     rt_strtab *d = q && p[SEC_PIDS] ? rt_strtab_attach(p[SEC_PIDS], len[SEC_PIDS]) : NULL;
     rt_qrels *j = d && p[SEC_QRELS] ? rt_qrels_attach(p[SEC_QRELS], len[SEC_QRELS], c->inputs[c->has_queries],
                                                        rt_strtab_count(q), rt_strtab_count(d)) : NULL;
     int good = j && p[SEC_REPORT] && report_sane(p[SEC_REPORT], len[SEC_REPORT]);
+    if (threaded)
+        pthread_join(th, NULL);
+    if (bad == SIZE_MAX)
+        bad = runs_job.bad;
+    good = good && bad == SIZE_MAX;
     size_t r = 0;
     for (; good && r < c->nruns; r++) {
         size_t n;
@@ -359,12 +431,19 @@ int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qre
         rt_mapguard_remove(c->map);
         munmap(c->map, c->map_len);
         c->map = NULL;
-        rt_report_add(report, RT_REPORT_WARNING, "%s: workspace cache damaged; the inputs are read again", path);
+        if (bad != SIZE_MAX && bad >= SEC_RUNS)
+            rt_report_add(report, RT_REPORT_WARNING, "%s: workspace cache damaged (the checksum of run %zu's "
+                          "section does not match); the inputs are read again", path, bad - SEC_RUNS + 1);
+        else if (bad != SIZE_MAX)
+            rt_report_add(report, RT_REPORT_WARNING, "%s: workspace cache damaged (the checksum of its %s "
+                          "does not match); the inputs are read again", path, sec_name(bad));
+        else
+            rt_report_add(report, RT_REPORT_WARNING, "%s: workspace cache damaged; the inputs are read again", path);
         return 0;
     }
     c->report = p[SEC_REPORT];
     c->report_len = len[SEC_REPORT];
-    c->evals = p[SEC_EVALS];   /* checked when used: only its sizes matter */
+    c->evals = p[SEC_EVALS];   /* its checksum matched; its sizes are checked when used */
     c->evals_len = c->evals ? len[SEC_EVALS] : 0;
     c->used = rt_strdup(path);
     *qids = q;
@@ -464,25 +543,75 @@ typedef struct contents {
     size_t meta_len;
 } contents;
 
+/* A stream that passes what is written to out and hashes it on the way (XXH3), so that each
+ * section's checksum is taken from the very bytes its module writes, without reading the file
+ * back. */
+typedef struct hash_sink {
+    FILE *out;
+    XXH3_state_t *st;
+} hash_sink;
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+    hash_sink *k = cookie;
+    XXH3_64bits_update(k->st, buf, n);
+    return fwrite(buf, 1, n, k->out) == n ? (ssize_t)n : -1;
+}
+
+/* Writes the cache w to dest: the meta first with the sections' checksums left 0, the sections
+ * through a hashing stream, then the meta again with the checksums and its own hash. */
 static rt_status write_to(const char *dest, const contents *w, size_t nruns, rt_err *err)
 {
     struct stat sb;
     if (lstat(dest, &sb) == 0 && !S_ISREG(sb.st_mode))
         return rt_err_set(err, RT_EIO, "%s: not a regular file; left alone", dest);
+    hash_sink k = {NULL, XXH3_createState()};
+    if (!k.st)
+        return rt_err_set(err, RT_EIO, "%s: no memory for its checksum", dest);
     rt_outfile *o;
     rt_status st = rt_outfile_open(&o, dest, err);
-    if (st != RT_OK)
+    if (st != RT_OK) {
+        XXH3_freeState(k.st);
         return st;
+    }
     FILE *f = rt_outfile_stream(o);
+    k.out = f;
     (void)fchmod(fileno(f), 0644);
-    fwrite(w->meta, 1, w->meta_len, f);
-    rt_strtab_image_write(w->qids, w->nqids, f);
-    rt_strtab_image_write(w->pids, w->npids, f);
-    rt_qrels_image_write(w->qrels, f);
-    report_write(w->report, w->first, w->last, f);
-    evals_write(w->evals, nruns, f);
-    for (size_t r = 0; r < nruns; r++)
-        rt_run_image_write(w->runs[r], f);
+    unsigned char *meta = rt_malloc(w->meta_len);
+    memcpy(meta, w->meta, w->meta_len);
+    fwrite(meta, 1, w->meta_len, f);
+    section *t = (section *)(meta + w->meta_len - (SEC_RUNS + nruns) * sizeof(section));
+    cookie_io_functions_t io = {.write = sink_write};
+    FILE *tee = fopencookie(&k, "w", io);
+    for (size_t s = 0; tee && s < SEC_RUNS + nruns; s++) {
+        XXH3_64bits_reset(k.st);
+        if (s == SEC_QIDS)
+            rt_strtab_image_write(w->qids, w->nqids, tee);
+        else if (s == SEC_PIDS)
+            rt_strtab_image_write(w->pids, w->npids, tee);
+        else if (s == SEC_QRELS)
+            rt_qrels_image_write(w->qrels, tee);
+        else if (s == SEC_REPORT)
+            report_write(w->report, w->first, w->last, tee);
+        else if (s == SEC_EVALS)
+            evals_write(w->evals, nruns, tee);
+        else
+            rt_run_image_write(w->runs[s - SEC_RUNS], tee);
+        if (fflush(tee) != 0)
+            break;
+        t[s].sum = XXH3_64bits_digest(k.st);
+    }
+    int ok = tee && !ferror(tee);
+    if (tee && fclose(tee) != 0)
+        ok = 0;
+    XXH3_freeState(k.st);
+    ((ws_header *)meta)->meta_hash = meta_hash(meta, w->meta_len);
+    if (!ok || fseek(f, 0, SEEK_SET) != 0 || fwrite(meta, 1, w->meta_len, f) != w->meta_len) {
+        free(meta);
+        rt_outfile_discard(&o);
+        return rt_err_set(err, RT_EIO, "%s: cannot write: %s", dest, strerror(errno ? errno : EIO));
+    }
+    free(meta);
     return rt_outfile_commit(&o, err);   /* a short write shows as an error here */
 }
 
@@ -597,11 +726,10 @@ long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const
         size_t n = s == SEC_QIDS ? rt_strtab_image_size(qids, nqids) : s == SEC_PIDS ? rt_strtab_image_size(pids, npids)
                  : s == SEC_QRELS ? rt_qrels_image_size(qrels) : s == SEC_REPORT ? report_size(report, first, last)
                  : s == SEC_EVALS ? evals_size(evals, c->nruns) : rt_run_image_size(runs[s - SEC_RUNS]);
-        t[s] = (section){off, n};
+        t[s] = (section){off, n, 0};   /* sum: by write_to */
         off += n;
     }
-    h->file_size = off;
-    h->meta_hash = meta_hash(meta, mlen);
+    h->file_size = off;   /* the checksums and meta_hash: by write_to, from the bytes it writes */
     contents w = {qids, pids, nqids, npids, qrels, runs, report, first, last, evals, meta, mlen};
     int background = h->file_size >= env_size("RETRIAGE_CACHE_BACKGROUND_MIN", WS_BACKGROUND_DEFAULT);
     if (!background && (d = input_changed(c, 1, &changed)) != NULL) {

@@ -162,7 +162,7 @@ u64() { od -An -t u8 -j "$1" -N 8 "$cache" | tr -d ' '; }
 # 3 report, 4 evals, 5… runs; the layout is in src/rt_wscache.c), then the open must see the damage
 damage() {
     ninputs=$(u64 40)
-    sec=$(u64 $((64 + 72 + 56 * ninputs + 16 * $2)))
+    sec=$(u64 $((64 + 72 + 56 * ninputs + 24 * $2)))
     printf "$4" | dd of="$cache" bs=1 seek=$((sec + $3)) conv=notrunc 2> /dev/null
     report_of
     st=0
@@ -177,8 +177,8 @@ damage "a judged query's number past the qids" 2 32 '\377\377\377\177'
 damage "a run's first query past the qids" 5 112 '\377\377\377\177'
 # a cache whose header names another version (3 kept each run's scores) is not read as this one's
 report_of
-has "workspace cache reused" && [ "$(od -An -t u4 -j 8 -N 4 "$cache" | tr -d ' ')" -eq 4 ]
-ok $? "(the cache is whole again, of version 4)"
+has "workspace cache reused" && [ "$(od -An -t u4 -j 8 -N 4 "$cache" | tr -d ' ')" -eq 5 ]
+ok $? "(the cache is whole again, of version 5)"
 # the header hash recomputed over the same bytes: the cache stays in use, so the tool hashes as
 # the cache does, and the version check below is seen on its own, not through the hash
 "$WSCACHE_RESEAL" "$cache" && report_of && has "workspace cache reused"
@@ -188,7 +188,7 @@ printf '\003\000\000\000' | dd of="$cache" bs=1 seek=8 conv=notrunc 2> /dev/null
 report_of
 st=0
 [ "$rc" -eq 0 ] && ! crashed && ! has "workspace cache reused" && has "workspace cache written" || st=1
-[ "$(od -An -t u4 -j 8 -N 4 "$cache" | tr -d ' ')" -eq 4 ] || st=1
+[ "$(od -An -t u4 -j 8 -N 4 "$cache" | tr -d ' ')" -eq 5 ] || st=1
 values cached
 cmp -s "$D/fresh" "$D/cached" || st=1
 ok $st "a cache of another version (its header hash right) is not used, and written again as this one's; values as read afresh"
@@ -201,6 +201,141 @@ touch "$R/odd.trec"
 report_of
 has "workspace cache written" && [ ! -e "$cache.tmp-999999-1" ]
 ok $? "and is swept at the next write"
+
+# ---- every byte of the cache is checksummed (issue 33, item 5) ------------------------------------
+# What the attach functions cannot check, values: a damaged cache must never change a number.
+# damaged_values NAME — every number (as values) from the damaged cache as it is now: each export
+# starts from the damaged copy (the first open writes the cache again); then the load report of an
+# open of that copy, in $D/report.txt
+damaged_values() {
+    cp "$cache" "$D/damaged"
+    : > "$D/$1"
+    local w
+    for w in per-query metrics qrels; do
+        cp "$D/damaged" "$cache"
+        "$RETRIAGE" export "$WS" --what "$w" >> "$D/$1" 2> "$D/err.$1" || echo "exit $? ($w)" >> "$D/$1"
+    done
+    cp "$D/damaged" "$cache"
+    report_of
+}
+report_of   # a whole cache, written by this build
+has "workspace cache reused"
+ok $? "(the cache is whole before the checksum tests)"
+cp "$cache" "$D/whole"
+# (a) the cached metric values edited: run 1's first 64 values made 1.0 (RR@10 = 1 everywhere)
+ninputs=$(u64 40)
+evals=$(u64 $((64 + 72 + 56 * ninputs + 24 * 4)))
+for i in $(seq 0 63); do printf '\000\000\000\000\000\000\360\077'; done |
+    dd of="$cache" bs=1 seek=$((evals + 32)) conv=notrunc 2> /dev/null
+damaged_values edited
+st=0
+cmp -s "$D/fresh" "$D/edited" || st=1
+has "workspace cache damaged (the checksum of its evaluations does not match); the inputs are read again" || st=1
+ok $st "cached metric values edited: every value as read afresh, and the load report says the cache was damaged"
+[ $st -eq 0 ] || { diff "$D/fresh" "$D/edited" | head -5 | diag; diag < "$D/report.txt"; }
+# (b) 1-8 random bytes at a random place of each part in turn (the header, stamps and section
+# table, then each section), 40 trials, seeded: every number as read afresh, the open says the cache
+# was damaged (or the bytes written were those already there, and it is reused)
+RANDOM=33
+nsec=$((5 + 4))
+meta=$((64 + 72 + 56 * ninputs + 24 * nsec))
+bad=0
+for trial in $(seq 1 40); do
+    cp "$D/whole" "$cache"
+    part=$(( (trial - 1) % (nsec + 1) ))   # 0: the meta; 1…: section part-1
+    if [ $part -eq 0 ]; then
+        start=0 len=$meta
+    else
+        start=$(u64 $((64 + 72 + 56 * ninputs + 24 * (part - 1))))
+        len=$(u64 $((64 + 72 + 56 * ninputs + 24 * (part - 1) + 8)))
+    fi
+    n=$(( RANDOM % 8 + 1 ))
+    [ "$n" -gt "$len" ] && n=$len
+    at=$(( start + (RANDOM * 32768 + RANDOM) % (len - n + 1) ))
+    bytes=""
+    for _ in $(seq 1 $n); do bytes="$bytes$(printf '\\%03o' $((RANDOM % 256)))"; done
+    printf "$bytes" | dd of="$cache" bs=1 seek=$at conv=notrunc 2> /dev/null
+    damaged_values "flip$trial"
+    st=0
+    cmp -s "$D/fresh" "$D/flip$trial" || st=1
+    if cmp -s "$D/damaged" "$D/whole"; then
+        has "workspace cache reused" || st=1
+    else
+        { [ "$rc" -eq 0 ] && ! crashed && ! has "workspace cache reused" &&
+          { has "workspace cache damaged" || has "workspace cache not used"; }; } || st=1
+    fi
+    if [ $st -ne 0 ]; then
+        bad=$((bad + 1))
+        echo "trial $trial: $n bytes at $at (part $part, from $start, $len bytes): values or report wrong" | diag
+        diff "$D/fresh" "$D/flip$trial" | head -4 | diag
+    fi
+done
+ok $((bad > 0)) "40 random flips of 1-8 bytes over every part of the cache: every value as read afresh, the damage reported ($bad wrong)"
+cp "$D/whole" "$cache"
+
+# (c) the collection's offset index, flipped the same way: dslabel (every passage's text read
+# through the index) gives what it gives with an index built afresh, and the damaged index is
+# built again (the same bytes as before the flip)
+IDX=$D/ws/collection.tsv.rtidx
+# dsl NAME — dslabel's labels and its summary line in $D/NAME (exit status when not 0); a warning
+# that the index was damaged is kept apart, in $D/NAME.warn
+dsl() { "$RETRIAGE" dslabel --answers "$DEMO/answers.jsonl" --collection "$D/ws/collection.tsv" \
+            --run "$R/bm25.trec" --run "$R/dense.trec" --with-f1 > "$D/$1" 2> "$D/$1.err" || echo "exit $?" >> "$D/$1"
+        grep -v 'offset index damaged' "$D/$1.err" >> "$D/$1"; grep 'offset index damaged' "$D/$1.err" > "$D/$1.warn"; }
+rm -f "$IDX"
+dsl dsl.fresh
+cp "$IDX" "$D/idx.whole"
+isize=$(stat -c %s "$IDX")
+bad=0 warned=0
+for trial in $(seq 1 40); do
+    cp "$D/idx.whole" "$IDX"
+    n=$(( RANDOM % 8 + 1 ))
+    if [ $((trial % 8)) -eq 1 ]; then at=$(( RANDOM % (136 - n + 1) ))   # now and then the header
+    else at=$(( 136 + (RANDOM * 32768 + RANDOM) % (isize - 136 - n + 1) )); fi
+    bytes=""
+    for _ in $(seq 1 $n); do bytes="$bytes$(printf '\\%03o' $((RANDOM % 256)))"; done
+    printf "$bytes" | dd of="$IDX" bs=1 seek=$at conv=notrunc 2> /dev/null
+    dsl "dsl$trial"
+    [ -s "$D/dsl$trial.warn" ] && warned=$((warned + 1))
+    if ! cmp -s "$D/dsl.fresh" "$D/dsl$trial" || ! cmp -s "$D/idx.whole" "$IDX"; then
+        bad=$((bad + 1))
+        echo "trial $trial: $n bytes at $at of the index: dslabel's output differs or the index was not rebuilt" | diag
+        diff "$D/dsl.fresh" "$D/dsl$trial" | head -4 | diag
+    fi
+done
+ok $((bad > 0)) "40 random flips of 1-8 bytes in the collection index: dslabel as with a fresh index, the index built again ($bad wrong; $warned said the index was damaged)"
+grep -Eq ' [1-9][0-9]* positive' "$D/dsl.fresh"
+ok $? "(dslabel found positives: $(grep -o '[0-9]* positive' "$D/dsl.fresh"))"
+cp "$D/idx.whole" "$IDX"
+printf '\377\377\377\377' | dd of="$IDX" bs=1 seek=$((isize - 100)) conv=notrunc 2> /dev/null
+report_of
+has "collection.tsv.rtidx: offset index damaged (its checksum does not match); the collection is indexed again" &&
+    has "passages (index built"
+ok $? "a damaged collection index: the load report says so in one line, and it is built again"
+
+# (d) a compressed collection's decompressed copy edited in place, its mtime put back: seen (its
+# ctime and content stamp), decompressed again; dslabel as before the edit
+mkdir "$D/z"
+command -v zstd > /dev/null || { echo "zstd (the tool) is missing: scripts/setup.sh installs it" | diag; exit 1; }
+zstd -q "$D/ws/collection.tsv" -o "$D/z/c.tsv.zst"
+zdsl() { "$RETRIAGE" dslabel --answers "$DEMO/answers.jsonl" --collection "$D/z/c.tsv.zst" \
+             --run "$R/bm25.trec" --with-f1 > "$D/$1" 2>&1 || echo "exit $?" >> "$D/$1"; }
+zdsl zdsl.0
+copy=$(ls "$XDG_CACHE_HOME"/retriage/decompressed/*.tsv 2> /dev/null | head -n 1)
+st=0
+[ -n "$copy" ] && [ -f "$copy" ] || st=1
+if [ $st -eq 0 ]; then
+    old=$(stat -c %y "$copy")
+    half=$(( $(stat -c %s "$copy") / 2 ))
+    head -c $half /dev/zero | tr '\0' 'x' | dd of="$copy" bs=1 seek=$((half / 2)) conv=notrunc 2> /dev/null
+    touch -d "$old" "$copy"
+    [ "$(stat -c %y "$copy")" = "$old" ] || st=1
+    zdsl zdsl.1
+    cmp -s "$D/zdsl.0" "$D/zdsl.1" || st=1
+    zstd -dcq "$D/z/c.tsv.zst" | cmp -s - "$copy" || st=1
+fi
+ok $st "a decompressed copy edited in place with its mtime put back: decompressed again, dslabel as before"
+[ $st -eq 0 ] || diff "$D/zdsl.0" "$D/zdsl.1" | head -4 | diag
 
 # ---- two processes at once ------------------------------------------------------------------------
 rm -f "$cache"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include <zlib.h>
 
 #include "rt_collection.h"
@@ -291,16 +292,17 @@ static void corrupt_and_check(const char *p, const char *ipath, const char *what
     rt_collection_close(&c);
 }
 
-/* Rewrites the index at ipath with f applied to its body, then checks that the next open reuses
- * it (the body is not read at an open) yet every lookup stays inside the collection: the pid whose
- * entry f broke is not found, the others are. */
+/* Rewrites the index at ipath with f applied to its body and the checksums recomputed (a forged
+ * index, not a damaged one: a damaged one fails its body checksum and is rebuilt, see
+ * test_corrupt_index), then checks that the next open reuses it yet every lookup stays inside
+ * the collection: the pid whose entry f broke is not found, the others are. */
 static void damage_body_and_check(const char *p, const char *ipath, const char *what,
                                   void (*f)(unsigned char **buf, size_t *len), const char *hidden,
                                   size_t readable)
 {
     rewrite_index(ipath, f);
     rt_collection *c = open_ok(p, NULL, what);
-    ok(c && rt_collection_index_reused(c), "%s: index reused (the body is checked at each access)", what);
+    ok(c && rt_collection_index_reused(c), "%s: index reused (checksums forged; the body is checked at each access too)", what);
     is_text(c, "k7", "v7", what);
     ok(c && text_of(c, hidden) == NULL, "%s: the damaged entry's pid %s is not found", what, hidden);
     ok(c && text_of(c, "k100") == NULL, "%s: missing pid not found", what);
@@ -330,17 +332,40 @@ static void garbage(unsigned char **b, size_t *len)
 }
 static void bad_version(unsigned char **b, size_t *len) { (void)len; (*b)[8] = 99; }
 
-/* A forged index: an entry (k3's) points past the end of the collection, with the header hash
- * recomputed (the layout is documented in rt_collection_impl.h). Must be caught by the bounds
- * check at access. */
+/* The header's body checksum (at 128) and header hash (at 96, XXH3 of the 136-byte header with
+ * that field 0) recomputed after a change, as rt_collection_impl.h lays them out: a forgery. */
+static void reseal(unsigned char *h, size_t len)
+{
+    uint64_t body = XXH3_64bits(h + 136, len - 136), zero = 0;
+    memcpy(h + 128, &body, 8);
+    memcpy(h + 96, &zero, 8);
+    uint64_t hdr = XXH3_64bits(h, 136);
+    memcpy(h + 96, &hdr, 8);
+}
+
+/* A forged index: an entry (k3's) points past the end of the collection, with the checksums
+ * recomputed. Must be caught by the bounds check at access. */
 static void forge_offset(unsigned char **b, size_t *len)
 {
     unsigned char *h = *b;
     uint64_t huge = (uint64_t)1 << 40;
-    memcpy(h + 128 + 16 * 3, &huge, 8);
-    uint64_t hdr = rt_hash_bytes(h, 96);     /* header_hash covers the bytes before it */
-    memcpy(h + 96, &hdr, 8);
+    memcpy(h + 136 + 16 * 3, &huge, 8);
+    reseal(h, *len);
+}
+
+/* The same change without the checksums recomputed: damage, which the body checksum catches. */
+static void damage_offset(unsigned char **b, size_t *len)
+{
+    uint64_t huge = (uint64_t)1 << 40;
+    memcpy(*b + 136 + 16 * 3, &huge, 8);
     (void)len;
+}
+
+/* The perm entry of k8 forged to point past the entries, checksums recomputed. */
+static void forge_flip_body(unsigned char **b, size_t *len)
+{
+    (*b)[*len - 5] ^= 0x40;
+    reseal(*b, *len);
 }
 
 /* ---- the dense layout (decimal pids) ---- */
@@ -376,7 +401,7 @@ static void dense_case(const char *name, const char *const *pids, size_t n, size
         if (!c)
             break;
         ok(rt_collection_index_reused(c) == pass, "%s, %s: index %s", name, when, pass ? "reused" : "built");
-        long long want = span ? 128 + 16 * (long long)n + 4 * (long long)span : 128 + 36 * (long long)n;
+        long long want = span ? 136 + 16 * (long long)n + 4 * (long long)span : 136 + 36 * (long long)n;
         long long got = file_size(ip);
         ok(got == want, "%s, %s: %s layout (index of %lld bytes, got %lld)", name, when,
            span ? "dense" : "sorted", want, got);
@@ -521,10 +546,10 @@ static void forge_slot(unsigned char **b, size_t *len)
     unsigned char *h = *b;
     uint64_t n;
     memcpy(&n, h + 56, 8);                   /* count */
-    uint32_t *table = (uint32_t *)(h + 128 + 16 * n);
+    uint32_t *table = (uint32_t *)(h + 136 + 16 * n);
     table[3] = table[5];                     /* "3" → the entry of "5" */
     table[4] = (uint32_t)n + 7;              /* "4" → past the entries */
-    (void)len;
+    reseal(h, *len);
 }
 
 static void test_dense_forged(void)
@@ -533,10 +558,10 @@ static void test_dense_forged(void)
     write_str(p, "0\tt0\n1\tt1\n2\tt2\n3\tt3\n4\tt4\n5\tt5\n6\tt6\n");
     rt_collection *c = open_ok(p, NULL, "dense forged: build");
     rt_collection_close(&c);
-    ok(file_size(ip) == 128 + 16 * 7 + 4 * 7, "dense forged: a dense index");
+    ok(file_size(ip) == 136 + 16 * 7 + 4 * 7, "dense forged: a dense index");
     rewrite_index(ip, forge_slot);
     c = open_ok(p, NULL, "dense forged");
-    ok(c && rt_collection_index_reused(c), "dense forged: index reused (the body is checked at each access)");
+    ok(c && rt_collection_index_reused(c), "dense forged: index reused (checksums forged; the body is checked at each access too)");
     ok(text_of(c, "3") == NULL, "dense forged: a slot naming another entry finds nothing");
     ok(text_of(c, "4") == NULL, "dense forged: a slot past the entries finds nothing");
     ok(c && !rt_collection_has(c, "4", 1), "dense forged: nor does has for a slot past the entries");
@@ -556,7 +581,9 @@ static void test_corrupt_index(void)
     write_str(p, buf);
     rt_collection *c = open_ok(p, NULL, "corrupt: build");
     rt_collection_close(&c);
-    damage_body_and_check(p, ip, "flipped body byte", flip_body, "k8", 50);
+    corrupt_and_check(p, ip, "flipped body byte", flip_body);
+    corrupt_and_check(p, ip, "flipped offset (checksums not redone)", damage_offset);
+    damage_body_and_check(p, ip, "forged perm slot", forge_flip_body, "k8", 50);
     corrupt_and_check(p, ip, "flipped header byte", flip_header);
     corrupt_and_check(p, ip, "truncated to half", halve);
     corrupt_and_check(p, ip, "emptied", empty);
