@@ -927,6 +927,10 @@ void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t
 
 int rt_collection_index_reused(const rt_collection *c) { return c->reused; }
 
+int rt_collection_changed(const rt_collection *c) { return c && !unchanged(c->path, &c->stamp); }
+
+const char *rt_collection_path(const rt_collection *c) { return c->path; }
+
 const void *rt_collection_index_map(const rt_collection *c, size_t *len)
 {
     *len = c->idx_map ? c->idx_len : 0;

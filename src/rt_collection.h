@@ -97,6 +97,16 @@ void rt_collection_at(const rt_collection *c, size_t i, const char **pid, size_t
  * close), or NULL when no index file could be written and the index lives in memory. */
 int rt_collection_index_reused(const rt_collection *c);
 
+/* 1 when the collection's file is no longer as it was opened (size, mtime, ctime, inode or
+ * device differ: truncated, rewritten or replaced on disk; a mapping cut short under us always
+ * shows here too), so that a passage not found can be told from a passage the file never had.
+ * One stat. */
+int rt_collection_changed(const rt_collection *c);
+
+/* The file the collection maps (for a compressed one, its decompressed copy in the cache
+ * folder). Borrowed: valid until rt_collection_close. */
+const char *rt_collection_path(const rt_collection *c);
+
 /* The mapped index file (*len bytes), or NULL when the index is on the heap; and the index
  * file's path, or NULL when there is none (yet). Borrowed: both valid until rt_collection_close;
  * rt_collection_save of an unsaved index sets them (it maps the file and frees the heap copy). */

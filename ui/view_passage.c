@@ -159,16 +159,19 @@ static void draw(app *a, int top, int height)
     const char *text;
     size_t tl;
     if (!rt_workspace_passage(ws, a->pid, &text, &tl)) {
-        char m[160];
+        char m[4400];   /* a path of up to PATH_MAX bytes and the sentence */
         uint64_t done, total;
         if (rt_workspace_collection_loading(ws, &done, &total))
             snprintf(m, sizeof m, "The collection is being indexed (%d%%): the passage shows when it is in.",
                      total ? (int)(100 * done / total) : 0);
+        else if (ws->collection && rt_collection_changed(ws->collection))   /* not "not in it": unknown */
+            snprintf(m, sizeof m, "The collection %s changed on disk since it was opened; quit and reopen to read "
+                     "it again.", rt_collection_path(ws->collection));
         else
             snprintf(m, sizeof m, "%s", ws->collection ? "This passage id is not in the collection."
                      : ws->collection_failed ? "The collection could not be opened (L says why)."
                      : "No collection was loaded.");
-        draw_text(top + 4, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
+        draw_wrapped(top + 4, 0, a->cols, height > 8 ? 4 : 1, m, strlen(m), ROLE_DIM);
         return;
     }
     /* A passage is read up to RT_PASSAGE_VIEW_MAX bytes (cut at a character boundary): a

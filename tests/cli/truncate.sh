@@ -35,6 +35,14 @@ report $st "after the truncation: no SIGBUS (exit $rc), the change is reported"
 grep -q '"op":"label"' "$D/ann/t.jsonl"; report $? "and the journal still takes a change"
 LC_ALL=C grep -q "$(printf '[\001-\010\013-\037]')" "$D/after.txt"; [ $? -ne 0 ]
 report $? "the screen after it holds no raw control character"
+# the passage view after it (issue 33, item 18): not "not in the collection" (the pid is there; the
+# file changed), but that it changed on disk and how to read it again
+tr -s ' \n' '  ' < "$D/after.txt" > "$D/after.flat"
+st=0
+grep -q "The collection $D/c.tsv changed on disk since it was opened; quit and reopen to read it again" "$D/after.flat" || st=1
+grep -q 'not in the collection' "$D/after.txt" && st=1
+ok $st "the passage view says the collection changed on disk and to reopen, not that the passage is not in it"
+[ $st -eq 0 ] || diag < "$D/after.txt"
 
 # A command that reads the collection after it shrank: exit 2 with the message. (Opening a
 # workspace reads the collection while it checks the judged passages; shrink it mid-way by
