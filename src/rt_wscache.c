@@ -24,9 +24,9 @@
  * can reach (an id in range), not the values (a metric, a grade, a rank order). The restore maps
  * every section anyway (the runs' attach reads each of their ids), so the checksum is one more
  * pass over pages already in memory: XXH3 runs at memory speed (see README, "Caches", for the
- * measured cost). The run sections, most of the file, are hashed on a second thread while the
- * first checks the small sections and attaches the id tables, so a reopen on two cores waits
- * for about half of it. A section that does not match makes the whole cache unused: the inputs
+ * measured cost). The run sections, most of the file, are split between two threads (the
+ * second takes the later half of the runs; the first the small sections and the earlier half,
+ * then attaches the id tables), so a reopen on two cores waits for about half of it. A section that does not match makes the whole cache unused: the inputs
  * are parsed again and the load report says so in one line. */
 #include "config.h"
 
@@ -393,14 +393,15 @@ int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qre
             rt_report_add(report, RT_REPORT_INFO, "%s: workspace cache not used: %s; the inputs are read again", path, why);
         return 0;
     }
-    /* every checksum before a value is read; the runs' on a second thread meanwhile (the id
-     * tables' attach writes to their own sections only, which the first thread has checked) */
-    sums_job runs_job = {c, SEC_RUNS, SEC_RUNS + c->nruns, SIZE_MAX};
+    /* every checksum before a value is read; half the runs' on a second thread meanwhile (the id
+     * tables' attach writes to their own sections only, which this thread has checked) */
+    size_t half = SEC_RUNS + c->nruns / 2;   /* the runs are nearly all of it: half each */
+    sums_job runs_job = {c, half, SEC_RUNS + c->nruns, SIZE_MAX};
     pthread_t th;
     int threaded = c->nruns > 0 && pthread_create(&th, NULL, sums_thread, &runs_job) == 0;
-    size_t bad = sums_check(c, 0, SEC_RUNS);
+    size_t bad = sums_check(c, 0, half);
     if (!threaded)
-        runs_job.bad = sums_check(c, SEC_RUNS, SEC_RUNS + c->nruns);
+        runs_job.bad = sums_check(c, half, SEC_RUNS + c->nruns);
     size_t len[SEC_RUNS];
     void *p[SEC_RUNS];
     for (size_t s = 0; s < SEC_RUNS; s++)
