@@ -70,6 +70,8 @@ seed collection $(small "$demo/collection.tsv")
 seed answers $(small "$demo/answers.jsonl")
 seed workspace "$demo/workspace.json"
 seed journal_file $(ls "$SRCDIR"/tests/fuzz/seeds/journal_line/* 2>/dev/null)
+# wscache: the committed seeds only (caches of the target's workspace shape, written by retriage;
+# a cache holds its machine's stamps, which the target's resealing mode sets to this run's)
 
 status=0
 total=0
