@@ -415,8 +415,8 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
  * then the text's the same way (rt_stamp: size, mtime, inode, ctime, sampled content). The copy
  * is ours, so any change to it (an edit in place with its mtime put back changes the ctime, which
  * no user can set back) means it is decompressed again. A checksum of the whole text is not
- * taken: it would read the whole copy at every open (MS MARCO: 3 GB; README, "Caches", has the
- * measured cost), where the ctime already catches every write through the filesystem. */
+ * taken: it would read the whole copy at every open (MS MARCO: 3 GB; README, "Input formats",
+ * has the measured cost), where the ctime already catches every write through the filesystem. */
 static int source_stamp(const char *path, const char *text, char *buf, size_t n)
 {
     rt_stamp st, tt;
@@ -708,7 +708,8 @@ static int has_at(const rt_collection *c, size_t lo, const char *pid, size_t len
 {
     /* A pid shorter than 8 bytes is its key: another pid with the same key would hold a NUL byte
      * (the zero padding), which no pid does. So the entries (the largest part of the index, read
-     * at random) are not touched: a cold reopen of MS MARCO's 7-digit pids reads keys only. */
+     * at random) are not touched by the lookup: MS MARCO's 7-digit pids read keys only (the
+     * open has read the whole index once, for its checksum). */
     if (len < 8)
         return lo < c->n && c->keys[lo] == key;
     /* the pids sharing the first 8 bytes: the same length and, beyond 8 bytes, the same hash */

@@ -21,13 +21,18 @@
  *
  * Why every section is verified at the restore, before any of its values is used: a damaged
  * cache must never change a number, and the modules' attach functions only check what an index
- * can reach (an id in range), not the values (a metric, a grade, a rank order). The restore maps
- * every section anyway (the runs' attach reads each of their ids), so the checksum is one more
- * pass over pages already in memory: XXH3 runs at memory speed (see README, "Caches", for the
- * measured cost). The run sections, most of the file, are split between two threads (the
- * second takes the later half of the runs; the first the small sections and the earlier half,
- * then attaches the id tables), so a reopen on two cores waits for about half of it. A section that does not match makes the whole cache unused: the inputs
- * are parsed again and the load report says so in one line. */
+ * can reach (an id in range), not the values (a metric, a grade, a rank order). Checking later,
+ * per ranking as it is first read (as rt_run checks its pids are known ids) or on a background
+ * thread, was weighed and not chosen: damage found after the open has returned can no longer
+ * send it back to the inputs, so the numbers already shown or about to be shown would have to
+ * read as none, which changes them. The price is one pass over the whole file at every reopen,
+ * where before only the small arrays and the rankings used were read: XXH3 runs at memory speed,
+ * but a cold cache is read from disk (README, "Input formats", has the measured cost). The run
+ * sections, most of the file, are split between two threads (the second takes the later half
+ * of the runs; the first the small sections and the earlier half, then attaches the id tables),
+ * so a reopen on two cores waits for about half of the hashing. A section that does not match
+ * makes the whole cache unused: the inputs are parsed again and the load report says so in one
+ * line. */
 #include "config.h"
 
 #include <errno.h>
