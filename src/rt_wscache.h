@@ -4,8 +4,9 @@
  * or in ~/.cache/retriage/workspaces/ when that folder cannot be written, and is named by a hash
  * of what the workspace reads (its files' paths, the run names, order and strictness).
  *
- * A cache is used only when it is whole and every input's stamp still matches (rt_stamp: size,
- * mtime, inode, ctime, sampled content); otherwise the inputs are parsed and the cache written
+ * A cache is used only when it is whole, every section matches its checksum (XXH3, checked at
+ * the restore) and every input's stamp still matches (rt_stamp: size, mtime, inode, ctime,
+ * sampled content); otherwise the inputs are parsed and the cache written
  * again, atomically (a temporary renamed over it), so a killed writer or a second process opening
  * the same workspace never reads half a file. It holds the strings, arrays and load report the
  * parse produced, nothing derived from them later: the same numbers come out either way. */
@@ -40,8 +41,9 @@ typedef struct rt_wscache rt_wscache;
 rt_wscache *rt_wscache_begin(const rt_wscache_key *k);
 
 /* Maps a valid cache and sets *qids, *pids, *qrels and runs[0..nruns) from it (they borrow the
- * mapping: free them before rt_wscache_free). Returns 1; 0 when there is none or it is stale or
- * damaged (then nothing is set, and report gets a line saying which input changed). */
+ * mapping: free them before rt_wscache_free). Every section's checksum is checked first, on two
+ * threads. Returns 1; 0 when there is none or it is stale or damaged (then nothing is set, and
+ * report gets a line saying which input changed, or which section was damaged). */
 int rt_wscache_restore(rt_wscache *c, rt_strtab **qids, rt_strtab **pids, rt_qrels **qrels,
                        rt_run **runs, rt_report *report);
 
