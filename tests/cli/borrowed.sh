@@ -48,7 +48,17 @@ scan() {
         line = $0
         if (incont) { incont = ($0 ~ /\\$/); next }   # a preprocessor line continued
         if (!incomment && bdepth == 0 && stmt == "" && line ~ /^[ \t]*$/) { emit(); doc = ""; next }
-        if (!incomment && bdepth == 0 && stmt == "" && line ~ /^[ \t]*#/) { emit(); doc = ""; incont = (line ~ /\\$/); next }
+        if (!incomment && bdepth == 0 && stmt == "" && line ~ /^[ \t]*#/) {
+            emit(); doc = ""; incont = (line ~ /\\$/)
+            # a comment opened on the preprocessor line and left open goes on below it
+            pl = line
+            while ((b = index(pl, "/*")) > 0) {
+                pl = substr(pl, b + 2); e = index(pl, "*/")
+                if (e == 0) { incomment = 1; ctext = ""; cstandalone = 0; break }
+                pl = substr(pl, e + 2)
+            }
+            next
+        }
         standalone = (!incomment && line ~ /^[ \t]*\/\*/)
         while (line != "") {
             if (incomment) {
