@@ -87,6 +87,8 @@ static uint32_t qid_of(rt_strtab *qids, int intern, const char *q, size_t ql, co
 static rt_status json_line(rt_answers *a, const char *path, size_t no, const char *line, size_t len,
                            rt_strtab *qids, int intern, counts *c, rt_err *err)
 {
+    if (rt_json_check_nul(path, no, line, len, err) != RT_OK)
+        return RT_EINPUT;
     cJSON *o = cJSON_ParseWithLength(line, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
     const cJSON *ans = cJSON_GetObjectItemCaseSensitive(o, "answers");

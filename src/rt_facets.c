@@ -67,6 +67,8 @@ static int given_twice(given *g, uint32_t q)
 static rt_status dureader_line(rt_facets *f, const char *path, size_t no, const char *line, size_t len,
                                const rt_strtab *qids, size_t *unknown, rt_err *err)
 {
+    if (rt_json_check_nul(path, no, line, len, err) != RT_OK)
+        return RT_EINPUT;
     cJSON *o = cJSON_ParseWithLength(line, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
     char num[32];

@@ -186,4 +186,16 @@ int rt_int_value_in(double d, int64_t min, int64_t max, int64_t *out);
 struct cJSON;
 int rt_json_id(const struct cJSON *v, char *buf, size_t n, const char **s);
 
+
+/* Offset in the len bytes of JSON text at s of the first place where a string would decode to
+ * hold U+0000 (a \u0000 escape, or a NUL byte), or len when none would. cJSON decodes \u0000
+ * into a NUL that then ends the C string early: "q1\u0000x" would be read as "q1" and merged
+ * with another query. Every JSON input is checked with it (rt_json_check_nul) before parsing. */
+size_t rt_json_nul_at(const char *s, size_t len);
+
+/* RT_OK when no string of the JSON text at s (len bytes, starting at line `line` of path) holds
+ * U+0000; else RT_EINPUT with "path:LINE: a JSON string holds \u0000 …" in err, LINE being the
+ * line of the escape. */
+rt_status rt_json_check_nul(const char *path, size_t line, const char *s, size_t len, rt_err *err);
+
 #endif

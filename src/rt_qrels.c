@@ -205,6 +205,8 @@ static rt_status parse_text_line(loader *L, rt_qrels_format fmt, const char *lin
 /* A JSON id may be a string or an integer. Writes it to buf and returns its length, or -1. */
 static rt_status parse_json_line(loader *L, const char *line, size_t len, size_t lineno, rt_err *err)
 {
+    if (rt_json_check_nul(L->path, lineno, line, len, err) != RT_OK)
+        return RT_EINPUT;
     cJSON *o = cJSON_ParseWithLength(line, len);
     if (!o || !cJSON_IsObject(o)) {
         cJSON_Delete(o);

@@ -91,6 +91,8 @@ static rt_status parse_json(rt_queries *q, const char *path, size_t no, const ch
                             size_t len, const rt_load_opts *opts, size_t *dups, size_t *fd,
                             rt_err *err)
 {
+    if (rt_json_check_nul(path, no, line, len, err) != RT_OK)
+        return RT_EINPUT;
     cJSON *o = cJSON_ParseWithLength(line, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "question_id");
     const cJSON *tx = cJSON_GetObjectItemCaseSensitive(o, "question");

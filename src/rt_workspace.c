@@ -1128,6 +1128,8 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
     char *buf;
     size_t len;
     rt_status st = rt_read_file(path, &buf, &len, err);
+    if (st == RT_OK && (st = rt_json_check_nul(path, 1, buf, len, err)) != RT_OK)
+        free(buf);
     if (st != RT_OK)
         return st;
     cJSON *o = cJSON_ParseWithLength(buf, len);
