@@ -3,7 +3,9 @@
 
 #include <langinfo.h>
 #include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -11,6 +13,8 @@
 #include "actions.h"
 #include "cli.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
+#include "rt_reader.h"
 
 static void usage(FILE *f)
 {
@@ -51,10 +55,42 @@ static void raise_fd_limit(void)
     }
 }
 
+/* RETRIAGE_JSON_MAX: the most bytes a JSON document or a line of an input may hold decompressed
+ * (rt_input_max_set), in bytes or with a K, M or G suffix (powers of 1,024). 0 when it is set
+ * and cannot be read, 1 otherwise. */
+static int set_input_max(void)
+{
+    const char *v = getenv("RETRIAGE_JSON_MAX");
+    if (!v) {
+        rt_input_max_set(RT_INPUT_MAX_DEFAULT, "set RETRIAGE_JSON_MAX=BYTES, e.g. 4G, to raise it");
+        return 1;
+    }
+    char num[32];
+    size_t n = strlen(v), shift = 0;
+    if (n && strchr("KkMmGg", v[n - 1])) {
+        shift = strchr("Kk", v[n - 1]) ? 10 : strchr("Mm", v[n - 1]) ? 20 : 30;
+        n--;
+    }
+    int64_t x;
+    if (n >= sizeof num)
+        return 0;
+    memcpy(num, v, n);
+    num[n] = '\0';
+    if (!rt_parse_int_in(num, 1, INT64_MAX >> shift, &x))
+        return 0;
+    rt_input_max_set((size_t)x << shift, "RETRIAGE_JSON_MAX sets it");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     rt_mem_init();
     raise_fd_limit();
+    if (!set_input_max()) {
+        fputs("retriage: RETRIAGE_JSON_MAX must be a size in bytes, with an optional K, M or G (e.g. 4G)\n",
+              stderr);
+        return CLI_USAGE;
+    }
     /* Widths and wide-character drawing need a UTF-8 character type; fall back to C.UTF-8 when
      * the environment names none (CI, cron). LC_CTYPE only: numbers keep a decimal point. */
     const char *ct = setlocale(LC_CTYPE, "");

@@ -184,13 +184,19 @@ static void drop_lock(rt_journal *j)
     close(dirfd);
 }
 
+/* The whole file, or NULL when the memory will not hold it (its size is the file's to ask: an
+ * error, never an abort). */
 static char *read_fd(int fd, size_t *len)
 {
     struct stat sb;
     *len = 0;
     if (fstat(fd, &sb) != 0)
         return rt_calloc(1, 1);
-    char *buf = rt_malloc((size_t)sb.st_size + 1);
+    char *buf = malloc((size_t)sb.st_size + 1);
+    if (!buf) {
+        *len = (size_t)sb.st_size;
+        return NULL;
+    }
     while (*len < (size_t)sb.st_size) {
         ssize_t r = pread(fd, buf + *len, (size_t)sb.st_size - *len, (off_t)*len);
         if (r < 0 && errno == EINTR)
@@ -474,6 +480,14 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     }
     size_t len = 0;
     char *buf = rfd >= 0 ? read_fd(rfd, &len) : rt_calloc(1, 1);
+    if (!buf) {
+        rt_err_set(err, RT_EINPUT, "%s: the journal (%zu bytes) does not fit in memory", j->path, len);
+        if (rfd != j->fd)
+            close(rfd);
+        close(dirfd);
+        rt_journal_close(&j);
+        return RT_EINPUT;
+    }
     struct stat rsb;
     if (rfd >= 0 && fstat(rfd, &rsb) == 0) {
         j->dev = rsb.st_dev;

@@ -12,6 +12,8 @@
 
 #include "rt_mem.h"
 #include "rt_op.h"
+#include "rt_parse.h"
+#include "rt_reader.h"
 
 static const char *const kind_names[RT_OP_KIND_COUNT] = {"label", "tag", "untag", "note", "leak", "set",
                                                          "adjudicate", "package", "review"};
@@ -486,6 +488,10 @@ no:
 
 rt_status rt_op_from_json(rt_op *op, const char *line, size_t len, rt_err *err)
 {
+    if (len > rt_input_max()) {   /* cJSON would copy it all again, for one operation */
+        memset(op, 0, sizeof *op);
+        return rt_err_set(err, RT_EINPUT, "a line larger than the limit of %zu bytes", rt_input_max());
+    }
     if (parse_plain(op, line, len))
         return RT_OK;
     return rt_op_from_json_full(op, line, len, err);
@@ -496,6 +502,8 @@ rt_status rt_op_from_json_full(rt_op *op, const char *line, size_t len, rt_err *
     memset(op, 0, sizeof *op);
     if (memchr(line, 0, len))
         return rt_err_set(err, RT_EINPUT, "NUL bytes (a torn or zero-filled write)");
+    if (rt_json_nul_at(line, len) != len)   /* "q1\u0000x" would be read as "q1" */
+        return rt_err_set(err, RT_EINPUT, "a JSON string holds \\u0000: ids and texts cannot hold U+0000");
     cJSON *o = cJSON_ParseWithLength(line, len);
     if (!cJSON_IsObject(o)) {
         cJSON_Delete(o);

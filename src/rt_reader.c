@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,24 @@
 #include "rt_reader.h"
 
 #define READ_BYTES (256u << 10)   /* a page first touched costs ~15 µs on a VM: not more than needed */
-#define MAX_LINE ((size_t)1 << 30)
+
+static size_t input_max = RT_INPUT_MAX_DEFAULT;
+static const char *input_max_hint;
+
+void rt_input_max_set(size_t bytes, const char *hint)
+{
+    input_max = bytes < 1 ? 1 : bytes > SIZE_MAX / 4 ? SIZE_MAX / 4 : bytes;
+    input_max_hint = hint;
+}
+
+size_t rt_input_max(void) { return input_max; }
+
+rt_status rt_input_max_error(rt_err *err, const char *path, size_t line, const char *what)
+{
+    return rt_err_at(err, RT_EINPUT, path, line, "%s is larger than the limit of %zu bytes%s%s%s", what,
+                     input_max, input_max_hint ? " (" : "", input_max_hint ? input_max_hint : "",
+                     input_max_hint ? ")" : "");
+}
 
 struct rt_reader {
     int fd;
@@ -255,12 +273,21 @@ static ssize_t fill(rt_reader *r, rt_err *err)
         r->start = 0;
     }
     if (r->end == r->cap) {
-        if (r->cap >= MAX_LINE) {
-            rt_err_at(err, RT_EINPUT, r->path, r->lineno + 1, "line longer than %zu bytes", MAX_LINE);
+        /* the line so far fills the buffer: a line the limit allows may grow it, and the memory
+         * refused for it is an input error, not an abort (the file asked for it) */
+        if (r->cap >= input_max) {
+            rt_input_max_error(err, r->path, r->lineno + 1, "a line");
             return -1;
         }
-        r->cap *= 2;
-        r->buf = rt_realloc(r->buf, r->cap + 1);
+        size_t cap = r->cap * 2 > input_max ? input_max : r->cap * 2;
+        char *buf = realloc(r->buf, cap + 1);
+        if (!buf) {
+            rt_err_at(err, RT_EINPUT, r->path, r->lineno + 1, "a line of more than %zu bytes does not fit "
+                      "in memory", r->cap);
+            return -1;
+        }
+        r->buf = buf;
+        r->cap = cap;
     }
     ssize_t n = source_read(r, r->buf + r->end, r->cap - r->end, err);
     if (n > 0)
@@ -289,6 +316,10 @@ static void take(rt_reader *r, char *s, size_t n, char **line, size_t *len)
  * filled one), and C strings would cut the line there. An error, never a skipped line. */
 static int nul_check(rt_reader *r, const char *line, size_t len, rt_err *err)
 {
+    if (len > input_max) {   /* (a limit below the buffer's first size: fill checks the others) */
+        rt_input_max_error(err, r->path, r->lineno, "a line");
+        return -1;
+    }
     const char *z = memchr(line, 0, len);
     if (!z)
         return 1;
@@ -335,6 +366,7 @@ ssize_t rt_reader_read(rt_reader *r, char *buf, size_t n, rt_err *err) { return 
 uint64_t rt_reader_offset(const rt_reader *r) { return r->pos; }
 
 size_t rt_reader_lineno(const rt_reader *r) { return r->lineno; }
+void rt_reader_set_lineno(rt_reader *r, size_t lineno) { r->lineno = lineno; }
 const char *rt_reader_path(const rt_reader *r) { return r->path; }
 int rt_reader_last_unterminated(const rt_reader *r) { return r->unterminated; }
 
@@ -367,16 +399,33 @@ rt_status rt_read_file(const char *path, char **bufp, size_t *lenp, rt_err *err)
     size_t cap = 1 << 16, len = 0;
     char *buf = rt_malloc(cap + 1);
     for (;;) {
-        if (len == cap) {
-            cap *= 2;
-            buf = rt_realloc(buf, cap + 1);
+        if (len == cap) {   /* the size is the file's to ask: refused, never an abort */
+            size_t want = cap * 2 > input_max + 1 ? input_max + 1 : cap * 2;   /* one over: too long */
+            char *more = NULL;
+            if (cap > input_max)
+                st = rt_input_max_error(err, path, r->lineno + 1, "the document (decompressed)");
+            else if (!(more = realloc(buf, want + 1)))
+                st = rt_err_at(err, RT_EINPUT, path, r->lineno + 1, "a document of more than %zu bytes "
+                               "does not fit in memory", cap);
+            if (!more)
+                break;
+            buf = more;
+            cap = want;
         }
         ssize_t n = source_read(r, buf + len, cap - len, err);
         if (n < 0)
             st = RT_EINPUT;
         if (n <= 0)
             break;
+        for (const char *p = buf + len, *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+            r->lineno++;   /* for the messages of decompression: the line reached */
         len += (size_t)n;
+    }
+    if (st == RT_OK && len > input_max) {   /* (a limit below the first buffer's size) */
+        size_t line = 1;   /* where the limit is crossed */
+        for (const char *p = buf, *e = buf + input_max; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+            line++;
+        st = rt_input_max_error(err, path, line, "the document (decompressed)");
     }
     rt_reader_close(&r);
     if (st != RT_OK) {

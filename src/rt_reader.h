@@ -56,8 +56,29 @@ int rt_reader_last_unterminated(const rt_reader *r);
 
 void rt_reader_close(rt_reader **r);
 
-/* Reads a whole (small) file into a NUL-terminated heap buffer the caller frees; strips a BOM.
- * For formats that are one document (JSON). */
+/* The most bytes one JSON document, or one line of any text input, may hold once decompressed
+ * (RT_INPUT_MAX_DEFAULT unless the program sets another): a few kilobytes of zstd can decompress
+ * to gigabytes, and a file must not be able to make the program run out of memory. */
+#define RT_INPUT_MAX_DEFAULT ((size_t)1 << 30)
+
+/* Sets the limit for the whole process (bytes >= 1); hint, a static string or NULL, says how the
+ * user raises it and ends the message of an input over the limit ("set RETRIAGE_JSON_MAX=…").
+ * Called once by the program before any input is read; the core reads no environment itself. */
+void rt_input_max_set(size_t bytes, const char *hint);
+
+/* The limit in force. */
+size_t rt_input_max(void);
+
+/* RT_EINPUT with "path:line: <what> is larger than the limit of N bytes (<hint>)" in err. */
+rt_status rt_input_max_error(rt_err *err, const char *path, size_t line, const char *what);
+
+/* Tells the reader which line the caller, splitting lines itself after rt_reader_read, has
+ * reached (the lines it has taken whole): a decompression error then names the next line. */
+void rt_reader_set_lineno(rt_reader *r, size_t lineno);
+
+/* Reads a whole file into a NUL-terminated heap buffer the caller frees; strips a BOM. For
+ * formats that are one document (JSON). A document larger than rt_input_max(), or one the memory
+ * cannot hold, is an RT_EINPUT error, never an abort. */
 rt_status rt_read_file(const char *path, char **buf, size_t *len, rt_err *err);
 
 /* The file's base name without directories and without its last extension, in a new string.

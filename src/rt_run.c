@@ -62,7 +62,8 @@ static inline uint32_t *pid_at(const rt_run *run, size_t k)
 static void grow_text(char **text, size_t *len, size_t *cap, const char *s, size_t n, size_t *off)
 {
     RT_GROW(*text, *cap, *len + n);
-    memcpy(*text + *len, s, n);
+    if (n)   /* an empty text may come before any was kept: *text is NULL then */
+        memcpy(*text + *len, s, n);
     *off = *len;
     *len += n;
 }

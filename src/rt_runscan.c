@@ -603,7 +603,6 @@ static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt
  * semantics: a BOM stripped from the file's first line, "\r\n" ends, a NUL byte an error, a
  * last line without a line end. */
 enum { CHUNK = 256 << 10, PAD = 128 };
-#define MAX_LINE ((size_t)1 << 30)   /* as rt_reader */
 #define NO_END ((size_t)-2)
 #define NOT_PLAIN ((size_t)-1)
 
@@ -725,15 +724,22 @@ static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_
         b->have -= b->pos;
         b->pos = 0;
     }
-    if (b->have == b->cap) {
-        if (b->cap >= MAX_LINE) {
-            rt_err_at(err, RT_EINPUT, path, lineno + 1, "line longer than %zu bytes", MAX_LINE);
+    if (b->have == b->cap) {   /* as rt_reader: a line over the limit, or memory refused, is an error */
+        if (b->cap >= rt_input_max()) {
+            rt_input_max_error(err, path, lineno + 1, "a line");
             return -1;
         }
+        char *buf = realloc(b->buf, b->cap * 2 + PAD);
+        if (!buf) {
+            rt_err_at(err, RT_EINPUT, path, lineno + 1, "a line of more than %zu bytes does not fit in memory",
+                      b->cap);
+            return -1;
+        }
+        b->buf = buf;
         b->cap *= 2;
-        b->buf = rt_realloc(b->buf, b->cap + PAD);
         memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_classify64 reads it */
     }
+    rt_reader_set_lineno(r, lineno);   /* no line end is left unread: a truncation is in line lineno + 1 */
     ssize_t n = rt_reader_read(r, b->buf + b->have, b->cap - b->have, err);
     if (n > 0)
         b->have += (size_t)n;
@@ -898,6 +904,11 @@ static rt_status scan_json(scan *s, rt_err *err)
     rt_status st = rt_read_file(s->path, &buf, &len, err);
     if (st != RT_OK)
         return st;
+    st = rt_json_check_nul(s->path, 1, buf, len, err);
+    if (st != RT_OK) {
+        free(buf);
+        return st;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
     if (!root) {
@@ -915,9 +926,16 @@ static rt_status scan_json(scan *s, rt_err *err)
     const cJSON *q, *p;
     cJSON_ArrayForEach(q, root) {
         size_t qline = locate(&loc, 1);
+        char shown[80];
+        const char *why = rt_id_problem(q->string, strlen(q->string));
+        if (why) {   /* checked here too: an empty ranking adds no hit that would check it */
+            st = rt_err_at(err, RT_EINPUT, s->path, qline, "bad query id: %s", why);
+            goto out;
+        }
+        rt_id_show(q->string, strlen(q->string), shown, sizeof shown);
         if (!cJSON_IsArray(q)) {
             st = rt_err_at(err, RT_EINPUT, s->path, qline, "query \"%s\": expected an array of passage ids",
-                           q->string);
+                           shown);
             goto out;
         }
         size_t rank = 0;
@@ -936,7 +954,7 @@ static rt_status scan_json(scan *s, rt_err *err)
                 pl = (size_t)snprintf(nb, sizeof nb, "%lld", (long long)num);
             } else {
                 st = rt_err_at(err, RT_EINPUT, s->path, pline,
-                               "query \"%s\", rank %zu: expected a passage id string", q->string, rank + 1);
+                               "query \"%s\", rank %zu: expected a passage id string", shown, rank + 1);
                 goto out;
             }
             rank++;
