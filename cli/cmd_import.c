@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rt_import.h"
 #include "rt_journal.h"
 #include "rt_jtxn.h"
 #include "rt_mem.h"
@@ -52,17 +53,10 @@ typedef struct input {
     int tags;
 } input;
 
-/* One imported line: its annotator and operation. */
-typedef struct entry {
-    char *annotator;
-    rt_op op;
-} entry;
-
 typedef struct import_state {
     input *in;
     size_t nin;
-    entry *e;
-    size_t n, cap;
+    rt_import rd;   /* what the files hold */
 } import_state;
 
 static int parse(int argc, char **argv, ws_args *w, import_state *im)
@@ -91,174 +85,6 @@ static int parse(int argc, char **argv, ws_args *w, import_state *im)
     if (!im->nin)
         return cli_usage("import", "give --judgments FILE or --tags FILE");
     return ws_args_finish(w, "import", argc, argv);
-}
-
-/* The columns of a TSV header: the index of each name, -1 when absent. */
-typedef struct columns {
-    int annotator, qid, pid, value;
-    size_t n;
-} columns;
-
-static int field_is(const rt_field *f, const char *name)
-{
-    return f->len == strlen(name) && memcmp(f->s, name, f->len) == 0;
-}
-
-static int header(const rt_field *f, size_t nf, int tags, columns *c)
-{
-    const char *value = tags ? "category" : "grade";
-    *c = (columns){-1, -1, -1, -1, nf};
-    for (size_t i = 0; i < nf; i++) {
-        int *slot = field_is(&f[i], "annotator") ? &c->annotator
-                    : field_is(&f[i], "qid")     ? &c->qid
-                    : field_is(&f[i], "pid")     ? &c->pid
-                    : field_is(&f[i], value)     ? &c->value
-                                                    : NULL;
-        if (slot)
-            *slot = (int)i;
-    }
-    return c->qid >= 0 && c->pid >= 0 && c->value >= 0;
-}
-
-static rt_status add(import_state *im, const rt_workspace *ws, const input *in, size_t line,
-                     const char *who, const rt_field *q, const rt_field *p, const rt_field *v, rt_err *err)
-{
-    const char *path = in->path;
-    if (!who || !who[0])
-        return rt_err_at(err, RT_EUSAGE, path, line, "no annotator: the file has no annotator column (give --annotator NAME)");
-    const char *why = rt_journal_name_problem(who);
-    if (why) {
-        char shown[80];
-        return rt_err_at(err, RT_EINPUT, path, line, "annotator \"%s\" cannot name a journal: %s",
-                         rt_id_show(who, strlen(who), shown, sizeof shown), why);
-    }
-    rt_status st = rt_check_pair_ids(path, line, q->s, q->len, p->s, p->len, err);
-    if (st != RT_OK)
-        return st;
-    int query_tag = in->tags && p->len == 1 && p->s[0] == '-';   /* as 'export --what tags' writes one */
-    rt_op op = {.kind = in->tags ? RT_OP_TAG : RT_OP_LABEL, .qid = rt_strndup(q->s, q->len),
-                .pid = query_tag ? NULL : rt_strndup(p->s, p->len)};
-    if (in->tags) {
-        char *name = rt_strndup(v->s, v->len);
-        size_t c = rt_taxonomy_find(ws->taxonomy, name);
-        free(name);
-        if (c == (size_t)-1) {
-            rt_op_clear(&op);
-            return rt_err_at(err, RT_EINPUT, path, line, "unknown category \"%.*s\"", (int)(v->len > 100 ? 100 : v->len), v->s);
-        }
-        op.cat = rt_strdup(ws->taxonomy->cats[c].id);
-    } else if (rt_parse_int32(v->s, v->len, &op.grade) != RT_NUM_OK) {
-        rt_op_clear(&op);
-        return rt_err_at(err, RT_EINPUT, path, line, "the grade must be a whole number");
-    } else {
-        op.has_grade = 1;
-    }
-    size_t need = strlen(path) + 48;
-    op.via = rt_malloc(need);
-    snprintf(op.via, need, "import %s:%zu", path, line);
-    RT_GROW(im->e, im->cap, im->n + 1);
-    im->e[im->n++] = (entry){rt_strdup(who), op};
-    return RT_OK;
-}
-
-/* Reads one file into entries. */
-static rt_status read_input(import_state *im, const rt_workspace *ws, const input *in, const char *annotator,
-                            rt_err *err)
-{
-    rt_reader *r;
-    rt_status st = rt_reader_open(&r, in->path, err);
-    if (st != RT_OK)
-        return st;
-    char *line;
-    size_t len;
-    int rc, first = 1, trec = 0;
-    columns col = {0};
-    while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        size_t no = rt_reader_lineno(r);
-        if (rt_line_skippable(line, len))
-            continue;
-        rt_field f[16];
-        if (first) {
-            first = 0;
-            size_t nf = rt_split_tab(line, len, f, 16);
-            if (header(f, nf, in->tags, &col))
-                continue;
-            if (col.qid >= 0 && col.pid >= 0) {   /* a header, of the other kind of file */
-                st = rt_err_at(err, RT_EINPUT, in->path, no, "the header has no \"%s\" column (%s)",
-                               in->tags ? "category" : "grade",
-                               in->tags ? "judgments are imported with --judgments" : "tags are imported with --tags");
-                break;
-            }
-            if (in->tags) {
-                st = rt_err_at(err, RT_EINPUT, in->path, no, "a tags file starts with a header line: "
-                               "[annotator<TAB>]qid<TAB>pid<TAB>category");
-                break;
-            }
-            trec = 1;
-        }
-        if (trec) {
-            size_t nf = rt_split_ws(line, len, f, 16);
-            if (nf != 4) {
-                st = rt_err_at(err, RT_EINPUT, in->path, no, "expected a header line (annotator qid pid grade) "
-                               "or TREC qrels (qid iteration pid grade), got %zu fields", nf);
-                break;
-            }
-            st = add(im, ws, in, no, annotator, &f[0], &f[2], &f[3], err);
-            continue;
-        }
-        size_t nf = rt_split_tab(line, len, f, 16);
-        if (nf != col.n) {
-            st = rt_err_at(err, RT_EINPUT, in->path, no, "%zu tab-separated fields; the header has %zu", nf, col.n);
-            break;
-        }
-        char *who = col.annotator >= 0 ? rt_strndup(f[col.annotator].s, f[col.annotator].len) : NULL;
-        st = add(im, ws, in, no, who ? who : annotator, &f[col.qid], &f[col.pid], &f[col.value], err);
-        free(who);
-    }
-    if (st == RT_OK && rc < 0)
-        st = RT_EINPUT;
-    if (st == RT_OK && first)
-        st = rt_err_set(err, RT_EINPUT, "%s: nothing to import (the file is empty)", in->path);
-    rt_reader_close(&r);
-    return st;
-}
-
-static int entry_cmp(const void *x, const void *y)
-{
-    const entry *a = x, *b = y;
-    int c = strcmp(a->annotator, b->annotator);
-    if (!c)
-        c = (int)a->op.kind - (int)b->op.kind;
-    if (!c)
-        c = strcmp(a->op.qid, b->op.qid);
-    if (!c)
-        c = strcmp(a->op.pid ? a->op.pid : "", b->op.pid ? b->op.pid : "");
-    if (!c && a->op.cat)
-        c = strcmp(a->op.cat, b->op.cat);
-    return c;
-}
-
-/* Sorts by annotator and pair (stable in file order is not needed: a repeated line is either the
- * same decision, dropped, or a conflict, refused). */
-static rt_status dedupe(import_state *im, rt_err *err)
-{
-    if (im->n > 1)
-        qsort(im->e, im->n, sizeof *im->e, entry_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < im->n; i++) {
-        if (k && entry_cmp(&im->e[k - 1], &im->e[i]) == 0) {
-            const rt_op *a = &im->e[k - 1].op, *b = &im->e[i].op;
-            if (a->kind == RT_OP_LABEL && a->grade != b->grade)
-                return rt_err_set(err, RT_EINPUT, "%s: %s judged %s %s as %d, and as %d at %s", b->via + 7,
-                                  im->e[i].annotator, b->qid, b->pid, (int)b->grade, (int)a->grade, a->via + 7);
-            rt_op_clear(&im->e[i].op);
-            free(im->e[i].annotator);
-            continue;
-        }
-        im->e[k++] = im->e[i];
-    }
-    im->n = k;
-    return RT_OK;
 }
 
 /* One annotator's part: entries [from, to) of im. */
@@ -342,15 +168,16 @@ static int import_all(ws_args *w, rt_workspace *ws, import_state *im)
     part *parts = NULL;
     size_t np = 0, cap = 0;
     int rc = CLI_OK;
-    for (size_t i = 0; i < im->n; i++) {
-        if (!np || strcmp(parts[np - 1].annotator, im->e[i].annotator) != 0) {
+    for (size_t i = 0; i < im->rd.n; i++) {
+        rt_import_entry *e = &im->rd.e[i];
+        if (!np || strcmp(parts[np - 1].annotator, e->annotator) != 0) {
             RT_GROW(parts, cap, np + 1);
-            parts[np++] = (part){.annotator = im->e[i].annotator};
+            parts[np++] = (part){.annotator = e->annotator};
         }
         part *p = &parts[np - 1];
         p->ops = rt_reallocarray(p->ops, p->n + 1, sizeof *p->ops);
-        p->ops[p->n++] = im->e[i].op;
-        memset(&im->e[i].op, 0, sizeof im->e[i].op);
+        p->ops[p->n++] = e->op;
+        memset(&e->op, 0, sizeof e->op);
     }
     if (!np)
         fputs("retriage: nothing imported: the files hold a header and no lines\n", stderr);
@@ -394,9 +221,9 @@ int cmd_import(int argc, char **argv)
         rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
     rt_err err;
     for (size_t i = 0; rc == CLI_OK && i < im.nin; i++)
-        if (read_input(&im, ws, &im.in[i], w.annotator, &err) != RT_OK)
+        if (rt_import_read(&im.rd, im.in[i].path, im.in[i].tags, ws->taxonomy, w.annotator, &err) != RT_OK)
             rc = cli_fail(&err);
-    if (rc == CLI_OK && dedupe(&im, &err) != RT_OK)
+    if (rc == CLI_OK && rt_import_dedupe(&im.rd, &err) != RT_OK)
         rc = cli_fail(&err);
     char *dir = NULL;
     if (rc == CLI_OK) {
@@ -408,11 +235,7 @@ int cmd_import(int argc, char **argv)
     if (ws)
         cli_print_warnings(ws->report);   /* the workspace's, and each journal's (a torn tail set aside) */
     free(dir);
-    for (size_t i = 0; i < im.n; i++) {
-        rt_op_clear(&im.e[i].op);
-        free(im.e[i].annotator);
-    }
-    free(im.e);
+    rt_import_clear(&im.rd);
     free(im.in);
     rt_session_close(&sess);
     rt_workspace_free(&ws);
