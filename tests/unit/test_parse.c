@@ -14,8 +14,30 @@ static void same_as_strtod(const char *s)
     ok(st == RT_NUM_OK && memcmp(&got, &want, sizeof got) == 0, "parse_double(\"%s\") == strtod", s);
 }
 
+/* rt_json_nul_at on the NUL-terminated JSON text s. */
+static size_t nul_at(const char *s) { return rt_json_nul_at(s, strlen(s)); }
+
+static void test_json_nul(void)
+{
+    is_int(nul_at("{\"q1\\u0000x\": [\"p1\"]}"), 4, "\\u0000 in a key");
+    is_int(nul_at("[\"a\", \"b\\u0000\"]"), 8, "\\u0000 in a value");
+    is_int(nul_at("[\"a\\\\u0000\"]"), 12, "an escaped backslash before u0000 is text");
+    is_int(nul_at("[\"a\\\\\\u0000\"]"), 5, "an escaped backslash then \\u0000");
+    is_int(nul_at("[\"\\\"\\u0000\"]"), 4, "after an escaped quote, still in the string");
+    is_int(nul_at("[\"\\u00001\", \"\\u0001\"]"), 2, "the first of two");
+    is_int(nul_at("[\"\\u0001\", \"u0000\"]"), 19, "no NUL: \\u0001, u0000 without a backslash");
+    is_int(rt_json_nul_at("[\"a\0b\"]", 7), 3, "a NUL byte");
+    rt_err e;
+    const char *doc = "{\"a\": 1,\n \"b\\u0000\": 2}";
+    ok(rt_json_check_nul("f.json", 1, doc, strlen(doc), &e) == RT_EINPUT &&
+       strstr(e.msg, "f.json:2: a JSON string holds \\u0000 at column 4"), "check_nul names line and column (%s)",
+       e.msg);
+    ok(rt_json_check_nul("f.json", 1, "{}", 2, &e) == RT_OK, "check_nul passes a clean document");
+}
+
 int main(void)
 {
+    test_json_nul();
     rt_field f[8];
     is_int(rt_split_ws("  a\t b   c  ", 12, f, 8), 3, "split_ws skips runs of blanks");
     ok(f[2].len == 1 && f[2].s[0] == 'c', "split_ws third field");

@@ -249,6 +249,11 @@ static void test_errors(void)
     expect_error("{\"question_id\": \"q\", \"answer_paragraphs\": [{\"id\": 1}]}\n", ":1: expected {\"paragraph_id\"",
                  "answer without paragraph_id");
     expect_error("q1 0 \xFF 1\n", ":1: bad passage id: id is not valid UTF-8", "invalid UTF-8 pid");
+    expect_error("{\"question_id\": \"q1\", \"answer_paragraphs\": [{\"paragraph_id\": \"a\"}]}\n"
+                 "{\"question_id\": \"q1\\u0000junk\", \"answer_paragraphs\": [{\"paragraph_id\": \"b\"}]}\n",
+                 ":2: a JSON string holds \\u0000", "question_id with \\u0000 (its judgments went to q1)");
+    expect_error("{\"question_id\": \"q1\", \"answer_paragraphs\": [{\"paragraph_id\": \"a\\u0000\"}]}\n",
+                 ":1: a JSON string holds \\u0000", "paragraph_id with \\u0000");
     loaded l;
     l.qids = rt_strtab_new();
     l.pids = rt_strtab_new();

@@ -324,6 +324,15 @@ static void test_errors(void)
        "JSON query without a list (%s)", s.err.msg);
     ok(strstr(ranked(&s, "{\"q\": [1.5]}", RT_ORDER_SCORE), "expected a passage id string") != NULL,
        "JSON id that is no string or integer (%s)", s.err.msg);
+    ok(strstr(ranked(&s, "{\"q1\\u0000x\": [\"p1\"], \"q2\": [\"p2\"], \"q1\": [\"p2\", \"p1\"]}", RT_ORDER_SCORE),
+              ":1: a JSON string holds \\u0000 at column 5") != NULL,
+       "JSON qid with \\u0000 (was merged with q1) (%s)", s.err.msg);
+    ok(strstr(ranked(&s, "{\"q1\": [\"p1\"],\n \"q2\": [\"p\\u0000\"]}", RT_ORDER_SCORE), ":2: a JSON string holds") != NULL,
+       "JSON pid with \\u0000, on its line (%s)", s.err.msg);
+    ok(strstr(ranked(&s, "{\"\": []}", RT_ORDER_SCORE), ":1: bad query id: empty id") != NULL,
+       "JSON empty qid with an empty ranking (was memcpy to NULL) (%s)", s.err.msg);
+    ok(strstr(ranked(&s, "{\"q\\u0001\": []}", RT_ORDER_SCORE), ":1: bad query id: control character") != NULL,
+       "JSON qid with a control character and an empty ranking (%s)", s.err.msg);
     ok(strstr(ranked(&s, "q Q0 a\x01 1 1 r\n", RT_ORDER_SCORE), ":1: bad passage id: control character") != NULL,
        "control character in a pid (%s)", s.err.msg);
     ok(strstr(ranked(&s, "q\xC3 Q0 a 1 1 r\n", RT_ORDER_SCORE), ":1: bad query id: id is not valid UTF-8") != NULL,
