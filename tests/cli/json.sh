@@ -9,8 +9,8 @@
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
-DEMO="$SRCDIR/data/demo"
-[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
+DEMO=$(cd "$SRCDIR/data/demo" 2>/dev/null && pwd)
+[ -n "$DEMO" ] && [ -d "$DEMO" ] || skip_all "the demo workspace is missing"
 
 # ---- 3. \u0000 in a JSON string is an input error with file:line, in every kind of file ------
 printf 'q1 0 p1 1\nq1 0 p2 0\nq2 0 p2 1\n' > "$D/qrels"
@@ -93,6 +93,14 @@ RETRIAGE_JSON_MAX=12 CLI_CMD=eval fails 2 'small.json:2: the document (decompres
 printf '{"question_id": "q1", "answer_paragraphs": [{"paragraph_id": "p1"}]}\n' > "$D/line.jsonl"
 RETRIAGE_JSON_MAX=32 CLI_CMD=eval fails 2 'line.jsonl:1: a line is larger than the limit of 32 bytes' \
     "a JSON-lines qrels line over the limit" "$D/line.jsonl" "$D/run.trec"
+mkdir -p "$D/jl"
+{ echo '{"seq":1,"time":"2026-11-21T10:11:12.345Z","author":"ann","op":"label","qid":"q01","pid":"p0001","grade":0}'
+  printf '{"seq":2,"time":"2026-11-21T10:11:13.345Z","author":"ann","op":"label","qid":"q01","pid":"p0002","grade":1,"via":"%s"}\n' \
+      "$(head -c 300 /dev/zero | tr '\0' x)"; } > "$D/jl/ann.jsonl"
+RETRIAGE_JSON_MAX=200 CLI_CMD=export run --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --journal-dir "$D/jl" \
+    --annotator ann --what qrels
+[ "$rc" -eq 0 ] && grep -q 'ann.jsonl:2: .*a line larger than the limit of 200 bytes' "$D/err" && ! grep -q '^q01 0 p0002 1$' "$D/out"
+report $? "journal: a line over RETRIAGE_JSON_MAX is no operation, said with the limit"
 
 # ---- 11, 15, 17a, 17b. import ---------------------------------------------------------------
 IM=(--demo --journal-dir "$D/ji")
