@@ -13,7 +13,6 @@
 #include "rt_parse.h"
 #include "rt_reader.h"
 
-#define MAX_FACETS 64
 
 void rt_facets_free(rt_facets **fp)
 {
@@ -112,7 +111,8 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     char *line;
     size_t len, unknown = 0;
     int rc;
-    rt_field fl[MAX_FACETS + 1];
+    rt_field *fl = NULL;   /* a line's fields: as many as the header has (a spreadsheet's hundreds) */
+    size_t flcap = 0;
     given g = {0};
     while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
@@ -128,15 +128,17 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
             st = dureader_line(f, path, no, line, len, qids, &unknown, err);
             continue;
         }
-        size_t nf = rt_split_tab(line, len, fl, MAX_FACETS + 1);
+        size_t nf = rt_split_tab_all(line, len, &fl, &flcap);
+        if (nf == (size_t)-1 || (!f->n && nf > 1 && !(f->f = calloc(nf - 1, sizeof *f->f)))) {
+            st = rt_err_at(err, RT_EINPUT, path, no, "the fields of this line do not fit in memory");
+            break;
+        }
         if (!f->n) {   /* the header */
-            if (nf < 2 || nf > MAX_FACETS || fl[0].len != 3 || memcmp(fl[0].s, "qid", 3) != 0) {
-                st = rt_err_at(err, RT_EINPUT, path, no, "a facets file starts with a header: qid<TAB>NAME… "
-                               "(at most %d facets)", MAX_FACETS - 1);
+            if (nf < 2 || fl[0].len != 3 || memcmp(fl[0].s, "qid", 3) != 0) {
+                st = rt_err_at(err, RT_EINPUT, path, no, "a facets file starts with a header: qid<TAB>NAME…");
                 break;
             }
             f->n = nf - 1;
-            f->f = rt_calloc(f->n, sizeof *f->f);
             for (size_t k = 0; k < f->n; k++)
                 f->f[k].name = rt_strndup(fl[k + 1].s, fl[k + 1].len);
             for (size_t k = 0; k < f->n && st == RT_OK; k++)   /* --by NAME must name one facet */
@@ -176,6 +178,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
         st = rt_err_set(err, RT_EINPUT, "%s: no header line (qid<TAB>NAME…)", path);
     rt_reader_close(&r);
     free(g.q);
+    free(fl);
     if (st != RT_OK) {
         rt_facets_free(&f);
         return st;

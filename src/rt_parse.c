@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 
 #include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,19 @@ size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max)
             return n;
         b = e + 1;
     }
+}
+
+size_t rt_split_tab_all(const char *line, size_t len, rt_field **f, size_t *cap)
+{
+    size_t n = rt_split_tab(line, len, *f, *cap);
+    if (n <= *cap)
+        return n;
+    rt_field *more = n <= SIZE_MAX / sizeof *more ? realloc(*f, n * sizeof *more) : NULL;
+    if (!more)
+        return (size_t)-1;
+    *f = more;
+    *cap = n;
+    return rt_split_tab(line, len, *f, *cap);
 }
 
 static const double pow10_exact[] = {

@@ -63,6 +63,11 @@ static inline uint64_t rt_classify64(const char *p, uint64_t *blank, uint64_t *n
 /* Splits line at each tab (TSV files); empty fields are kept. Same return as rt_split_ws. */
 size_t rt_split_tab(const char *line, size_t len, rt_field *f, size_t max);
 
+/* Splits line at each tab into *f, an array grown (never shrunk) to hold every field, *cap its
+ * size: for a header of any width. Returns the field count, or (size_t)-1 when the memory for
+ * them is refused (a line of a million tabs asks for it; *f and *cap are then unchanged). */
+size_t rt_split_tab_all(const char *line, size_t len, rt_field **f, size_t *cap);
+
 typedef enum rt_num_status {
     RT_NUM_OK = 0,
     RT_NUM_BAD,        /* not a number */

@@ -134,6 +134,15 @@ printf 'annotator\tqid\tpid\tcategory\ncat\tq01\tp0001\t3\n' > "$D/nokey.tsv"
 CLI_CMD=import fails 2 'nokey.tsv:2: unknown category "3"' "import: a number that is no category's key is unknown" \
     "$D/tx/ws.json" --journal-dir "$D/tx/j" --tags "$D/nokey.tsv"
 
+# ---- 11. no fixed number of fields anywhere: a facets file of 100 facets (was refused at 64)
+{ printf 'qid'; for i in $(seq 1 100); do printf '\tf%d' "$i"; done; printf '\n'
+  cut -f1 "$DEMO/queries.tsv" | while read -r q; do printf '%s' "$q"; for i in $(seq 1 99); do printf '\tx'; done
+      case $q in q0*) printf '\tearly\n' ;; *) printf '\tlate\n' ;; esac; done; } > "$D/wide-facets.tsv"
+CLI_CMD=export run --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --queries "$DEMO/queries.tsv" \
+    --journal-dir "$D/jf" --facets "$D/wide-facets.tsv" --what metrics --by f100
+[ "$rc" -eq 0 ] && grep -q 'early' "$D/out" && grep -q 'late' "$D/out"
+report $? "facets: a header of 101 columns, split by the 100th facet"
+
 # ---- 17c. a truncated compressed run names the line reached ---------------------------------
 if command -v zstd > /dev/null && command -v gzip > /dev/null; then
     awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "q%d Q0 p%d 1 %d.5 r\n", i, i, i }' > "$D/long.trec"

@@ -44,6 +44,16 @@ int main(void)
     is_int(rt_split_tab("a\t\tb", 4, f, 8), 3, "split_tab keeps empty fields");
     is_int(f[1].len, 0, "split_tab empty middle field");
     is_int(rt_split_ws("a b c d e f g h i", 17, f, 2), 9, "split_ws counts beyond max");
+    rt_field *wf = NULL;
+    size_t cap = 0;
+    char wide[600];
+    size_t wl = 0;
+    for (int i = 0; i < 200; i++)
+        wl += (size_t)snprintf(wide + wl, sizeof wide - wl, i ? "\t%c" : "%c", 'a' + i % 26);
+    is_int(rt_split_tab_all(wide, wl, &wf, &cap), 200, "split_tab_wf: 200 fields");
+    ok(cap >= 200 && wf[199].len == 1 && wf[199].s[0] == 'a' + 199 % 26, "split_tab_wf keeps the 200th field");
+    is_int(rt_split_tab_all("x\ty", 3, &wf, &cap), 2, "split_tab_wf again, in the same array");
+    free(wf);
 
     const char *nums[] = {"0.5", "0.50", "5e-1", "2.129133", "-1.25", "1000", "0.30000002",
                           "0.30000001", "13.282280351828641", "0.2185714886774211", "1e22",
