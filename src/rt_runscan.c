@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -910,7 +911,13 @@ static rt_status scan_json(scan *s, rt_err *err)
         return st;
     }
     const char *end = NULL;
+    errno = 0;
     cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    if (!root && errno == ENOMEM) {   /* cJSON says only "failed": malloc said why */
+        free(buf);
+        return rt_err_at(err, RT_EINPUT, s->path, 0, "the JSON document (%zu bytes) does not fit in memory "
+                         "once parsed", len);
+    }
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         size_t line = at && at >= buf && at <= buf + len ? line_of(buf, at) : 0;
