@@ -46,6 +46,7 @@ struct rt_reader {
     int eof;
     int unterminated;
     int first;
+    int lines_told;          /* rt_reader_read's caller says the line it reached (rt_reader_set_lineno) */
     uint64_t pos, end_off;   /* next file offset to read, and where to stop (0: end of file) */
     int ranged;              /* reading a part of the file with pread */
     /* decompression: the codec found by the first bytes, the compressed bytes not yet decoded */
@@ -361,12 +362,23 @@ int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err)
     }
 }
 
-ssize_t rt_reader_read(rt_reader *r, char *buf, size_t n, rt_err *err) { return source_read(r, buf, n, err); }
+ssize_t rt_reader_read(rt_reader *r, char *buf, size_t n, rt_err *err)
+{
+    ssize_t got = source_read(r, buf, n, err);
+    if (got > 0 && !r->lines_told)   /* the line reached, for a decompression error's message */
+        for (const char *p = buf, *e = buf + got; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+            r->lineno++;
+    return got;
+}
 
 uint64_t rt_reader_offset(const rt_reader *r) { return r->pos; }
 
 size_t rt_reader_lineno(const rt_reader *r) { return r->lineno; }
-void rt_reader_set_lineno(rt_reader *r, size_t lineno) { r->lineno = lineno; }
+void rt_reader_set_lineno(rt_reader *r, size_t lineno)
+{
+    r->lineno = lineno;
+    r->lines_told = 1;
+}
 const char *rt_reader_path(const rt_reader *r) { return r->path; }
 int rt_reader_last_unterminated(const rt_reader *r) { return r->unterminated; }
 

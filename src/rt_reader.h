@@ -39,7 +39,9 @@ rt_status rt_reader_open_range(rt_reader **r, const char *path, uint64_t start, 
 int rt_reader_next(rt_reader *r, char **line, size_t *len, rt_err *err);
 
 /* Reads the next up to n bytes of the text (decompressed), not split into lines (not to be mixed
- * with rt_reader_next); returns the bytes read, 0 at the end, -1 on an error (err set). */
+ * with rt_reader_next); returns the bytes read, 0 at the end, -1 on an error (err set: a
+ * decompression error names the line reached, counted in the bytes returned unless the caller
+ * tells it with rt_reader_set_lineno). */
 ssize_t rt_reader_read(rt_reader *r, char *buf, size_t n, rt_err *err);
 
 /* How many bytes of the file itself (compressed, when it is) have been read. */

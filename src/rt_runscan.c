@@ -730,14 +730,15 @@ static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_
             rt_input_max_error(err, path, lineno + 1, "a line");
             return -1;
         }
-        char *buf = realloc(b->buf, b->cap * 2 + PAD);
+        size_t cap = b->cap * 2 > rt_input_max() ? rt_input_max() : b->cap * 2;
+        char *buf = realloc(b->buf, cap + PAD);
         if (!buf) {
             rt_err_at(err, RT_EINPUT, path, lineno + 1, "a line of more than %zu bytes does not fit in memory",
                       b->cap);
             return -1;
         }
         b->buf = buf;
-        b->cap *= 2;
+        b->cap = cap;
         memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_classify64 reads it */
     }
     rt_reader_set_lineno(r, lineno);   /* no line end is left unread: a truncation is in line lineno + 1 */

@@ -158,6 +158,13 @@ if command -v zstd > /dev/null && command -v gzip > /dev/null; then
         [ "$rc" -eq 2 ] && [ "${line:-0}" -gt 100 ] && [ "${line:-0}" -le 20000 ]
         report $? "a truncated $z run names the line reached (line ${line:-none}, was 1)"
     done
+    awk 'BEGIN { for (i = 1; i <= 30000; i++) printf "p%d\tpassage number %d with some text\n", i, i }' | gzip -c > "$D/coll.gz"
+    head -c $(($(stat -c %s "$D/coll.gz") / 2)) "$D/coll.gz" > "$D/cutcoll.gz"
+    CLI_CMD=export run --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --collection "$D/cutcoll.gz" \
+        --journal-dir "$D/jc" --what metrics
+    line=$(sed -n 's/.*cutcoll\.gz:\([0-9]*\): the gzip data ends early.*/\1/p' "$D/err")
+    [ "$rc" -eq 2 ] && [ "${line:-0}" -gt 100 ] && [ "${line:-0}" -le 30000 ]
+    report $? "a truncated gzip collection names the line reached (line ${line:-none})"
     printf '{"q1": ["p1"],\n"q2": ["p2"],\n"q3": ["p3"]}\n' | gzip -c | head -c 30 > "$D/cut.json.gz"
     CLI_CMD=eval run "$D/qrels" "$D/cut.json.gz"
     [ "$rc" -eq 2 ] && grep -q 'cut.json.gz:[2-4]: the gzip data ends early' "$D/err"
