@@ -15,6 +15,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
+#include "term.h"
 
 static void usage(FILE *f)
 {
@@ -82,9 +83,29 @@ static int set_input_max(void)
     return 1;
 }
 
+/* Memory ran out (rt_mem_on_exhausted): most often an input bigger than the process may hold
+ * (ulimit -v, a container's limit). Said plainly and exit 2, the terminal restored first; what
+ * the journal acknowledged is on disk, and an output being written was never renamed over its
+ * target. No stdio: the message is built on the stack and written once. */
+static void memory_exhausted(size_t n)
+{
+    term_end_if_started();
+    char msg[400];
+    int len = n == (size_t)-1
+        ? snprintf(msg, sizeof msg, "retriage: out of memory: an input asked for more memory than can be "
+                   "counted; nothing unsaved was kept\n")
+        : snprintf(msg, sizeof msg, "retriage: out of memory: %zu bytes more could not be had (the inputs need "
+                   "more than this process may use: see ulimit -v and the machine's memory); changes "
+                   "already saved are kept, no output was replaced\n", n);
+    if (len > 0)
+        (void)!write(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+    _exit(CLI_INPUT);
+}
+
 int main(int argc, char **argv)
 {
     rt_mem_init();
+    rt_mem_on_exhausted(memory_exhausted);
     raise_fd_limit();
     if (!set_input_max()) {
         fputs("retriage: RETRIAGE_JSON_MAX must be a size in bytes, with an optional K, M or G (e.g. 4G)\n",

@@ -12,12 +12,27 @@
 
 #include "rt_mem.h"
 
+static rt_mem_exhausted_fn exhausted;
+
+void rt_mem_on_exhausted(rt_mem_exhausted_fn fn)
+{
+    exhausted = fn;
+}
+
+/* The program's handler ends the process its own way (a message, exit 2); without one (the
+ * tests, the fuzz targets) the old way: one line and abort. */
+static void out_of_memory(size_t n)
+{
+    if (exhausted)
+        exhausted(n);
+    fprintf(stderr, "retriage: out of memory (%zu bytes)\n", n);
+    abort();
+}
+
 static void *check(void *p, size_t n)
 {
-    if (!p && n) {
-        fprintf(stderr, "retriage: out of memory (%zu bytes)\n", n);
-        abort();
-    }
+    if (!p && n)
+        out_of_memory(n);
     return p;
 }
 
@@ -143,8 +158,7 @@ void *rt_realloc(void *p, size_t n)
 void *rt_grow_array(void *p, size_t count, size_t new_count, size_t size)
 {
     if (size && new_count > (size_t)-1 / size) {
-        fprintf(stderr, "retriage: allocation overflow (%zu x %zu)\n", new_count, size);
-        abort();
+        out_of_memory((size_t)-1);   /* more than the address space: no input's size is that honest */
     }
     size_t used = count * size, n = new_count * size;
     if (n < BIG || used >= n)
@@ -161,10 +175,8 @@ void *rt_grow_array(void *p, size_t count, size_t new_count, size_t size)
 
 void *rt_reallocarray(void *p, size_t count, size_t size)
 {
-    if (size && count > (size_t)-1 / size) {
-        fprintf(stderr, "retriage: allocation overflow (%zu x %zu)\n", count, size);
-        abort();
-    }
+    if (size && count > (size_t)-1 / size)
+        out_of_memory((size_t)-1);
     return rt_realloc(p, count * size);
 }
 

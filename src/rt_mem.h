@@ -1,9 +1,16 @@
-/* rt_mem — allocation that never returns NULL. Running out of memory is not an input error the
- * caller could report usefully, so these print one line and abort, like tig's and htop's xmalloc. */
+/* rt_mem — allocation that never returns NULL. Running out of memory cannot be reported usefully
+ * by every caller, so it goes to one handler the program installs (rt_mem_on_exhausted: retriage
+ * says what happened and exits with status 2, the terminal restored); with none, these print one
+ * line and abort, like tig's and htop's xmalloc. */
 #ifndef RT_MEM_H
 #define RT_MEM_H
 
 #include <stddef.h>
+
+/* What runs when an allocation cannot be had: n bytes were asked for ((size_t)-1: more than
+ * can be counted). It must not return (exit, or _exit); it may run on any thread. */
+typedef void (*rt_mem_exhausted_fn)(size_t n);
+void rt_mem_on_exhausted(rt_mem_exhausted_fn fn);
 
 /* Sets the allocator up for the big blocks below (each mapped on its own): called first thing
  * by the program. Without it everything still works, with more page faults. */

@@ -109,6 +109,12 @@ void term_end(void)
     null_out = null_in = NULL;
 }
 
+void term_end_if_started(void)
+{
+    if (screen)
+        term_end();
+}
+
 int term_attr(term_role role) { return attrs[role]; }
 int term_is_headless(void) { return headless_mode; }
 int term_no_color(void) { return no_color; }

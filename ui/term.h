@@ -34,6 +34,8 @@ const char *term_error(void);
 /* Starts curses on the terminal, or headless (cols x rows, no tty used) when headless. */
 int term_init(int headless, int cols, int rows);
 void term_end(void);
+/* Ends curses when it was started (a fatal path: the terminal restored before a message). */
+void term_end_if_started(void);
 
 /* The curses attribute of a role. */
 int term_attr(term_role role);
