@@ -212,6 +212,8 @@ static int print_table(rt_eval_result *const *res, size_t nr, const eval_args *a
     for (size_t m = 0; m < a->nm; m++)
         head[m + 1] = a->ms[m].name;
     rt_table *t = rt_table_new(a->nm + 1, head);
+    for (size_t m = 0; m < a->nm; m++)
+        rt_table_number(t, m + 1);
     char (*cells)[48] = rt_calloc(a->nm + 1, sizeof *cells);
     const char **row = rt_calloc(a->nm + 1, sizeof *row);
     for (size_t r = 0; r < nr; r++) {

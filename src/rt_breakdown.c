@@ -138,6 +138,8 @@ rt_table *rt_breakdown_table(const rt_breakdown *b, const rt_session *s, int rou
         }
     }
     rt_table *t = rt_table_new(nc, (const char *const *)h);
+    for (size_t c = 2; c < nc; c++)   /* counts and shares; group and category are names */
+        rt_table_number(t, c);
     for (size_t c = 0; c < nc; c++)
         free(h[c]);
     free(h);

@@ -24,9 +24,15 @@ typedef struct rt_table rt_table;
 rt_table *rt_table_new(size_t ncols, const char *const *headers);
 void rt_table_free(rt_table **t);
 
-/* Appends a row of ncols cells (copied). A column whose cells all parse as numbers is written
- * as numbers in JSON and right-aligned in Markdown and LaTeX. */
+/* Appends a row of ncols cells (copied). In Markdown and LaTeX a column whose cells are numbers
+ * is right-aligned. */
 void rt_table_add(rt_table *t, const char *const *cells);
+
+/* Declares column col a measure (a count, a share, a value): JSON writes its cells as numbers
+ * when every one of them is a number in JSON's grammar. Every other column is text and JSON
+ * writes it as strings whatever it holds, so an id ("007", "+5", a 19-digit qid) keeps its
+ * spelling: a column's type is said by the code that builds it, never guessed from its cells. */
+void rt_table_number(rt_table *t, size_t col);
 
 /* A note about the whole table (e.g. "values rounded to 4 decimal places"): written as a comment
  * where the format has one (Markdown <!-- -->, LaTeX %), never into TSV, CSV or JSON. */
@@ -44,7 +50,9 @@ int rt_table_format_parse(const char *name, rt_table_format *fmt);
 /* Writes s as a JSON string literal (quotes, backslashes and control characters escaped). */
 void rt_json_put_string(const char *s, FILE *f);
 
-/* Writes the table; returns RT_EIO when the stream reports an error. */
+/* Writes the table to out. A write error is left on the stream (ferror) for the caller, who
+ * knows the file's name, to report with its reason: rt_outfile_commit for a file, a flush of
+ * standard output otherwise. Returns RT_OK (err is kept for errors of its own to come). */
 rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *out, rt_err *err);
 
 #endif

@@ -26,6 +26,7 @@ int main(void)
 {
     const char *h[] = {"name", "value"};
     rt_table *t = rt_table_new(2, h);
+    rt_table_number(t, 1);
     const char *r1[] = {"a,b \"q\"", "0.5"}, *r2[] = {"tab\there|pipe_100%", "+0.25"}, *r3[] = {"ctl\x1b\x01x", "1e-3"};
     rt_table_add(t, r1);
     rt_table_add(t, r2);
@@ -54,6 +55,7 @@ int main(void)
 
     const char *h2[] = {"x"};
     t = rt_table_new(1, h2);
+    rt_table_number(t, 0);
     const char *a[] = {"1"}, *b[] = {"inf"}, *c[] = {"007"};
     rt_table_add(t, a);
     rt_table_add(t, b);
@@ -67,6 +69,20 @@ int main(void)
     rt_table_free(&t);
     t = rt_table_new(1, h2);
     is_str(render(t, RT_TABLE_JSON), "[]\n", "JSON: no rows is an empty array");
+    rt_table_free(&t);
+
+    /* Once a bug: the JSON writer guessed a column's type from its cells, so two 19-digit qids
+     * became one double and the qid "+5" was written 5. Ids are text unless declared numbers. */
+    const char *h3[] = {"qid", "run", "RR@10"};
+    t = rt_table_new(3, h3);
+    rt_table_number(t, 2);
+    const char *q1[] = {"1234567890123456789", "007", "0.5"}, *q2[] = {"1234567890123456788", "+5", "1"};
+    rt_table_add(t, q1);
+    rt_table_add(t, q2);
+    is_str(render(t, RT_TABLE_JSON),
+           "[\n  {\"qid\": \"1234567890123456789\", \"run\": \"007\", \"RR@10\": 0.5},\n"
+           "  {\"qid\": \"1234567890123456788\", \"run\": \"+5\", \"RR@10\": 1}\n]\n",
+           "JSON: id columns are strings whatever they hold; the declared measure column is numbers");
     rt_table_free(&t);
 
     FILE *f = tmpfile();
