@@ -117,7 +117,8 @@ FILE *cli_safe_stream(FILE *old, int fd, int mode)
     return f;
 }
 
-int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx)
+int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx,
+                     const rt_outguard *g)
 {
     rt_err err;
     rt_status st;
@@ -127,7 +128,7 @@ int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_er
             st = rt_err_set(&err, RT_EIO, "standard output: cannot write: %s", strerror(errno));
     } else {
         rt_outfile *f;
-        st = rt_outfile_open(&f, path, &err);
+        st = rt_outguard_open(&f, path, g, &err);
         if (st == RT_OK && (st = fn(rt_outfile_stream(f), ctx, &err)) != RT_OK)
             rt_outfile_discard(&f);
         else if (st == RT_OK)
@@ -147,8 +148,8 @@ static rt_status put_table(FILE *f, void *ctx, rt_err *err)
     return rt_table_write(o->t, o->fmt, f, err);
 }
 
-int cli_write_table(const char *path, const rt_table *t, rt_table_format fmt)
+int cli_write_table(const char *path, const rt_table *t, rt_table_format fmt, const rt_outguard *g)
 {
     table_out o = {t, fmt};
-    return cli_write_output(path, put_table, &o);
+    return cli_write_output(path, put_table, &o, g);
 }

@@ -7,6 +7,7 @@
 
 #include "rt_err.h"
 #include "rt_names.h"
+#include "rt_outguard.h"
 #include "rt_report.h"
 #include "rt_run.h"
 #include "rt_table.h"
@@ -59,10 +60,13 @@ const char *cli_split_run(const char *arg, char **name);
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);
 
 /* Writes through fn to path (NULL or "-": standard output; a file by the -o policy of rt_file:
- * replaced only when complete); CLI_OK, or the exit status after saying why. */
-int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx);
+ * replaced only when complete, and never one of the protected files g, borrowed, may be NULL:
+ * rt_outguard); CLI_OK, or the exit status after saying why, naming the file (or "standard
+ * output") and the reason. */
+int cli_write_output(const char *path, rt_status (*fn)(FILE *f, void *ctx, rt_err *err), void *ctx,
+                     const struct rt_outguard *g);
 /* The same for a table in format fmt. */
-int cli_write_table(const char *path, const rt_table *t, rt_table_format fmt);
+int cli_write_table(const char *path, const rt_table *t, rt_table_format fmt, const struct rt_outguard *g);
 
 /* Appends the comma-separated names of list (empty ones skipped) to *names / *n, as new strings. */
 void cli_split_names(const char *list, char ***names, size_t *n);

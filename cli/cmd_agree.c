@@ -180,6 +180,8 @@ static rt_table *to_table(const rt_team *t, const rt_team_agreement *r)
     const rt_taxonomy *tax = t->ws->taxonomy;
     const char *h[] = {"a", "b", "figure", "items", "value", "note"};
     rt_table *tab = rt_table_new(6, h);
+    rt_table_number(tab, 3);
+    rt_table_number(tab, 4);
     for (size_t i = 0; i < r->npairs; i++) {
         const rt_pair_agreement *p = &r->pairs[i];
         const char *a = t->m[p->a].name, *b = t->m[p->b].name;
@@ -245,7 +247,9 @@ int cmd_agree(int argc, char **argv)
     }
     if (rc == CLI_OK) {
         agree_out o = {team, r, a.format};
-        rc = cli_write_output(w.opts.output, write_out, &o);
+        rt_outguard *g = ws_args_guard(&w, ws, sess);
+        rc = cli_write_output(w.opts.output, write_out, &o, g);
+        rt_outguard_free(&g);
     }
     rt_team_agreement_free(&r);
     rt_team_free(&team);

@@ -340,6 +340,9 @@ static rt_table *rows_table(const evaluated *e, const compare_args *a, const rt_
                        "p_wilcoxon", "p_randomization", "bootstrap_lo", "bootstrap_hi", "effect_size", "wins", "ties",
                        "losses", "test", "p", "correction", "p_adjusted", "significant", "samples", "seed", "dropped"};
     rt_table *t = rt_table_new(25, h);
+    for (size_t col = 3; col < 25; col++)   /* measure, a and b name things; test, correction, significant are words */
+        if (col != 17 && col != 19 && col != 21)
+            rt_table_number(t, col);
     for (size_t i = 0; i < n; i++) {
         char v[25][64];
         const rt_comparison *x = &c[i];
@@ -467,6 +470,8 @@ static rt_table *paper_table(const evaluated *e, const compare_args *a, const rt
     for (size_t m = 0; m < e->nm; m++)
         h[m + 1] = e->ms[m].name;
     rt_table *t = rt_table_new(e->nm + 1, h);
+    for (size_t m = 0; m < e->nm; m++)
+        rt_table_number(t, m + 1);
     char (*cells)[96] = rt_calloc(e->nm + 1, sizeof *cells);
     const char **row = rt_calloc(e->nm + 1, sizeof *row);
     for (size_t r = 0; r < e->nr; r++) {
@@ -646,7 +651,17 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == CLI_OK) {
         out_ctx ctx = {&e, &a, c, n};
-        rc = cli_write_output(a.c.output, write_out, &ctx);
+        rt_outguard *g = rt_outguard_new();   /* never over the workspace, qrels or runs it reads */
+        rt_outguard_add_workspace(g, e.ws);
+        rt_outguard_add(g, a.workspace, "the workspace file");
+        rt_outguard_add(g, a.facets, "the facets");
+        for (int i = a.first; i < argc && !e.ws; i++) {
+            char *name = NULL;
+            rt_outguard_add(g, cli_split_run(argv[i], &name), i == a.first ? "the qrels" : "a run");
+            free(name);
+        }
+        rc = cli_write_output(a.c.output, write_out, &ctx, g);
+        rt_outguard_free(&g);
     }
     free(c);
     evaluated_free(&e);

@@ -15,6 +15,7 @@
 #include "rt_answers.h"
 #include "rt_collection.h"
 #include "rt_file.h"
+#include "rt_outguard.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_pool.h"
@@ -334,8 +335,19 @@ int cmd_dslabel(int argc, char **argv)
     rt_status st = rt_answers_load(&ans, a.answers, qids, 1, rep, &err);
     if (st == RT_OK)
         st = rt_collection_open(&coll, a.collection, NULL, NULL, rep, &err);
-    if (st == RT_OK && a.output)
-        st = rt_outfile_open(&of, a.output, &err);
+    if (st == RT_OK && a.output) {
+        rt_outguard *g = rt_outguard_new();
+        rt_outguard_add(g, a.answers, "the answers");
+        rt_outguard_add(g, a.collection, "the collection");
+        rt_outguard_add(g, a.pairs, "the pairs");
+        for (size_t r = 0; r < a.nruns; r++) {
+            char *name = NULL;
+            rt_outguard_add(g, cli_split_run(a.runs[r], &name), "a run");
+            free(name);
+        }
+        st = rt_outguard_open(&of, a.output, g, &err);
+        rt_outguard_free(&g);
+    }
     FILE *out = of ? rt_outfile_stream(of) : stdout;
     if (st == RT_OK && a.with_f1)
         fputs("qid\tpid\tf1\tpositive\tanswer\tspan_start\tspan_end\n", out);

@@ -260,8 +260,10 @@ int cmd_export(int argc, char **argv)
             if (o.what == RT_EXPORT_LEAKAGE)
                 rc = leaked_mask(src, e.candidates, &mask);
             o.leaked = mask;
-            if (rc == CLI_OK && rt_export_file(src, &o, w.opts.output, &err) != RT_OK)
+            rt_outguard *g = ws_args_guard(&w, ws, sess);
+            if (rc == CLI_OK && rt_export_file(src, &o, w.opts.output, g, &err) != RT_OK)
                 rc = cli_fail(&err);
+            rt_outguard_free(&g);
             free(mask);
         }
     }

@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "rt_embed.h"
 #include "rt_file.h"
+#include "rt_outguard.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_ngram.h"
@@ -278,8 +279,15 @@ static rt_status run(const leak_args *a, side *test, side *train, rt_err *err)
     st = rt_leak_find(test->texts, test->n, train->texts, train->n, test->emb, train->emb, &a->lo,
                       &pairs, &n, err);
     rt_outfile *out = NULL;
-    if (st == RT_OK && a->output)
-        st = rt_outfile_open(&out, a->output, err);
+    if (st == RT_OK && a->output) {
+        rt_outguard *g = rt_outguard_new();
+        rt_outguard_add(g, a->test, "the test queries");
+        rt_outguard_add(g, a->train, "the training queries");
+        rt_outguard_add(g, a->test_emb, "the test embeddings");
+        rt_outguard_add(g, a->train_emb, "the training embeddings");
+        st = rt_outguard_open(&out, a->output, g, err);
+        rt_outguard_free(&g);
+    }
     if (st == RT_OK) {
         write_pairs(out ? rt_outfile_stream(out) : stdout, test, train, pairs, n);
         if (out)

@@ -283,7 +283,9 @@ int cmd_review_report(int argc, char **argv)
             fprintf(stderr, "retriage: no packages in the journals of %s (make them with 'retriage package')\n",
                     sess->journal_dir);
         tab = rt_package_report_table(team, r);
-        rc = cli_write_table(w.opts.output, tab, fmt);
+        rt_outguard *g = ws_args_guard(&w, ws, sess);
+        rc = cli_write_table(w.opts.output, tab, fmt, g);
+        rt_outguard_free(&g);
     }
     rt_table_free(&tab);
     rt_package_report_free(&r);

@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "rt_mem.h"
 #include "rt_file.h"
+#include "rt_outguard.h"
 #include "rt_parse.h"
 #include "rt_pool.h"
 
@@ -258,8 +259,14 @@ int cmd_pool(int argc, char **argv)
         st = rt_qrels_load(&qrels, a.qrels_path, a.qfmt, qids, pids, &lo, rep, &err);
     for (size_t r = 0; st == RT_OK && a.format == POOL_TREC && r < nruns; r++)
         st = trec_safe(runs[r], qids, pids, &err);
-    if (st == RT_OK && a.output)
-        st = rt_outfile_open(&of, a.output, &err);
+    if (st == RT_OK && a.output) {   /* never over a run or the qrels it pools */
+        rt_outguard *g = rt_outguard_new();
+        for (size_t r = 0; r < nruns; r++)
+            rt_outguard_add(g, rt_run_path(runs[r]), "a run");
+        rt_outguard_add(g, a.qrels_path, "the qrels");
+        st = rt_outguard_open(&of, a.output, g, &err);
+        rt_outguard_free(&g);
+    }
     if (st != RT_OK) {
         rc = cli_fail(&err);
         goto out;

@@ -219,3 +219,26 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
     }
     return CLI_OK;
 }
+
+rt_outguard *ws_args_guard(const ws_args *w, const rt_workspace *ws, const rt_session *sess)
+{
+    rt_outguard *g = rt_outguard_new();
+    const rt_ws_spec *s = &w->spec;
+    rt_outguard_add(g, w->workspace, "the workspace file");
+    rt_outguard_add(g, s->queries, "the queries");
+    rt_outguard_add(g, s->collection, "the collection");
+    rt_outguard_add(g, s->qrels, "the base qrels");
+    rt_outguard_add(g, s->facets, "the facets");
+    rt_outguard_add(g, s->answers, "the answers");
+    rt_outguard_add(g, s->dbqa, "the DBQA file");
+    rt_outguard_add(g, s->train_queries, "the training queries");
+    rt_outguard_add(g, s->train_emb, "the training embeddings");
+    rt_outguard_add(g, s->test_emb, "the test embeddings");
+    for (size_t r = 0; r < w->n; r++)
+        rt_outguard_add(g, w->paths[r], "a run");
+    rt_outguard_add_journal_dir(g, w->journal_dir);
+    rt_outguard_add_workspace(g, ws);
+    if (sess)
+        rt_outguard_add_journal_dir(g, sess->journal_dir);
+    return g;
+}

@@ -14,6 +14,7 @@
 #include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_file.h"
+#include "rt_outguard.h"
 
 const rt_name rt_export_whats[] = {
     {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},
@@ -224,6 +225,8 @@ static rt_table *facet_table(const rt_session *s, const rt_export_opts *o)
     const rt_facet *fc = &fs->f[o->by];
     const char *h[] = {"run", "measure", fc->name, "base", "current", "delta", "queries"};
     rt_table *t = rt_table_new(7, h);
+    for (size_t c = 3; c < 7; c++)
+        rt_table_number(t, c);
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
     uint32_t *sub = rt_calloc(ws->nq + 1, sizeof *sub);
@@ -270,6 +273,8 @@ static rt_table *metrics_table(const rt_session *s, const rt_export_opts *o)
     const rt_workspace *ws = s->ws;
     const char *h[] = {"run", "measure", "base", "current", "delta", "queries"};
     rt_table *t = rt_table_new(6, h);
+    for (size_t c = 2; c < 6; c++)
+        rt_table_number(t, c);
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
     for (size_t r = 0; r < ws->nruns; r++) {
@@ -301,6 +306,8 @@ static rt_table *per_query_table(const rt_session *s, const rt_export_opts *o)
     for (size_t m = 0; m < ws->nm; m++)
         h[2 + m] = ws->ms[m].name;
     rt_table *t = rt_table_new(nc, h);
+    for (size_t c = 2; c < nc; c++)
+        rt_table_number(t, c);
     size_t nq;
     const uint32_t *q = o->qids ? o->qids : rt_live_sorted(s->live, &nq);
     if (o->qids)
@@ -345,6 +352,7 @@ static rt_table *leak_pairs_table(const rt_session *s, const rt_export_opts *o)
     const rt_workspace *ws = s->ws;
     const char *h[] = {"test_qid", "train_qid", "cosine", "type", "leak", "author", "time"};
     rt_table *t = rt_table_new(7, h);
+    rt_table_number(t, 2);
     for (size_t i = 0; i < ws->nq; i++) {
         uint32_t q = ws->qlist[i];
         size_t n;
@@ -381,6 +389,8 @@ static rt_table *leak_types_table(const rt_session *s, const rt_export_opts *o)
     }
     const char *h[] = {"type", "leak", "pairs", "share"};
     rt_table *t = rt_table_new(4, h);
+    rt_table_number(t, 2);
+    rt_table_number(t, 3);
     for (size_t j = 0; j < nt && j < 16; j++) {
         char c[32], sh[32];
         snprintf(c, sizeof c, "%zu", count[j]);
@@ -401,6 +411,8 @@ static rt_table *leakage_table(const rt_session *s, const rt_export_opts *o)
     const rt_workspace *ws = s->ws;
     const char *h[] = {"run", "measure", "duplicated", "others", "duplicated_queries", "other_queries"};
     rt_table *t = rt_table_new(6, h);
+    for (size_t c = 2; c < 6; c++)
+        rt_table_number(t, c);
     double *in = rt_calloc(ws->nm + 1, sizeof *in), *out = rt_calloc(ws->nm + 1, sizeof *out);
     for (size_t r = 0; r < ws->nruns; r++) {
         size_t ni, no;
@@ -442,6 +454,8 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
         {
             const char *h[] = {"qid", "pid", "base", "current", "author", "time"};
             t = rt_table_new(6, h);
+            rt_table_number(t, 2);   /* the grades */
+            rt_table_number(t, 3);
             diff_rows(s, NULL, t);
         }
         break;
@@ -480,7 +494,7 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
                                                        : rt_figure_before_after(s, o->fig_m);
         rt_figure_svg(f, out);
         rt_figure_free(&f);
-        return ferror(out) ? rt_err_set(err, RT_EIO, "cannot write the figure") : RT_OK;
+        return RT_OK;   /* a write error stays on the stream for the caller to name */
     }
     }
     rt_status st = RT_OK;
@@ -491,7 +505,8 @@ rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *ou
     return st;
 }
 
-rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path, rt_err *err)
+rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path, const rt_outguard *g,
+                         rt_err *err)
 {
     if (!path || strcmp(path, "-") == 0) {
         rt_status st = rt_export_write(s, o, stdout, err);
@@ -500,7 +515,14 @@ rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const cha
         return st;
     }
     rt_outfile *f;
-    rt_status st = rt_outfile_open(&f, path, err);
+    rt_outguard *own = NULL;
+    if (!g) {
+        g = own = rt_outguard_new();
+        rt_outguard_add_workspace(own, s->ws);
+        rt_outguard_add_journal_dir(own, s->journal_dir);
+    }
+    rt_status st = rt_outguard_open(&f, path, g, err);
+    rt_outguard_free(&own);
     if (st != RT_OK)
         return st;
     st = rt_export_write(s, o, rt_outfile_stream(f), err);

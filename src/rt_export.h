@@ -58,10 +58,16 @@ int rt_export_what_parse(const char *name, rt_export_what *w);
  * otherwise. */
 rt_status rt_export_format(rt_export_what what, const char *name, rt_table_format *fmt, rt_err *err);
 
-/* Writes the export to out. */
+struct rt_outguard;
+
+/* Writes the export to out. A write error is left on the stream for the caller to name
+ * (rt_outfile_commit, or a flush of standard output). */
 rt_status rt_export_write(const rt_session *s, const rt_export_opts *o, FILE *out, rt_err *err);
 
-/* Writes it to path atomically with rt_outfile (NULL or "-": standard output). */
-rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path, rt_err *err);
+/* Writes it to path atomically with rt_outfile (NULL or "-": standard output), opened through
+ * rt_outguard_open with the protected files g (borrowed); g NULL: those of s (its workspace's
+ * inputs and its journal folder). Errors name the file (or "standard output") and the reason. */
+rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const char *path,
+                         const struct rt_outguard *g, rt_err *err);
 
 #endif

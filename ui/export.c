@@ -60,7 +60,7 @@ int act_export(app *a, const char *arg)
     unsigned char *mask = NULL;
     if (o.what == RT_EXPORT_LEAKAGE)
         o.leaked = mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, NULL);
-    rt_status st = rt_export_file(a->s, &o, path, &err);
+    rt_status st = rt_export_file(a->s, &o, path, NULL, &err);
     free(mask);
     if (st != RT_OK) {
         app_message(a, 1, "%s", err.msg);

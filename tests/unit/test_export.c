@@ -194,18 +194,38 @@ int main(void)
 
     /* the file: written whole, no temporary left */
     rt_export_opts o = {.what = RT_EXPORT_QRELS_DIFF, .format = RT_EXPORT_TREC};
-    ok(rt_export_file(s, &o, P("out/diff.trec"), &err) != RT_OK, "a folder that does not exist is an error");
+    ok(rt_export_file(s, &o, P("out/diff.trec"), NULL, &err) != RT_OK, "a folder that does not exist is an error");
     mkdir(P("out"), 0700);
-    rt_status st = rt_export_file(s, &o, P("out/diff.trec"), &err);
+    rt_status st = rt_export_file(s, &o, P("out/diff.trec"), NULL, &err);
     ok(st == RT_OK, "exported to a file (%s)", st == RT_OK ? "" : err.msg);
     const char *d = "q1 0 p09 0\nq2 0 p05 1\nq4 0 p08 1\n";
     ok(file_is(P("out/diff.trec"), d, strlen(d)), "the file holds the diff");
     is_int(count_prefixed(P("out"), "diff.trec.tmp", NULL, 0), 0, "no temporary is left beside it");
     o.what = RT_EXPORT_LEAKAGE;
     o.format = RT_TABLE_TSV;
-    ok(rt_export_file(s, &o, P("out/diff.trec"), &err) == RT_EUSAGE && file_is(P("out/diff.trec"), d, strlen(d)),
+    ok(rt_export_file(s, &o, P("out/diff.trec"), NULL, &err) == RT_EUSAGE && file_is(P("out/diff.trec"), d, strlen(d)),
        "a failed export leaves the file as it was");
     is_int(count_prefixed(P("out"), "diff.trec.tmp", NULL, 0), 0, "and no temporary");
+
+    /* Once a bug: -o replaced whatever it named, the base qrels and the journal being written
+     * included. With no guard given, the session's inputs and journal folder are protected. */
+    o.what = RT_EXPORT_TAGS;
+    o.format = RT_TABLE_JSON;
+    const char *keep[] = {rt_qrels_path(ws->qrels), rt_run_path(ws->runs[0].run), rt_journal_path(s->journal)};
+    const char *kind[] = {"the base qrels", "a run", "a journal"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t nb = 0, na = 0;
+        char *before = get_file(keep[i], &nb);
+        st = rt_export_file(s, &o, keep[i], NULL, &err);
+        char *after = get_file(keep[i], &na);
+        ok(st == RT_EINPUT && strstr(err.msg, keep[i]) && before && after && nb == na && memcmp(before, after, nb) == 0,
+           "an export over %s is refused, the file untouched (%s)", kind[i], err.msg);
+        free(before);
+        free(after);
+    }
+    st = rt_export_file(s, &o, P("ex/other.jsonl"), NULL, &err);
+    ok(st == RT_EINPUT && access(P("ex/other.jsonl"), F_OK) != 0,
+       "a new NAME.jsonl in the journal folder is refused too (%s)", err.msg);
 
     rt_session_close(&s);
     rt_workspace_free(&ws);
