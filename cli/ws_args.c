@@ -238,7 +238,6 @@ rt_outguard *ws_args_guard(const ws_args *w, const rt_workspace *ws, const rt_se
         rt_outguard_add(g, w->paths[r], "a run");
     rt_outguard_add_journal_dir(g, w->journal_dir);
     rt_outguard_add_workspace(g, ws);
-    if (sess)
-        rt_outguard_add_journal_dir(g, sess->journal_dir);
+    rt_outguard_add_session(g, sess);
     return g;
 }

@@ -518,8 +518,7 @@ rt_status rt_export_file(const rt_session *s, const rt_export_opts *o, const cha
     rt_outguard *own = NULL;
     if (!g) {
         g = own = rt_outguard_new();
-        rt_outguard_add_workspace(own, s->ws);
-        rt_outguard_add_journal_dir(own, s->journal_dir);
+        rt_outguard_add_session(own, s);
     }
     rt_status st = rt_outguard_open(&f, path, g, err);
     rt_outguard_free(&own);

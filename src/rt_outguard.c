@@ -2,7 +2,7 @@
  * told apart by device and inode, never by how their path is spelled. */
 #include "config.h"
 
-#include <cJSON.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +22,7 @@
 #include "rt_outguard.h"
 #include "rt_qrels.h"
 #include "rt_run.h"
+#include "rt_session.h"
 #include "rt_wscache.h"
 #include "rt_workspace.h"
 
@@ -154,6 +155,14 @@ void rt_outguard_add_workspace(rt_outguard *g, const rt_workspace *ws)
     add_stat(g, ws->leak.test_emb, "the test embeddings", 0);
     if (ws->journal_dir)
         add_stat(g, ws->journal_dir, NULL, 1);
+}
+
+void rt_outguard_add_session(rt_outguard *g, const rt_session *s)
+{
+    if (!s)
+        return;
+    rt_outguard_add_workspace(g, s->ws);
+    rt_outguard_add_journal_dir(g, s->journal_dir);
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -11,6 +11,7 @@
 #include "rt_err.h"
 #include "rt_file.h"
 
+struct rt_session;
 struct rt_workspace;
 
 typedef struct rt_outguard rt_outguard;
@@ -29,6 +30,10 @@ void rt_outguard_add_journal_dir(rt_outguard *g, const char *dir);
 /* Protects every input of ws: its JSON file and every file that file names (resolved against its
  * folder), the qrels, runs, queries, collection and its index, answers and leakage files loaded. */
 void rt_outguard_add_workspace(rt_outguard *g, const struct rt_workspace *ws);
+
+/* rt_outguard_add_workspace of s's workspace and rt_outguard_add_journal_dir of its journal
+ * folder: what the workbench's outputs must spare. */
+void rt_outguard_add_session(rt_outguard *g, const struct rt_session *s);
 
 /* RT_OK when path may be written. Otherwise RT_EINPUT with "PATH: will not write over …" saying
  * what it is. Beside the protected files (g may be NULL) the check refuses on its own: a journal

@@ -246,8 +246,9 @@ rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
 {
     const char *h[] = {"package", "annotator", "judged", "pairs", "sample", "reviewers", "accuracy", "mean", "status"};
     rt_table *tab = rt_table_new(9, h);
-    for (size_t c = 2; c < 6; c++)   /* judged, pairs, sample, reviewers */
-        rt_table_number(tab, c);
+    for (size_t c = 2; c < 8; c++)   /* judged, pairs, sample, reviewers, (accuracy is text), mean */
+        if (c != 6)
+            rt_table_number(tab, c);
     for (size_t i = 0; i < r->n; i++) {
         const rt_package_state *s = &r->s[i];
         char judged[32], pairs[32], sample[32], nrev[32], mean[32], acc[1024] = "", who[256];

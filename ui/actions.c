@@ -17,6 +17,7 @@
 #include "keys.h"
 #include "queryset.h"
 #include "rt_file.h"
+#include "rt_outguard.h"
 #include "rt_parse.h"
 #include "rt_sample.h"
 #include "term.h"
@@ -115,9 +116,13 @@ static int act_snapshot(app *a, const char *arg)
         return -1;
     }
     app_draw(a);
-    rt_outfile *f;   /* the one writer: no link followed, no file half-written */
+    rt_outfile *f;   /* the one writer: no link followed, no file half-written, no input replaced */
     rt_err err;
-    if (rt_outfile_open(&f, path, &err) != RT_OK) {
+    rt_outguard *g = rt_outguard_new();
+    rt_outguard_add_session(g, a->s);
+    rt_status st = rt_outguard_open(&f, path, g, &err);
+    rt_outguard_free(&g);
+    if (st != RT_OK) {
         app_message(a, 1, "%s", err.msg);
         return -1;
     }

@@ -3,7 +3,8 @@
 #  a. never over what retriage reads or keeps: a journal, its lock, another NAME.jsonl in a
 #     journal folder, a file whose journal lock is held, the base qrels, a run given to pool, the
 #     workspace file, the collection through a hard link, a file through a symlinked folder, a
-#     cache (.rtws, the cache folder); each exit 2, the file byte-identical (or still absent);
+#     cache (.rtws, .rtidx, the cache folder), from every command with -o and from the
+#     workbench's :export and :snapshot; each exit 2, the file byte-identical (or still absent);
 #  b. JSON ids are strings: 19-digit qids that one double cannot tell apart, "+5", run names and
 #     annotators that look like numbers, in every JSON export;
 #  c. a write error names the file (or standard output) and the reason, for every command.
@@ -156,6 +157,19 @@ st=0
 [ "$rc" -eq 2 ] || st=1
 cmp -s "$W/qrels.trec" "$D/saved/qrels" || st=1
 report $st ":export qrels over the base qrels: refused, the qrels byte-identical"
+
+printf ':snapshot %s\n' "$W/queries.tsv" >"$D/ui.script"
+cp "$W/queries.tsv" "$D/saved/queries"
+"$RETRIAGE" "$W/workspace.json" --annotator ann_b --size 100x30 --script "$D/ui.script" >"$D/out" 2>"$D/err"
+rc=$?
+st=0
+[ "$rc" -eq 2 ] || st=1
+cmp -s "$W/queries.tsv" "$D/saved/queries" || st=1
+report $st ":snapshot over the queries: refused, the queries byte-identical"
+refused "dslabel -o a run it labels" "$W/runs/bm25.trec" \
+    dslabel --answers "$W/answers.jsonl" --collection "$W/collection.tsv" --run "$W/runs/bm25.trec" -Q -o "$W/runs/bm25.trec"
+refused "dslabel -o its answers" "$W/answers.jsonl" \
+    dslabel --answers "$W/answers.jsonl" --collection "$W/collection.tsv" --run "$W/runs/bm25.trec" -Q -o "$W/answers.jsonl"
 
 # what is still allowed: a new file, an old export replaced, a device
 # shellcheck disable=SC2086
