@@ -89,12 +89,16 @@ static void add_named(rt_outguard *g, const char *ws_path, const cJSON *o, const
  * loaded it yet (a deferred collection). A file that cannot be read adds nothing. */
 static void add_workspace_json(rt_outguard *g, const char *path)
 {
-    enum { MAX_JSON = 16 << 20 };
+    enum { MAX_JSON = 16 << 20 };   /* a workspace file is a page of JSON; beyond this, skipped */
     FILE *f = fopen(path, "re");
-    if (!f)
+    struct stat sb;
+    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > MAX_JSON) {
+        if (f)
+            fclose(f);
         return;
-    char *buf = rt_malloc(MAX_JSON + 1);
-    size_t n = fread(buf, 1, MAX_JSON, f);
+    }
+    char *buf = rt_malloc((size_t)sb.st_size + 1);
+    size_t n = fread(buf, 1, (size_t)sb.st_size, f);
     fclose(f);
     buf[n] = 0;
     cJSON *o = cJSON_Parse(buf);
@@ -231,18 +235,20 @@ static int lock_held(const struct stat *sb)
     return held;
 }
 
+/* Whether the folder dir is retriage's cache folder or inside it (its indexes, workspace caches,
+ * decompressed inputs): each of dir's real ancestors is compared with it by identity. */
 static int under_cache(const char *dir)
 {
     char *cache = rt_file_cache_dir("");
     struct stat cs, ds;
     int under = 0;
     char *real = cache && stat(cache, &cs) == 0 ? realpath(dir, NULL) : NULL;
-    for (char *end = real; real && !under;) {
+    while (real && !under) {
         under = stat(real, &ds) == 0 && ds.st_dev == cs.st_dev && ds.st_ino == cs.st_ino;
-        end = strrchr(real, '/');
-        if (!end || end == real)
-            break;
-        *end = 0;
+        char *slash = strrchr(real, '/');
+        if (!slash || slash == real)
+            break;   /* "/" itself is never the cache */
+        *slash = 0;
     }
     free(real);
     free(cache);
