@@ -37,8 +37,7 @@ static const char agree_usage[] =
     "\n"
     "      --annotators LIST   comma-separated annotator names (default: every journal)\n"
     "  -f, --format F          tsv (default), csv, json, md, latex\n"
-    "  -o, --output FILE       write to FILE, replaced only when complete (a device or pipe is\n"
-    "                          written in place; a symbolic link is refused)\n"
+    CLI_HELP_OUTPUT
     "  -h, --help              show this help\n"
     "\n"
     "Exit status: 0 ok, 1 usage error, 2 input error.\n"

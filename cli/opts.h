@@ -64,7 +64,8 @@ enum {
     "      --queries-format F  auto (default), tsv, dureader\n"
 #define CLI_HELP_OUTPUT \
     "  -o, --output F          write to F, replaced only when complete (a device or pipe is\n" \
-    "                          written in place; a symbolic link is refused), not stdout\n"
+    "                          written in place; a symbolic link is refused), not stdout;\n" \
+    "                          never over an input, a journal, a lock or a cache (exit 2)\n"
 #define CLI_HELP_QUIET \
     "  -Q, --quiet             do not print load warnings to stderr\n"
 

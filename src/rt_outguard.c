@@ -302,7 +302,8 @@ rt_status rt_outguard_check(const rt_outguard *g, const char *path, rt_err *err)
     if (ends_with(name, ".jsonl.lock"))
         return refuse(err, path, "a journal's lock file");
     if (ends_with(name, ".rtws") || ends_with(name, ".rtidx"))
-        return refuse(err, path, "a cache retriage keeps (.rtws, .rtidx)");
+        return rt_err_set(err, RT_EINPUT, "%s: will not write a file named as retriage's caches are (.rtws, .rtidx), "
+                          "which it would read as one; give another output file", path);
     if (exists) {
         const guarded *p = find(g, &sb, 0);
         if (p) {
