@@ -19,6 +19,7 @@
 #include "hint.h"
 #include "keys.h"
 #include "rt_file.h"
+#include "rt_outguard.h"
 #include "rt_leakage.h"
 #include "rt_mapguard.h"
 #include "rt_mem.h"
@@ -280,7 +281,11 @@ static int run_script(app *a, const ui_opts *o)
         return 2;
     }
     rt_outfile *tf = NULL;
-    if (o->key_times && rt_outfile_open(&tf, o->key_times, &e) != RT_OK) {
+    rt_outguard *g = rt_outguard_new();   /* never over the workspace's inputs or journals */
+    rt_outguard_add_session(g, a->s);
+    rt_status gst = o->key_times ? rt_outguard_open(&tf, o->key_times, g, &e) : RT_OK;
+    rt_outguard_free(&g);
+    if (gst != RT_OK) {
         term_end();
         fprintf(stderr, "retriage: %s\n", e.msg);
         rt_reader_close(&r);

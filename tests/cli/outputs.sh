@@ -4,7 +4,7 @@
 #     journal folder, a file whose journal lock is held, the base qrels, a run given to pool, the
 #     workspace file, the collection through a hard link, a file through a symlinked folder, a
 #     cache (.rtws, .rtidx, the cache folder), from every command with -o and from the
-#     workbench's :export and :snapshot; each exit 2, the file byte-identical (or still absent);
+#     workbench's :export, :snapshot and --key-times; each exit 2, the file byte-identical (or still absent);
 #  b. JSON ids are strings: 19-digit qids that one double cannot tell apart, "+5", run names and
 #     annotators that look like numbers, in every JSON export;
 #  c. a write error names the file (or standard output) and the reason, for every command.
@@ -166,6 +166,9 @@ st=0
 [ "$rc" -eq 2 ] || st=1
 cmp -s "$W/queries.tsv" "$D/saved/queries" || st=1
 report $st ":snapshot over the queries: refused, the queries byte-identical"
+printf ':quit\n' >"$D/quit.script"
+refused "the workbench's --key-times over a run" "$W/runs/dense.trec" \
+    "$W/workspace.json" --annotator ann_b --size 100x30 --script "$D/quit.script" --key-times "$W/runs/dense.trec"
 refused "dslabel -o a run it labels" "$W/runs/bm25.trec" \
     dslabel --answers "$W/answers.jsonl" --collection "$W/collection.tsv" --run "$W/runs/bm25.trec" -Q -o "$W/runs/bm25.trec"
 refused "dslabel -o its answers" "$W/answers.jsonl" \
