@@ -175,7 +175,7 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Whether the regular file at path (or name in dirfd when path is NULL) begins with a journal
+/* Whether the regular file name in dirfd (AT_FDCWD: name is a path) begins with a journal
  * operation: what rt_journal_open takes for a journal, wherever it lies. */
 static int is_journal_at(int dirfd, const char *name)
 {
@@ -312,7 +312,7 @@ rt_status rt_outguard_check(const rt_outguard *g, const char *path, rt_err *err)
             return refuse(err, path, why);
         }
         if (lock_held(&sb))
-            return refuse(err, path, "a file another process holds a lock on");
+            return refuse(err, path, "a file a process holds a lock on");
         size_t n = strlen(path) + sizeof ".lock";
         char *lock = rt_malloc(n);
         snprintf(lock, n, "%s.lock", path);
@@ -321,7 +321,7 @@ rt_status rt_outguard_check(const rt_outguard *g, const char *path, rt_err *err)
         int held = has_lock && lock_held(&ls);
         free(lock);
         if (held)
-            return refuse(err, path, "a journal another retriage has open (it holds its .lock)");
+            return refuse(err, path, "a journal open in a retriage (its .lock is held)");
         if (has_lock || is_journal_at(AT_FDCWD, path))
             return refuse(err, path, "a journal (retriage's record of annotations)");
     }
