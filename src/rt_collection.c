@@ -938,4 +938,3 @@ const void *rt_collection_index_map(const rt_collection *c, size_t *len)
     return c->idx_map;
 }
 const char *rt_collection_index_path(const rt_collection *c) { return c->idx_path; }
-const char *rt_collection_path(const rt_collection *c) { return c->path; }

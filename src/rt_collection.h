@@ -113,7 +113,4 @@ const char *rt_collection_path(const rt_collection *c);
 const void *rt_collection_index_map(const rt_collection *c, size_t *len);
 const char *rt_collection_index_path(const rt_collection *c);
 
-/* The path the collection was opened from (borrowed, valid until the collection is closed). */
-const char *rt_collection_path(const rt_collection *c);
-
 #endif
