@@ -16,6 +16,8 @@ struct rt_workspace;
 
 typedef struct rt_outguard rt_outguard;
 
+/* An empty guard (it protects only what its own checks find). Owned: freed with
+ * rt_outguard_free, which sets *g to NULL. */
 rt_outguard *rt_outguard_new(void);
 void rt_outguard_free(rt_outguard **g);
 
