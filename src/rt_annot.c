@@ -1,6 +1,7 @@
 /* rt_annot — applying operations to the annotation state, and the undo / redo history. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,15 @@ struct rt_annot {
     size_t *redo, nredo, rcap;
     size_t nops;
     int no_history;              /* rt_annot_keep_history(a, 0): no inverses, no undo */
+    uint64_t gen;                /* rt_annot_generation */
 };
+
+/* Generations are drawn from one clock for every state: a state rebuilt from a replaced journal
+ * never repeats a generation its predecessor had, so derived state cannot mistake it for the
+ * one it was made from. */
+static _Atomic uint64_t gen_clock;
+
+static uint64_t next_gen(void) { return atomic_fetch_add(&gen_clock, 1) + 1; }
 
 rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax)
 {
@@ -52,8 +61,11 @@ rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax)
     a->pids = pids;
     a->tax = tax;
     a->authors = rt_strtab_new();
+    a->gen = next_gen();
     return a;
 }
+
+uint64_t rt_annot_generation(const rt_annot *a) { return a->gen; }
 
 static void free_strings(char **v, size_t n)
 {
@@ -510,6 +522,8 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
     case RT_OP_REVIEW: apply_review(a, op, &inv); break;
     default: st = rt_err_set(err, RT_EINPUT, "unknown operation");
     }
+    if (st == RT_OK && op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE)
+        a->gen = next_gen();   /* a query's or pair's state changed (see rt_annot_generation) */
     if (st != RT_OK || a->no_history) {
         rt_op_clear(&inv);
         a->nops += st == RT_OK;

@@ -93,6 +93,12 @@ void rt_annot_free(rt_annot **a);
  * (the change itself still applies) and *warning says so when not NULL. */
 rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_err *err);
 
+/* The generation of the state's queries and pairs: changes with every operation applied to a
+ * query or pair (everything but query sets and packages), and is never the same in two states.
+ * State derived from a (the team's decisions, …) records it, and asserts it is unchanged where
+ * it reads what it derived: the arrays the lookups below return move as operations apply. */
+uint64_t rt_annot_generation(const rt_annot *a);
+
 /* keep 0: apply keeps no undo history (another annotator's state, read-only): cheaper replays. */
 void rt_annot_keep_history(rt_annot *a, int keep);
 

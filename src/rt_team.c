@@ -1,6 +1,7 @@
 /* rt_team — several annotators' journals together, and their agreement. */
 #include "config.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -495,6 +496,13 @@ static uint64_t *decided_pairs(const rt_team *t, size_t *n)
     return keys;
 }
 
+/* Whether adjudication d stands over the one held (the later one: time, then seq). */
+static int later(const rt_adjud *d, const rt_team_pair *p)
+{
+    return !p->has_adj || d->prov.time_ms > p->adj.time_ms ||
+           (d->prov.time_ms == p->adj.time_ms && d->prov.seq > p->adj.seq);
+}
+
 static void decide_pair(const rt_team *t, rt_team_pair *p, rt_report *rep)
 {
     int have_g = 0, have_c = 0;
@@ -519,38 +527,40 @@ static void decide_pair(const rt_team *t, rt_team_pair *p, rt_report *rep)
         }
         if (d) {
             p->nadj++;
-            if (!p->adj || d->prov.time_ms > p->adj->prov.time_ms ||
-                (d->prov.time_ms == p->adj->prov.time_ms && d->prov.seq > p->adj->prov.seq)) {
-                p->adj = d;
+            if (later(d, p)) {   /* copied: d lives in the member's array, which moves */
+                p->adj = (rt_team_adjud){d->has_grade, d->grade, d->has_cats, d->cats, d->prov.time_ms, d->prov.seq,
+                                         d->nsettles};
+                p->has_adj = 1;
                 p->adj_member = m;
             }
         }
     }
     if (p->nadj > 1 && rep) {
         char when[32];
-        rt_op_format_time(p->adj->prov.time_ms, when, sizeof when);
+        rt_op_format_time(p->adj.time_ms, when, sizeof when);
         rt_report_add(rep, RT_REPORT_WARNING, "%s %s was adjudicated by %zu annotators; %s's, the latest (%s), stands",
                       rt_strtab_str(t->ws->qids, p->qid), rt_strtab_str(t->ws->pids, p->pid), p->nadj,
                       t->m[p->adj_member].name, when);
     }
     /* An adjudication against what every member who decided agrees on (their decisions changed
      * since, or it was made outside the queue) is a difference too: shown, and resolved by it. */
-    if (p->adj && p->adj->has_grade && have_g && !(p->differ & RT_DIFFER_GRADE) && p->adj->grade != g)
+    int adj_g = p->has_adj && p->adj.has_grade, adj_c = p->has_adj && p->adj.has_cats;
+    if (adj_g && have_g && !(p->differ & RT_DIFFER_GRADE) && p->adj.grade != g)
         p->differ |= RT_DIFFER_GRADE;
-    if (p->adj && p->adj->has_cats && have_c && !(p->differ & RT_DIFFER_CATS) && p->adj->cats != c)
+    if (adj_c && have_c && !(p->differ & RT_DIFFER_CATS) && p->adj.cats != c)
         p->differ |= RT_DIFFER_CATS;
     p->unresolved = p->differ;
-    if (p->adj && p->adj->has_grade) {
+    if (adj_g) {
         p->has_grade = 1;
-        p->grade = p->adj->grade;
+        p->grade = p->adj.grade;
         p->unresolved &= ~(unsigned)RT_DIFFER_GRADE;
     } else if (have_g && !(p->differ & RT_DIFFER_GRADE)) {
         p->has_grade = 1;
         p->grade = g;
     }
-    if (p->adj && p->adj->has_cats) {
+    if (adj_c) {
         p->has_cats = 1;
-        p->cats = p->adj->cats;
+        p->cats = p->adj.cats;
         p->unresolved &= ~(unsigned)RT_DIFFER_CATS;
     } else if (have_c && !(p->differ & RT_DIFFER_CATS)) {
         p->has_cats = 1;
@@ -558,26 +568,57 @@ static void decide_pair(const rt_team *t, rt_team_pair *p, rt_report *rep)
     }
 }
 
+/* Adds (sign 1) or takes away (-1) p's part of d's counts. Taking away what was never added
+ * would wrap a count round to 2^64 - 1: checked, never shown. */
 static void count_pair(rt_team_decisions *d, const rt_team_pair *p, int sign)
 {
-    d->disputed += (size_t)(sign * (p->differ != 0));
-    d->unresolved += (size_t)(sign * (p->unresolved != 0));
-    d->overridden += (size_t)(sign * (p->nadj > 1));
-    if (p->has_grade && p->adj && p->adj->has_grade)
-        d->adjudicated += (size_t)sign;
-    else if (p->has_grade)
-        d->agreed += (size_t)sign;
+    size_t *c[4] = {NULL, NULL, NULL, NULL};
+    size_t k = 0;
+    if (p->differ)
+        c[k++] = &d->disputed;
+    if (p->unresolved)
+        c[k++] = &d->unresolved;
+    if (p->nadj > 1)
+        c[k++] = &d->overridden;
+    if (p->has_grade)
+        c[k++] = p->has_adj && p->adj.has_grade ? &d->adjudicated : &d->agreed;
+    for (size_t i = 0; i < k; i++) {
+        assert(sign > 0 || *c[i] > 0);
+        *c[i] = sign > 0 ? *c[i] + 1 : *c[i] - 1;
+    }
+}
+
+static void record_gens(const rt_team *t, rt_team_decisions *d)
+{
+    if (d->ngens != t->n) {
+        free(d->gens);
+        d->gens = rt_calloc(t->n + 1, sizeof *d->gens);
+        d->ngens = t->n;
+    }
+    for (size_t m = 0; m < t->n; m++)
+        d->gens[m] = rt_annot_generation(A(t, m));
+}
+
+int rt_team_decisions_current(const rt_team *t, const rt_team_decisions *d)
+{
+    if (d->ngens != t->n)
+        return 0;
+    for (size_t m = 0; m < t->n; m++)
+        if (d->gens[m] != rt_annot_generation(A(t, m)))
+            return 0;
+    return 1;
 }
 
 int rt_team_redecide(const rt_team *t, rt_team_decisions *d, uint32_t qid, uint32_t pid)
 {
     rt_team_pair *p = (rt_team_pair *)rt_team_pair_of(d, qid, pid);
-    if (!p)
+    if (!p || d->ngens != t->n)
         return 0;
     count_pair(d, p, -1);
     *p = (rt_team_pair){.qid = qid, .pid = pid};
     decide_pair(t, p, NULL);
     count_pair(d, p, 1);
+    record_gens(t, d);
     return 1;
 }
 
@@ -594,6 +635,7 @@ rt_team_decisions *rt_team_decide(const rt_team *t, rt_report *rep)
         count_pair(d, p, 1);
     }
     free(keys);
+    record_gens(t, d);
     return d;
 }
 
@@ -602,6 +644,7 @@ void rt_team_decisions_free(rt_team_decisions **dp)
     if (!dp || !*dp)
         return;
     free((*dp)->p);
+    free((*dp)->gens);
     free(*dp);
     *dp = NULL;
 }
@@ -625,6 +668,7 @@ const rt_team_pair *rt_team_pair_of(const rt_team_decisions *d, uint32_t qid, ui
 
 rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
 {
+    assert(rt_team_decisions_current(t, d));
     rt_session *s = rt_calloc(1, sizeof *s);
     s->ws = t->ws;
     s->annotator = rt_strdup("team");
@@ -682,6 +726,7 @@ rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d)
         h[3 + m] = t->m[m].name;
     h[3 + t->n] = "adjudicated_by";
     h[4 + t->n] = "status";
+    assert(rt_team_decisions_current(t, d));
     rt_table *tab = rt_table_new(nc, h);
     char (*cells)[256] = rt_calloc(t->n + 1, sizeof *cells);
     const char **row = rt_calloc(nc, sizeof *row);
@@ -698,7 +743,7 @@ rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d)
             decision_text(t, m, p->qid, p->pid, cells[m], sizeof cells[m]);
             row[3 + m] = cells[m];
         }
-        row[3 + t->n] = p->adj ? t->m[p->adj_member].name : "";
+        row[3 + t->n] = p->has_adj ? t->m[p->adj_member].name : "";
         row[4 + t->n] = p->unresolved ? "unresolved" : "resolved";
         rt_table_add(tab, row);
     }

@@ -92,6 +92,17 @@ void rt_team_agreement_free(rt_team_agreement **a);
 
 enum { RT_DIFFER_GRADE = 1, RT_DIFFER_CATS = 2 };
 
+/* The adjudication that stands on a pair, copied out of the adjudicator's state. */
+typedef struct rt_team_adjud {
+    int has_grade;
+    int32_t grade;
+    int has_cats;
+    unsigned long long cats;
+    int64_t time_ms;
+    uint64_t seq;
+    size_t nsettles;             /* decisions it names as settled */
+} rt_team_adjud;
+
 /* A pair some member decided (judged, tagged or adjudicated), and what the team makes of it:
  * an adjudication (the latest when several members adjudicated it) decides what it covers;
  * otherwise the common decision of every member who made one; otherwise nothing (disputed). */
@@ -105,7 +116,9 @@ typedef struct rt_team_pair {
     int has_cats;                /* the team's categories */
     unsigned long long cats;
     size_t adj_member;           /* whose adjudication stands ((size_t)-1: none) */
-    const rt_adjud *adj;
+    int has_adj;                 /* adj holds it */
+    rt_team_adjud adj;           /* a copy of it: the member's array moves and shrinks as they
+                                    adjudicate, so no decision points into it */
     size_t nadj;                 /* members who adjudicated it */
 } rt_team_pair;
 
@@ -116,18 +129,26 @@ typedef struct rt_team_decisions {
     size_t unresolved;           /* of those, the ones with a difference no adjudication decides */
     size_t agreed, adjudicated;  /* team grades from agreement, from an adjudication */
     size_t overridden;           /* pairs adjudicated by more than one member (the later stands) */
+    uint64_t *gens;              /* each member's rt_annot_generation the decisions follow */
+    size_t ngens;                /* members when decided (a member joined: decide again) */
 } rt_team_decisions;
 
 /* Works out every pair's team decision; a pair adjudicated by several members is reported in
  * rep (may be NULL): the later adjudication stands. Owned: the caller frees it with
- * rt_team_decisions_free; each pair's adj is borrowed from a member's state, valid until that
- * state next changes (rt_team_refresh, an apply): decide again then. */
+ * rt_team_decisions_free; the decisions own everything they hold (nothing points into a
+ * member's state) and record each member's generation. */
 rt_team_decisions *rt_team_decide(const rt_team *t, rt_report *rep);
 void rt_team_decisions_free(rt_team_decisions **d);
 
-/* Decides (qid, pid) again after a change to it (an adjudication, its undo); 0 when d does not
- * hold the pair (a pair new to the team: decide everything again). */
+/* Decides (qid, pid) again after a change to it (an adjudication, its undo), the one change made
+ * since d was decided or last redecided: d then follows the members' generations again. 0 when
+ * d does not hold the pair or a member joined since (decide everything again). */
 int rt_team_redecide(const rt_team *t, rt_team_decisions *d, uint32_t qid, uint32_t pid);
+
+/* Whether d follows the members' current states (no pair change since it was decided or
+ * redecided, no member joined). Whoever reads decisions asserts it: a stale decision is a
+ * wrong number on the screen. */
+int rt_team_decisions_current(const rt_team *t, const rt_team_decisions *d);
 
 /* The pair (qid, pid) of d, or NULL. Borrowed: valid until rt_team_decisions_free (rt_team_redecide
  * rewrites it in place). */

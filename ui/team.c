@@ -2,6 +2,7 @@
  * the other journals (see team.h). */
 #include "config.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,13 @@ int team_ensure(app *a)
 }
 
 rt_team *team_of(const app *a) { return a->team ? a->team->t : NULL; }
-rt_team_decisions *team_decisions(const app *a) { return a->team ? a->team->d : NULL; }
+rt_team_decisions *team_decisions(const app *a)
+{
+    /* every change to a member's pairs decides again (team_after_change, team_poll) before a
+     * view reads the decisions: stale ones would be wrong counts and rows */
+    assert(!a->team || rt_team_decisions_current(a->team->t, a->team->d));
+    return a->team ? a->team->d : NULL;
+}
 unsigned team_generation(const app *a) { return a->team ? a->team->gen : 0; }
 
 void team_poll(app *a)

@@ -295,7 +295,7 @@ static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
     for (size_t m = 0; m < t->n && x + colw <= a->cols; m++, x += colw)
         draw_fmt(y, x, colw - 1, role, "%s", team_decision_text(a, m, p->qid, p->pid, buf, sizeof buf));
     if (x < a->cols)
-        draw_fmt(y, x, a->cols - x, role, "%s", p->adj ? t->m[p->adj_member].name : "");
+        draw_fmt(y, x, a->cols - x, role, "%s", p->has_adj ? t->m[p->adj_member].name : "");
 }
 
 /* The focused pair in full: the query, the passage's start, each annotator's decision and note. */

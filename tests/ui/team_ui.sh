@@ -42,6 +42,19 @@ report_ui $? "A: agreement of alice and bob, kappa 0.5 (lead, who only adjudicat
 grep -q "Team: 3 pairs agreed, 1 adjudicated; 0 of 1 disagreements unresolved" "$D/m1"
 report_ui $? "the metrics panel shows the team's qrels" "$D/m1"
 
+# issue 33: adjudicate, withdraw, adjudicate another pair, adjudicate again — the decisions once
+# pointed into carol's moving array of adjudications and "pairs agreed" wrapped to 2^64 - 1
+J2="$D/j2"
+W2=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$J2")
+printf ':label q1 p2 1\n:label q1 p3 1\n:tag q1 p4 entity\n' > "$D/s2"
+"$RETRIAGE" "${W2[@]}" --annotator alice --script "$D/s2" > /dev/null 2> "$D/uierr"
+printf ':label q1 p2 0\n:label q1 p3 0\n:tag q1 p4 numeral\n' > "$D/s2"
+"$RETRIAGE" "${W2[@]}" --annotator bob --script "$D/s2" > /dev/null 2>> "$D/uierr"
+printf ':adjudicate q1 p2 1\n:adjudicate q1 p3 1\n:adjudicate q1 p2 withdraw\n:adjudicate q1 p4 alice\n:adjudicate q1 p3 0\nm\n:snapshot %s/m2\n' "$D" > "$D/s2"
+"$RETRIAGE" "${W2[@]}" --annotator carol --script "$D/s2" --size 160x30 > /dev/null 2>> "$D/uierr"
+grep -q "Team: 0 pairs agreed, 1 adjudicated; 1 of 3 disagreements unresolved" "$D/m2" && ! grep -q 18446744073709551615 "$D/m2"
+report_ui $? "adjudications withdrawn and made again: the panel's counts are those of the team's decisions" "$D/m2"
+
 # export --team: the adjudicated grade, the disputes list
 "$RETRIAGE" export "${WS[@]}" --team --what qrels > "$D/tq" 2> "$D/terr"
 grep -q "^q1 0 p2 1$" "$D/tq" && grep -q "^q2 0 p3 1$" "$D/tq" && grep -q "1 of them unresolved\|0 of them unresolved" "$D/terr"

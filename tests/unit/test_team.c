@@ -158,7 +158,7 @@ static void test_team(rt_workspace *ws)
     d = rt_team_decide(t, NULL);
     p = rt_team_pair_of(d, QID(alice, "q1"), PID(alice, "p02"));
     ok(p && p->has_grade && p->grade == 0 && p->has_cats && p->unresolved == 0 && d->unresolved == 0 &&
-           !strcmp(t->m[p->adj_member].name, "lead") && p->adj->nsettles == 2,
+           !strcmp(t->m[p->adj_member].name, "lead") && p->has_adj && p->adj.nsettles == 2,
        "q1 p02 resolved by lead's adjudication, which names the decisions it settles");
     view = rt_team_session(t, d);
     ok(grade_now(view, "q1", "p02", NULL) == 0 && has_cat(view, "q1", "p02", "numeral") &&
@@ -241,6 +241,150 @@ static void test_team(rt_workspace *ws)
     rt_session_close(&lead);
     rt_session_close(&bob);
     rt_session_close(&alice);
+}
+
+/* Decisions kept up to date pair by pair (as the workbench does) equal decisions made afresh. */
+static int same_decisions(const rt_team *t, const rt_team_decisions *d, const char *what)
+{
+    rt_team_decisions *f = rt_team_decide(t, NULL);
+    int same = d->n == f->n && d->disputed == f->disputed && d->unresolved == f->unresolved &&
+               d->agreed == f->agreed && d->adjudicated == f->adjudicated && d->overridden == f->overridden;
+    for (size_t i = 0; same && i < d->n; i++) {
+        const rt_team_pair *x = &d->p[i], *y = &f->p[i];
+        same = x->qid == y->qid && x->pid == y->pid && x->differ == y->differ && x->unresolved == y->unresolved &&
+               x->has_grade == y->has_grade && (!x->has_grade || x->grade == y->grade) && x->has_adj == y->has_adj &&
+               x->nadj == y->nadj && (!x->has_adj || (x->adj.has_grade == y->adj.has_grade && x->adj.seq == y->adj.seq));
+    }
+    if (!same)
+        printf("#   %s: kept %zu agreed %zu adjudicated %zu/%zu unresolved; afresh %zu, %zu, %zu/%zu\n", what, d->agreed,
+               d->adjudicated, d->unresolved, d->disputed, f->agreed, f->adjudicated, f->unresolved, f->disputed);
+    rt_team_decisions_free(&f);
+    return same;
+}
+
+/* The adjudicator's change to (q, p), followed as the workbench follows it. */
+static void follow(const rt_team *t, rt_team_decisions **d, rt_session *s, const char *q, const char *p)
+{
+    if (!rt_team_redecide(t, *d, QID(s, q), PID(s, p))) {
+        rt_team_decisions_free(d);
+        *d = rt_team_decide(t, NULL);
+    }
+}
+
+static rt_status adjud_to(rt_session *s, const char *q, const char *p, int has_grade, int g, unsigned long long cats)
+{
+    rt_change ch;
+    rt_err err;
+    rt_status st = rt_session_adjudicate(s, QID(s, q), PID(s, p), has_grade, g, cats != 0, cats, NULL, 0, &ch, &err);
+    if (st != RT_OK)
+        printf("#   adjudicate %s %s: %s\n", q, p, err.msg);
+    return st;
+}
+
+/* Issue 33: a decision pointed into the adjudicator's array of adjudications, which a withdrawal
+ * reorders and a new adjudication grows; the pair decided again then took away what another
+ * adjudication had added, and "pairs agreed" wrapped round to 2^64 - 1. */
+static void test_redecide(rt_workspace *ws)
+{
+    rt_session *alice = NULL, *bob = NULL, *carol = NULL;
+    rt_err err;
+    rt_session_open(&alice, ws, P("rd"), "alice", 0, &err);
+    rt_session_open(&bob, ws, P("rd"), "bob", 0, &err);
+    rt_session_open(&carol, ws, P("rd"), "carol", 0, &err);
+    if (!ok(alice && bob && carol, "three annotators"))
+        return;
+    judge(alice, "q1", "p01", 1);
+    judge(alice, "q1", "p02", 1);
+    tag(alice, "q1", "p03", "entity");
+    judge(bob, "q1", "p01", 0);
+    judge(bob, "q1", "p02", 0);
+    tag(bob, "q1", "p03", "numeral");
+    rt_team *t = NULL;
+    ok(rt_team_open(&t, ws, carol, 1, P("rd"), NULL, 0, &err) == RT_OK && t->n == 3, "the team, carol adjudicating");
+    rt_team_decisions *d = rt_team_decide(t, NULL);
+    unsigned long long entity = 1ull << rt_taxonomy_find(ws->taxonomy, "entity");
+    static const struct { const char *p; int has, g; } steps[] = {
+        {"p01", 1, 1}, {"p02", 1, 1}, {"p01", 0, 0}, {"p03", 0, -1}, {"p02", 1, 0}};
+    int all = 1;
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        adjud_to(carol, "q1", steps[i].p, steps[i].has, steps[i].g, steps[i].g < 0 ? entity : 0);
+        ok(!rt_team_decisions_current(t, d), "step %zu: the decisions know they are behind carol's change", i + 1);
+        follow(t, &d, carol, "q1", steps[i].p);
+        char what[32];
+        snprintf(what, sizeof what, "step %zu", i + 1);
+        all &= rt_team_decisions_current(t, d) && same_decisions(t, d, what);
+    }
+    ok(all, "adjudicate p01, p02, withdraw p01, adopt alice's p03, p02 again: each step equals deciding afresh");
+    ok(d->agreed == 0 && d->adjudicated == 1 && d->disputed == 3 && d->unresolved == 1,
+       "1 adjudicated, none agreed, 1 of 3 disagreements unresolved (got %zu agreed, %zu adjudicated, %zu of %zu)",
+       d->agreed, d->adjudicated, d->unresolved, d->disputed);
+    rt_team_decisions_free(&d);
+    rt_team_free(&t);
+    rt_session_close(&carol);
+    rt_session_close(&bob);
+    rt_session_close(&alice);
+}
+
+/* 24 adjudications on one query: carol's array of them is reallocated on the way, withdrawals
+ * reorder it; decisions kept pair by pair stay equal to deciding afresh. (A workspace of its own
+ * whose q1 has 24 passages.) */
+static void test_many_adjudications(void)
+{
+    char qrels[4096] = "", run[4096] = "";
+    for (int i = 1; i <= 24; i++) {
+        snprintf(qrels + strlen(qrels), sizeof qrels - strlen(qrels), "q1 0 w%02d %d\n", i, i % 2);
+        snprintf(run + strlen(run), sizeof run - strlen(run), "q1 Q0 w%02d %d %d.0 A\n", i, i, 100 - i);
+    }
+    mkdir(P("wide"), 0700);
+    put_text(P("wide/qrels"), qrels);
+    put_text(P("wide/run"), run);
+    put_text(P("wide/queries"), "q1\tone query\n");
+    char qp[512], rp[512], qq[512];
+    snprintf(qp, sizeof qp, "%s", P("wide/qrels"));
+    snprintf(rp, sizeof rp, "%s", P("wide/run"));
+    snprintf(qq, sizeof qq, "%s", P("wide/queries"));
+    const char *runs[] = {rp};
+    rt_ws_spec spec = {.name = "wide", .queries = qq, .qrels = qp, .run_paths = runs, .nruns = 1,
+                       .measures = "RR@10", .level = 1};
+    rt_workspace *ws = NULL;
+    rt_err err;
+    if (!ok(rt_workspace_open(&ws, &spec, NULL, NULL, &err) == RT_OK, "a workspace of 24 passages for one query"))
+        return;
+    rt_session *alice = NULL, *bob = NULL, *carol = NULL;
+    rt_session_open(&alice, ws, P("wide/j"), "alice", 0, &err);
+    rt_session_open(&bob, ws, P("wide/j"), "bob", 0, &err);
+    rt_session_open(&carol, ws, P("wide/j"), "carol", 0, &err);
+    char pid[8];
+    for (int i = 1; i <= 24; i++) {
+        snprintf(pid, sizeof pid, "w%02d", i);
+        judge(alice, "q1", pid, 1);
+        judge(bob, "q1", pid, i % 3 ? 0 : 1);
+    }
+    rt_team *t = NULL;
+    ok(rt_team_open(&t, ws, carol, 1, P("wide/j"), NULL, 0, &err) == RT_OK, "the team");
+    rt_team_decisions *d = rt_team_decide(t, NULL);
+    int all = 1;
+    for (int i = 1; i <= 24; i++) {   /* 24 adjudications; every fifth one withdraws an earlier */
+        snprintf(pid, sizeof pid, "w%02d", i);
+        adjud_to(carol, "q1", pid, 1, i % 2, 0);
+        follow(t, &d, carol, "q1", pid);
+        all &= same_decisions(t, d, pid);
+        if (i % 5 == 0) {
+            snprintf(pid, sizeof pid, "w%02d", i - 3);
+            adjud_to(carol, "q1", pid, 0, 0, 0);
+            follow(t, &d, carol, "q1", pid);
+            all &= same_decisions(t, d, pid);
+        }
+    }
+    ok(all, "24 adjudications and 4 withdrawals on one query: each step equals deciding afresh");
+    ok(d->adjudicated == 20 && d->agreed == 1 && d->n == 24,
+       "20 adjudicated, w12 (withdrawn) agreed, the rest disputed (got %zu adjudicated, %zu agreed of %zu)", d->adjudicated, d->agreed, d->n);
+    rt_team_decisions_free(&d);
+    rt_team_free(&t);
+    rt_session_close(&carol);
+    rt_session_close(&bob);
+    rt_session_close(&alice);
+    rt_workspace_free(&ws);
 }
 
 /* Marks the n sample pairs idx of package p correct, as reviewer rev. */
@@ -431,6 +575,8 @@ int main(void)
         return fixture_end();
     test_team(ws);
     test_strays(ws);
+    test_redecide(ws);
+    test_many_adjudications();
     /* packages in a folder of their own */
     char dir[600];
     snprintf(dir, sizeof dir, "%s", P("tm"));
