@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "rt_journal.h"
 #include "rt_mem.h"
@@ -38,6 +40,10 @@ static const char package_usage[] =
     "      --prefix P          package names P-001, P-002, … (default pkg); a name any journal\n"
     "                          of the folder has already is refused\n"
     "  -h, --help              show this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 usage error, 2 input error. The packages are saved before they are\n"
+    "listed: exit 2 with \"saved all the same\" on stderr means only the list could not be\n"
+    "written to standard output (a rerun would be refused: the names are taken).\n"
     "\n";
 
 static const char report_usage[] =
@@ -47,7 +53,8 @@ static const char report_usage[] =
     "all, the reviewers and each one's accuracy on the review sample, their mean, and the status:\n"
     "pass when at least N reviewers checked the whole sample and their mean accuracy is at least T,\n"
     "revise when it is below (the annotator then sees the pairs marked wrong first), else judging\n"
-    "or in review. A totals row ends it.\n"
+    "or in review. A totals row ends it. An annotator's reviews of their own package never count.\n"
+    "The means and the threshold are written exactly, never rounded; JSON gives them as numbers.\n"
     "\n"
     "      --threshold T       accuracy to pass, 0-1 (default 0.93)\n"
     "      --reviewers N       complete reviews needed (default " STR(RT_PACKAGE_REVIEWERS) ")\n"
@@ -205,7 +212,10 @@ int cmd_package(int argc, char **argv)
         }
         fprintf(stderr, "retriage: %zu packages, %zu pairs, saved in %s\n", n, pairs, rt_journal_path(sess->journal));
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "retriage: standard output: cannot write: %s\n", strerror(errno));
+            /* the packages are in the journal: say so, or a rerun would make them twice (and be
+             * refused, the names taken). Exit 2 all the same: the list asked for is not there. */
+            fprintf(stderr, "retriage: standard output: cannot write the list of packages (%s); the %zu packages "
+                    "were saved all the same (see them with 'retriage review-report')\n", strerror(errno), n);
             rc = CLI_INPUT;
         }
     }
@@ -225,6 +235,79 @@ int cmd_package(int argc, char **argv)
 }
 
 /* ---- review-report ------------------------------------------------------------------------ */
+
+/* The report as JSON, figures as numbers (exact: cJSON writes a double so that it reads back the
+ * same), a missing mean as null; names repaired to UTF-8 as agree does. */
+static char *report_json(const rt_team *t, const rt_package_report *r)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddNumberToObject(doc, "threshold", r->threshold);
+    cJSON_AddNumberToObject(doc, "min_reviewers", (double)r->min_reviewers);
+    cJSON *pk = cJSON_AddArrayToObject(doc, "packages");
+    for (size_t i = 0; i < r->n; i++) {
+        const rt_package_state *s = &r->s[i];
+        cJSON *o = cJSON_CreateObject();
+        char *u = rt_utf8_repaired(s->p->name);
+        cJSON_AddStringToObject(o, "package", u);
+        free(u);
+        u = rt_utf8_repaired(s->p->annotator);
+        cJSON_AddStringToObject(o, "annotator", u);
+        free(u);
+        cJSON_AddBoolToObject(o, "annotator_read", s->annotator != (size_t)-1);
+        cJSON_AddNumberToObject(o, "judged", (double)s->judged);
+        cJSON_AddNumberToObject(o, "pairs", (double)s->p->n);
+        cJSON_AddNumberToObject(o, "sample", (double)s->sample);
+        cJSON *revs = cJSON_AddArrayToObject(o, "reviewers");
+        for (size_t k = 0; k < s->nrev; k++) {
+            const rt_package_reviewer *v = &s->rev[k];
+            cJSON *x = cJSON_CreateObject();
+            u = rt_utf8_repaired(t->m[v->member].name);
+            cJSON_AddStringToObject(x, "reviewer", u);
+            free(u);
+            cJSON_AddNumberToObject(x, "reviewed", (double)v->reviewed);
+            cJSON_AddNumberToObject(x, "correct", (double)v->correct);
+            cJSON_AddNumberToObject(x, "accuracy", (double)v->correct / (double)v->reviewed);
+            cJSON_AddBoolToObject(x, "complete", v->complete);
+            cJSON_AddItemToArray(revs, x);
+        }
+        if (s->has_accuracy)
+            cJSON_AddNumberToObject(o, "mean", s->accuracy);
+        else
+            cJSON_AddNullToObject(o, "mean");
+        cJSON_AddStringToObject(o, "status", s->status);
+        cJSON_AddItemToArray(pk, o);
+    }
+    cJSON *tot = cJSON_AddObjectToObject(doc, "total");
+    cJSON_AddNumberToObject(tot, "judged", (double)r->judged);
+    cJSON_AddNumberToObject(tot, "pairs", (double)r->pairs);
+    cJSON_AddNumberToObject(tot, "pass", (double)r->passed);
+    cJSON_AddNumberToObject(tot, "revise", (double)r->revise);
+    char *s = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    return s;
+}
+
+typedef struct report_out {
+    const rt_team *t;
+    const rt_package_report *r;
+    rt_table_format fmt;
+} report_out;
+
+static rt_status write_report(FILE *f, void *ctx, rt_err *err)
+{
+    const report_out *o = ctx;
+    if (o->fmt == RT_TABLE_JSON) {
+        char *s = report_json(o->t, o->r);
+        fputs(s, f);
+        fputc('\n', f);
+        cJSON_free(s);
+        return RT_OK;
+    }
+    rt_table *tab = rt_package_report_table(o->t, o->r);
+    rt_status st = rt_table_write(tab, o->fmt, f, err);
+    rt_table_free(&tab);
+    return st;
+}
 
 int cmd_review_report(int argc, char **argv)
 {
@@ -270,7 +353,6 @@ int cmd_review_report(int argc, char **argv)
     rt_session *sess = NULL;
     rt_team *team = NULL;
     rt_package_report *r = NULL;
-    rt_table *tab = NULL;
     rt_err err;
     if (rc == CLI_OK)
         rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
@@ -282,12 +364,11 @@ int cmd_review_report(int argc, char **argv)
         if (!r->n)
             fprintf(stderr, "retriage: no packages in the journals of %s (make them with 'retriage package')\n",
                     sess->journal_dir);
-        tab = rt_package_report_table(team, r);
+        report_out o = {team, r, fmt};
         rt_outguard *g = ws_args_guard(&w, ws, sess);
-        rc = cli_write_table(w.opts.output, tab, fmt, g);
+        rc = cli_write_output(w.opts.output, write_report, &o, g);
         rt_outguard_free(&g);
     }
-    rt_table_free(&tab);
     rt_package_report_free(&r);
     rt_team_free(&team);
     rt_session_close(&sess);

@@ -166,6 +166,8 @@ static void package_state(const rt_team *t, rt_package_state *s, double threshol
     s->sample = rt_package_sample(p, idx);
     const rt_annot *judge = s->annotator != (size_t)-1 ? t->m[s->annotator].s->annot : NULL;
     for (size_t m = 0; m < t->n; m++) {
+        if (m == s->annotator)
+            continue;   /* one's own decisions reviewed by oneself check nothing: never counted */
         rt_package_reviewer r = {.member = m};
         for (size_t i = 0; i < s->sample; i++) {
             const rt_review *v = rt_annot_review(t->m[m].s->annot, p->qids[idx[i]], p->pids[idx[i]], p->name);
@@ -242,6 +244,16 @@ const rt_package_state *rt_package_report_find(const rt_package_report *r, const
     return NULL;
 }
 
+/* v written exactly: the shortest %g that reads back as v (a threshold of 0.955 is no 0.95). */
+static void put_exact(char *buf, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
 {
     const char *h[] = {"package", "annotator", "judged", "pairs", "sample", "reviewers", "accuracy", "mean", "status"};
@@ -262,8 +274,8 @@ rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
             o += (size_t)snprintf(acc + o, sizeof acc - o, "%s%s %.4f (%zu/%zu)", k ? "; " : "", t->m[v->member].name,
                                   (double)v->correct / (double)v->reviewed, v->correct, v->reviewed);
         }
-        if (s->has_accuracy)
-            snprintf(mean, sizeof mean, "%.4f", s->accuracy);
+        if (s->has_accuracy)   /* exact: it is what the threshold is compared with */
+            put_exact(mean, sizeof mean, s->accuracy);
         else
             snprintf(mean, sizeof mean, "-");
         /* a team of named annotators may leave out one who has a journal: do not say they have none */
@@ -273,10 +285,11 @@ rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
         const char *row[] = {s->p->name, who, judged, pairs, sample, nrev, acc, mean, s->status};
         rt_table_add(tab, row);
     }
-    char judged[32], pairs[32], st[96];
+    char judged[32], pairs[32], st[128], thr[32];
     snprintf(judged, sizeof judged, "%zu", r->judged);
     snprintf(pairs, sizeof pairs, "%zu", r->pairs);
-    snprintf(st, sizeof st, "%zu pass, %zu revise (threshold %.2f, %zu reviewers)", r->passed, r->revise, r->threshold,
+    put_exact(thr, sizeof thr, r->threshold);
+    snprintf(st, sizeof st, "%zu pass, %zu revise (threshold %s, %zu reviewers)", r->passed, r->revise, thr,
              r->min_reviewers);
     const char *tot[] = {"total", "", judged, pairs, "", "", "", "", st};
     rt_table_add(tab, tot);

@@ -72,7 +72,7 @@ typedef struct rt_package_state {
     size_t annotator;           /* the member it is assigned to, or (size_t)-1: no journal yet */
     size_t judged;              /* pairs the annotator judged */
     size_t sample;              /* its review sample's size */
-    rt_package_reviewer *rev;   /* every member who reviewed a pair of it */
+    rt_package_reviewer *rev;   /* every member but its annotator who reviewed a pair of it */
     size_t nrev;
     size_t complete;            /* reviewers who reviewed the whole sample */
     int has_accuracy;           /* mean of the complete reviewers' accuracies */
@@ -91,6 +91,8 @@ typedef struct rt_package_report {
 /* The review report of the team's packages: a package passes when at least min_reviewers
  * reviewed its whole sample and their mean accuracy is at least threshold; it goes back
  * ("revise") when they did and it is below; otherwise it is "judging" (pairs left) or "in review".
+ * The annotator's reviews of their own package are never counted (a journal written by hand
+ * holds them as well as one the workbench refused them to).
  * Owned: the caller frees it with rt_package_report_free; each state's p is borrowed from t's
  * annotation states, valid until one of them next changes (rt_annot_apply, rt_team_refresh). */
 rt_package_report *rt_package_report_make(const rt_team *t, double threshold, size_t min_reviewers);
@@ -106,8 +108,10 @@ int rt_package_review_holds(const rt_team *t, const rt_package_state *s, uint32_
                             const rt_review *v);
 
 /* The report as a table: package, annotator, judged, pairs, reviewers, each reviewer's accuracy
- * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. Owned: the caller frees it with
- * rt_table_free. */
+ * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. The mean and the threshold are
+ * written exactly (the shortest decimal that reads back as the same double), never rounded: a
+ * mean shown as 0.9550 must not fail a threshold shown as 0.95. Owned: the caller frees it
+ * with rt_table_free. */
 rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r);
 
 #endif

@@ -277,8 +277,39 @@ for r in r1 r2 r3; do
     done > "$D/acc/j/$r.jsonl"
 done
 run review-report "${AWS[@]}" --reviewers 3 --threshold 0.95
-[ "$rc" -eq 0 ] && grep -q "^pkg-001	.*	r1 0.9500 (19/20); r2 0.9500 (19/20); r3 0.9500 (19/20)	0.9500	pass$" "$D/out"
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	.*	r1 0.9500 (19/20); r2 0.9500 (19/20); r3 0.9500 (19/20)	0.95	pass$" "$D/out"
 report $? "review-report: a mean accuracy of exactly the threshold passes (three reviewers at 19/20, threshold 0.95)"
+# issue 33: the threshold and the means are written exactly (0.955 was shown as 0.95), and JSON
+# gives numbers, not rounded strings
+run review-report "${AWS[@]}" --reviewers 3 --threshold 0.955
+[ "$rc" -eq 0 ] && grep -q "	0.95	revise$" "$D/out" && grep -q "0 pass, 1 revise (threshold 0.955, 3 reviewers)" "$D/out"
+report $? "review-report: threshold 0.955 shown as 0.955, the mean 0.95 below it: revise"
+run review-report "${AWS[@]}" --reviewers 3 --threshold 0.955 --format json
+[ "$rc" -eq 0 ] && grep -q '"threshold":	0.955,' "$D/out" && grep -q '"mean":	0.95,' "$D/out" &&
+    grep -q '"accuracy":	0.95,' "$D/out" && ! grep -q '"0.9' "$D/out"
+report $? "review-report --format json: the threshold, means and accuracies are JSON numbers, exact"
+# issue 33: al reviews her own package in a journal written by hand: never counted, here or anywhere
+for i in $(seq 0 19); do
+    printf '{"seq":%d,"time":"2026-11-26T00:00:00.000Z","author":"al","op":"review","name":"pkg-001","qid":"q1","pid":"x%02d","text":"correct"}\n' \
+        $((i + 21)) "$i"
+done >> "$D/acc/j/al.jsonl"
+run review-report "${AWS[@]}" --reviewers 3 --threshold 0.96
+[ "$rc" -eq 0 ] && grep -q "^pkg-001	al	20	20	20	3	r1 0.9500 (19/20); r2 0.9500 (19/20); r3 0.9500 (19/20)	0.95	revise$" "$D/out"
+report $? "review-report: the annotator's 20 'correct' marks on her own package count for nothing (still revise)"
+run review-report "${AWS[@]}" --reviewers 4 --threshold 0.5
+[ "$rc" -eq 0 ] && grep -q "	in review$" "$D/out"
+report $? "review-report: nor is she one of the 4 reviewers asked for"
+# issue 33: the list of packages cannot be written: they were saved all the same, and it says so
+if [ -w /dev/full ]; then
+    "$RETRIAGE" package "${AWS[@]}" --annotator lead --to al -k 20 --size 100 --sample 5 --seed 3 --prefix full \
+        > /dev/full 2> "$D/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q "cannot write the list of packages.*the 1 packages were saved all the same" "$D/err" &&
+        grep -q '"name":"full-001"' "$D/acc/j/lead.jsonl"
+    report $? "package > /dev/full: exit 2, the packages saved, and stderr says they were"
+else
+    skip "no /dev/full to write to"
+fi
 run review-report "${WS[@]}" --threshold 2
 [ "$rc" -eq 1 ] && grep -q -- "--threshold expects a number from 0 to 1" "$D/err"; report $? "review-report: a threshold above 1"
 
