@@ -592,10 +592,23 @@ uint64_t rt_journal_next_seq(const rt_journal *j) { return j->next_seq; }
 
 void rt_journal_refuse(rt_journal *j, const char *why) { set_readonly(j, why); }
 
+/* Refuses n more operations when the last would pass RT_OP_SEQ_MAX: its line would not read
+ * back, and the journal would lose it and turn read-only on the next open. */
+static rt_status seq_room(const rt_journal *j, size_t n, rt_err *err)
+{
+    if (j->next_seq <= RT_OP_SEQ_MAX && n - 1 <= RT_OP_SEQ_MAX - j->next_seq)
+        return RT_OK;
+    return rt_err_set(err, RT_EINPUT, "%s: its sequence numbers have reached %" PRIu64 " (2^53), the largest a "
+                      "journal line can hold; nothing was written (continue in a journal of another name)",
+                      j->path, (uint64_t)RT_OP_SEQ_MAX);
+}
+
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
 {
     if (j->readonly)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
+    if (seq_room(j, 1, err) != RT_OK)
+        return RT_EINPUT;
     op->seq = j->next_seq;
     op->time_ms = rt_op_now_ms();
     char *line = rt_op_to_json(op);
@@ -613,6 +626,8 @@ rt_status rt_journal_render_append(const rt_journal *j, rt_op *ops, size_t n, ch
     *outlen = 0;
     if (j->readonly)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
+    if (seq_room(j, n, err) != RT_OK)
+        return RT_EINPUT;
     size_t old = (size_t)j->size, len = old, cap = old + 1;
     char *all = rt_malloc(cap);
     ssize_t got = old ? pread(j->fd, all, old, 0) : 0;

@@ -74,13 +74,16 @@ const char *rt_journal_path(const rt_journal *j);
 uint64_t rt_journal_next_seq(const rt_journal *j);
 
 /* Stamps op with the next sequence number and the time, appends it, and returns only when it is
- * on disk (write + fsync). On failure the journal is left as it was and RT_EIO returned. */
+ * on disk (write + fsync). On failure the journal is left as it was and RT_EIO returned; a
+ * sequence number past RT_OP_SEQ_MAX (whose line would not read back) is refused, RT_EINPUT,
+ * nothing written. */
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err);
 
 /* Appends ops[0..n) all or nothing (an import): stamps each like rt_journal_append, then
  * replaces the journal atomically by a copy with the new lines (rt_file_replace_at), so a kill
  * leaves the journal as it was or with every line. The lock stays held; later appends go to the
- * new file. On failure nothing changed and RT_EIO names the journal. */
+ * new file. On failure nothing changed and RT_EIO names the journal (RT_EINPUT when the last
+ * would pass RT_OP_SEQ_MAX). */
 rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err);
 
 /* The steps of rt_journal_append_all, for a commit of several journals at once (rt_jtxn):

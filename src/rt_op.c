@@ -127,12 +127,21 @@ static int parse_time(const char *s, int64_t *t)
     return 1;
 }
 
+/* A whole number written as digits: cJSON writes numbers through a double (%.15g, then %.17g),
+ * which is no way to keep a sequence number. */
+static void add_uint(cJSON *o, const char *key, uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    cJSON_AddRawToObject(o, key, buf);
+}
+
 char *rt_op_to_json(const rt_op *op)
 {
     char when[32];
     rt_op_format_time(op->time_ms, when, sizeof when);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "seq", (double)op->seq);
+    add_uint(o, "seq", op->seq);
     cJSON_AddStringToObject(o, "time", when);
     cJSON_AddStringToObject(o, "author", op->author ? op->author : "");
     cJSON_AddStringToObject(o, "op", rt_op_kind_name(op->kind));
@@ -183,13 +192,13 @@ char *rt_op_to_json(const rt_op *op)
             cJSON_AddItemToArray(pair, cJSON_CreateString(op->pids[i]));
             cJSON_AddItemToArray(ps, pair);
         }
-        cJSON_AddNumberToObject(o, "seed", (double)op->seed);
-        cJSON_AddNumberToObject(o, "sample", (double)op->sample);
+        add_uint(o, "seed", op->seed);
+        add_uint(o, "sample", op->sample);
     }
     if (op->undo)
-        cJSON_AddNumberToObject(o, "undo", (double)op->undo);
+        add_uint(o, "undo", op->undo);
     if (op->redo)
-        cJSON_AddNumberToObject(o, "redo", (double)op->redo);
+        add_uint(o, "redo", op->redo);
     if (op->via)
         cJSON_AddStringToObject(o, "via", op->via);
     char *s = cJSON_PrintUnformatted(o);

@@ -9,6 +9,10 @@
 
 #include "rt_err.h"
 
+/* The largest sequence number a journal line reads back: 2^53, as JSON readers (cJSON too) take
+ * numbers as doubles. A journal never writes one beyond it. */
+#define RT_OP_SEQ_MAX 9007199254740992ull
+
 typedef enum rt_op_kind {
     RT_OP_LABEL = 0,   /* qid pid grade (has_grade 0: back to the base judgment) */
     RT_OP_TAG,         /* qid [pid] cat: add a category to a pair or a query */
@@ -61,8 +65,9 @@ void rt_op_copy(rt_op *dst, const rt_op *src);
 /* The journal name of k, or "?". Borrowed: a static string. */
 const char *rt_op_kind_name(rt_op_kind k);
 
-/* Writes op as one JSON line (with the newline) into a new string. Owned: the caller frees it
- * with free. */
+/* Writes op as one JSON line (with the newline) into a new string. Whole numbers (seq, undo,
+ * redo, seed, sample) are written as integers, digit for digit. Owned: the caller frees it with
+ * free. */
 char *rt_op_to_json(const rt_op *op);
 
 /* Parses one line into *op; on failure returns RT_EINPUT with a reason (no location). Labels and

@@ -312,6 +312,56 @@ static void test_undo_each_kind(rt_workspace *ws)
     rt_session_close(&s);
 }
 
+/* Issue 33: a journal whose seq reaches 2^53. The operation numbered 2^53 is written as digits and
+ * reads back; the next is refused with a clear error and nothing written (it used to be written
+ * as 9.00719925474099e+15, rejected on the next open, lost, and the journal turned read-only). */
+static void test_seq_limit(rt_workspace *ws)
+{
+    const char *dir = P("seqmax");
+    mkdir(dir, 0700);
+    char path[600];
+    snprintf(path, sizeof path, "%s/ann.jsonl", dir);
+    put_text(path, "{\"seq\":9007199254740991,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"ann\","
+                   "\"op\":\"label\",\"qid\":\"q1\",\"pid\":\"p09\",\"grade\":1}\n");
+    rt_session *s = NULL;
+    rt_err err = {0};
+    if (!ok(rt_session_open(&s, ws, dir, "ann", 0, &err) == RT_OK && !rt_session_readonly(s),
+            "a journal at seq 2^53 - 1 opens to write (%s)", err.msg))
+        return;
+    ok(rt_session_label(s, "q1", "p10", 1, 1, &err) == RT_OK, "operation 2^53 is written (%s)", err.msg);
+    size_t len;
+    char *text = get_file(path, &len);
+    ok(text && strstr(text, "{\"seq\":9007199254740992,"), "its seq is written as an integer, digit for digit");
+    ok(rt_session_label(s, "q1", "p11", 1, 1, &err) == RT_EINPUT && strstr(err.msg, "ann.jsonl") &&
+           strstr(err.msg, "nothing was written"),
+       "the next is refused: its seq would not read back (%s)", err.msg);
+    size_t len2;
+    char *text2 = get_file(path, &len2);
+    ok(text && text2 && len2 == len && memcmp(text, text2, len) == 0, "and the journal is as it was");
+    ok(grade_now(s, "q1", "p11", NULL) == -99, "the refused change is not applied either");
+    free(text);
+    free(text2);
+    rt_session_close(&s);
+    size_t before = rt_report_count(ws->report), warnings = 0;
+    int opened = rt_session_open(&s, ws, dir, "ann", 0, &err) == RT_OK;
+    for (size_t i = before; i < rt_report_count(ws->report); i++) {
+        rt_report_kind k;
+        const char *line = rt_report_line(ws->report, i, &k);
+        if (k == RT_REPORT_WARNING && ++warnings)
+            printf("#   %s\n", line);
+    }
+    ok(opened && rt_annot_nops(s->annot) == 2 && grade_now(s, "q1", "p10", NULL) == 1 && !warnings &&
+           !rt_session_readonly(s),
+       "reopened: both operations read back, no warning, nothing lost, still writable");
+    rt_op op = {.kind = RT_OP_PACKAGE, .seq = 123456789012345678ull, .name = "p", .text = "ann", .seed = (1ull << 52) + 1,
+                .sample = 3};
+    char *line = rt_op_to_json(&op);
+    ok(line && strstr(line, "\"seq\":123456789012345678,") && strstr(line, "\"seed\":4503599627370497,"),
+       "every whole number of an operation is written as digits");
+    free(line);
+    rt_session_close(&s);
+}
+
 int main(void)
 {
     if (!fixture_begin())
@@ -323,6 +373,7 @@ int main(void)
         test_session_grades(graded);
         test_undo_redo(ws);
         test_undo_each_kind(ws);
+        test_seq_limit(ws);
     }
     rt_workspace_free(&ws);
     rt_workspace_free(&graded);
