@@ -14,16 +14,36 @@
 
 #include "rt_live.h"
 #include "rt_mem.h"
+#include "rt_parse.h"
 #include "rt_team.h"
 
 /* ---- the members ------------------------------------------------------------------------- */
 
 static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
-rt_status rt_team_list(const char *dir, char ***names, size_t *n, rt_err *err)
+/* Why the entry of the folder can be no journal, though it is named like one: NULL for a
+ * regular file (and when it vanished meanwhile). */
+static const char *unfit_kind(int dfd, const char *name)
+{
+    struct stat sb;
+    if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(sb.st_mode))
+        return NULL;
+    return S_ISLNK(sb.st_mode) ? "a symbolic link (retriage never follows links to journals)"
+           : S_ISDIR(sb.st_mode) ? "a folder" : S_ISFIFO(sb.st_mode) ? "a named pipe" : "a device or socket";
+}
+
+/* The journals of dir as rt_team_list; odd (may be NULL) gets the NAME.jsonl entries that are
+ * no regular file, with why (static strings) beside them. */
+static rt_status list_dir(const char *dir, char ***names, size_t *n, char ***odd, const char ***why, size_t *nodd,
+                          rt_err *err)
 {
     *names = NULL;
     *n = 0;
+    if (odd) {
+        *odd = NULL;
+        *why = NULL;
+        *nodd = 0;
+    }
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (!d) {
@@ -33,12 +53,22 @@ rt_status rt_team_list(const char *dir, char ***names, size_t *n, rt_err *err)
             return RT_OK;   /* no folder yet: nobody has annotated */
         return rt_err_set(err, RT_EINPUT, "%s: cannot read the journal folder: %s", dir, strerror(errno));
     }
-    size_t cap = 0;
+    size_t cap = 0, ocap = 0;
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
-        struct stat sb;
-        if (len <= 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 6, ".jsonl") != 0 ||
-            fstatat(dfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
+        if (len <= 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 6, ".jsonl") != 0)
+            continue;
+        const char *unfit = unfit_kind(dfd, e->d_name);
+        if (unfit && odd) {
+            if (*nodd + 1 > ocap) {
+                ocap = ocap ? 2 * ocap : 4;
+                *odd = rt_reallocarray(*odd, ocap, sizeof **odd);
+                *why = rt_reallocarray(*why, ocap, sizeof **why);
+            }
+            (*why)[*nodd] = unfit;
+            (*odd)[(*nodd)++] = rt_strndup(e->d_name, len - 6);
+        }
+        if (unfit)
             continue;
         RT_GROW(*names, cap, *n + 1);
         (*names)[(*n)++] = rt_strndup(e->d_name, len - 6);
@@ -47,6 +77,11 @@ rt_status rt_team_list(const char *dir, char ***names, size_t *n, rt_err *err)
     if (*n)
         qsort(*names, *n, sizeof **names, by_name);
     return RT_OK;
+}
+
+rt_status rt_team_list(const char *dir, char ***names, size_t *n, rt_err *err)
+{
+    return list_dir(dir, names, n, NULL, NULL, NULL, err);
 }
 
 void rt_team_names_free(char **names, size_t n)
@@ -166,25 +201,74 @@ static rt_status add_listed(rt_team *t, const char *name, rt_err *err)
     return RT_OK;
 }
 
+/* Says (once, unless it changes) that NAME.jsonl of the folder, a link, a pipe or a folder, is
+ * left out of the team: a journal that silently is not there would change every figure. */
+static void note_odd(rt_team *t, const char *name, const char *why)
+{
+    struct timespec mtime;
+    off_t size;
+    stray_stat(t, name, &mtime, &size);
+    for (size_t i = 0; i < t->nstrays; i++)
+        if (strcmp(t->strays[i].name, name) == 0) {
+            if (mtime.tv_sec == t->strays[i].mtime.tv_sec && mtime.tv_nsec == t->strays[i].mtime.tv_nsec &&
+                size == t->strays[i].size)
+                return;
+            free(t->strays[i].name);
+            t->strays[i] = t->strays[--t->nstrays];
+            break;
+        }
+    char shown[80];
+    rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s/%s.jsonl: %s, not a journal: left out of the team", t->dir,
+                  rt_id_show(name, strlen(name), shown, sizeof shown), why);
+    t->strays = rt_reallocarray(t->strays, t->nstrays + 1, sizeof *t->strays);
+    struct rt_stray *s = &t->strays[t->nstrays++];
+    s->name = rt_strdup(name);
+    s->mtime = mtime;
+    s->size = size;
+}
+
+static void note_odds(rt_team *t, char **odd, const char **why, size_t nodd)
+{
+    for (size_t i = 0; i < nodd; i++) {
+        note_odd(t, odd[i], why[i]);
+        free(odd[i]);
+    }
+    free(odd);
+    free(why);
+}
+
 rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err)
 {
     *out = NULL;
-    char **have;
-    size_t nh;
-    rt_status st = rt_team_list(dir, &have, &nh, err);
+    char **have, **odd;
+    const char **why;
+    size_t nh, nodd;
+    rt_status st = list_dir(dir, &have, &nh, &odd, &why, &nodd, err);
+    for (size_t i = 0; st == RT_OK && names && i < n; i++)
+        for (size_t k = 0; k < nodd && st == RT_OK; k++)
+            if (strcmp(names[i], odd[k]) == 0)
+                st = rt_err_set(err, RT_EUSAGE, "%s/%s.jsonl: %s, not a journal", dir, odd[k], why[k]);
     if (st == RT_OK && names)
         st = check_named(names, n, have, nh, dir, err);
+    rt_team *t = st == RT_OK ? rt_calloc(1, sizeof *t) : NULL;
+    if (t) {
+        t->ws = ws;
+        t->dir = rt_strdup(dir);
+        t->all = names == NULL;
+        t->self = self;
+        dir_time(dir, &t->dir_mtime);
+        if (t->all)
+            note_odds(t, odd, why, nodd);
+    }
+    if (!t || !t->all) {   /* named: one of them there but no file is no journal, said by check_named */
+        rt_team_names_free(odd, nodd);
+        free(why);
+    }
     if (st != RT_OK) {
         rt_team_names_free(have, nh);
         return st;
     }
-    rt_team *t = rt_calloc(1, sizeof *t);
-    t->ws = ws;
-    t->dir = rt_strdup(dir);
-    t->all = names == NULL;
-    t->self = self;
-    dir_time(dir, &t->dir_mtime);
     char *const *want = names ? names : have;
     size_t nw = names ? n : nh;
     for (size_t i = 0; i < nw && st == RT_OK; i++)
@@ -226,9 +310,11 @@ rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err)
     if (!t->all || (now.tv_sec == t->dir_mtime.tv_sec && now.tv_nsec == t->dir_mtime.tv_nsec))
         return first;
     t->dir_mtime = now;
-    char **have;
-    size_t nh;
-    keep_first(rt_team_list(t->dir, &have, &nh, &e), &e, &first, err);
+    char **have, **odd;
+    const char **why;
+    size_t nh, nodd;
+    keep_first(list_dir(t->dir, &have, &nh, &odd, &why, &nodd, &e), &e, &first, err);
+    note_odds(t, odd, why, nodd);
     size_t before = t->n;
     for (size_t i = 0; i < nh; i++)
         keep_first(add_listed(t, have[i], &e), &e, &first, err);

@@ -49,7 +49,9 @@ void rt_team_names_free(char **names, size_t n);
  * no journal in dir is an error (RT_EUSAGE, listing those who do); bad lines in a journal are
  * reported in ws->report and the rest loaded. Of every journal in dir, a NAME.jsonl that is none
  * (no line of it an operation: someone's notes) is left out with a warning in ws->report; named,
- * it is an error. */
+ * it is an error. So is a NAME.jsonl that is a symbolic link, a named pipe, a folder or a device:
+ * never opened, left out with a warning naming it and what it is (said again on a refresh only
+ * when it changes); named, an error. */
 rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err);
 

@@ -37,6 +37,18 @@ report $? "agree: a stray notes.jsonl in the journal folder is left out with a w
 run export "${WS[@]}" --team --what qrels
 [ "$rc" -eq 0 ] && grep -q "left out of the team" "$D/err"
 report $? "export --team: the same"
+# issue 33: a link, a pipe and a folder named like journals were left out without a word
+ln -s alice.jsonl "$J/eve.jsonl" && mkfifo "$J/pipe.jsonl" && mkdir "$J/dir.jsonl"
+run agree "${WS[@]}"
+[ "$rc" -eq 0 ] && grep -q "^alice	bob	relevance kappa	4	0.5000	$" "$D/out" &&
+    grep -q "eve.jsonl: a symbolic link (retriage never follows links to journals), not a journal: left out of the team" "$D/err" &&
+    grep -q "pipe.jsonl: a named pipe, not a journal: left out of the team" "$D/err" &&
+    grep -q "dir.jsonl: a folder, not a journal: left out of the team" "$D/err"
+report $? "agree: a symbolic link, a named pipe and a folder NAME.jsonl are left out, each named with what it is"
+run agree "${WS[@]}" --annotators alice,eve
+[ "$rc" -eq 1 ] && grep -q "eve.jsonl: a symbolic link (retriage never follows links to journals), not a journal" "$D/err"
+report $? "agree --annotators naming the link: an error that says what it is"
+rm -f "$J/eve.jsonl" "$J/pipe.jsonl" && rmdir "$J/dir.jsonl"
 run agree "${WS[@]}" --annotators alice,notes
 [ "$rc" -eq 2 ] && grep -q "notes.jsonl:1: not a retriage journal" "$D/err"
 report $? "agree --annotators naming it: an error (exit 2)"
