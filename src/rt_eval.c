@@ -333,6 +333,11 @@ rt_status rt_eval_file(rt_eval *ev, const char *path, const rt_run_opts *opts,
                        rt_eval_result **out, rt_err *err)
 {
     *out = NULL;
+    const char *why = opts && opts->name ? rt_name_problem(opts->name) : NULL;
+    char shown[80];
+    if (why)   /* a name given to the run (NAME=): the rule of names, as rt_run_load */
+        return rt_err_set(err, RT_EUSAGE, "run name \"%s\": %s", rt_id_show(opts->name, strlen(opts->name), shown,
+                          sizeof shown), why);
     if (eval_parallel(ev, path, opts, out))
         return RT_OK;
     rt_eval_result *r = rt_eval_begin(ev, NULL);

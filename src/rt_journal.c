@@ -17,6 +17,7 @@
 #include "rt_file.h"
 #include "rt_journal.h"
 #include "rt_jtxn.h"
+#include "rt_names.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
@@ -53,34 +54,10 @@ static const char *path_problem(const char *a)
     return NULL;
 }
 
-/* The length of the space character at s (ASCII, U+00A0 or U+3000, the ideographic space of
- * Chinese text), or 0. */
-static size_t space_len(const char *s, size_t len)
-{
-    if (len && isspace((unsigned char)s[0]))
-        return 1;
-    if (len >= 2 && memcmp(s, "\xc2\xa0", 2) == 0)
-        return 2;
-    return len >= 3 && memcmp(s, "\xe3\x80\x80", 3) == 0 ? 3 : 0;
-}
-
 const char *rt_journal_name_problem(const char *a)
 {
-    const char *why = path_problem(a);
-    if (why)
-        return why;
-    size_t len = strlen(a);   /* names a file and shows in every view: text, not bytes */
-    if (!rt_utf8_valid(a, len))
-        return "it is not valid UTF-8";
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)a[i];
-        if (c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)a[i + 1] < 0xa0))   /* C0, DEL, C1 */
-            return "it holds a control character";
-    }
-    int around = space_len(a, len) > 0;   /* "alice " from a spreadsheet is not a second alice */
-    for (size_t k = 1; k <= 3 && k <= len; k++)   /* a space ending it, of k bytes */
-        around |= space_len(a + len - k, k) == k;
-    return around ? "it has spaces around it" : NULL;
+    const char *why = path_problem(a);   /* names a file and shows in every view: the rule of names */
+    return why ? why : rt_name_problem(a);
 }
 
 /* Why the entry name in dirfd cannot be a journal (or its lock): NULL when it is absent or a

@@ -17,10 +17,10 @@ typedef struct rt_journal rt_journal;
 /* An annotator's name is its journal's file name: under this many bytes. */
 enum { RT_JOURNAL_NAME_MAX = 200 };
 
-/* Why annotator cannot name a journal, or NULL when it can (Borrowed: a static string): it must be
- * non-empty valid UTF-8 without control characters (C0, DEL, C1) or spaces around it ("alice "
- * from a spreadsheet must not become a second alice), under RT_JOURNAL_NAME_MAX bytes, without
- * '/' or a leading '.'.
+/* Why annotator cannot name a journal or NULL when it can (Borrowed: a static string): it must be a name
+ * rt_name_problem accepts (valid UTF-8, no control character, no space or invisible character at
+ * an end — "alice " from a spreadsheet must not become a second alice —, no bidi control), under
+ * RT_JOURNAL_NAME_MAX bytes, without '/' or a leading '.'.
  * A journal opened to write (and so perhaps created) must have such a name; one opened read-only
  * (a teammate's, already in the folder) only a name without '/' or a leading '.'. */
 const char *rt_journal_name_problem(const char *annotator);

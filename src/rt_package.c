@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_package.h"
+#include "rt_parse.h"
 #include "rt_pool.h"
 #include "rt_rng.h"
 
@@ -47,6 +49,15 @@ rt_status rt_package_make(const rt_workspace *ws, const rt_package_plan *plan, r
     *n = 0;
     if (!plan->nannotators)
         return rt_err_set(err, RT_EUSAGE, "no annotator to assign the packages to");
+    const char *why = plan->prefix ? rt_name_problem(plan->prefix) : NULL;
+    char shown[80];
+    if (why)   /* it begins every package's name: the rule of names */
+        return rt_err_set(err, RT_EUSAGE, "package prefix \"%s\": %s",
+                          rt_id_show(plan->prefix, strlen(plan->prefix), shown, sizeof shown), why);
+    for (size_t i = 0; i < plan->nannotators; i++)
+        if ((why = rt_name_problem(plan->annotators[i])) != NULL)
+            return rt_err_set(err, RT_EUSAGE, "\"%s\" cannot name an annotator: %s",
+                              rt_id_show(plan->annotators[i], strlen(plan->annotators[i]), shown, sizeof shown), why);
     size_t depth = plan->depth ? plan->depth : 10, size = plan->size ? plan->size : RT_PACKAGE_SIZE;
     const rt_run **runs = rt_calloc(ws->nruns + 1, sizeof *runs);
     for (size_t r = 0; r < ws->nruns; r++)
@@ -244,15 +255,17 @@ const rt_package_state *rt_package_report_find(const rt_package_report *r, const
     return NULL;
 }
 
-/* v written exactly: the shortest %g that reads back as v (a threshold of 0.955 is no 0.95). */
-static void put_exact(char *buf, size_t n, double v)
+const char *rt_package_exact(double v, char *buf, size_t n)
 {
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
-            return;
+            break;
     }
+    return buf;
 }
+
+static void put_exact(char *buf, size_t n, double v) { rt_package_exact(v, buf, n); }
 
 rt_table *rt_package_report_table(const rt_team *t, const rt_package_report *r)
 {

@@ -36,7 +36,8 @@ typedef struct rt_package_plan {
 } rt_package_plan;
 
 /* Builds the package operations of plan (caller clears each op, then frees the array). RT_EUSAGE
- * when there are no annotators or no pair to judge. */
+ * when there are no annotators or no pair to judge, or when the prefix or an annotator is no name
+ * (rt_name_problem). */
 rt_status rt_package_make(const rt_workspace *ws, const rt_package_plan *plan, rt_op **ops, size_t *n,
                           rt_err *err);
 
@@ -106,6 +107,11 @@ const rt_package_state *rt_package_report_find(const rt_package_report *r, const
  * that does not hold counts for nothing in the report; marking again dates it anew. */
 int rt_package_review_holds(const rt_team *t, const rt_package_state *s, uint32_t qid, uint32_t pid,
                             const rt_review *v);
+
+/* v written exactly, the shortest %g that reads back as v, into buf (n bytes, at least 32);
+ * returns buf. How a threshold and a mean accuracy are shown everywhere: rounded, a mean shown
+ * as 0.9550 could fail a threshold shown as 0.95. */
+const char *rt_package_exact(double v, char *buf, size_t n);
 
 /* The report as a table: package, annotator, judged, pairs, reviewers, each reviewer's accuracy
  * ("rev1 0.9500 (100/100)"), mean, status; then a totals row. The mean and the threshold are

@@ -11,6 +11,7 @@
 
 #include "rt_image.h"
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_reader.h"
 #include "rt_run.h"
 
@@ -152,9 +153,22 @@ static void free_raw(rt_run *run)
     run->raw = 0;
 }
 
+/* A name given to a run (NAME=, the workspace file) follows the rule of names (rt_name_problem). */
+static rt_status check_name(const rt_run_opts *opts, rt_err *err)
+{
+    const char *why = opts && opts->name ? rt_name_problem(opts->name) : NULL;
+    char shown[80];
+    if (!why)
+        return RT_OK;
+    return rt_err_set(err, RT_EUSAGE, "run name \"%s\": %s", rt_id_show(opts->name, strlen(opts->name), shown,
+                      sizeof shown), why);
+}
+
 rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, rt_err *err)
 {
     *out = NULL;
+    if (check_name(opts, err) != RT_OK)
+        return RT_EUSAGE;
     rt_run *run = rt_calloc(1, sizeof *run);
     run->path = rt_strdup(path);
     run->raw = 1;
@@ -245,6 +259,9 @@ static void add_done(void *ctx, uint64_t done, uint64_t total)
 rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts *opts, uint64_t min,
                               rt_err *err)
 {
+    *out = NULL;
+    if (check_name(opts, err) != RT_OK)
+        return RT_EUSAGE;
     static const rt_run_opts defaults = {0};
     rt_run_opts o = opts ? *opts : defaults;
     o.values = parse_values;

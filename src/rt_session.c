@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_reader.h"
 #include "rt_session.h"
@@ -262,6 +263,8 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
         return rt_err_set(err, RT_EUSAGE, "unknown query \"%s\"", op->qid ? op->qid : "");
     if (op->pid && !known_pid(s, op->pid))
         return rt_err_set(err, RT_EUSAGE, "unknown passage \"%s\"", op->pid);
+    const char *why;   /* names people give: rt_name_problem */
+    char shown[80], shown2[80];
     switch (op->kind) {
     case RT_OP_LABEL:
         if (!op->pid)
@@ -299,6 +302,13 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
     case RT_OP_PACKAGE:
         if (!op->name || !op->name[0] || !op->text || !op->text[0] || op->text[0] == '.' || strchr(op->text, '/'))
             return rt_err_set(err, RT_EUSAGE, "a package needs a name and an annotator");
+        if (op->has_list && (why = rt_name_problem(op->name)) != NULL)   /* deleting an old one stays possible */
+            return rt_err_set(err, RT_EUSAGE, "package name \"%s\": %s", rt_id_show(op->name, strlen(op->name), shown,
+                              sizeof shown), why);
+        if (op->has_list && (why = rt_journal_name_problem(op->text)) != NULL)
+            return rt_err_set(err, RT_EUSAGE, "package %s: \"%s\" cannot name an annotator: %s",
+                              rt_id_show(op->name, strlen(op->name), shown, sizeof shown),
+                              rt_id_show(op->text, strlen(op->text), shown2, sizeof shown2), why);
         for (size_t i = 0; i < op->nqids; i++) {
             if (!known_qid(s, op->qids[i]))
                 return rt_err_set(err, RT_EUSAGE, "package %s: unknown query \"%s\"", op->name, op->qids[i]);
@@ -309,6 +319,9 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
     case RT_OP_SET:
         if (!op->name || !op->name[0])
             return rt_err_set(err, RT_EUSAGE, "a query set needs a name");
+        if (op->has_list && (why = rt_name_problem(op->name)) != NULL)
+            return rt_err_set(err, RT_EUSAGE, "query set name \"%s\": %s", rt_id_show(op->name, strlen(op->name), shown,
+                              sizeof shown), why);
         for (size_t i = 0; i < op->nqids; i++)
             if (!known_qid(s, op->qids[i]))
                 return rt_err_set(err, RT_EUSAGE, "query set %s: unknown query \"%s\"", op->name, op->qids[i]);

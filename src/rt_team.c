@@ -14,6 +14,7 @@
 
 #include "rt_live.h"
 #include "rt_mem.h"
+#include "rt_names.h"
 #include "rt_parse.h"
 #include "rt_team.h"
 
@@ -33,8 +34,9 @@ static const char *unfit_kind(int dfd, const char *name)
 }
 
 /* The journals of dir as rt_team_list; odd (may be NULL) gets the NAME.jsonl entries that are
- * no regular file, with why (static strings) beside them. */
-static rt_status list_dir(const char *dir, char ***names, size_t *n, char ***odd, const char ***why, size_t *nodd,
+ * no regular file or whose NAME no annotator may have (rt_name_problem), with why (new strings)
+ * beside them. */
+static rt_status list_dir(const char *dir, char ***names, size_t *n, char ***odd, char ***why, size_t *nodd,
                           rt_err *err)
 {
     *names = NULL;
@@ -58,20 +60,27 @@ static rt_status list_dir(const char *dir, char ***names, size_t *n, char ***odd
         size_t len = strlen(e->d_name);
         if (len <= 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 6, ".jsonl") != 0)
             continue;
-        const char *unfit = unfit_kind(dfd, e->d_name);
-        if (unfit && odd) {
+        char *name = rt_strndup(e->d_name, len - 6);
+        char unfit[256] = "";
+        const char *kind = unfit_kind(dfd, e->d_name), *bad = kind ? NULL : rt_name_problem(name);
+        if (kind)
+            snprintf(unfit, sizeof unfit, "%s, not a journal", kind);
+        else if (bad)   /* "alice\u2002" would be a second alice on every screen */
+            snprintf(unfit, sizeof unfit, "no annotator can have that name (%s)", bad);
+        if (unfit[0] && odd) {
             if (*nodd + 1 > ocap) {
                 ocap = ocap ? 2 * ocap : 4;
                 *odd = rt_reallocarray(*odd, ocap, sizeof **odd);
                 *why = rt_reallocarray(*why, ocap, sizeof **why);
             }
-            (*why)[*nodd] = unfit;
-            (*odd)[(*nodd)++] = rt_strndup(e->d_name, len - 6);
+            (*why)[*nodd] = rt_strdup(unfit);
+            (*odd)[(*nodd)++] = name;
+        } else if (unfit[0]) {
+            free(name);
+        } else {
+            RT_GROW(*names, cap, *n + 1);
+            (*names)[(*n)++] = name;
         }
-        if (unfit)
-            continue;
-        RT_GROW(*names, cap, *n + 1);
-        (*names)[(*n)++] = rt_strndup(e->d_name, len - 6);
     }
     closedir(d);
     if (*n)
@@ -218,7 +227,7 @@ static void note_odd(rt_team *t, const char *name, const char *why)
             break;
         }
     char shown[80];
-    rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s/%s.jsonl: %s, not a journal: left out of the team", t->dir,
+    rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s/%s.jsonl: %s: left out of the team", t->dir,
                   rt_id_show(name, strlen(name), shown, sizeof shown), why);
     t->strays = rt_reallocarray(t->strays, t->nstrays + 1, sizeof *t->strays);
     struct rt_stray *s = &t->strays[t->nstrays++];
@@ -227,28 +236,25 @@ static void note_odd(rt_team *t, const char *name, const char *why)
     s->size = size;
 }
 
-static void note_odds(rt_team *t, char **odd, const char **why, size_t nodd)
+static void note_odds(rt_team *t, char **odd, char **why, size_t nodd)
 {
-    for (size_t i = 0; i < nodd; i++) {
+    for (size_t i = 0; i < nodd; i++)
         note_odd(t, odd[i], why[i]);
-        free(odd[i]);
-    }
-    free(odd);
-    free(why);
+    rt_team_names_free(odd, nodd);
+    rt_team_names_free(why, nodd);
 }
 
 rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err)
 {
     *out = NULL;
-    char **have, **odd;
-    const char **why;
+    char **have, **odd, **why;
     size_t nh, nodd;
     rt_status st = list_dir(dir, &have, &nh, &odd, &why, &nodd, err);
     for (size_t i = 0; st == RT_OK && names && i < n; i++)
         for (size_t k = 0; k < nodd && st == RT_OK; k++)
             if (strcmp(names[i], odd[k]) == 0)
-                st = rt_err_set(err, RT_EUSAGE, "%s/%s.jsonl: %s, not a journal", dir, odd[k], why[k]);
+                st = rt_err_set(err, RT_EUSAGE, "%s/%s.jsonl: %s", dir, odd[k], why[k]);
     if (st == RT_OK && names)
         st = check_named(names, n, have, nh, dir, err);
     rt_team *t = st == RT_OK ? rt_calloc(1, sizeof *t) : NULL;
@@ -263,7 +269,7 @@ rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int wi
     }
     if (!t || !t->all) {   /* named: one of them there but no file is no journal, said by check_named */
         rt_team_names_free(odd, nodd);
-        free(why);
+        rt_team_names_free(why, nodd);
     }
     if (st != RT_OK) {
         rt_team_names_free(have, nh);
@@ -310,8 +316,7 @@ rt_status rt_team_refresh(rt_team *t, int *changed, rt_err *err)
     if (!t->all || (now.tv_sec == t->dir_mtime.tv_sec && now.tv_nsec == t->dir_mtime.tv_nsec))
         return first;
     t->dir_mtime = now;
-    char **have, **odd;
-    const char **why;
+    char **have, **odd, **why;
     size_t nh, nodd;
     keep_first(list_dir(t->dir, &have, &nh, &odd, &why, &nodd, &e), &e, &first, err);
     note_odds(t, odd, why, nodd);

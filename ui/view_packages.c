@@ -175,9 +175,10 @@ static void draw(app *a, int top, int height)
     if (!r)
         return;
     const rt_team *t = team_of(a);
+    char thr[32];
     draw_fmt(top, 0, a->cols, ROLE_HEADER, "%zu packages, %zu/%zu pairs judged | %zu pass, %zu revise | pass: %zu "
-             "reviewers of the whole sample, mean accuracy >= %.2f", r->n, r->judged, r->pairs, r->passed, r->revise,
-             r->min_reviewers, r->threshold);
+             "reviewers of the whole sample, mean accuracy >= %s", r->n, r->judged, r->pairs, r->passed, r->revise,
+             r->min_reviewers, rt_package_exact(r->threshold, thr, sizeof thr));
     static const char keys[] = "Enter: judge your package, review another's   R review   :package makes packages";
     draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
     draw_fmt(top + 2, 0, a->cols, ROLE_HEADER, "  %-12s %-14s %11s %-10s %-9s %s", "package", "annotator", "judged",
@@ -192,9 +193,9 @@ static void draw(app *a, int top, int height)
         term_role role = first + k == a->pkg_sel ? ROLE_SELECTED : !strcmp(s->status, "revise") ? ROLE_BAD
                          : !strcmp(s->status, "pass")                                           ? ROLE_GOOD
                                                                                                 : ROLE_NORMAL;
-        char mean[16] = "-", revs[512] = "";
-        if (s->has_accuracy)
-            snprintf(mean, sizeof mean, "%.4f", s->accuracy);
+        char mean[32] = "-", revs[512] = "";
+        if (s->has_accuracy)   /* exact: what the threshold is compared with */
+            rt_package_exact(s->accuracy, mean, sizeof mean);
         size_t o = 0;
         for (size_t i = 0; i < s->nrev && o < sizeof revs; i++)
             o += (size_t)snprintf(revs + o, sizeof revs - o, "%s%s %zu/%zu", i ? ", " : "", t->m[s->rev[i].member].name,

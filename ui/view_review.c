@@ -167,7 +167,7 @@ static void draw(app *a, int top, int height)
     }
     char mean[32] = "-";
     if (s->has_accuracy)
-        snprintf(mean, sizeof mean, "%.4f", s->accuracy);
+        rt_package_exact(s->accuracy, mean, sizeof mean);   /* exact, as the report */
     draw_fmt(top, 0, a->cols, ROLE_HEADER, "review of %s by %s | you: %zu/%zu reviewed, %zu correct | package mean %s, %s",
              p->name, p->annotator, done, v->n, good, mean, s->status);
     static const char keys[] = "c correct  w wrong  0 withdraw the mark  x next unreviewed  Enter passage";

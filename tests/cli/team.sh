@@ -263,6 +263,32 @@ report $? "package: an annotator name with an escape byte is refused, shown esca
 run package "${WS[@]}" --annotator lead --to 'bob ' --prefix sp
 [ "$rc" -eq 1 ] && grep -q '"bob " cannot name an annotator.s journal: it has spaces around it' "$D/err"
 report $? "package: a name with a trailing space is refused (it would be nobody's package)"
+# issue 33: spaces of other widths and invisible characters around a name, bidi controls in it
+run package "${WS[@]}" --annotator lead --to "$(printf 'bob\xe2\x80\x82')" --prefix sp
+[ "$rc" -eq 1 ] && grep -q 'cannot name an annotator.s journal: it has spaces around it' "$D/err"
+report $? "package: \"bob\" + U+2002 (an en space) is refused: it would be a second bob"
+run package "${WS[@]}" --annotator lead --to "$(printf '\xef\xbb\xbfbob')" --prefix sp
+[ "$rc" -eq 1 ] && grep -q 'cannot name an annotator.s journal: it has an invisible (format) character at an end' "$D/err"
+report $? "package: U+FEFF + \"bob\" is refused"
+run package "${WS[@]}" --annotator lead --to bob --prefix "$(printf 'p\xe2\x80\xaeq')"
+[ "$rc" -eq 1 ] && grep -q 'package prefix ".*": it holds a bidirectional control character' "$D/err" &&
+    [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
+report $? "package --prefix holding U+202E (right-to-left override) is refused, nothing written"
+run package "${WS[@]}" --annotator "$(printf 'lead\xe2\x80\x8b')" --to bob --prefix zw
+[ "$rc" -eq 1 ] && grep -q 'cannot name a journal: it has an invisible (format) character at an end' "$D/err"
+report $? "package --annotator \"lead\" + U+200B is refused"
+run eval "$D/qrels" "$(printf 'bm25\xe2\x80\xaf')=$D/run"
+[ "$rc" -eq 1 ] && grep -q 'run name ".*": it has spaces around it' "$D/err"
+report $? "eval NAME=RUN: a run name ending in U+202F is refused"
+run agree "${WS[@]}" --run "$(printf 'r\xe2\x81\xa6x')=$D/run"
+[ "$rc" -eq 1 ] && grep -q 'run name ".*": it holds a bidirectional control character' "$D/err"
+report $? "--run NAME=PATH: a run name holding U+2066 is refused"
+cp "$J/alice.jsonl" "$J/$(printf 'alice\xe2\x80\x83').jsonl"
+run agree "${WS[@]}"
+[ "$rc" -eq 0 ] && grep -q "^alice	bob	relevance kappa	" "$D/out" && ! grep -q "$(printf 'alice\xe2\x80\x83')" "$D/out" &&
+    grep -q "no annotator can have that name (it has spaces around it): left out of the team" "$D/err"
+report $? "agree: a journal alice + U+2003 in the folder is no second alice: left out, said"
+rm -f "$J/$(printf 'alice\xe2\x80\x83').jsonl"
 run package "${WS[@]}" --annotator lead --to alice --set nosuch
 [ "$rc" -eq 2 ] && grep -q 'no query set named "nosuch"' "$D/err"; report $? "package: an unknown query set"
 run review-report "${WS[@]}" --reviewers 1

@@ -109,7 +109,7 @@ ui rev1 'P\nR\n:snapshot '"$D"'/r1\nc\nw\n:snapshot '"$D"'/r2\n'
 grep -q "review of pkg-001 by alice | you: 0/2" "$D/r1" && grep -q "you: 2/2 reviewed, 1 correct" "$D/r2"
 report_ui $? "R opens the review sample; c and w mark the pairs" "$D/r2"
 "$RETRIAGE" review-report "${WS[@]}" --reviewers 1 > "$D/rr" 2> /dev/null
-grep -q "^pkg-001	alice	4	4	2	1	rev1 0.5000 (1/2)	0.5000	revise$" "$D/rr"
+grep -q "^pkg-001	alice	4	4	2	1	rev1 0.5000 (1/2)	0.5	revise$" "$D/rr"
 report_ui $? "review-report: rev1's accuracy 0.5 on the sample, below 0.93: revise" "$D/rr"
 ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
 sed -n 4p "$D/p3" | grep -q "^- q1  *p1  *wrong"

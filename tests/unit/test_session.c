@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include "journal_fixture.h"
+#include "rt_mem.h"
+#include "rt_names.h"
+#include "rt_package.h"
 
 static void test_session_changes(rt_workspace *ws)
 {
@@ -362,6 +365,68 @@ static void test_seq_limit(rt_workspace *ws)
     rt_session_close(&s);
 }
 
+/* Issue 33: names with spaces of other widths or invisible characters around them made a second
+ * "alice"; bidi controls were accepted inside. One rule (rt_name_problem) for annotators, packages,
+ * package prefixes, query sets and runs. */
+static void test_names(rt_workspace *ws)
+{
+    static const char *const bad[] = {
+        "alice\xe2\x80\x82", "alice\xe2\x80\x83", "alice\xe2\x80\xaf", "alice\xe2\x80\x8b", "\xef\xbb\xbf" "alice",
+        " alice", "alice\xc2\xa0", "\xe3\x80\x80" "alice", "alice\xe2\x80\xa8", "\xe2\x80\x8d" "alice",
+        "al\xe2\x80\xaeice", "al\xe2\x81\xa6ice", "al\xe2\x80\x8fice", "al\xd8\x9cice", "a\tb", "a\xc2\x85" "b",
+        "al\xffice", ""};
+    int all = 1;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (!rt_name_problem(bad[i]) || !rt_journal_name_problem(bad[i])) {
+            printf("#   accepted: bad name %zu\n", i);
+            all = 0;
+        }
+    ok(all, "U+2002, U+2003, U+202F, U+200B, U+FEFF, spaces, U+2028, ZWJ at an end, bidi controls inside, "
+            "controls, bad UTF-8 and the empty name are refused");
+    static const char *const good[] = {"alice", "李雷", "a b", "al\xe2\x80\x8bice", "rev-1", "\xd9\x85\xd8\xb1\xd9\x8a\xd9\x85"};
+    all = 1;
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        all &= rt_name_problem(good[i]) == NULL;
+    ok(all, "plain names, Chinese, an inner space or U+200B, Arabic letters are names");
+    ok(strstr(rt_name_problem("alice\xe2\x80\x82"), "spaces around") && strstr(rt_name_problem("al\xe2\x80\xaeice"), "bidirectional"),
+       "the reasons say what is wrong");
+
+    rt_session *s = NULL;
+    rt_err err = {0};
+    if (!ok(rt_session_open(&s, ws, P("names"), "ann", 0, &err) == RT_OK, "a session"))
+        return;
+    rt_change ch;
+    uint32_t q1 = QID(s, "q1");
+    ok(rt_session_save_set(s, "hard\xe2\x80\x8b", &q1, 1, "by hand", &ch, &err) == RT_EUSAGE &&
+           strstr(err.msg, "query set name"),
+       "a query set named with U+200B at its end is refused (%s)", err.msg);
+    ok(rt_session_save_set(s, "hard", &q1, 1, "by hand", &ch, &err) == RT_OK, "its plain name is taken");
+    char *to[] = {"bob\xe2\x80\x83"};
+    rt_package_plan plan = {.depth = 2, .size = 10, .sample = 1, .annotators = to, .nannotators = 1};
+    rt_op *ops = NULL;
+    size_t n = 0;
+    ok(rt_package_make(ws, &plan, &ops, &n, &err) == RT_EUSAGE && n == 0 && strstr(err.msg, "cannot name an annotator"),
+       "packages for \"bob\" + U+2003 are refused (%s)", err.msg);
+    to[0] = "bob";
+    plan.prefix = "p\xe2\x81\xa7x";
+    ok(rt_package_make(ws, &plan, &ops, &n, &err) == RT_EUSAGE && n == 0 && strstr(err.msg, "package prefix"),
+       "a package prefix holding U+2067 (a bidi isolate) is refused (%s)", err.msg);
+    plan.prefix = NULL;
+    if (ok(rt_package_make(ws, &plan, &ops, &n, &err) == RT_OK && n > 0, "with plain names: packages")) {
+        free(ops[0].name);
+        ops[0].name = rt_strdup("pkg\xef\xbb\xbf");
+        ok(rt_session_add_packages(s, ops, n, &err) == RT_EUSAGE && strstr(err.msg, "package name"),
+           "a package operation whose name ends in U+FEFF is refused by the session too (%s)", err.msg);
+        for (size_t i = 0; i < n; i++)
+            rt_op_clear(&ops[i]);
+    }
+    free(ops);
+    rt_session_close(&s);
+    rt_session *twin = NULL;
+    ok(rt_session_open(&twin, ws, P("names"), "ann\xe2\x80\x82", 0, &err) == RT_EUSAGE && !twin,
+       "no journal opens for \"ann\" + U+2002 (%s)", err.msg);
+}
+
 int main(void)
 {
     if (!fixture_begin())
@@ -374,6 +439,7 @@ int main(void)
         test_undo_redo(ws);
         test_undo_each_kind(ws);
         test_seq_limit(ws);
+        test_names(ws);
     }
     rt_workspace_free(&ws);
     rt_workspace_free(&graded);
