@@ -503,7 +503,24 @@ static int decided_anything(const rt_team *t, size_t m)
     return rt_annot_nlabels(A(t, m)) || rt_annot_ntagged(A(t, m));
 }
 
-rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, rt_err *err)
+int rt_team_rater(const rt_team *t, size_t m) { return decided_anything(t, m); }
+
+void rt_team_pair_agreement(const rt_team *t, size_t a, size_t b, rt_pair_agreement *p)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->b = b;
+    pair_relevance(t, p);
+    pair_tags(t, p, t->ws->taxonomy->ncats);
+}
+
+void rt_pair_agreement_clear(rt_pair_agreement *p)
+{
+    free(p->category);
+    p->category = NULL;
+}
+
+rt_status rt_team_agreement_overall(const rt_team *t, rt_team_agreement **out, rt_err *err)
 {
     *out = NULL;
     size_t nd = 0;
@@ -515,19 +532,6 @@ rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, r
     rt_team_agreement *r = rt_calloc(1, sizeof *r);
     r->ncats = t->ws->taxonomy->ncats;
     r->npairs = nd * (nd - 1) / 2;
-    r->pairs = rt_calloc(r->npairs, sizeof *r->pairs);
-    size_t k = 0;
-    for (size_t a = 0; a < t->n; a++)
-        for (size_t b = a + 1; b < t->n && decided_anything(t, a); b++) {
-            if (!decided_anything(t, b))
-                continue;
-            rt_pair_agreement *p = &r->pairs[k];
-            p->a = a;
-            p->b = b;
-            pair_relevance(t, p);
-            pair_tags(t, p, r->ncats);
-            k++;
-        }
     size_t *mem = rt_calloc(t->n, sizeof *mem), nm = 0;
     for (size_t m = 0; m < t->n; m++)
         if (decided_anything(t, m))
@@ -538,12 +542,27 @@ rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, r
     return RT_OK;
 }
 
+rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, rt_err *err)
+{
+    rt_status st = rt_team_agreement_overall(t, out, err);
+    if (st != RT_OK)
+        return st;
+    rt_team_agreement *r = *out;
+    r->pairs = rt_calloc(r->npairs, sizeof *r->pairs);
+    size_t k = 0;
+    for (size_t a = 0; a < t->n; a++)
+        for (size_t b = a + 1; b < t->n && decided_anything(t, a); b++)
+            if (decided_anything(t, b))
+                rt_team_pair_agreement(t, a, b, &r->pairs[k++]);
+    return RT_OK;
+}
+
 void rt_team_agreement_free(rt_team_agreement **ap)
 {
     if (!ap || !*ap)
         return;
-    for (size_t i = 0; i < (*ap)->npairs; i++)
-        free((*ap)->pairs[i].category);
+    for (size_t i = 0; (*ap)->pairs && i < (*ap)->npairs; i++)
+        rt_pair_agreement_clear(&(*ap)->pairs[i]);
     free((*ap)->pairs);
     free(*ap);
     *ap = NULL;

@@ -86,9 +86,21 @@ typedef struct rt_team_agreement {
 } rt_team_agreement;
 
 /* Computes the agreement of the team's members who judged or tagged something (an adjudicator
- * who only adjudicates is left out); at least two such: RT_EUSAGE otherwise. */
+ * who only adjudicates is left out); at least two such: RT_EUSAGE otherwise. Holds every pair of
+ * members: quadratic in the team's size (for the workbench's view); a command that writes the
+ * pairs takes the overall figures and goes through the pairs one at a time instead. */
 rt_status rt_team_agreement_compute(const rt_team *t, rt_team_agreement **out, rt_err *err);
 void rt_team_agreement_free(rt_team_agreement **a);
+
+/* rt_team_agreement_compute without the pairs: pairs NULL, npairs how many there are. */
+rt_status rt_team_agreement_overall(const rt_team *t, rt_team_agreement **out, rt_err *err);
+
+/* Whether member m is a rater (judged or tagged something): the pairs are those of raters a < b. */
+int rt_team_rater(const rt_team *t, size_t m);
+
+/* The agreement of members a and b into *p (its category array new: rt_pair_agreement_clear). */
+void rt_team_pair_agreement(const rt_team *t, size_t a, size_t b, rt_pair_agreement *p);
+void rt_pair_agreement_clear(rt_pair_agreement *p);
 
 /* ---- the team's decisions (DESIGN.md §6) ------------------------------------------------ */
 

@@ -402,4 +402,25 @@ else
     report $? "an annotator who only tags is no rater of relevance: Fleiss stays over the three judges' 363 pairs"
 fi
 
+# issue 33: agree held every pair of annotators as table rows (1000 annotators: 1.5 GB); now the
+# pairs are written as they are worked out. 300 annotators: 44850 pairs of 10 rows each.
+mkdir -p "$D/many/j"
+awk -v dir="$D/many/j" 'BEGIN { for (a = 0; a < 300; a++) { f = sprintf("%s/a%03d.jsonl", dir, a)
+    printf "{\"seq\":1,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"a%03d\",\"op\":\"label\",\"qid\":\"q1\",\"pid\":\"p2\",\"grade\":%d}\n", a, a % 2 > f
+    printf "{\"seq\":2,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"a%03d\",\"op\":\"label\",\"qid\":\"q2\",\"pid\":\"p4\",\"grade\":%d}\n", a, int(a / 3) % 2 >> f
+    close(f) } }'
+MWS=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/many/j")
+timeout 120 "$RETRIAGE" agree "${MWS[@]}" > "$D/many.tsv" 2> "$D/many.err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l < "$D/many.tsv")" -eq $((1 + 44850 * 10 + 2)) ] &&
+    grep -q "^a000	a001	relevance kappa	2	" "$D/many.tsv" && grep -q "^a298	a299	kappa other	0	" "$D/many.tsv" &&
+    tail -n 1 "$D/many.tsv" | grep -q "^all		Krippendorff alpha	2	"
+report $? "agree, 300 annotators: every one of the 44850 pairs written (exit $rc), within 120 s"
+timeout 120 "$RETRIAGE" agree "${MWS[@]}" --format json > "$D/many.json" 2> /dev/null
+[ "$?" -eq 0 ] && [ "$(grep -c '"a":' "$D/many.json")" -eq 44850 ] && grep -q '"krippendorff":' "$D/many.json"
+report $? "agree --format json, 300 annotators: 44850 pair objects, written as they are worked out"
+run agree "${MWS[@]}" --format md
+[ "$rc" -eq 1 ] && grep -q "44850 pairs of annotators are too many for a Markdown table (at most 5000" "$D/err"
+report $? "agree --format md, 300 annotators: refused with a clear message, not laid out in memory"
+
 done_testing
