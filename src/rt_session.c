@@ -57,27 +57,56 @@ static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
     return 1;
 }
 
-/* Whether the workspace has a queries file and qid is not in it. */
-static int foreign_qid(const rt_session *s, const char *qid)
+/* Whether qid is a query this workspace has (its queries, qrels or runs). Only the loaders add
+ * queries: an operation read back never does. Runs still being read behind the first screen
+ * (the workbench's deferred open) are not waited for: a query they may name counts as known
+ * until they are in, and such an operation is applied as it always was. */
+static int replay_qid_known(const rt_session *s, const char *qid)
 {
-    if (!s->ws->queries || !qid)
-        return 0;
-    uint32_t id = rt_strtab_find(s->ws->qids, qid, strlen(qid));
-    return id == RT_NO_ID || !rt_queries_text(s->ws->queries, id);
+    return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID || s->ws->runs_pending != NULL;
 }
 
-/* Counts op in s->foreign when it names a query the workspace does not have. */
-static void note_foreign(rt_session *s, const rt_op *op)
+/* Whether pid is a passage this workspace has (its qrels, runs or collection). Runs or a
+ * collection still being read are not waited for either: what they may hold counts as known. */
+static int replay_pid_known(const rt_session *s, const char *pid)
 {
-    const char *q = foreign_qid(s, op->qid) ? op->qid : NULL;
-    for (size_t i = 0; !q && i < op->nqids; i++)
-        q = foreign_qid(s, op->qids[i]) ? op->qids[i] : NULL;
-    if (!q)
+    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID || s->ws->runs_pending || s->ws->pending)
+        return 1;
+    const char *t;
+    size_t tl;
+    return s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl);
+}
+
+/* Counts one foreign operation of kind what (0 query, 1 passage), remembering the first. */
+static void note_foreign(rt_session *s, int what, const rt_op *op, const char *id)
+{
+    if (s->foreign[what]++)
         return;
-    if (!s->foreign++) {
-        s->foreign_line = op->line;
-        s->foreign_qid = rt_strdup(q);
+    s->foreign_line[what] = op->line;
+    s->foreign_id[what] = rt_strdup(id);
+}
+
+/* Whether op names a query or a passage this workspace does not have (a journal of another
+ * workspace): such an operation stays in the journal and is applied to nothing, so that no
+ * state, metric, team decision, agreement, package or export of this workspace sees it, and no
+ * id of it is interned. A leak label's query is checked by the leakage view instead. */
+static int foreign_op(rt_session *s, const rt_op *op)
+{
+    if (op->kind == RT_OP_LEAK)
+        return 0;
+    const char *q = op->qid && !replay_qid_known(s, op->qid) ? op->qid : NULL;   /* qid NULL: a set, a package */
+    for (size_t i = 0; !q && i < op->nqids; i++)
+        q = !replay_qid_known(s, op->qids[i]) ? op->qids[i] : NULL;
+    if (q) {
+        note_foreign(s, 0, op, q);
+        return 1;
     }
+    const char *p = op->pid && !replay_pid_known(s, op->pid) ? op->pid : NULL;
+    for (size_t i = 0; !p && op->pids && i < op->nqids; i++)
+        p = !replay_pid_known(s, op->pids[i]) ? op->pids[i] : NULL;
+    if (p)
+        note_foreign(s, 1, op, p);
+    return p != NULL;
 }
 
 /* Applies one operation read back from journal j (s->journal may not be set yet). */
@@ -85,6 +114,10 @@ static void replay_one(rt_session *s, rt_journal *j, rt_op *op)
 {
     rt_err e;
     const char *warn = NULL;
+    if (foreign_op(s, op)) {
+        rt_op_clear(op);
+        return;
+    }
     if (!replayable(s, op, &e) || rt_annot_apply(s->annot, op, &warn, &e) != RT_OK) {
         char why[1400];
         snprintf(why, sizeof why, "%s:%zu (operation %" PRIu64 "): %.900s; fix or delete that "
@@ -104,11 +137,27 @@ static void replay(rt_session *s, rt_op *ops, size_t n)
         replay_one(s, s->journal, &ops[i]);
 }
 
-static void replay_cb(void *ctx, rt_journal *j, rt_op *op)
+static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { replay_one(ctx, j, op); }
+
+/* Says how many operations read back name queries or passages this workspace lacks. */
+static void say_foreign(const rt_session *s, size_t before_q, size_t before_p)
 {
-    if (op->kind != RT_OP_LEAK)   /* a leak's qid is a test query too, but checked by its own view */
-        note_foreign(ctx, op);
-    replay_one(ctx, j, op);
+    char shown[80];
+    const rt_workspace *ws = s->ws;
+    size_t nq = s->foreign[0] - before_q, np = s->foreign[1] - before_p;
+    if (nq)
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s: %zu operation%s name%s queries that are not in "
+                      "%s (the first, line %zu: query \"%s\"): a journal of another workspace? They are "
+                      "kept, and no metric of this workspace counts them", rt_journal_path(s->journal), nq,
+                      nq == 1 ? "" : "s", nq == 1 ? "s" : "", ws->leak.queries_path ? ws->leak.queries_path
+                                                                : "this workspace's queries, qrels or runs",
+                      s->foreign_line[0], rt_id_show(s->foreign_id[0], strlen(s->foreign_id[0]), shown, sizeof shown));
+    if (np)
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s: %zu operation%s name%s passages that are not in this "
+                      "workspace's collection, qrels or runs (the first, line %zu: passage \"%s\"): a journal of "
+                      "another workspace? They are kept, and no metric of this workspace counts them",
+                      rt_journal_path(s->journal), np, np == 1 ? "" : "s", np == 1 ? "s" : "", s->foreign_line[1],
+                      rt_id_show(s->foreign_id[1], strlen(s->foreign_id[1]), shown, sizeof shown));
 }
 
 static rt_status open_session(rt_session **out, rt_workspace *ws, const char *dir, const char *annotator,
@@ -131,14 +180,7 @@ static rt_status open_session(rt_session **out, rt_workspace *ws, const char *di
     if (!readonly && rt_journal_readonly(s->journal))
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s: read-only: %s",
                       rt_journal_path(s->journal), rt_journal_readonly(s->journal));
-    if (s->foreign) {
-        char shown[80];
-        rt_report_add(ws->report, RT_REPORT_WARNING, "%s: %zu operation%s name%s queries that are not in "
-                      "%s (the first, line %zu: query \"%s\"): a journal of another workspace? They are "
-                      "kept, and no metric of this workspace counts them", rt_journal_path(s->journal), s->foreign,
-                      s->foreign == 1 ? "" : "s", s->foreign == 1 ? "s" : "", ws->leak.queries_path ? ws->leak.queries_path : "the queries",
-                      s->foreign_line, rt_id_show(s->foreign_qid, strlen(s->foreign_qid), shown, sizeof shown));
-    }
+    say_foreign(s, 0, 0);
     if (live)
         s->live = rt_live_new(ws, s->annot);
     *out = s;
@@ -165,7 +207,8 @@ void rt_session_close(rt_session **sp)
     rt_live_free(&s->live);
     rt_annot_free(&s->annot);
     rt_journal_close(&s->journal);
-    free(s->foreign_qid);
+    free(s->foreign_id[0]);
+    free(s->foreign_id[1]);
     free(s->annotator);
     free(s->journal_dir);
     free(s);
@@ -669,11 +712,13 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
     if (!n)
         return RT_OK;
     uint32_t *touched = rt_calloc(n, sizeof *touched);
-    size_t nt = 0;
-    for (size_t i = 0; i < n; i++)
-        if (ops[i].kind == RT_OP_LABEL && ops[i].qid)
-            touched[nt++] = rt_strtab_intern(s->ws->qids, ops[i].qid, strlen(ops[i].qid));
+    size_t nt = 0, fq = s->foreign[0], fp = s->foreign[1];
+    for (size_t i = 0; i < n; i++)   /* found, never interned: a query it lacks is none of its */
+        if (ops[i].kind == RT_OP_LABEL && ops[i].qid &&
+            (touched[nt] = rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid))) != RT_NO_ID)
+            nt++;
     replay(s, ops, n);
+    say_foreign(s, fq, fp);
     for (size_t i = 0; s->live && i < nt; i++)
         rt_live_update(s->live, touched[i]);
     free(touched);

@@ -26,8 +26,10 @@ typedef struct rt_session {
     void *on_runs_ctx;
     /* Read back at the open: operations naming a query the workspace's queries file does not
      * have (a journal of another workspace?), the first one's line and qid (said in a warning). */
-    size_t foreign, foreign_line;
-    char *foreign_qid;
+    size_t foreign[2], foreign_line[2];   /* operations read back naming a query [0] or a passage [1]
+                                              this workspace lacks: kept in the journal, applied to
+                                              nothing; the first one's line and id */
+    char *foreign_id[2];
 } rt_session;
 
 /* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),

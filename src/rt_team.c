@@ -174,6 +174,13 @@ static void stray_stat(const rt_team *t, const char *name, struct timespec *mtim
     free(path);
 }
 
+/* Whether every operation s read back names a query or passage the workspace lacks (and there
+ * was at least one). */
+static int all_foreign(const rt_session *s)
+{
+    return rt_annot_nops(s->annot) == 0 && s->foreign[0] + s->foreign[1] > 0;
+}
+
 /* Adds listed journal name, for a team of every journal in the folder: a file that is no journal
  * at all is a stray, left out with a warning (once, unless it changes), not a reason to give up
  * on the team. */
@@ -193,16 +200,26 @@ static rt_status add_listed(rt_team *t, const char *name, rt_err *err)
         break;
     }
     rt_err e;
+    size_t before = t->n;
     rt_status st = add_member(t, name, &e);
-    if (st == RT_OK || !(e.what & RT_ERR_NOT_JOURNAL)) {
+    if (st == RT_OK && t->n > before && !t->m[before].self && all_foreign(t->m[before].s)) {
+        /* a journal of another workspace alone: no member of this one (its columns, its name
+         * among the annotators would be all this workspace sees of it) */
+        rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s: every operation names a query or passage this "
+                      "workspace lacks: left out of the team", rt_journal_path(t->m[before].s->journal));
+        rt_session_close(&t->m[before].s);
+        free(t->m[before].name);
+        t->n = before;
+    } else if (st == RT_OK || !(e.what & RT_ERR_NOT_JOURNAL)) {
         if (st != RT_OK)
             *err = e;
         return st;
+    } else {
+        char *cut = strstr(e.msg, "; nothing was changed");
+        if (cut)
+            *cut = '\0';
+        rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s: left out of the team", e.msg);
     }
-    char *cut = strstr(e.msg, "; nothing was changed");
-    if (cut)
-        *cut = '\0';
-    rt_report_add(t->ws->report, RT_REPORT_WARNING, "%s: left out of the team", e.msg);
     t->strays = rt_reallocarray(t->strays, t->nstrays + 1, sizeof *t->strays);
     struct rt_stray *s = &t->strays[t->nstrays++];
     s->name = rt_strdup(name);

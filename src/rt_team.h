@@ -51,7 +51,9 @@ void rt_team_names_free(char **names, size_t n);
  * (no line of it an operation: someone's notes) is left out with a warning in ws->report; named,
  * it is an error. So is a NAME.jsonl that is a symbolic link, a named pipe, a folder or a device:
  * never opened, left out with a warning naming it and what it is (said again on a refresh only
- * when it changes); named, an error. */
+ * when it changes); named, an error. Operations naming queries or passages the workspace lacks
+ * are applied to nothing (rt_session); a journal of nothing else is left out of a team of every
+ * journal, with a warning: a journal of another workspace changes no figure of this one. */
 rt_status rt_team_open(rt_team **out, rt_workspace *ws, rt_session *self, int with_self, const char *dir,
                        char *const *names, size_t n, rt_err *err);
 

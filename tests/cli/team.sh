@@ -75,6 +75,54 @@ report $? "a journal whose operations name queries the workspace lacks: a warnin
 run export "${WS[@]}" --annotator alice --what qrels
 [ "$rc" -eq 0 ] && ! grep -q "name queries that are not in" "$D/err"
 report $? "no such warning for a journal of this workspace"
+# issue 33: a journal of another workspace changed this one's numbers while the warning said none
+# counted it: its queries were interned (means over more queries), its annotator was a Fleiss
+# judge of nothing, the team's qrels held its judgments. Every figure must be as without it.
+mkdir -p "$D/fw"
+T0='"time":"2026-11-26T00:00:00.000Z"'
+{ printf '{"seq":1,%s,"author":"alice","op":"label","qid":"q1","pid":"p2","grade":1}\n' "$T0"
+  printf '{"seq":2,%s,"author":"alice","op":"label","qid":"q2","pid":"p3","grade":1}\n' "$T0"
+  printf '{"seq":3,%s,"author":"alice","op":"tag","qid":"q2","pid":"p4","cat":"entity"}\n' "$T0"; } > "$D/fw/alice.jsonl"
+{ printf '{"seq":1,%s,"author":"bob","op":"label","qid":"q1","pid":"p2","grade":0}\n' "$T0"
+  printf '{"seq":2,%s,"author":"bob","op":"label","qid":"q2","pid":"p3","grade":1}\n' "$T0"
+  printf '{"seq":3,%s,"author":"bob","op":"tag","qid":"q2","pid":"p4","cat":"entity"}\n' "$T0"; } > "$D/fw/bob.jsonl"
+FW=(--queries "$D/queries.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/fw")
+figures() {  # figures SUFFIX: every figure the journals feed, into $D/fw.SUFFIX.*
+    "$RETRIAGE" agree "${FW[@]}" > "$D/fw.$1.agree" 2> /dev/null &&
+    "$RETRIAGE" agree "${FW[@]}" --format json > "$D/fw.$1.agreejson" 2> /dev/null &&
+    "$RETRIAGE" export "${FW[@]}" --team --what qrels > "$D/fw.$1.tq" 2> /dev/null &&
+    "$RETRIAGE" export "${FW[@]}" --team --what metrics > "$D/fw.$1.tm" 2> /dev/null &&
+    "$RETRIAGE" export "${FW[@]}" --team --what tags 2> /dev/null | cut -f1-6 > "$D/fw.$1.tt" &&   # not the time
+    "$RETRIAGE" export "${FW[@]}" --team --what disputes > "$D/fw.$1.td" 2> /dev/null &&
+    "$RETRIAGE" export "${FW[@]}" --annotator alice --what metrics > "$D/fw.$1.am" 2> /dev/null &&
+    "$RETRIAGE" export "${FW[@]}" --annotator alice --what per-query > "$D/fw.$1.ap" 2> /dev/null &&
+    "$RETRIAGE" export "${FW[@]}" --annotator alice --what qrels > "$D/fw.$1.aq" 2> "$D/fw.$1.err"
+}
+figures before
+ok $? "the figures of alice and bob"
+# zed judged only queries and passages of another workspace; alice has some of those lines too
+{ for q in $(seq 1 9); do printf '{"seq":%d,%s,"author":"zed","op":"label","qid":"x%d","pid":"p1","grade":1}\n' "$q" "$T0" "$q"; done
+  printf '{"seq":10,%s,"author":"zed","op":"label","qid":"q1","pid":"p99","grade":1}\n' "$T0"
+  printf '{"seq":11,%s,"author":"zed","op":"adjudicate","qid":"q9","pid":"p1","grade":1,"cats":null,"settles":[]}\n' "$T0"
+  printf '{"seq":12,%s,"author":"zed","op":"set","name":"theirs","qids":["x1","q1"],"text":"by hand"}\n' "$T0"; } > "$D/fw/zed.jsonl"
+{ printf '{"seq":4,%s,"author":"alice","op":"label","qid":"q7","pid":"p1","grade":1}\n' "$T0"
+  printf '{"seq":5,%s,"author":"alice","op":"label","qid":"q1","pid":"p98","grade":1}\n' "$T0"
+  printf '{"seq":6,%s,"author":"alice","op":"tag","qid":"q8","pid":"p4","cat":"typo"}\n' "$T0"; } >> "$D/fw/alice.jsonl"
+figures after
+ok $? "the figures with zed's journal and alice's foreign lines"
+same=0
+for f in agree agreejson tq tm tt td am ap aq; do
+    cmp -s "$D/fw.before.$f" "$D/fw.after.$f" || { same=1; echo "differs: $f" | diag; diff "$D/fw.before.$f" "$D/fw.after.$f" | head -5 | diag; }
+done
+ok $same "agree (table, JSON), export --team qrels/metrics/tags/disputes, alice's metrics, per-query, qrels: all as without them"
+grep -q 'alice.jsonl: 2 operations name queries that are not in .*queries.tsv (the first, line 4: query "q7")' "$D/fw.after.err" &&
+    grep -q 'alice.jsonl: 1 operation names passages that are not in .* (the first, line 5: passage "p98")' "$D/fw.after.err"
+report $? "the warnings still say so, queries and passages apart" "$D/fw.after.err"
+"$RETRIAGE" agree "${FW[@]}" > /dev/null 2> "$D/fw.zerr"
+grep -q 'zed.jsonl: 11 operations name queries that are not in' "$D/fw.zerr" && grep -q 'zed.jsonl: 1 operation names passages' "$D/fw.zerr"
+report $? "agree says it of zed's journal too" "$D/fw.zerr"
+grep -q 'zed.jsonl: every operation names a query or passage this workspace lacks: left out of the team' "$D/fw.zerr"
+report $? "zed, whose every operation is another workspace's, is no member of this team (no column, no name)" "$D/fw.zerr"
 cp "$J/alice.jsonl" "$D/alice.before"; cp "$J/bob.jsonl" "$D/bob.before"
 run import "${WS[@]}" --judgments "$D/j.tsv"
 [ "$rc" -eq 0 ] && grep -q "alice: 0 operations" "$D/err" && cmp -s "$J/alice.jsonl" "$D/alice.before"
@@ -416,6 +464,15 @@ rc=$?
     grep -q "^a000	a001	relevance kappa	2	" "$D/many.tsv" && grep -q "^a298	a299	kappa other	0	" "$D/many.tsv" &&
     tail -n 1 "$D/many.tsv" | grep -q "^all		Krippendorff alpha	2	"
 report $? "agree, 300 annotators: every one of the 44850 pairs written (exit $rc), within 120 s"
+# memory: the pairs as rows took 140 MB here; written one at a time, under 10 MB (not measured
+# under the sanitizers, whose shadow memory would swamp it)
+if [ -x /usr/bin/time ] && ! grep -q __asan_init "$RETRIAGE"; then
+    /usr/bin/time -f "%M" -o "$D/many.rss" "$RETRIAGE" agree "${MWS[@]}" > /dev/null 2>&1
+    [ "$(tail -n 1 "$D/many.rss")" -lt 60000 ]
+    report $? "agree, 300 annotators: at most 60 MB resident (got $(tail -n 1 "$D/many.rss") KB)"
+else
+    ok 0 "# SKIP no /usr/bin/time, or a sanitizer build: resident memory not measured"
+fi
 timeout 120 "$RETRIAGE" agree "${MWS[@]}" --format json > "$D/many.json" 2> /dev/null
 [ "$?" -eq 0 ] && [ "$(grep -c '"a":' "$D/many.json")" -eq 44850 ] && grep -q '"krippendorff":' "$D/many.json"
 report $? "agree --format json, 300 annotators: 44850 pair objects, written as they are worked out"
