@@ -51,10 +51,13 @@ printf '{"qrels": "q.trec", "runs": ["v.run"], "journal_dir": "aj", "taxonomy": 
   "categories": [{"name": "c", "id": "c\377", "key": "1"}]}]}\n' >"$D/agree.json"
 printf ':label q1 p1 0\n:tag q1 p1 1\n' >"$D/agree.script"
 "$RETRIAGE" "$D/agree.json" --script "$D/agree.script" --annotator b >/dev/null 2>&1
+# (a journal whose name is no annotator's name, not UTF-8, is left out of the team, said: issue 33)
 cp "$D/aj/b.jsonl" "$D/aj/a$(printf '\377').jsonl"
-"$RETRIAGE" agree --format json "$D/agree.json" >"$D/a.json" 2>/dev/null
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert "a\ufffd" in d["annotators"] and "c\ufffd" in d["pairs"][0]["category_kappa"]' "$D/a.json"
-report $? "agree --format json of annotator and category names with invalid UTF-8 stays valid UTF-8 JSON"
+cp "$D/aj/b.jsonl" "$D/aj/a.jsonl"
+"$RETRIAGE" agree --format json "$D/agree.json" >"$D/a.json" 2>"$D/a.err"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d["annotators"] == ["a", "b"] and "c\ufffd" in d["pairs"][0]["category_kappa"]' "$D/a.json" &&
+    grep -q 'a\\xff.jsonl: no annotator can have that name (it is not valid UTF-8): left out of the team' "$D/a.err"
+report $? "agree --format json of a category name with invalid UTF-8 stays valid UTF-8 JSON; a journal so named is left out"
 
 # bidi controls (embeddings, overrides, isolates) would reorder what the terminal shows after
 # them ("Trojan source"): escaped as <U+202E> like the C1 controls; other characters kept
