@@ -427,6 +427,45 @@ static void test_names(rt_workspace *ws)
        "no journal opens for \"ann\" + U+2002 (%s)", err.msg);
 }
 
+/* Issue 33: a journal of another workspace. Its operations on queries and passages this one
+ * lacks are kept in the journal and applied to nothing: no id is interned (means would be taken
+ * over more queries), no state holds them; the others apply; the open says how many. */
+static void test_foreign(rt_workspace *ws)
+{
+    const char *dir = P("foreign");
+    mkdir(dir, 0700);
+    char path[600];
+    snprintf(path, sizeof path, "%s/zed.jsonl", dir);
+    put_text(path, "{\"seq\":1,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"zed\",\"op\":\"label\",\"qid\":\"q1\",\"pid\":\"p10\",\"grade\":1}\n"
+                   "{\"seq\":2,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"zed\",\"op\":\"label\",\"qid\":\"elsewhere-1\",\"pid\":\"p01\",\"grade\":1}\n"
+                   "{\"seq\":3,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"zed\",\"op\":\"tag\",\"qid\":\"q1\",\"pid\":\"elsewhere-p\",\"cat\":\"typo\"}\n"
+                   "{\"seq\":4,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"zed\",\"op\":\"set\",\"name\":\"mixed\",\"qids\":[\"q1\",\"elsewhere-2\"],\"text\":\"\"}\n"
+                   "{\"seq\":5,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"zed\",\"op\":\"label\",\"qid\":\"elsewhere-1\",\"pid\":\"p01\",\"grade\":0,\"undo\":2}\n");
+    uint32_t nq = rt_strtab_count(ws->qids), np = rt_strtab_count(ws->pids);
+    size_t before = rt_report_count(ws->report);
+    rt_session *s = NULL;
+    rt_err err = {0};
+    if (!ok(rt_session_open(&s, ws, dir, "zed", 0, &err) == RT_OK, "a journal of another workspace opens (%s)", err.msg))
+        return;
+    ok(rt_strtab_count(ws->qids) == nq && rt_strtab_count(ws->pids) == np, "none of its ids is interned");
+    ok(rt_annot_nops(s->annot) == 1 && grade_now(s, "q1", "p10", NULL) == 1 && !rt_annot_set(s->annot, "mixed") &&
+           rt_annot_ntagged(s->annot) == 0,
+       "its one operation on this workspace's pair applies; the others (and their undo) apply to nothing");
+    int said_q = 0, said_p = 0;
+    for (size_t i = before; i < rt_report_count(ws->report); i++) {
+        const char *line = rt_report_line(ws->report, i, NULL);
+        said_q |= strstr(line, "3 operations name queries") && strstr(line, "line 2: query \"elsewhere-1\"") != NULL;
+        said_p |= strstr(line, "1 operation names passages") && strstr(line, "passage \"elsewhere-p\"") != NULL;
+    }
+    ok(said_q && said_p, "the open says how many name unknown queries, and unknown passages, naming the first");
+    ok(!rt_session_readonly(s), "they do not make the journal read-only: they are no bad lines");
+    rt_session_close(&s);
+    size_t len;
+    char *text = get_file(path, &len);
+    ok(text && strstr(text, "elsewhere-1") && strstr(text, "elsewhere-p"), "and they are still in the journal");
+    free(text);
+}
+
 int main(void)
 {
     if (!fixture_begin())
@@ -440,6 +479,7 @@ int main(void)
         test_undo_each_kind(ws);
         test_seq_limit(ws);
         test_names(ws);
+        test_foreign(ws);
     }
     rt_workspace_free(&ws);
     rt_workspace_free(&graded);
