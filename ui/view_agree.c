@@ -1,7 +1,9 @@
 /* view_agree — agreement between the loaded annotators (rt_team): per pair of annotators the
  * pairs both judged, observed agreement and Cohen's kappa of relevance (weighted kappas in a
  * graded workspace) and, on the pairs both tagged, the kappa of each category; over all, Fleiss'
- * kappa and Krippendorff's alpha. Computed when shown and again when a journal changes. */
+ * kappa and Krippendorff's alpha. The overall figures are computed when shown and again when a
+ * journal changes; a pair's row when it is first on the screen (a thousand annotators make half a
+ * million pairs: only those scrolled to are worked out and kept). */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,10 +17,27 @@
 #include "view.h"
 
 struct agree_view {
-    rt_team_agreement *r;
+    rt_team_agreement *r;     /* the overall figures (no pairs: those are in rows) */
+    rt_pair_agreement **rows; /* r->npairs: a pair of raters each, NULL until shown */
+    size_t *raters;           /* the members who judged or tagged something, in order */
+    size_t nraters;
     unsigned gen;
     char why[300];            /* why there is no agreement to show */
 };
+
+static void forget_rows(struct agree_view *g)
+{
+    for (size_t i = 0; g->rows && g->r && i < g->r->npairs; i++)
+        if (g->rows[i]) {
+            rt_pair_agreement_clear(g->rows[i]);
+            free(g->rows[i]);
+        }
+    free(g->rows);
+    g->rows = NULL;
+    free(g->raters);
+    g->raters = NULL;
+    g->nraters = 0;
+}
 
 static struct agree_view *G(app *a)
 {
@@ -29,8 +48,10 @@ static struct agree_view *G(app *a)
 
 static void release(app *a)
 {
-    if (a->agree_view)
+    if (a->agree_view) {
+        forget_rows(a->agree_view);
         rt_team_agreement_free(&a->agree_view->r);
+    }
     free(a->agree_view);
     a->agree_view = NULL;
 }
@@ -40,12 +61,37 @@ static void compute(app *a)
     struct agree_view *g = G(a);
     if (g->r && g->gen == team_generation(a))
         return;
+    forget_rows(g);
     rt_team_agreement_free(&g->r);
     rt_err err;
     g->why[0] = 0;
-    if (rt_team_agreement_compute(team_of(a), &g->r, &err) != RT_OK)
+    const rt_team *t = team_of(a);
+    if (rt_team_agreement_overall(t, &g->r, &err) != RT_OK)
         snprintf(g->why, sizeof g->why, "%.290s", err.msg);
+    else {
+        g->rows = rt_calloc(g->r->npairs + 1, sizeof *g->rows);
+        g->raters = rt_calloc(t->n + 1, sizeof *g->raters);
+        for (size_t m = 0; m < t->n; m++)
+            if (rt_team_rater(t, m))
+                g->raters[g->nraters++] = m;
+    }
     g->gen = team_generation(a);
+}
+
+/* Pair i of raters (in the order (0,1), (0,2), …, (1,2), …), worked out the first time. */
+static const rt_pair_agreement *row_of(app *a, size_t i)
+{
+    struct agree_view *g = G(a);
+    if (!g->rows[i]) {
+        size_t x = 0, k = i;
+        while (k >= g->nraters - 1 - x) {   /* rater x heads nraters - 1 - x pairs */
+            k -= g->nraters - 1 - x;
+            x++;
+        }
+        g->rows[i] = rt_calloc(1, sizeof *g->rows[i]);
+        rt_team_pair_agreement(team_of(a), g->raters[x], g->raters[x + 1 + k], g->rows[i]);
+    }
+    return g->rows[i];
 }
 
 int act_agreement(app *a, const char *arg)
@@ -101,7 +147,7 @@ static void draw(app *a, int top, int height)
         x += draw_fmt(y, x, 8, ROLE_HEADER, " %7.7s", tax->cats[c].id);
     y++;
     for (size_t i = a->scroll; i < r->npairs && y < top + height; i++) {
-        const rt_pair_agreement *p = &r->pairs[i];
+        const rt_pair_agreement *p = row_of(a, i);
         char names[128];
         snprintf(names, sizeof names, "%s / %s", t->m[p->a].name, t->m[p->b].name);
         char obs[32];

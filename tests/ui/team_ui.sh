@@ -55,6 +55,20 @@ printf ':adjudicate q1 p2 1\n:adjudicate q1 p3 1\n:adjudicate q1 p2 withdraw\n:a
 grep -q "Team: 0 pairs agreed, 1 adjudicated; 1 of 3 disagreements unresolved" "$D/m2" && ! grep -q 18446744073709551615 "$D/m2"
 report_ui $? "adjudications withdrawn and made again: the panel's counts are those of the team's decisions" "$D/m2"
 
+# issue 33: the agreement view held every pair of annotators (1000: 250 MB); now the overall
+# figures, and each pair's row when it is first on the screen. 300 annotators: 44850 pairs.
+mkdir -p "$D/many"
+awk -v dir="$D/many" 'BEGIN { for (a = 0; a < 300; a++) { f = sprintf("%s/a%03d.jsonl", dir, a)
+    printf "{\"seq\":1,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"a%03d\",\"op\":\"label\",\"qid\":\"q1\",\"pid\":\"p2\",\"grade\":%d}\n", a, a % 2 > f
+    printf "{\"seq\":2,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"a%03d\",\"op\":\"label\",\"qid\":\"q2\",\"pid\":\"p4\",\"grade\":%d}\n", a, int(a / 3) % 2 >> f
+    close(f) } }'
+printf 'A\n:snapshot %s/am1\nG\n:snapshot %s/am2\n' "$D" "$D" > "$D/s3"
+timeout 120 "$RETRIAGE" --queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" \
+    --journal-dir "$D/many" --annotator lead --script "$D/s3" --size 120x30 > /dev/null 2>> "$D/uierr"
+grep -q "^a000 / a001  *2  *0.5000 " "$D/am1" && grep -q "^a298 / a299  *2  *0.5000 " "$D/am2" &&
+    grep -q "^a297 / a299 " "$D/am2" && grep -q "Fleiss' kappa" "$D/am1"
+report_ui $? "A with 300 annotators: the first pair's row, and after G the last ones, each worked out when shown" "$D/am2"
+
 # export --team: the adjudicated grade, the disputes list
 "$RETRIAGE" export "${WS[@]}" --team --what qrels > "$D/tq" 2> "$D/terr"
 grep -q "^q1 0 p2 1$" "$D/tq" && grep -q "^q2 0 p3 1$" "$D/tq" && grep -q "1 of them unresolved\|0 of them unresolved" "$D/terr"
