@@ -45,6 +45,7 @@ struct rt_annot {
     size_t nops;
     int no_history;              /* rt_annot_keep_history(a, 0): no inverses, no undo */
     uint64_t gen;                /* rt_annot_generation */
+    uint64_t pkg_gen;            /* rt_annot_packages_generation */
 };
 
 /* Generations are drawn from one clock for every state: a state rebuilt from a replaced journal
@@ -62,10 +63,12 @@ rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax)
     a->tax = tax;
     a->authors = rt_strtab_new();
     a->gen = next_gen();
+    a->pkg_gen = next_gen();
     return a;
 }
 
 uint64_t rt_annot_generation(const rt_annot *a) { return a->gen; }
+uint64_t rt_annot_packages_generation(const rt_annot *a) { return a->pkg_gen; }
 
 static void free_strings(char **v, size_t n)
 {
@@ -524,6 +527,8 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
     }
     if (st == RT_OK && op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE)
         a->gen = next_gen();   /* a query's or pair's state changed (see rt_annot_generation) */
+    if (st == RT_OK && op->kind == RT_OP_PACKAGE)
+        a->pkg_gen = next_gen();   /* the package array moved or changed (an undo frees one) */
     if (st != RT_OK || a->no_history) {
         rt_op_clear(&inv);
         a->nops += st == RT_OK;

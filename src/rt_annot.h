@@ -99,6 +99,10 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
  * it reads what it derived: the arrays the lookups below return move as operations apply. */
 uint64_t rt_annot_generation(const rt_annot *a);
 
+/* The generation of the state's packages: changes with every package operation (made, undone,
+ * redone), which may free, move or reorder the package array; never the same in two states. */
+uint64_t rt_annot_packages_generation(const rt_annot *a);
+
 /* keep 0: apply keeps no undo history (another annotator's state, read-only): cheaper replays. */
 void rt_annot_keep_history(rt_annot *a, int keep);
 

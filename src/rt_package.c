@@ -233,7 +233,24 @@ rt_package_report *rt_package_report_make(const rt_team *t, double threshold, si
     free(tp);
     if (r->n)
         qsort(r->s, r->n, sizeof *r->s, by_package_name);
+    r->ngens = t->n;
+    r->gens = rt_calloc(2 * t->n + 1, sizeof *r->gens);
+    for (size_t m = 0; m < t->n; m++) {
+        r->gens[2 * m] = rt_annot_generation(t->m[m].s->annot);
+        r->gens[2 * m + 1] = rt_annot_packages_generation(t->m[m].s->annot);
+    }
     return r;
+}
+
+int rt_package_report_current(const rt_team *t, const rt_package_report *r)
+{
+    if (!r || r->ngens != t->n)
+        return 0;
+    for (size_t m = 0; m < t->n; m++)
+        if (r->gens[2 * m] != rt_annot_generation(t->m[m].s->annot) ||
+            r->gens[2 * m + 1] != rt_annot_packages_generation(t->m[m].s->annot))
+            return 0;
+    return 1;
 }
 
 void rt_package_report_free(rt_package_report **rp)
@@ -243,6 +260,7 @@ void rt_package_report_free(rt_package_report **rp)
     for (size_t i = 0; i < (*rp)->n; i++)
         free((*rp)->s[i].rev);
     free((*rp)->s);
+    free((*rp)->gens);
     free(*rp);
     *rp = NULL;
 }

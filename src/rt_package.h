@@ -87,6 +87,8 @@ typedef struct rt_package_report {
     double threshold;
     size_t min_reviewers;
     size_t pairs, judged, passed, revise;   /* totals */
+    uint64_t *gens;             /* each member's generations when made: queries and pairs, packages */
+    size_t ngens;               /* members when made */
 } rt_package_report;
 
 /* The review report of the team's packages: a package passes when at least min_reviewers
@@ -98,6 +100,11 @@ typedef struct rt_package_report {
  * annotation states, valid until one of them next changes (rt_annot_apply, rt_team_refresh). */
 rt_package_report *rt_package_report_make(const rt_team *t, double threshold, size_t min_reviewers);
 void rt_package_report_free(rt_package_report **r);
+
+/* Whether r still describes t: no member's pairs or packages changed since it was made and no
+ * member joined. Its states point into the members' package arrays, which a package operation
+ * (an undo included) frees or moves: whoever keeps a report rebuilds it when this is 0. */
+int rt_package_report_current(const rt_team *t, const rt_package_report *r);
 
 /* The state of the package named name, or NULL. Borrowed: valid until rt_package_report_free. */
 const rt_package_state *rt_package_report_find(const rt_package_report *r, const char *name);

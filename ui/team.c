@@ -194,7 +194,9 @@ const rt_package_report *team_packages(app *a)
     struct team_state *ts = T(a);
     if (!ts)
         return NULL;
-    if (!ts->report || ts->report_gen != ts->gen) {
+    /* the UI's generation misses package operations (an undo of one has no query); the report's
+     * own check of the members' generations does not */
+    if (!ts->report || ts->report_gen != ts->gen || !rt_package_report_current(ts->t, ts->report)) {
         rt_package_report_free(&ts->report);
         ts->report = rt_package_report_make(ts->t, RT_PACKAGE_THRESHOLD, RT_PACKAGE_REVIEWERS);
         ts->report_gen = ts->gen;

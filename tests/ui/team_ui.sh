@@ -174,6 +174,11 @@ printf ':disputes %s %s\n:snapshot %s/ln1\n:adjudicate q1 p2 %s\n' "$N1" "$N2" "
 "$RETRIAGE" "${NWS[@]}" --annotator chief --script "$D/long2.txt" --size 120x30 --echo > "$D/long2.echo" 2>&1
 grep -q "disagreements: resolved 1 / 1 | shown 1" "$D/ln1" && grep -q '"op":"adjudicate","qid":"q1","pid":"p2","grade":0' "$D/nj/chief.jsonl"
 report_ui $? ":disputes and :adjudicate take annotators' names past 63 bytes" "$D/long2.echo"
+# undoing a package while P shows it: the list follows (the report pointed into the package array
+# the undo frees: a use-after-free that showed the undone package)
+ui lead ':package alice,bob size 10 sample 1 seed 3 prefix un\nP\n:snapshot '"$D"'/pu1\nu\n:snapshot '"$D"'/pu2\n:redo\n:snapshot '"$D"'/pu3\n'
+grep -q "^  un-001 " "$D/pu1" && grep -q "^2 packages" "$D/pu2" && ! grep -q "un-001" "$D/pu2" && grep -q "^  un-001 " "$D/pu3" && ! grep -q "AddressSanitizer" "$D/uierr"
+report_ui $? "P after u: the undone package is gone from the list, back after :redo" "$D/pu2"
 # :package with a 300-byte prefix and names of 111 bytes; P shows them by columns, cut at a character
 PFX=$(printf 'p%.0s' $(seq 300))
 printf ':package %s,%s size 1 sample 1 seed 5 prefix %s\nP\n:snapshot %s/lp1\n' "$N1" "$N2" "$PFX" "$D" > "$D/long3.txt"
