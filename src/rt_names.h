@@ -28,7 +28,7 @@ const char *rt_name_list(const rt_name *t, char *buf, size_t n);
  * control character (C0, DEL, C1), must not begin or end with a separator or format character
  * (Unicode categories Zs, Zl, Zp, Cf: spaces of every width, U+200B, U+FEFF, …), and must hold
  * no bidirectional control anywhere (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069),
- * which would reorder what is drawn around it. The reason is a static string. Every module that
+ * which would reorder what is drawn around it. Borrowed: the reason is a static string. Every module that
  * takes such a name calls this (rt_journal_name_problem adds what a file name needs). */
 const char *rt_name_problem(const char *name);
 

@@ -117,7 +117,7 @@ int rt_package_review_holds(const rt_team *t, const rt_package_state *s, uint32_
 
 /* v written exactly, the shortest %g that reads back as v, into buf (n bytes, at least 32);
  * returns buf. How a threshold and a mean accuracy are shown everywhere: rounded, a mean shown
- * as 0.9550 could fail a threshold shown as 0.95. */
+ * as 0.9550 could fail a threshold shown as 0.95. Borrowed: it is buf, the caller's. */
 const char *rt_package_exact(double v, char *buf, size_t n);
 
 /* The report as a table: package, annotator, judged, pairs, reviewers, each reviewer's accuracy
