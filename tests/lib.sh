@@ -1,22 +1,57 @@
 # lib.sh — helpers for the shell tests (TAP). Source it; it sets -u and defines:
-#   ok COND_STATUS NAME, skip_all REASON, need_shared DIR, done_testing, and for checking the
-#   command line: run, crashed, show, report, fails (below; a test may redefine any of them).
+#   ok COND_STATUS NAME, skip_all REASON, need_shared DIR, done_testing, wait_for (waiting for an
+#   event), and for checking the command line: run, crashed, show, report, fails (below; a test
+#   may redefine any of them but wait_for).
 set -u
 : "${RETRIAGE:?run through make check (RETRIAGE is the binary)}"
 : "${SRCDIR:=.}"
 : "${SHARED_DATA:=$SRCDIR/../shared/data}"
 tap_n=0
 tap_failed=0
-ok() {  # ok STATUS NAME — STATUS 0 is a pass
+tap_waits=''   # the waits that timed out since the last test: they fail the next one
+tap_before=-  # in report: tap_stamp before its own line (- elsewhere: show compares with tap_stamp)
+tap_stamp=''   # out and err of the test folder as the last test left them (see show)
+ok() {  # ok STATUS NAME — STATUS 0 is a pass (unless a wait_for timed out since the last test)
     tap_n=$((tap_n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $tap_n - $2"; else echo "not ok $tap_n - $2"; tap_failed=$((tap_failed + 1)); fi
+    if [ "$1" -eq 0 ] && [ -z "$tap_waits" ]; then
+        echo "ok $tap_n - $2"
+    else
+        echo "not ok $tap_n - $2"
+        tap_failed=$((tap_failed + 1))
+        [ -z "$tap_waits" ] || printf '%s' "$tap_waits" | diag
+        tap_waits=''
+    fi
+    tap_stamp=$(out_stamp "${D:-$TMPD}/out" "${D:-$TMPD}/err")
 }
 diag() { sed 's/^/# /'; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 need_shared() {
     [ -d "$SHARED_DATA/$1" ] || skip_all "../shared/data/$1 is absent (fixtures are read from ../shared/data, never copied)"
 }
-done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
+done_testing() {
+    [ -z "$tap_waits" ] || ok 1 "the waits after the last test"
+    echo "1..$tap_n"
+    [ "$tap_failed" -eq 0 ]
+}
+# ---- waiting for an event -----------------------------------------------------------------
+# wait_for SECONDS WHAT CMD… — runs CMD (a command or a function) every 0.03 s until it succeeds;
+# status 0 then. After SECONDS (times $TEST_TIMEOUT_SCALE, default 1: slow builds such as
+# ThreadSanitizer's set more) it gives up with status 1, and the next test (ok) FAILS, followed
+# by "timed out after SECONDS s waiting for WHAT". A test never sleeps a fixed time instead.
+# (CMD may wait_for in turn: the deadline is local.)
+wait_for() {
+    local secs=$1 what=$2 end
+    shift 2
+    end=$(($(date +%s) + secs * ${TEST_TIMEOUT_SCALE:-1} + 1))
+    while ! "$@"; do
+        if [ "$(date +%s)" -ge "$end" ]; then
+            tap_waits="${tap_waits}timed out after $((secs * ${TEST_TIMEOUT_SCALE:-1})) s waiting for $what
+"
+            return 1
+        fi
+        sleep 0.03
+    done
+}
 # ---- checking the command line ------------------------------------------------------------
 # run ARGS… runs "$RETRIAGE" $CLI_CMD ARGS… (CLI_CMD: a subcommand the test is about, or empty)
 # with stdout in $D/out and stderr in $D/err (D: the test's folder, default $TMPD); sets rc.
@@ -25,11 +60,39 @@ run() {
     "$RETRIAGE" ${CLI_CMD:-} "$@" >"${D:-$TMPD}/out" 2>"${D:-$TMPD}/err"
     rc=$?
 }
-crashed() { [ "$rc" -ge 128 ] || grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "${D:-$TMPD}/err"; }
-show() { { echo "exit $rc; stdout:"; head -c 1500 "${D:-$TMPD}/out"; echo "stderr:"; head -c 1500 "${D:-$TMPD}/err"; } | diag; }
-report() {  # report STATUS NAME — one TAP line, with the evidence when it fails
-    ok "$1" "$2"
-    [ "$1" -eq 0 ] || show
+crashed() { [ "$rc" -ge 128 ] || grep -Eq 'AddressSanitizer|LeakSanitizer|ThreadSanitizer|runtime error' "${D:-$TMPD}/err"; }
+# out_stamp FILE… — each file's name, inode, modification time (ns) and size, one a line
+out_stamp() { stat -c '%n %i %y %s' "$@" 2>/dev/null; }
+# show_file LABEL FILE — its first 1500 bytes, unless it is as the test before this one left it
+# (this test wrote nothing there: an earlier test's output is no evidence)
+show_file() {
+    if [ ! -e "$2" ]; then
+        echo "$1: (none)"
+    elif printf '%s\n' "$([ "$tap_before" = - ] && echo "$tap_stamp" || echo "$tap_before")" | grep -Fxq -- "$(out_stamp "$2")"; then
+        echo "$1: (not written by this test)"
+    else
+        echo "$1:"
+        head -c 1500 "$2"
+        [ -z "$(tail -c 1 "$2")" ] || echo
+    fi
+}
+# show [FILE…] — the evidence of the test just reported: the exit status, stdout and stderr of the
+# test folder (D, default TMPD) when this test wrote them, and FILE… (the test's own)
+show() {
+    {
+        echo "exit ${rc:-?}"
+        show_file stdout "${D:-$TMPD}/out"
+        show_file stderr "${D:-$TMPD}/err"
+        for f in "$@"; do show_file "$f" "$f"; done
+    } | diag
+}
+report() {  # report STATUS NAME [FILE…] — one TAP line, with the evidence (show FILE…) when it fails
+    tap_before=$tap_stamp
+    st_=$1 name_=$2 waits_=$tap_waits
+    shift 2
+    ok "$st_" "$name_"
+    [ "$st_" -eq 0 ] && [ -z "$waits_" ] || show "$@"
+    tap_before=-
 }
 # fails CODE TEXT NAME ARGS… — exit CODE, TEXT (e.g. "file:3: ") on stderr, nothing on stdout
 fails() {

@@ -4,19 +4,8 @@
 # is indexed behind it and taken in when done. A script waits for it before its first line: the
 # screens are those of an open that waits, and a bad collection fails the script (exit 2, file and
 # line). On a terminal the passages show once it is in, and its index is written; a bad one is a
-# message, and the workbench goes on without passages.
-. "${SRCDIR:-.}/tests/lib.sh"
-D=$TMPD
-export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8 RETRIAGE_CACHE_MIN=0
-DEMO="$SRCDIR/data/demo"
-[ -d "$DEMO" ] || skip_all "the demo workspace is missing"
-# a copy, with q01's first passage in bm25 made plain text (the terminal part looks for it)
-pid=$(awk '$1 == "q01" && $4 == 1 { print $3 }' "$DEMO/runs/bm25.trec")
-awk -F'\t' -v OFS='\t' -v p="$pid" '$1 == p { $2 = "zzqx plain words for the terminal test" } 1' \
-    "$DEMO/collection.tsv" > "$D/c.tsv"
-WS=(--queries "$DEMO/queries.tsv" --collection "$D/c.tsv" --qrels "$DEMO/qrels.trec"
-    --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec")
-fresh() { rm -f "$D"/c.tsv.rtidx "$D"/*.rtws "$D"/bad.tsv.rtidx; rm -rf "$D/cache" "$D/j"; }
+# message, and the workbench goes on. (Runs taken in behind the first screen: defer_runs_ui.sh.)
+. "${SRCDIR:-.}/tests/ui/defer_lib.sh"
 
 # ---- a script: the screens of an open that waits ------------------------------------------
 printf ':goto q01\n<Enter>\n:snapshot %s/side\n<Enter>\n:snapshot %s/passage\nL\n:snapshot %s/report\n' \
@@ -67,136 +56,39 @@ crashed && st=1
 report $st "a script on a bad collection behind the first screen: exit 2, with its file and line"
 
 # ---- on a terminal -------------------------------------------------------------------------
-if ! command -v script > /dev/null; then
-    echo "# skipped: script(1) is missing (util-linux): the terminal part"
-    done_testing
-    exit
-fi
-# tty KEYS ARGS… — the workbench on a terminal (script(1)), given KEYS a while after it starts
-tty() {
-    local keys=$1
-    shift
-    local cmd="'$RETRIAGE'"
-    for a in "$@"; do cmd="$cmd '$a'"; done
-    # shellcheck disable=SC2016
-    { sleep 3; printf '%b' "$keys"; sleep 2; printf 'qqqq'; sleep 1; } |
-        TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "$cmd --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
-        > "$D/tty" 2>&1
-    rc=$?
-}
+command -v script > /dev/null || { echo "# skipped: script(1) is missing (util-linux): the terminal part"; done_testing; exit; }
 fresh
-# q01's first passage in bm25, in the passage view
-tty ':goto q01\r\r\r' "${WS[@]}"
+# q01's first passage in bm25, in the passage view, once the collection is in
+term "$D/tty" 120x30 "${WS[@]}"
+first_screen "$D/tty"
+printf ':goto q01\r\r\r' >&3
+wait_for 30 "the passage's text on the terminal" has "zzqx plain words for the terminal test" "$D/tty"
+term_end
 st=0
 [ "$rc" -eq 0 ] || st=1
-grep -aq "passage $pid" "$D/tty" || st=1
-grep -aq "zzqx plain words for the terminal test" "$D/tty" || st=1
-report $st "on a terminal: the passage view shows the passage once the collection is in ($pid)"
+has "passage $pid" "$D/tty" || st=1
+has "zzqx plain words for the terminal test" "$D/tty" || st=1
+report $st "on a terminal: the passage view shows the passage once the collection is in ($pid)" "$D/tty"
 [ -e "$D/c.tsv.rtidx" ]
 ok $? "and the index is written"
 fresh
-tty ':goto q01\r' "${BAD[@]}"
-st=0
-[ "$rc" -eq 0 ] || st=1
-grep -aq "the collection could not be opened, passages are not shown" "$D/tty" || st=1
-report $st "on a terminal, a bad collection: a message, and the workbench goes on"
-
-# ---- runs taken in behind the first screen ----------------------------------------------------
-# The second run is a FIFO: its worker blocks until the test writes it, so the first screen comes
-# with bm25 alone, whenever the test looks. (No cache: its stamp would read the FIFO.)
-# late CONTENT KEYS AFTER — the workbench on a terminal; once the first screen says 1 of 2 runs are
-# read, KEYS are typed, then CONTENT is written to the late run; AFTER is typed a while later (a
-# :snapshot of $D/snap, say: the screen as drawn, which the terminal's bytes do not show plainly);
-# then q. CONTENT - : never written, q is typed after KEYS (rc 137 when it did not end within 5 s).
-# Sets rc, first (the output up to the first screen) and $D/late.out.
-late() {
-    local content=$1 keys=$2 after=$3
-    rm -f "$D/late.trec" "$D/keys" "$D/late.out" "$D/snap" "$D/held"
-    mkfifo "$D/late.trec" "$D/keys"
-    TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
-        --queries '$DEMO/queries.tsv' --collection '$D/c.tsv' --qrels '$DEMO/qrels.trec' \
-        --run '$DEMO/runs/bm25.trec' --run '$D/late.trec' --no-cache --journal-dir '$D/j' --annotator d \
-        --no-mouse" /dev/null < "$D/keys" > "$D/late.out" 2>&1 &
-    local spid=$! i
-    exec 3> "$D/keys"
-    for i in $(seq 200); do grep -aq "runs: 1 of 2 read" "$D/late.out" && break; sleep 0.05; done
-    first=$(cat "$D/late.out")
-    printf '%b' "$keys" >&3
-    sleep 1
-    if [ "$content" = - ]; then   # never written: q while it is held
-        printf 'qqqq' >&3
-        exec 3>&-
-        for i in $(seq 100); do kill -0 $spid 2>/dev/null || break; sleep 0.05; done
-        kill -0 $spid 2>/dev/null && { kill -9 $spid; rc=137; return; }
-        wait $spid
-        rc=$?
-        return
-    fi
-    printf '%s' "$content" > "$D/late.trec"
-    sleep 1.5
-    printf '%b' "$after" >&3
-    sleep 0.5
-    printf 'qqqq' >&3
-    exec 3>&-
-    wait $spid
-    rc=$?
-}
-fresh
-late "$(cat "$DEMO/runs/dense.trec")" '' ":snapshot $D/snap\r"
-st=0
-[ "$rc" -eq 0 ] || st=1
-case $first in *"runs: 1 of 2 read"*) ;; *) st=1 ;; esac
-case $first in *bm25*) ;; *) st=1 ;; esac
-case $first in *dense*) st=1 ;; esac
-report $st "on a terminal: the first screen comes with the first run, the status line says 1 of 2 are read"
-head -2 "$D/snap" | grep -q "bm25 .* dense .* Δ1-2" && grep -q "34/34 queries  2 runs" "$D/snap"
-ok $? "the second run's column and the delta of both come once it is read"
-# the same, the second run taken in a passage id at a time (keys handled between the steps)
-fresh
-export RETRIAGE_SETTLE_STEP=1
-late "$(cat "$DEMO/runs/dense.trec")" '' ":snapshot $D/snap\r"
-unset RETRIAGE_SETTLE_STEP
-st=0
-[ "$rc" -eq 0 ] || st=1
-head -2 "$D/snap" | grep -q "bm25 .* dense .* Δ1-2" && grep -q "34/34 queries  2 runs" "$D/snap" || st=1
-report $st "a run taken in a step at a time: its column and the delta come once it is whole"
-fresh
-late "$(cat "$DEMO/runs/dense.trec")" ':delta dense bm25\r' ":snapshot $D/snap\r"
-st=0
-[ "$rc" -eq 0 ] || st=1
-head -2 "$D/snap" | grep -q "Δ2-1" || st=1
-grep -q "unknown run" "$D/late.out" && st=1
-report $st "a command naming a run still being read waits for it (:delta dense bm25)"
-fresh
-late "q01 Q0 p0023 1 0.5 dense
-q01 Q0 p0161 2 not-a-score dense
-" '' "L:snapshot $D/snap\r"
-st=0
-[ "$rc" -eq 0 ] || st=1
-tr -s '\n ' '  ' < "$D/snap" > "$D/snap1"   # the report wraps its lines
-grep -q "late.trec:2: expected a numeric score" "$D/snap1" || st=1
-grep -q "that run is not shown" "$D/snap1" || st=1
-report $st "a run that cannot be read once the screen is up: the report says why, the workbench goes on"
+term "$D/tty" 120x30 "${BAD[@]}"
+first_screen "$D/tty"
+wait_for 30 "the message on the terminal" has_plain "the collection could not be opened, passages are not shown" "$D/tty"
+printf ':goto q01\r' >&3   # (after the message: a key typed meanwhile would clear it before it is drawn)
+wait_for 30 "the side by side view" has "side by side" "$D/tty"
+term_end
+[ "$rc" -eq 0 ] && has_plain "the collection could not be opened, passages are not shown" "$D/tty"
+report $? "on a terminal, a bad collection: a message, and the workbench goes on" "$D/tty"
 
 # The collection's load warnings are said when it comes in, also when the session took it in to
 # know a passage: a label of a passage only the collection has, typed on the first screen while a
 # collection slow to index (1.5 million filler passages, one judged passage missing) is read.
-# term_start OUT COLLECTION [RUN] — the workbench on a terminal, the demo's queries, qrels and bm25
-# (and RUN), no cache; keys go to fd 3 (spid: its process). term_end — q, and rc: its exit status.
-term_start() {
-    local out=$1 coll=$2 run=
-    [ -n "${3:-}" ] && run="--run '$3'"
-    rm -f "$D/keys" "$out"
-    mkfifo "$D/keys"
-    TERM=xterm-256color RETRIAGE_PARALLEL_MIN=0 script -qec "stty cols 150 rows 30; exec '$RETRIAGE' \
-        --queries '$DEMO/queries.tsv' --collection '$coll' --qrels '$DEMO/qrels.trec' \
-        --run '$DEMO/runs/bm25.trec' $run --no-cache --journal-dir '$D/j' --annotator d --no-mouse" \
-        /dev/null < "$D/keys" > "$out" 2>&1 &
-    spid=$!
-    exec 3> "$D/keys"
-}
-term_end() { printf 'qqqq' >&3; exec 3>&-; wait $spid; rc=$?; }
-plain() { sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/\x1b(B//g' "$1"; }   # the bytes without control sequences
+# demo COLLECTION [RUN] — the arguments of a workspace of the demo's queries, qrels and bm25 (and
+# RUN) over COLLECTION, no cache
+demo() { echo "--queries $DEMO/queries.tsv --collection $1 --qrels $DEMO/qrels.trec --run $DEMO/runs/bm25.trec${2:+ --run $2} --no-cache"; }
+# labelled PID — the journal holds a label of PID, and the terminal said the load warnings
+labelled() { grep -q "\"pid\":\"$1\"" "$D/j/d.jsonl" 2> /dev/null && has_plain "[0-9]* load warnings: press L" "$D/slow.out"; }
 
 cp "$D/c.tsv" "$D/c.keep"
 jp=$(awk '$4 > 0 { print $3; exit }' "$DEMO/qrels.trec")
@@ -204,23 +96,25 @@ jp=$(awk '$4 > 0 { print $3; exit }' "$DEMO/qrels.trec")
   awk 'BEGIN { for (i = 0; i < 1500000; i++) printf "f%07d\tfiller passage %d\n", 1500000 - i, i }'
   printf 'zzonly\ta passage only the collection has\n'; } > "$D/c.tsv"
 fresh
-term_start "$D/slow.out" "$D/c.tsv"
-for i in $(seq 500); do grep -aq "passages: indexing" "$D/slow.out" && break; sleep 0.01; done
+# shellcheck disable=SC2046
+term "$D/slow.out" 150x30 $(demo "$D/c.tsv")
+wait_for 30 "the first screen, the collection being indexed" has "passages: indexing" "$D/slow.out"
 printf ':label q01 zzonly 1\r' >&3
-sleep 1.5
+wait_for 60 "the label made, and the load warnings said" labelled zzonly
 term_end
-[ "$rc" -eq 0 ] && grep -q '"pid":"zzonly"' "$D/j/d.jsonl" && plain "$D/slow.out" | grep -aq "[0-9]* load warnings: press L"
-ok $? "a collection taken in to know a passage (a label): its load warning (a judged passage missing) is said"
+[ "$rc" -eq 0 ] && labelled zzonly
+report $? "a collection taken in to know a passage (a label): its load warning (a judged passage missing) is said" "$D/slow.out"
 # ... and said after an error on the status line (a command that failed meanwhile), not lost
 fresh
-term_start "$D/slow.out" "$D/c.tsv"
-for i in $(seq 500); do grep -aq "passages: indexing" "$D/slow.out" && break; sleep 0.01; done
+# shellcheck disable=SC2046
+term "$D/slow.out" 150x30 $(demo "$D/c.tsv")
+wait_for 30 "the first screen, the collection being indexed" has "passages: indexing" "$D/slow.out"
 printf ':goto qnone\r' >&3
-for i in $(seq 300); do plain "$D/slow.out" | grep -aq "load warnings" && break; sleep 0.05; done
+wait_for 60 "the load warnings said" has_plain "load warnings" "$D/slow.out"
 term_end
 # (the status line is written in two parts)
-[ "$rc" -eq 0 ] && plain "$D/slow.out" | grep -aq 'no query with id "qnone"; the collection is in, [0-9]* load warnings: press L'
-ok $? "an error on the status line when the collection comes in with load warnings: they are said after it"
+[ "$rc" -eq 0 ] && has_plain 'no query with id "qnone"; the collection is in, [0-9]* load warnings: press L' "$D/slow.out"
+report $? "an error on the status line when the collection comes in with load warnings: they are said after it" "$D/slow.out"
 cp "$D/c.keep" "$D/c.tsv"
 # ... and by the message of a command that waited for a run and then the collection, the run (with
 # a load warning: a duplicate) in first: a label of a passage only the collection has, typed while
@@ -230,17 +124,18 @@ cp "$D/c.keep" "$D/c.tsv"
 fresh
 rm -f "$D/late.trec" "$D/c3.tsv.rtidx"
 mkfifo "$D/late.trec"
-term_start "$D/wait.out" "$D/c3.tsv" "$D/late.trec"
-for i in $(seq 200); do grep -aq "runs: 1 of 2 read" "$D/wait.out" && break; sleep 0.05; done
+# shellcheck disable=SC2046
+term "$D/wait.out" 150x30 $(demo "$D/c3.tsv" "$D/late.trec")
+wait_for 30 "the first screen with 1 of 2 runs" has "runs: 1 of 2 read" "$D/wait.out"
 printf ':label q01 zzonly 1\r' >&3
-for i in $(seq 100); do plain "$D/wait.out" | grep -aq "waiting for the runs" && break; sleep 0.02; done
+wait_for 30 "the label waiting for the runs" has_plain "waiting for the runs" "$D/wait.out"
 # (written under a timeout: a FIFO whose reader is gone would block the test)
 timeout 20 sh -c '{ head -1 "$1"; cat "$1"; } > "$2"' sh "$DEMO/runs/dense.trec" "$D/late.trec"
-for i in $(seq 200); do plain "$D/wait.out" | grep -aq "zzonly labelled" && break; sleep 0.05; done
+wait_for 60 "the label made" has_plain "zzonly labelled" "$D/wait.out"
 term_end
 rm -f "$D/c3.tsv" "$D/c3.tsv.rtidx"
-[ "$rc" -eq 0 ] && plain "$D/wait.out" | grep -aq 'q01 zzonly labelled 1 (#1)  ([0-9]* load warnings: press L)'
-ok $? "a command that waited for a run and then the collection: its message says the run's load warnings"
+[ "$rc" -eq 0 ] && has_plain 'q01 zzonly labelled 1 (#1)  ([0-9]* load warnings: press L)' "$D/wait.out"
+report $? "a command that waited for a run and then the collection: its message says the run's load warnings" "$D/wait.out"
 
 # A gzip collection is judged by its text's size (4 bytes a compressed byte) for a thread of its
 # own: one whose compressed size is under RETRIAGE_PARALLEL_MIN and its text well over is indexed
@@ -248,66 +143,12 @@ ok $? "a command that waited for a run and then the collection: its message says
 awk 'BEGIN { for (i = 0; i < 800000; i++) printf "g%07d\tfiller passage %d of a compressed collection\n", i, i }' |
     cat "$D/c.tsv" - | gzip -c > "$D/cz.tsv.gz"
 zsize=$(wc -c < "$D/cz.tsv.gz")
-rm -rf "$D/keys" "$D/gz.out" "$D/cache"
-mkfifo "$D/keys"
-TERM=xterm-256color RETRIAGE_PARALLEL_MIN=$((zsize * 2)) script -qec "stty cols 120 rows 30; exec '$RETRIAGE' \
-    --queries '$DEMO/queries.tsv' --collection '$D/cz.tsv.gz' --qrels '$DEMO/qrels.trec' \
-    --run '$DEMO/runs/bm25.trec' --no-cache --journal-dir '$D/j' --annotator d --no-mouse" /dev/null \
-    < "$D/keys" > "$D/gz.out" 2>&1 &
-spid=$!
-exec 3> "$D/keys"
-for i in $(seq 300); do grep -aq "queries" "$D/gz.out" && break; sleep 0.02; done
-sleep 1
-printf 'qqqq' >&3
-exec 3>&-
-wait $spid
-rc=$?
-[ "$rc" -eq 0 ] && grep -aq "passages: indexing" "$D/gz.out"
-ok $? "a gzip collection under the threshold whose text is over it: indexed behind the first screen"
+rm -rf "$D/cache"
+# shellcheck disable=SC2046
+PAR=$((zsize * 2)) term "$D/gz.out" 120x30 $(demo "$D/cz.tsv.gz")
+first_screen "$D/gz.out"
+term_end
+[ "$rc" -eq 0 ] && has "passages: indexing" "$D/gz.out"
+report $? "a gzip collection under the threshold whose text is over it: indexed behind the first screen" "$D/gz.out"
 
-# what waits for a run still being read, and what does not
-LATE=$(head -1 "$DEMO/runs/dense.trec"; printf 'q01 Q0 pzzonly 60 0.001 dense\n'
-       tail -n +2 "$DEMO/runs/dense.trec"; printf 'qlate99 Q0 p0001 1 1 dense\n')
-fresh
-late "$LATE" ":goto qlate99\r:label q01 pzzonly 1\r" ":snapshot $D/snap\r"
-st=0
-[ "$rc" -eq 0 ] || st=1
-grep -q '"pid":"pzzonly"' "$D/j/d.jsonl" 2>/dev/null || st=1
-grep -aq "unknown passage" "$D/late.out" && st=1
-report $st "a label of a passage only the run being read names waits for it, and is made"
-head -2 "$D/snap" | grep -q "^qlate99 "
-ok $? ":goto a query only that run ranks waits for it"
-fresh
-late "$LATE" "\r\r:snapshot $D/held\r" ""
-st=0
-[ "$rc" -eq 0 ] || st=1
-grep -q "zzqx plain words for the terminal test" "$D/held" || st=1
-report $st "the collection's passages show while a run is still being read"
-fresh
-late "$LATE" ":sort nosuch\r\033:snapshot $D/held\r" "G:snapshot $D/snap\r"
-st=0
-[ -s "$D/held" ] || st=1
-grep -aq "sort by what" "$D/late.out" && st=1
-report $st "Esc gives up waiting for the runs: the workbench answers again, the command is not run"
-grep -q "^qlate99 " "$D/snap"
-ok $? "a query only a later run ranks gets a wide enough id column"
-# the passage in focus in a :snapshot … attrs (the row drawn in reverse video)
-focused_pid() {
-    awk '/^--- attributes ---$/ { a = 1; next }
-         !a { t[NR] = $0; next }
-         a { r++; if ($0 ~ /^RRRRRRRRRR/) { if (match(t[r], /p[0-9]+/)) print substr(t[r], RSTART, RLENGTH); exit } }' "$1"
-}
-fresh
-late "$LATE" "\rJjj:snapshot $D/held attrs\r" ":snapshot $D/snap attrs\r"
-st=0
-[ -n "$(focused_pid "$D/held")" ] || st=1
-[ "$(focused_pid "$D/held")" = "$(focused_pid "$D/snap")" ] || st=1
-report $st "judging: when a run comes in, the cursor stays on its passage ($(focused_pid "$D/held"), then $(focused_pid "$D/snap"))"
-fresh
-start=$(date +%s)
-late - "" ""
-st=0
-[ "$rc" -eq 0 ] || st=1
-[ $(( $(date +%s) - start )) -le 6 ] || st=1
-report $st "q while a run is held: the workbench ends at once (no cache to write; the run is left)"
 done_testing
