@@ -52,6 +52,28 @@ wait_for() {
         sleep 0.03
     done
 }
+gone() { ! kill -0 "$1" 2>/dev/null; }   # gone PID — the process has ended (a condition for wait_for)
+# ---- acting as another user --------------------------------------------------------------
+# as_nobody CMD… — CMD as user nobody (65534, no groups). nobody_can PATH… — as_nobody can test
+# here: this is root with setpriv, and nobody can run the binary and read each PATH (a folder of
+# mode 0700 above them — /root for a clone there, or a mktemp -d folder — shuts them out); else
+# false, with why_not saying why (for a SKIP).
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+nobody_can() {
+    why_not=
+    if [ "$(id -u)" -ne 0 ]; then
+        why_not="needs root to act as another user"
+    elif ! command -v setpriv >/dev/null; then
+        why_not="needs setpriv (util-linux) to act as another user"
+    elif ! as_nobody test -x "$RETRIAGE"; then
+        why_not="user nobody cannot run $RETRIAGE (a folder above it is closed to others)"
+    else
+        for p in "$@"; do
+            as_nobody test -r "$p" || { why_not="user nobody cannot read $p (a folder above it is closed to others)"; break; }
+        done
+    fi
+    [ -z "$why_not" ]
+}
 # ---- checking the command line ------------------------------------------------------------
 # run ARGS… runs "$RETRIAGE" $CLI_CMD ARGS… (CLI_CMD: a subcommand the test is about, or empty)
 # with stdout in $D/out and stderr in $D/err (D: the test's folder, default $TMPD); sets rc.

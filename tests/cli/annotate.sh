@@ -502,8 +502,7 @@ ws "$L" dave "$D/fifo" >"$D/l1.out" 2>"$D/l1.err" &
 bg=$!
 exec 7>"$D/fifo"
 echo ':label q26 p0117 1' >&7
-i=0
-while ! grep -q '(#1)$' "$D/l1.out" 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+wait_for 30 "the first workbench's acknowledgement" grep -q '(#1)$' "$D/l1.out"
 grep -qx 'q26 p0117 labelled 1 (#1)' "$D/l1.out"
 check $? "d: the first workbench acknowledges its label" "$D/l1.out" "$D/l1.err"
 printf ':label q01 p0054 1\n' >"$D/l2.script"

@@ -158,27 +158,36 @@ workbench "$D/j5" s "$D/snap.txt"
 report $? ":snapshot to a link: refused, the target untouched"
 
 # ---- 4. a journal that is not writable, in a writable folder ----------------------------------
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-    mkdir -m 0777 "$D/j4"
-    workbench "$D/j4" nob "$D/two.txt"     # two operations, made by root
-    chmod 0644 "$D/j4/nob.jsonl"; chmod 0666 "$D/j4/nob.jsonl.lock"; chmod -R a+rX "$D"
-    chmod 0777 "$D/j4"
-    cp "$D/j4/nob.jsonl" "$D/nob.copy"
-    setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CACHE_HOME="$D/cache-nobody" \
+mkdir -m 0777 "$D/j4"
+workbench "$D/j4" nob "$D/two.txt"     # two operations, made by this user
+chmod 0644 "$D/j4/nob.jsonl"; [ ! -e "$D/j4/nob.jsonl.lock" ] || chmod 0666 "$D/j4/nob.jsonl.lock"; chmod -R a+rX "$D"
+chmod 0777 "$D/j4"
+cp "$D/j4/nob.jsonl" "$D/nob.copy"
+if nobody_can "$DEMO/workspace.json" "$DEMO/collection.tsv"; then
+    as_nobody env XDG_CACHE_HOME="$D/cache-nobody" \
         "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$D/j4" --annotator nob --size 100x30 \
         --script "$D/q.txt" >"$D/out" 2>"$D/err"
     rc=$?
     [ "$rc" -eq 0 ] && cmp -s "$D/j4/nob.jsonl" "$D/nob.copy"
     report $? "as another user, a journal it cannot write opens (exit 0, not 'Permission denied')"
-    setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CACHE_HOME="$D/cache-nobody" \
+    as_nobody env XDG_CACHE_HOME="$D/cache-nobody" \
         "$RETRIAGE" "$DEMO/workspace.json" --journal-dir "$D/j4" --annotator nob --size 100x30 \
         --script "$D/one.txt" >"$D/out" 2>"$D/err"
     rc=$?
     [ "$rc" -eq 2 ] && grep -q 'not writable' "$D/err" && cmp -s "$D/j4/nob.jsonl" "$D/nob.copy"
     report $? "… read-only, saying it is not writable; nothing changed"
 else
-    ok 0 "# SKIP needs root and setpriv to act as another user"
-    ok 0 "# SKIP needs root and setpriv to act as another user"
+    ok 0 "# SKIP $why_not"
+    ok 0 "# SKIP $why_not"
 fi
+# ... and for any user, root included: a journal folder that cannot be made (under a regular file:
+# ENOTDIR, whoever asks) opens read-only too; a change is refused, saying why
+workbench "$D/victim.txt/j" nob
+[ "$rc" -eq 0 ]
+report $? "a journal folder that cannot be made (ENOTDIR, for any user): the workbench opens (exit 0)"
+workbench "$D/victim.txt/j" nob "$D/one.txt"
+[ "$rc" -eq 2 ] && grep -q 'read-only: cannot create the journal folder' "$D/err" && grep -q 'Not a directory' "$D/err" &&
+    [ "$(cat "$D/victim.txt")" = secret ]
+report $? "… read-only: a change is refused, saying the folder cannot be made and why; the file untouched"
 
 done_testing

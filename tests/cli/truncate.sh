@@ -11,17 +11,13 @@ cat >"$D/ws.json" <<EOF
 {"queries": "$DEMO/queries.tsv", "collection": "$D/c.tsv", "qrels": "$DEMO/qrels.trec",
  "runs": ["$DEMO/runs/bm25.trec"], "journal_dir": "$D/ann", "annotator": "t"}
 EOF
-wait_for() {  # wait_for FILE — up to 10 s
-    for _ in $(seq 1 100); do [ -e "$1" ] && return 0; sleep 0.1; done
-    return 1
-}
 
 mkfifo "$D/script"
 "$RETRIAGE" "$D/ws.json" --script "$D/script" --size 100x30 --echo >"$D/out" 2>"$D/err" &
 pid=$!
 exec 3>"$D/script"
 printf '<Enter>\n:snapshot %s\n' "$D/before.txt" >&3
-wait_for "$D/before.txt"; ok $? "the workbench shows the side by side"
+wait_for 30 "the first snapshot" test -e "$D/before.txt"; ok $? "the workbench shows the side by side"
 : >"$D/c.tsv"                               # truncated to nothing under the open mapping
 printf 'j\n<Enter>\n:snapshot %s\n:label q01 p0001 1\n:quit\n' "$D/after.txt" >&3
 exec 3>&-
@@ -64,7 +60,7 @@ rm -f "$D/script2"; mkfifo "$D/script2"
 pid=$!
 exec 3>"$D/script2"
 printf ':snapshot %s\n' "$D/before2.txt" >&3
-wait_for "$D/before2.txt"
+wait_for 30 "the first snapshot" test -e "$D/before2.txt"
 for f in "$D"/c.tsv.*.rtws; do truncate -s 8192 "$f"; done
 printf '<Enter>\n:snapshot %s\n:quit\n' "$D/after2.txt" >&3
 exec 3>&-

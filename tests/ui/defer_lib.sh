@@ -40,7 +40,6 @@ term_end() {
     wait "$spid"
     rc=$?
 }
-gone() { ! kill -0 "$1" 2> /dev/null; }
 # first_screen OUT — waits until the first screen is drawn (its title says "query list")
 first_screen() { wait_for 30 "the first screen" has "query list" "$1"; }
 # probe SNAP — a :snapshot typed now has been written to SNAP (keys typed before it are handled;

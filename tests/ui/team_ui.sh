@@ -95,20 +95,23 @@ report_ui $? ":breakdown team counts the team's categories (lead tagged nothing 
 [ "$(grep -c "	entity	" "$D/tt")" -eq 1 ] && grep -q "^q1	p2	.*typo	" "$D/tt" && grep -q "	team	" "$D/tt"
 report_ui $? "export --team --what tags: the agreed category once, a lone tagger's category as the team's" "$D/tt"
 
-# live: bob appends while lead's workbench waits; the queue shows it without a restart
-printf 'Q\n:snapshot %s/live1\n:sleep 3000\n:snapshot %s/live2\n' "$D" "$D" > "$D/live.txt"
-"$RETRIAGE" "${WS[@]}" --annotator lead --script "$D/live.txt" --size 120x30 --echo > "$D/live.echo" 2>&1 &
+# live: bob appends while lead's workbench runs; the queue shows it without a restart. (lead's
+# script is a FIFO: its lines are written as the test goes, each after the event it waits for.)
+rm -f "$D/live.fifo"; mkfifo "$D/live.fifo"
+"$RETRIAGE" "${WS[@]}" --annotator lead --script "$D/live.fifo" --size 120x30 --echo > "$D/live.echo" 2>&1 &
 pid=$!
-for _ in $(seq 100); do [ -s "$D/live1" ] && break; sleep 0.05; done
-printf 'annotator\tqid\tpid\tgrade\nbob\tq2\tp4\t1\n' > "$D/more.tsv"
-sleep 0.2
+exec 4> "$D/live.fifo"
+printf 'Q\n:snapshot %s/live1\n' "$D" >&4
+wait_for 30 "lead's first snapshot" test -s "$D/live1"
 # bob appends through his own workbench: relabel q2 p4 (alice said 0)
 printf ':label q2 p4 1\n' > "$D/bob.txt"
 "$RETRIAGE" "${WS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
+printf ':sleep 1\n:snapshot %s/live2\n' "$D" >&4
+exec 4>&-
 wait $pid
 grep -q "disagreements: resolved 1 / 1" "$D/live1" && grep -q "disagreements: resolved 1 / 2" "$D/live2" &&
     grep -q "team: new operations picked up (bob +1)" "$D/live.echo"
-report_ui $? "another process's append shows in the queue within the wait, and the status line says whose" "$D/live2"
+report_ui $? "another process's append shows in the queue at the next line, and the status line says whose" "$D/live2"
 
 # packages: lead makes one for alice; alice judges; rev1 reviews; it goes back; alice sees it first
 ui lead ':package alice size 10 sample 2 seed 3\n'
@@ -147,15 +150,17 @@ report_ui $? "a pair the annotator has not judged cannot be reviewed" "$D/echo"
 LWS=(--queries "$D/queries.tsv" --collection "$D/coll.tsv" --qrels "$D/qrels" --run "$D/run" --journal-dir "$D/lj")
 printf 'annotator\tqid\tpid\tgrade\nalice\tq1\tp2\t0\nbob\tq1\tp2\t1\n' > "$D/lj.tsv"
 "$RETRIAGE" import "${LWS[@]}" --judgments "$D/lj.tsv" 2> /dev/null
-printf 'Q\n:snapshot %s/bad1\n:sleep 2500\n:snapshot %s/bad2\n' "$D" "$D" > "$D/bad.txt"
-"$RETRIAGE" "${LWS[@]}" --annotator lead --script "$D/bad.txt" --size 120x30 --echo > "$D/bad.echo" 2>&1 &
+rm -f "$D/bad.fifo"; mkfifo "$D/bad.fifo"
+"$RETRIAGE" "${LWS[@]}" --annotator lead --script "$D/bad.fifo" --size 120x30 --echo > "$D/bad.echo" 2>&1 &
 pid=$!
-for _ in $(seq 100); do [ -s "$D/bad1" ] && break; sleep 0.05; done
-sleep 0.3
+exec 4> "$D/bad.fifo"
+printf 'Q\n:snapshot %s/bad1\n' "$D" >&4
+wait_for 30 "lead's first snapshot" test -s "$D/bad1"
 printf '{"not":"a journal"}\n' > "$D/lj/new" && mv "$D/lj/new" "$D/lj/alice.jsonl"
-sleep 0.3
 printf ':label q1 p2 0\n' > "$D/bob.txt"
 "$RETRIAGE" "${LWS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
+printf ':sleep 1\n:snapshot %s/bad2\n' "$D" >&4
+exec 4>&-
 wait $pid
 grep -q "disagreements: resolved 0 / 1" "$D/bad1" && grep -q "disagreements: resolved 0 / 0" "$D/bad2" &&
     grep -q "alice.jsonl:1: not a retriage journal" "$D/bad.echo"
