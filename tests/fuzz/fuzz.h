@@ -1,6 +1,7 @@
 /* fuzz.h — what the libFuzzer targets share: a private temporary folder per process, and writing
  * the input to a file there (most loaders take paths). Each target defines
- * LLVMFuzzerTestOneInput and includes this header once. */
+ * LLVMFuzzerTestOneInput and includes this header once. (The helpers are inline: a target that
+ * uses some only is compiled without warnings in make check, tests/fuzz/replay.c.) */
 #ifndef RT_FUZZ_H
 #define RT_FUZZ_H
 
@@ -12,9 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The entry point (a prototype: -Wmissing-prototypes, when replay.c's main calls it in make check). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n);
+
 static char fuzz_dir[64];
 
-static void fuzz_cleanup(void)
+static inline void fuzz_cleanup(void)
 {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", fuzz_dir);
@@ -24,7 +28,7 @@ static void fuzz_cleanup(void)
 
 /* The process's folder (made on first use, removed at exit); XDG_CACHE_HOME points into it so
  * that collection indexes never land in the user's cache. */
-static const char *fuzz_tmp(void)
+static inline const char *fuzz_tmp(void)
 {
     if (!fuzz_dir[0]) {
         snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/rt-fuzz-XXXXXX");
@@ -39,7 +43,7 @@ static const char *fuzz_tmp(void)
 }
 
 /* Writes n bytes to NAME in the folder and returns its path (static storage, one per name slot). */
-static const char *fuzz_file(const char *name, const uint8_t *data, size_t n)
+static inline const char *fuzz_file(const char *name, const uint8_t *data, size_t n)
 {
     static char path[4][256];
     static int k;
@@ -52,7 +56,7 @@ static const char *fuzz_file(const char *name, const uint8_t *data, size_t n)
 }
 
 /* Removes the files in dir (no subfolders are made there). */
-static void fuzz_empty_dir(const char *dir)
+static inline void fuzz_empty_dir(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -64,7 +68,7 @@ static void fuzz_empty_dir(const char *dir)
 }
 
 /* The first input byte as a small selector (0 when empty), and the rest. */
-static unsigned fuzz_pick(const uint8_t **data, size_t *n, unsigned choices)
+static inline unsigned fuzz_pick(const uint8_t **data, size_t *n, unsigned choices)
 {
     if (!*n)
         return 0;
