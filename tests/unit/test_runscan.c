@@ -4,6 +4,7 @@
  * file as the split: the same queries, rankings, line numbers and duplicates. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -71,8 +72,9 @@ static rt_status collect(void *ctx, const char *qid, size_t ql, const rt_hit *h,
     return RT_OK;
 }
 
-/* rt_run_opts.values: a query of decimal pids, as values; counted in value_queries. */
-static size_t value_queries;
+/* rt_run_opts.values: a query of decimal pids, as values; counted in value_queries (atomic: the
+ * two halves of rt_run_scan_halves call it from two threads at once). */
+static atomic_size_t value_queries;
 
 static rt_status collect_values(void *ctx, const char *qid, size_t ql, const uint32_t *v, size_t n,
                                 rt_err *err)
@@ -83,7 +85,7 @@ static rt_status collect_values(void *ctx, const char *qid, size_t ql, const uin
         return RT_EINPUT;
     for (size_t i = 0; i < n; i++)
         snprintf(g->pid[i], sizeof g->pid[i], "%u", (unsigned)v[i]);
-    value_queries++;
+    atomic_fetch_add(&value_queries, 1);
     return RT_OK;
 }
 
@@ -316,15 +318,16 @@ static void test_values(void)
     rt_status st = rt_run_scan(path, NULL, collect, NULL, &s, &ref_info, &err);
     char *want = joined(&s);
     rt_run_opts o = {.values = collect_values};
-    value_queries = 0;
+    atomic_store(&value_queries, 0);
     rt_status st2 = rt_run_scan(path, &o, collect, NULL, &s, &info, &err);
     char *got = joined(&s);
     ok(st == RT_OK && st2 == RT_OK && strcmp(want, got) == 0 && info.queries == ref_info.queries &&
        info.hits == ref_info.hits && info.lines == ref_info.lines &&
        info.duplicates == ref_info.duplicates && info.first_dup_line == ref_info.first_dup_line,
        "queries given as values: the rankings, counts and duplicates of the hits alone");
-    ok(value_queries > 10 && value_queries < info.queries,
-       "both ways taken: %zu of %zu queries as values", value_queries, info.queries);
+    size_t nvalues = atomic_load(&value_queries);
+    ok(nvalues > 10 && nvalues < info.queries, "both ways taken: %zu of %zu queries as values", nvalues,
+       info.queries);
     ok(ref_info.duplicates > 0, "the file holds duplicates (%zu)", ref_info.duplicates);
     rt_run_info_clear(&info);
     free(got);
