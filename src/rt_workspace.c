@@ -838,10 +838,13 @@ void rt_workspace_abandon(rt_workspace *ws)
         j->stop = 1;
         pthread_cond_broadcast(&j->cv);
         pthread_mutex_unlock(&j->mu);
+        for (size_t t = 0; t < j->started; t++)   /* never joined now: nothing is left waiting for */
+            pthread_detach(j->th[t]);             /* them (ThreadSanitizer: no thread leak) */
         ws->runs_pending = NULL;   /* the job and what it read go with the process */
     }
     if (ws->pending) {   /* its thread only builds an index in memory */
         atomic_store(&ws->pending->job->hurry, 1);
+        pthread_detach(ws->pending->th);
         ws->pending = NULL;
     }
 }

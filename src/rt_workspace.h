@@ -142,8 +142,8 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err);
 #define RT_SETTLE_RUNS 2   /* wait: for the runs only; a collection is taken only when done */
 
 /* The process is about to end with runs still being read or a collection still being indexed:
- * their threads are told to stop and left to the exit, never waited for (a run read from a pipe
- * may never end); rt_workspace_free then frees the rest. Nothing is written for them. */
+ * their threads are told to stop, detached and left to the exit, never waited for (a run read from
+ * a pipe may never end); rt_workspace_free then frees the rest. Nothing is written for them. */
 void rt_workspace_abandon(rt_workspace *ws);
 
 /* 1 while deferred runs (rt_ws_spec.defer_runs) are still being read, with how many are in
