@@ -1,0 +1,40 @@
+#!/bin/sh
+# lib_test.sh — the test library itself (tests/lib.sh): a wait that times out fails the next test,
+# saying what it waited for, and does not wait much longer than asked; a failing test shows its
+# own stderr, never one an earlier test left behind. The cases run in a child shell; their TAP is
+# checked here.
+. "${SRCDIR:-.}/tests/lib.sh"
+D=$TMPD
+cat > "$D/case.sh" <<'CASE'
+. "$SRCDIR/tests/lib.sh"
+D=$TMPD
+echo "an earlier test's error" > "$D/err"
+ok 0 "earlier"
+rc=1
+report 1 "fails, wrote nothing"
+echo "its own error" > "$D/err"
+report 1 "fails, wrote its error"
+wait_for 1 "a file that never comes" test -e "$D/never"
+ok 0 "passes, but after a wait in vain"
+wait_for 5 "a file that is there" test -e "$D/err"
+ok 0 "passes after a wait that ended"
+done_testing
+CASE
+start=$(date +%s)
+TEST_TIMEOUT_SCALE=1 sh "$D/case.sh" > "$D/tap" 2>&1
+rc=$?
+took=$(($(date +%s) - start))
+[ "$rc" -ne 0 ] && grep -qx "ok 1 - earlier" "$D/tap" && grep -qx "ok 5 - passes after a wait that ended" "$D/tap" &&
+    grep -qx "1..5" "$D/tap"
+report $? "the cases ran: a failing script, five tests (exit $rc)" "$D/tap"
+! grep -q "an earlier test's error" "$D/tap" &&
+    sed -n '/^not ok 2 /,/^\(not \)*ok 3 /p' "$D/tap" | grep -qx "# stderr: (not written by this test)"
+report $? "a failing test that wrote no stderr does not show the one an earlier test left" "$D/tap"
+sed -n '/^not ok 3 /,/^\(not \)*ok 4 /p' "$D/tap" | grep -qx "# its own error"
+report $? "a failing test shows its own stderr" "$D/tap"
+grep -qx "not ok 4 - passes, but after a wait in vain" "$D/tap" &&
+    grep -qx "# timed out after 1 s waiting for a file that never comes" "$D/tap"
+report $? "a wait that times out fails the next test, saying what it waited for" "$D/tap"
+[ "$took" -le 6 ]
+report $? "and it gave up about when asked ($took s for a wait of 1 s and the rest)" "$D/tap"
+done_testing
