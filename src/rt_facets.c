@@ -27,6 +27,7 @@ void rt_facets_free(rt_facets **fp)
         free(f->f[k].of);
     }
     free(f->f);
+    free(f->path);
     free(f);
     *fp = NULL;
 }
@@ -108,6 +109,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
         return st;
     int json = -1;   /* decided by the first line */
     rt_facets *f = rt_calloc(1, sizeof *f);
+    f->path = rt_strdup(path);
     char *line;
     size_t len, unknown = 0;
     int rc;

@@ -25,6 +25,7 @@ typedef struct rt_facet {
 typedef struct rt_facets {
     rt_facet *f;
     size_t n;
+    char *path;                  /* the file they were read from (NULL: made otherwise) */
 } rt_facets;
 
 /* Loads path for the queries of qids (others are counted in rep and ignored). Errors name

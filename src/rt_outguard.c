@@ -19,6 +19,7 @@
 #include "rt_collection.h"
 #include "rt_mem.h"
 #include "rt_op.h"
+#include "rt_facets.h"
 #include "rt_outguard.h"
 #include "rt_qrels.h"
 #include "rt_run.h"
@@ -153,6 +154,8 @@ void rt_outguard_add_workspace(rt_outguard *g, const rt_workspace *ws)
         add_stat(g, rt_answers_path(ws->answers), "the answers", 0);
     if (ws->cache)
         add_stat(g, rt_wscache_path(ws->cache), "the workspace cache", 0);
+    if (ws->facets)
+        add_stat(g, ws->facets->path, "the facets", 0);
     add_stat(g, ws->leak.queries_path, "the queries", 0);
     add_stat(g, ws->leak.train_queries, "the training queries", 0);
     add_stat(g, ws->leak.train_emb, "the training embeddings", 0);

@@ -157,6 +157,18 @@ st=0
 [ "$rc" -eq 2 ] || st=1
 cmp -s "$W/qrels.trec" "$D/saved/qrels" || st=1
 report $st ":export qrels over the base qrels: refused, the qrels byte-identical"
+# a facets file given as a flag to the workbench is one of its inputs too
+printf 'qid\tkind\nq01\ta\n' >"$D/facets.tsv"
+cp "$D/facets.tsv" "$D/saved/facets"
+printf ':export metrics tsv %s\n' "$D/facets.tsv" >"$D/ui.script"
+"$RETRIAGE" --queries "$W/queries.tsv" --qrels "$W/qrels.trec" --run "$W/runs/bm25.trec" --journal-dir "$D/jf" \
+    --facets "$D/facets.tsv" --annotator ann_b --size 100x30 --script "$D/ui.script" >"$D/out" 2>"$D/err"
+rc=$?
+st=0
+[ "$rc" -eq 2 ] || st=1
+grep -q "the facets" "$D/err" || st=1
+cmp -s "$D/facets.tsv" "$D/saved/facets" || st=1
+report $st ":export over a facets file given with --facets: refused, the file byte-identical"
 
 printf ':snapshot %s\n' "$W/queries.tsv" >"$D/ui.script"
 cp "$W/queries.tsv" "$D/saved/queries"
