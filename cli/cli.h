@@ -38,7 +38,8 @@ int cmd_pool(int argc, char **argv);
 int cmd_dslabel(int argc, char **argv);
 
 /* Puts fd's stream (old: stdout or stderr) behind a terminal-safe filter (rt_safeout) with
- * buffering mode; returns the new stream, or old when none could be opened. */
+ * buffering mode; returns the new stream, or old when none could be opened. Owned: the new
+ * stream lives for the process (main makes it stdout or stderr; exit flushes and closes it). */
 FILE *cli_safe_stream(FILE *old, int fd, int mode);
 
 /* Prints "retriage: MESSAGE" to stderr and returns the exit status for err's status. */
@@ -50,8 +51,8 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Prints the warnings of a load report to stderr, one "retriage: warning: …" line each. */
 void cli_print_warnings(const rt_report *rep);
 
-/* Splits a run argument [NAME=]PATH: returns the path and sets *name to a new copy of NAME
- * (caller frees), or to NULL when there is none. NAME= counts only when the whole argument is
+/* Splits a run argument [NAME=]PATH: returns the path (Borrowed: it points into arg) and sets
+ * *name to a new copy of NAME (caller frees), or to NULL when there is none. NAME= counts only when the whole argument is
  * not an existing file (paths may contain '='). */
 const char *cli_split_run(const char *arg, char **name);
 

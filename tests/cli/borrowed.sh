@@ -1,5 +1,5 @@
 #!/bin/sh
-# borrowed.sh — every function declared in src/*.h and ui/*.h that returns a pointer says, in the
+# borrowed.sh — every function declared in src/*.h, ui/*.h and cli/*.h that returns a pointer says, in the
 # comment above it (or above the group of declarations it belongs to, with no blank line between,
 # or after it on its own line), who owns what it returns: "Owned" (and how to free it) or
 # "Borrowed" (and how long it stays valid). STYLE.md asks for it; this keeps it true.
@@ -104,7 +104,7 @@ scan() {
 }
 
 list() {
-    for h in "$SRCDIR"/src/*.h "$SRCDIR"/ui/*.h; do
+    for h in "$SRCDIR"/src/*.h "$SRCDIR"/ui/*.h "$SRCDIR"/cli/*.h; do
         scan "$h" | sed "s|^$SRCDIR/||"
     done
 }
