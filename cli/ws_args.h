@@ -48,10 +48,9 @@ int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv);
  * returns CLI_OK or the exit status. progress: show loading progress on a terminal. */
 int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_session **sess);
 
-/* The files an output of this command must never replace (Owned: a new guard, freed with
- * rt_outguard_free): every
- * input named by the flags or the workspace file, those ws loaded, and the journal folder of
- * sess (ws and sess may be NULL). The command adds its own inputs. */
+/* The files an output of this command must never replace: every input named by the flags or
+ * the workspace file, those ws loaded, and the journal folder of sess (ws and sess may be NULL).
+ * The command adds its own inputs. Owned: a new guard, freed with rt_outguard_free. */
 rt_outguard *ws_args_guard(const ws_args *w, const rt_workspace *ws, const rt_session *sess);
 
 #endif
