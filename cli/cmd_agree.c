@@ -167,26 +167,6 @@ typedef struct sink {
     rt_table_format fmt;
 } sink;
 
-static void put_cell(const char *s, rt_table_format fmt, FILE *f)
-{
-    if (fmt == RT_TABLE_TSV) {   /* a tab or line end would break the row */
-        for (; *s; s++)
-            fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
-        return;
-    }
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void put_row(sink *k, const char *const *cells, size_t n)
 {
     if (k->tab) {
@@ -194,7 +174,7 @@ static void put_row(sink *k, const char *const *cells, size_t n)
         return;
     }
     for (size_t c = 0; c < n; c++) {
-        put_cell(cells[c], k->fmt, k->f);
+        rt_table_put_cell(cells[c], k->fmt, k->f);
         fputc(c + 1 < n ? (k->fmt == RT_TABLE_TSV ? '\t' : ',') : '\n', k->f);
     }
 }

@@ -160,6 +160,14 @@ static void put_csv(const char *s, FILE *f)
     fputc('"', f);
 }
 
+void rt_table_put_cell(const char *s, rt_table_format fmt, FILE *f)
+{
+    if (fmt == RT_TABLE_TSV)
+        put_tsv(s, f);
+    else
+        put_csv(s, f);
+}
+
 void rt_json_put_string(const char *s, FILE *f)
 {
     fputc('"', f);

@@ -55,4 +55,8 @@ void rt_json_put_string(const char *s, FILE *f);
  * standard output otherwise. Returns RT_OK (err is kept for errors of its own to come). */
 rt_status rt_table_write(const rt_table *t, rt_table_format fmt, FILE *out, rt_err *err);
 
+/* Writes one cell's text as rt_table_write does for fmt (RT_TABLE_TSV: tabs and line ends become
+ * spaces; RT_TABLE_CSV: quoted when needed): for a writer that streams rows itself. */
+void rt_table_put_cell(const char *s, rt_table_format fmt, FILE *f);
+
 #endif
