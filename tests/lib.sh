@@ -173,5 +173,10 @@ fails() {
     report $st "$name"
 }
 
+# PYTHON3 — a python3 for the tests that parse JSON, empty when there is none: the system's when
+# it has one (a version manager's shim first on PATH starts several processes at each call)
+if [ -x /usr/bin/python3 ]; then PYTHON3=/usr/bin/python3
+else PYTHON3=$(command -v python3 2>/dev/null) || PYTHON3=''; fi
+
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT

@@ -205,7 +205,7 @@ IDWS="--qrels q.trec --run 007=r.trec --run +5=s.trec --journal-dir j"
 # shellcheck disable=SC2086
 "$RETRIAGE" import $IDWS --annotator 42 --judgments judg.tsv --tags tags.tsv >/dev/null 2>"$D/err"
 ok $? "setup: judgments and tags on numeric-looking ids imported as annotator 42"
-if command -v python3 >/dev/null 2>&1; then
+if [ -n "$PYTHON3" ]; then
     # every export first; then one python3 checks them all (a python3 start is not cheap), one
     # result line each ("0 NAME" or "1 NAME: why"), and ok reports them in order
     # shellcheck disable=SC2086
@@ -221,7 +221,7 @@ if command -v python3 >/dev/null 2>&1; then
         "$RETRIAGE" compare q.trec 007=r.trec +5=s.trec --format json -Q -o c.json
         "$RETRIAGE" agree $IDWS --format json -o a.json || "$RETRIAGE" agree $IDWS --format json >a.json
     } 2>"$D/err"
-    python3 - <<'EOF' >"$D/py" 2>&1
+    "$PYTHON3" - <<'EOF' >"$D/py" 2>&1
 import json
 QIDS = {"1234567890123456789", "1234567890123456788", "+5"}
 def ids_are_strings(f, *keys):
