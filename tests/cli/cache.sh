@@ -35,15 +35,27 @@ report_of() {
     "$RETRIAGE" "$WS" "$@" --script "$D/report.script" --size 250x40 > /dev/null 2> "$D/err"
     rc=$?
 }
-# values NAME [ARGS…] — every number the workspace gives: per-query values, metrics, qrels
+# open_values DIR [ARGS…] — an open of the workspace: its load report in DIR/report.txt and its
+# per-query values, metrics and qrels in DIR/per-query, DIR/metrics, DIR/qrels
+open_values() {
+    local dir=$1
+    shift
+    rm -rf "$dir" && mkdir "$dir" &&
+        printf 'L\n:snapshot %s\n:export per-query tsv %s\n:export metrics tsv %s\n:export qrels trec %s\n:quit\n' \
+            "$dir/report.txt" "$dir/per-query" "$dir/metrics" "$dir/qrels" > "$dir.script"
+    "$RETRIAGE" "$WS" "$@" --script "$dir.script" --size 250x40 > /dev/null 2> "$dir.err"
+}
+# says DIR TEXT — the load report in DIR says TEXT (no process: the flips run 40 times)
+says() { local r; IFS= read -r -d '' r < "$1/report.txt"; [[ $r == *"$2"* ]]; }
+# values NAME [ARGS…] — every number the workspace gives (per-query values, metrics, qrels) in
+# $D/NAME, from one open (open_values)
 values() {
     local name=$1
     shift
-    { "$RETRIAGE" export "$WS" --what per-query "$@" &&
-      "$RETRIAGE" export "$WS" --what metrics "$@" &&
-      "$RETRIAGE" export "$WS" --what qrels "$@"; } > "$D/$name" 2> "$D/err.$name"
+    open_values "$D/v.$name" "$@"
+    cat "$D/v.$name/per-query" "$D/v.$name/metrics" "$D/v.$name/qrels" > "$D/$name" 2> "$D/err.$name"
 }
-has() { grep -Fq -- "$1" "$D/report.txt"; }
+has() { local r; IFS= read -r -d '' r < "$D/report.txt"; [[ $r == *"$1"* ]]; }   # (no process)
 
 report_of --no-cache   # the collection's index first, so that both reports below say "reused"
 report_of
@@ -238,18 +250,6 @@ ok $st "cached metric values edited: every value as read afresh, and the load re
 # was damaged (or the bytes written were those already there, and it is reused). One open a trial
 # gives the load report and every number (the workbench's :export writes what `export` writes);
 # the parts' places are read once from the whole cache, and the loop runs few other processes.
-# open_values DIR [ARGS…] — an open of the workspace: its load report in DIR/report.txt and its
-# per-query values, metrics and qrels in DIR/per-query, DIR/metrics, DIR/qrels
-open_values() {
-    local dir=$1
-    shift
-    rm -rf "$dir" && mkdir "$dir" &&
-        printf 'L\n:snapshot %s\n:export per-query tsv %s\n:export metrics tsv %s\n:export qrels trec %s\n:quit\n' \
-            "$dir/report.txt" "$dir/per-query" "$dir/metrics" "$dir/qrels" > "$dir.script"
-    "$RETRIAGE" "$WS" "$@" --script "$dir.script" --size 250x40 > /dev/null 2> "$dir.err"
-}
-# says DIR TEXT — the load report in DIR says TEXT (no process: the flips run 40 times)
-says() { local r; IFS= read -r -d '' r < "$1/report.txt"; [[ $r == *"$2"* ]]; }
 open_values "$D/vfresh" --no-cache
 [ -s "$D/vfresh/per-query" ] && [ -s "$D/vfresh/metrics" ] && [ -s "$D/vfresh/qrels" ] &&
     cat "$D/vfresh/per-query" "$D/vfresh/metrics" > "$D/vfresh.both" &&
