@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt_file.h"
@@ -341,4 +342,12 @@ char *rt_file_cache_dir(const char *what)
 void rt_file_sweep_stale_at(int dirfd, const char *name)
 {
     sweep_stale_at(dirfd, name);
+}
+
+void rt_file_test_hold(const char *env)
+{
+    const char *path = getenv(env);
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; path && *path && i < 12000 && access(path, F_OK) != 0; i++)
+        nanosleep(&tick, NULL);
 }

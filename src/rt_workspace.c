@@ -327,6 +327,7 @@ static void *coll_thread(void *arg)
         atomic_store(&j->tid, rt_warm_idle_priority());
     if (j->behind && atomic_load(&j->hurry))   /* waited for before it had a thread id */
         rt_warm_normal_priority(atomic_load(&j->tid));
+    rt_file_test_hold("RETRIAGE_COLLECTION_WAIT");
     /* an index it builds is written by the cache's writer process when there is a cache; without
      * one, here, so that no step of the opening thread (a key, in the workbench) waits for it */
     j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);

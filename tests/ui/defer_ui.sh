@@ -82,24 +82,27 @@ term_end
 report $? "on a terminal, a bad collection: a message, and the workbench goes on" "$D/tty"
 
 # The collection's load warnings are said when it comes in, also when the session took it in to
-# know a passage: a label of a passage only the collection has, typed on the first screen while a
-# collection slow to index (1.5 million filler passages, one judged passage missing) is read.
+# know a passage: a label of a passage only the collection has, typed on the first screen while the
+# collection (one judged passage missing) is held (RETRIAGE_COLLECTION_WAIT: its thread waits for
+# the file $D/go, which the test creates once it has typed; no guess at how long indexing takes).
 # demo COLLECTION [RUN] — the arguments of a workspace of the demo's queries, qrels and bm25 (and
 # RUN) over COLLECTION, no cache
 demo() { echo "--queries $DEMO/queries.tsv --collection $1 --qrels $DEMO/qrels.trec --run $DEMO/runs/bm25.trec${2:+ --run $2} --no-cache"; }
 # labelled PID — the journal holds a label of PID, and the terminal said the load warnings
 labelled() { grep -q "\"pid\":\"$1\"" "$D/j/d.jsonl" 2> /dev/null && has_plain "[0-9]* load warnings: press L" "$D/slow.out"; }
+# held ARGS… — term with the collection held until $D/go exists
+held() { rm -f "$D/go"; RETRIAGE_COLLECTION_WAIT=$D/go term "$@"; }
 
 cp "$D/c.tsv" "$D/c.keep"
 jp=$(awk '$4 > 0 { print $3; exit }' "$DEMO/qrels.trec")
 { awk -F'\t' -v p="$jp" '$1 != p' "$D/c.keep"
-  awk 'BEGIN { for (i = 0; i < 1500000; i++) printf "f%07d\tfiller passage %d\n", 1500000 - i, i }'
   printf 'zzonly\ta passage only the collection has\n'; } > "$D/c.tsv"
 fresh
 # shellcheck disable=SC2046
-term "$D/slow.out" 150x30 $(demo "$D/c.tsv")
+held "$D/slow.out" 150x30 $(demo "$D/c.tsv")
 wait_for 30 "the first screen, the collection being indexed" has "passages: indexing" "$D/slow.out"
 printf ':label q01 zzonly 1\r' >&3
+: > "$D/go"
 wait_for 60 "the label made, and the load warnings said" labelled zzonly
 term_end
 [ "$rc" -eq 0 ] && labelled zzonly
@@ -107,9 +110,11 @@ report $? "a collection taken in to know a passage (a label): its load warning (
 # ... and said after an error on the status line (a command that failed meanwhile), not lost
 fresh
 # shellcheck disable=SC2046
-term "$D/slow.out" 150x30 $(demo "$D/c.tsv")
+held "$D/slow.out" 150x30 $(demo "$D/c.tsv")
 wait_for 30 "the first screen, the collection being indexed" has "passages: indexing" "$D/slow.out"
 printf ':goto qnone\r' >&3
+wait_for 30 "the error on the status line" has_plain 'no query with id "qnone"' "$D/slow.out"
+: > "$D/go"
 wait_for 60 "the load warnings said" has_plain "load warnings" "$D/slow.out"
 term_end
 # (the status line is written in two parts)
@@ -118,7 +123,10 @@ report $? "an error on the status line when the collection comes in with load wa
 cp "$D/c.keep" "$D/c.tsv"
 # ... and by the message of a command that waited for a run and then the collection, the run (with
 # a load warning: a duplicate) in first: a label of a passage only the collection has, typed while
-# the run is held, the collection (3 million filler passages, no warning) still being indexed
+# the run is held, the collection (3 million filler passages, no warning) still being indexed.
+# (Not held with RETRIAGE_COLLECTION_WAIT: a collection let go just after the run came in leaves
+# the warnings off the command's message now and then, a race in the workbench's message line
+# that the slow collection avoids; see the issue note.)
 { cat "$D/c.keep"; awk 'BEGIN { for (i = 0; i < 3000000; i++) printf "f%07d\tfiller %d\n", i, i }'
   printf 'zzonly\ta passage only the collection has\n'; } > "$D/c3.tsv"
 fresh
@@ -139,16 +147,24 @@ report $? "a command that waited for a run and then the collection: its message 
 
 # A gzip collection is judged by its text's size (4 bytes a compressed byte) for a thread of its
 # own: one whose compressed size is under RETRIAGE_PARALLEL_MIN and its text well over is indexed
-# behind the first screen, which says so.
-awk 'BEGIN { for (i = 0; i < 800000; i++) printf "g%07d\tfiller passage %d of a compressed collection\n", i, i }' |
-    cat "$D/c.tsv" - | gzip -c > "$D/cz.tsv.gz"
+# behind the first screen, which says so (held there until the screen is drawn).
+gzip -c "$D/c.tsv" > "$D/cz.tsv.gz"
 zsize=$(wc -c < "$D/cz.tsv.gz")
 rm -rf "$D/cache"
 # shellcheck disable=SC2046
-PAR=$((zsize * 2)) term "$D/gz.out" 120x30 $(demo "$D/cz.tsv.gz")
+PAR=$((zsize * 2)) held "$D/gz.out" 120x30 $(demo "$D/cz.tsv.gz")
 first_screen "$D/gz.out"
+: > "$D/go"
 term_end
 [ "$rc" -eq 0 ] && has "passages: indexing" "$D/gz.out"
 report $? "a gzip collection under the threshold whose text is over it: indexed behind the first screen" "$D/gz.out"
+# and one whose text is under it is read before the first screen (held or not: not on a thread)
+rm -rf "$D/cache"
+# shellcheck disable=SC2046
+PAR=$((zsize * 8)) held "$D/gz2.out" 120x30 $(demo "$D/cz.tsv.gz")
+first_screen "$D/gz2.out"
+term_end
+[ "$rc" -eq 0 ] && ! has "passages: indexing" "$D/gz2.out"
+report $? "(a gzip collection whose text is under the threshold: read before the first screen)" "$D/gz2.out"
 
 done_testing
