@@ -22,6 +22,7 @@
 #include "rt_facets.h"
 #include "rt_outguard.h"
 #include "rt_qrels.h"
+#include "rt_reader.h"
 #include "rt_run.h"
 #include "rt_session.h"
 #include "rt_wscache.h"
@@ -178,27 +179,76 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Whether the regular file name in dirfd (AT_FDCWD: name is a path) begins with a journal
- * operation: what rt_journal_open takes for a journal, wherever it lies. */
+static int blank_line(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+/* Whether the regular file name in dirfd (AT_FDCWD: name is a path) is a journal by the rule
+ * rt_journal_open reads one by: its first line that is not blank is an operation, read whole
+ * however long (a note of 20 KB), wherever the file lies. A line longer than the input limit is
+ * not an operation (rt_op_from_json refuses it), so no more than that is ever held. */
 static int is_journal_at(int dirfd, const char *name)
 {
     int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return 0;
     struct stat sb;
-    char buf[16384];
-    ssize_t n = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? read(fd, buf, sizeof buf) : -1;
-    close(fd);
-    if (n <= 0)
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
         return 0;
-    const char *nl = memchr(buf, '\n', (size_t)n);
-    size_t len = nl ? (size_t)(nl - buf) : (size_t)n;
-    rt_op op;
-    rt_err e;
-    memset(&op, 0, sizeof op);
-    int ok = rt_op_from_json(&op, buf, len, &e) == RT_OK;
-    rt_op_clear(&op);
-    return ok;
+    }
+    size_t limit = rt_input_max(), cap = 16384, len = 0, start = 0;
+    char *buf = rt_malloc(cap);
+    int found = 0, done = 0;
+    while (!done) {
+        if (len == cap) {
+            if (cap - start > limit) {
+                done = 1;   /* a first line past the limit: not an operation */
+                break;
+            }
+            if (start) {
+                memmove(buf, buf + start, len - start);
+                len -= start, start = 0;
+            } else {
+                cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+                buf = rt_realloc(buf, cap);
+            }
+            continue;
+        }
+        ssize_t n = read(fd, buf + len, cap - len);
+        int eof = n <= 0;
+        len += n > 0 ? (size_t)n : 0;
+        /* the complete lines read so far (and at the end of the file, the last one) */
+        for (;;) {
+            const char *nl = memchr(buf + start, '\n', len - start);
+            if (!nl && !eof)
+                break;
+            size_t end = nl ? (size_t)(nl - buf) : len;
+            if (!blank_line(buf + start, end - start)) {
+                rt_op op;
+                rt_err e;
+                memset(&op, 0, sizeof op);
+                found = rt_op_from_json(&op, buf + start, end - start, &e) == RT_OK;
+                rt_op_clear(&op);
+                done = 1;
+                break;
+            }
+            if (!nl) {
+                done = 1;   /* only blank lines */
+                break;
+            }
+            start = end + 1;
+        }
+        if (eof)
+            done = 1;
+    }
+    free(buf);
+    close(fd);
+    return found;
 }
 
 /* Whether the folder dirfd holds a journal: a journal's lock file or a NAME.jsonl that begins

@@ -76,6 +76,32 @@ int main(void)
     ok(is_refused(NULL, P("j/bob.jsonl")), "a new NAME.jsonl in a folder of journals is refused");
     ok(is_allowed(NULL, P("j/notes.tsv")), "another name in that folder is fine");
     ok(is_refused(NULL, P("j/alice.jsonl.lock")), "a journal's lock file is refused, existing or not");
+    /* the journal reader's own rule: the first line that is not blank is an operation, however
+     * long (a note of 20 KB) and after blank lines */
+    mkdir(P("j2"), 0700);
+    char *note = malloc(20001);
+    memset(note, 'x', 20000);
+    note[20000] = 0;
+    op = op_text(RT_OP_NOTE, "q1", NULL, note);
+    free(note);
+    line = rt_op_to_json(&op);
+    rt_op_clear(&op);
+    put_text(P("j2/dora.jsonl"), line);
+    put_text(P("longcopy.txt"), line);
+    free(line);
+    ok(is_refused(NULL, P("longcopy.txt")), "a journal whose first operation is over 16 KiB is a journal");
+    ok(is_refused(NULL, P("j2/dora.jsonl")) && is_refused(NULL, P("j2/erin.jsonl")),
+       "and its folder holds journals: it and a new NAME.jsonl there are refused");
+    op = op_label("q1", "p1", 1, 1);
+    line = rt_op_to_json(&op);
+    rt_op_clear(&op);
+    size_t blen = strlen(line) + 8;
+    char *blank_first = malloc(blen);
+    snprintf(blank_first, blen, "\n \t\r\n%s", line);
+    free(line);
+    put_text(P("blankfirst.txt"), blank_first);
+    free(blank_first);
+    ok(is_refused(NULL, P("blankfirst.txt")), "a journal that begins with blank lines is a journal");
     mkdir(P("empty"), 0700);
     rt_outguard_add_journal_dir(g, P("empty"));
     ok(is_refused(g, P("empty/carol.jsonl")) && is_allowed(NULL, P("empty/carol.jsonl")),
