@@ -161,7 +161,9 @@ static void recover_locked(int dirfd, const char *dir, rt_report *report)
     if (fd >= 0)
         close(fd);
     size_t hl = sizeof header - 1;
-    if (!buf || len < hl || memcmp(buf, header, hl) != 0 || len < 5 || strcmp(buf + len - 5, "\nend\n") != 0) {
+    /* A NUL byte is never in a marker this code writes, and would end a line's string early. */
+    if (!buf || len < hl || memcmp(buf, header, hl) != 0 || len < 5 || strcmp(buf + len - 5, "\nend\n") != 0 ||
+        memchr(buf, '\0', len)) {
         rt_report_add(report, RT_REPORT_WARNING, "%s/%s: not an import's marker; left as it is (move it away)",
                       dir, marker_name);
         free(buf);

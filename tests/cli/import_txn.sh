@@ -115,6 +115,16 @@ cmp -s <(head -n 1 "$J/ann_b.jsonl") <(head -n 1 "$D/ann_b.before") &&
     ls "$J"/ann_b.jsonl.unimported-* > /dev/null 2>&1
 ok $? "a journal changed after staging keeps its lines; the import's copy is set aside and named"
 
+# a damaged marker (a NUL byte inside a line) opens without a crash, says so, and changes no
+# journal
+J="$D/badmarker"
+fresh "$J"
+printf 'retriage-jtxn 1\n.x\0y\tann_a.jsonl\t1\t2\t3\nend\n' > "$J/.import.txn"
+reopen "$J"
+rc=$?
+[ $rc -lt 128 ] && [ "$(state "$J")" = old ] && grep -q "not an import's marker" "$D/reopen.err"
+ok $? "a marker with a NUL byte: no crash (exit $rc), called not an import's marker, every journal as it was"
+
 # two imports at once into one folder: the second is told, nothing half done
 if command -v flock > /dev/null; then
     J="$D/lock"
