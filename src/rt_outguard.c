@@ -225,8 +225,18 @@ static int is_journal_at(int dirfd, const char *name)
         /* the complete lines read so far (and at the end of the file, the last one) */
         for (;;) {
             const char *nl = memchr(buf + start, '\n', len - start);
-            if (!nl && !eof)
+            if (!nl && !eof) {
+                /* An operation is a JSON object: a line begun otherwise (a one-line JSON array
+                 * export, a TSV) is decided without reading the rest of it. */
+                size_t k = start;
+                if (len - start >= 3 && memcmp(buf + start, "\xEF\xBB\xBF", 3) == 0)
+                    k += 3;   /* cJSON skips a byte order mark */
+                while (k < len && (unsigned char)buf[k] <= ' ')
+                    k++;
+                if (k < len && buf[k] != '{')
+                    done = 1;   /* not blank, not an object: the first line is no operation */
                 break;
+            }
             size_t end = nl ? (size_t)(nl - buf) : len;
             if (!blank_line(buf + start, end - start)) {
                 rt_op op;
