@@ -115,6 +115,22 @@ cmp -s <(head -n 1 "$J/ann_b.jsonl") <(head -n 1 "$D/ann_b.before") &&
     ls "$J"/ann_b.jsonl.unimported-* > /dev/null 2>&1
 ok $? "a journal changed after staging keeps its lines; the import's copy is set aside and named"
 
+# a folder copied (a backup restored, cp -a, another disk) after the commit point and one rename:
+# its files have new inodes, and the copy still finishes as all or nothing, without a false word
+J="$D/k6"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:6 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+J2="$D/k6copy"
+rm -rf "$J2"
+cp -a "$J" "$J2"
+reopen "$J2"
+st=$(state "$J2")
+[ "$st" = new ] && ! ls "$J2"/*.unimported-* > /dev/null 2>&1 &&
+    grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err" &&
+    ! grep -q "is gone\|not the one" "$D/reopen.err"
+ok $? "a folder copied after the commit point finishes the import in the copy: every journal new ($st)"
+
 # a damaged marker (a NUL byte inside a line) opens without a crash, says so, and changes no
 # journal
 J="$D/badmarker"
