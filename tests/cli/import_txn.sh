@@ -114,6 +114,9 @@ cmp -s <(head -n 1 "$J/ann_b.jsonl") <(head -n 1 "$D/ann_b.before") &&
     grep -q "ann_b.jsonl: an interrupted import was not finished for it" "$D/reopen.err" &&
     ls "$J"/ann_b.jsonl.unimported-* > /dev/null 2>&1
 ok $? "a journal changed after staging keeps its lines; the import's copy is set aside and named"
+grep -q "an interrupted import was finished for 2 of its 3 journals" "$D/reopen.err" &&
+    ! grep -q "finished an import that was interrupted" "$D/reopen.err"
+ok $? "and the open says 2 of the 3 journals were finished, not that the import was"
 
 # a folder copied (a backup restored, cp -a, another disk) after the commit point and one rename:
 # its files have new inodes, and the copy still finishes as all or nothing, without a false word
