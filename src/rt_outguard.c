@@ -331,6 +331,16 @@ static rt_status refuse(rt_err *err, const char *path, const char *why)
     return rt_err_set(err, RT_EINPUT, "%s: will not write over %s; give another output file", path, why);
 }
 
+/* Whether name, in a journal folder, is one retriage reads or keeps there: a NAME.jsonl (the team
+ * reads each as a journal), a lock, an import's marker, and what is kept beside a journal under
+ * NAME.jsonl.SOMETHING (a torn tail or an unfinished import set aside, an import's staged copy
+ * .NAME.jsonl.import-PID, a temporary). */
+static int journal_folder_name(const char *name)
+{
+    return ends_with(name, ".jsonl") || ends_with(name, ".lock") || strcmp(name, ".import.txn") == 0 ||
+           strstr(name, ".jsonl.") != NULL;
+}
+
 /* The checks on the folder the target would land in (which exists: the target may not). */
 static rt_status check_folder(const rt_outguard *g, const char *path, const char *name, rt_err *err)
 {
@@ -341,9 +351,10 @@ static rt_status check_folder(const rt_outguard *g, const char *path, const char
     rt_status st = RT_OK;
     if (dirfd >= 0 && fstat(dirfd, &ds) == 0) {
         int jdir = find(g, &ds, 1) != NULL;
-        if ((ends_with(name, ".jsonl") || ends_with(name, ".lock")) && (jdir || holds_journals(dirfd)))
-            st = rt_err_set(err, RT_EINPUT, "%s: will not write a .jsonl or .lock file into a journal folder (the "
-                            "team reads every NAME.jsonl there as a journal); give another output file", path);
+        if (journal_folder_name(name) && (jdir || holds_journals(dirfd)))
+            st = rt_err_set(err, RT_EINPUT, "%s: will not write a .jsonl or .lock file, or a file retriage keeps "
+                            "beside a journal, into a journal folder (the team reads every NAME.jsonl there as a "
+                            "journal); give another output file", path);
         else if (under_cache(dir))
             st = refuse(err, path, "retriage's cache folder");
     }

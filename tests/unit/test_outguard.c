@@ -75,6 +75,13 @@ int main(void)
     ok(is_refused(NULL, P("copy.txt")), "a file that begins with an operation is a journal, whatever its name");
     ok(is_refused(NULL, P("j/bob.jsonl")), "a new NAME.jsonl in a folder of journals is refused");
     ok(is_allowed(NULL, P("j/notes.tsv")), "another name in that folder is fine");
+    put_text(P("j/alice.jsonl.torn-1795000000123"), "{\"seq\":");
+    put_text(P("j/alice.jsonl.unimported-1795000000"), "lines an import could not finish\n");
+    ok(is_refused(NULL, P("j/.import.txn")), "an import's marker in a folder of journals is refused");
+    ok(is_refused(NULL, P("j/.alice.jsonl.import-4242")), "so is an import's staged copy");
+    ok(is_refused(NULL, P("j/alice.jsonl.torn-1795000000123")) &&
+       is_refused(NULL, P("j/alice.jsonl.unimported-1795000000")),
+       "and the lines set aside beside a journal (a torn tail, an unfinished import)");
     ok(is_refused(NULL, P("j/alice.jsonl.lock")), "a journal's lock file is refused, existing or not");
     /* the journal reader's own rule: the first line that is not blank is an operation, however
      * long (a note of 20 KB) and after blank lines */
