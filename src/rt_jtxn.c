@@ -134,10 +134,16 @@ static int holds(int dirfd, const char *name, const struct stat *sb, off_t size,
     return sb->st_size == size && sum_at(dirfd, name, size, &h) == 0 && h == sum;
 }
 
-/* One marker line: finishes that journal's rename. 0 when done (now or before the kill), 1 when
- * it cannot be (the journal is left as it is, and report says where the import's lines are),
- * -1 when it should be tried again. */
-static int recover_line(int dirfd, const char *dir, char *line, rt_report *report)
+/* One marker line, split in place (its strings point into the line). */
+typedef struct mline {
+    const char *staged, *journal;
+    ino_t old_ino, new_ino;
+    off_t old_size, new_size;
+    uint64_t new_sum;
+    int by_content;       /* version 2; version 1 knew the files by their inodes only */
+} mline;
+
+static int parse_line(char *line, mline *m)
 {
     char *f[7];
     size_t nf = 0;
@@ -153,49 +159,81 @@ static int recover_line(int dirfd, const char *dir, char *line, rt_report *repor
     }
     if ((nf != 5 && nf != 7) || f[0][0] != '.' || strchr(f[0], '/') || strchr(f[1], '/') || f[1][0] == '.')
         return -1;
-    int by_content = nf == 7;   /* version 2; version 1 knew the files by their inodes only */
-    ino_t old_ino = (ino_t)strtoull(f[2], NULL, 10), new_ino = (ino_t)strtoull(f[4], NULL, 10);
-    off_t old_size = (off_t)strtoll(f[3], NULL, 10);
-    off_t new_size = by_content ? (off_t)strtoll(f[5], NULL, 10) : 0;
-    uint64_t new_sum = by_content ? strtoull(f[6], NULL, 16) : 0;
+    m->by_content = nf == 7;
+    m->staged = f[0];
+    m->journal = f[1];
+    m->old_ino = (ino_t)strtoull(f[2], NULL, 10);
+    m->old_size = (off_t)strtoll(f[3], NULL, 10);
+    m->new_ino = (ino_t)strtoull(f[4], NULL, 10);
+    m->new_size = m->by_content ? (off_t)strtoll(f[5], NULL, 10) : 0;
+    m->new_sum = m->by_content ? strtoull(f[6], NULL, 16) : 0;
+    return 0;
+}
+
+/* Where a marker line's journal stands. */
+enum { M_DONE, M_GONE, M_NOT_OURS, M_CHANGED, M_READY };
+
+static int judge(int dirfd, const mline *m)
+{
     struct stat ss, js;
-    int have_staged = is_regular(dirfd, f[0], &ss), have_journal = is_regular(dirfd, f[1], &js);
-    if (!have_staged) {
-        if (have_journal && (by_content ? holds(dirfd, f[1], &js, new_size, new_sum) : js.st_ino == new_ino))
-            return 0;   /* renamed before the kill */
-        rt_report_add(report, RT_REPORT_WARNING, "%s/%s: an interrupted import's copy of it is gone; "
-                      "the journal is as it was", dir, f[1]);
-        return 1;
-    }
-    if (by_content ? !holds(dirfd, f[0], &ss, new_size, new_sum) : ss.st_ino != new_ino) {
-        keep_aside(dirfd, dir, f[0], f[1], report, "its staged copy is not the one the import wrote");
-        return 1;
-    }
+    int have_staged = is_regular(dirfd, m->staged, &ss), have_journal = is_regular(dirfd, m->journal, &js);
+    if (!have_staged)
+        return have_journal && (m->by_content ? holds(dirfd, m->journal, &js, m->new_size, m->new_sum)
+                                              : js.st_ino == m->new_ino)
+                   ? M_DONE    /* renamed before the kill */
+                   : M_GONE;
+    if (m->by_content ? !holds(dirfd, m->staged, &ss, m->new_size, m->new_sum) : ss.st_ino != m->new_ino)
+        return M_NOT_OURS;
     /* an empty journal the import created may have been removed again by its process; the copy
      * begins with the journal's bytes as they were staged */
     uint64_t old_sum = 0;
-    int as_staged = !have_journal ? old_size == 0
-                    : by_content ? sum_at(dirfd, f[0], old_size, &old_sum) == 0 &&
-                                   holds(dirfd, f[1], &js, old_size, old_sum)
-                                 : js.st_ino == old_ino && js.st_size == old_size;
-    if (!as_staged) {
-        keep_aside(dirfd, dir, f[0], f[1], report, "the journal changed after the import staged it");
+    int as_staged = !have_journal ? m->old_size == 0
+                    : m->by_content ? sum_at(dirfd, m->staged, m->old_size, &old_sum) == 0 &&
+                                      holds(dirfd, m->journal, &js, m->old_size, old_sum)
+                                    : js.st_ino == m->old_ino && js.st_size == m->old_size;
+    return as_staged ? M_READY : M_CHANGED;
+}
+
+/* One marker line: finishes that journal's rename. 0 when done (now or before the kill), 1 when
+ * it cannot be (the journal is left as it is, and report says where the import's lines are),
+ * -1 when it should be tried again. */
+static int recover_line(int dirfd, const char *dir, char *line, rt_report *report)
+{
+    mline m;
+    if (parse_line(line, &m) != 0)
+        return -1;
+    switch (judge(dirfd, &m)) {
+    case M_DONE:
+        return 0;
+    case M_GONE:
+        rt_report_add(report, RT_REPORT_WARNING, "%s/%s: an interrupted import's copy of it is gone; "
+                      "the journal is as it was", dir, m.journal);
         return 1;
+    case M_NOT_OURS:
+        keep_aside(dirfd, dir, m.staged, m.journal, report, "its staged copy is not the one the import wrote");
+        return 1;
+    case M_CHANGED:
+        keep_aside(dirfd, dir, m.staged, m.journal, report, "the journal changed after the import staged it");
+        return 1;
+    default:
+        break;
     }
-    if (renameat(dirfd, f[0], dirfd, f[1]) != 0) {
-        rt_report_add(report, RT_REPORT_WARNING, "%s/%s: cannot finish an interrupted import: %s", dir, f[1],
-                      strerror(errno));
+    if (renameat(dirfd, m.staged, dirfd, m.journal) != 0) {
+        rt_report_add(report, RT_REPORT_WARNING, "%s/%s: cannot finish an interrupted import: %s", dir,
+                      m.journal, strerror(errno));
         return -1;
     }
     return 0;
 }
 
-/* With the lock held: reads the marker, finishes each rename, removes the marker. */
-static void recover_locked(int dirfd, const char *dir, rt_report *report)
+/* The folder's marker when it is one an import wrote (a new string, its lines after the header,
+ * ending "end\n"), else NULL; *bad set when a file is there that is not a marker. */
+static char *read_marker(int dirfd, size_t *header_len, int *bad)
 {
     struct stat sb;
+    *bad = 0;
     if (!is_regular(dirfd, marker_name, &sb))
-        return;
+        return NULL;
     int fd = openat(dirfd, marker_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     char *buf = NULL;
     size_t len = 0;
@@ -209,13 +247,27 @@ static void recover_locked(int dirfd, const char *dir, rt_report *report)
         close(fd);
     size_t hl = sizeof header - 1;
     /* A NUL byte is never in a marker this code writes, and would end a line's string early. */
-    if (!buf || len < hl || (memcmp(buf, header, hl) != 0 && memcmp(buf, header_v1, hl) != 0) || len < 5 || strcmp(buf + len - 5, "\nend\n") != 0 ||
-        memchr(buf, '\0', len)) {
+    if (!buf || len < hl || (memcmp(buf, header, hl) != 0 && memcmp(buf, header_v1, hl) != 0) ||
+        len < 5 || strcmp(buf + len - 5, "\nend\n") != 0 || memchr(buf, '\0', len)) {
+        *bad = 1;
+        free(buf);
+        return NULL;
+    }
+    *header_len = hl;
+    return buf;
+}
+
+/* With the lock held: reads the marker, finishes each rename, removes the marker. */
+static void recover_locked(int dirfd, const char *dir, rt_report *report)
+{
+    size_t hl = 0;
+    int bad;
+    char *buf = read_marker(dirfd, &hl, &bad);
+    if (bad)
         rt_report_add(report, RT_REPORT_WARNING, "%s/%s: not an import's marker; left as it is (move it away)",
                       dir, marker_name);
-        free(buf);
+    if (!buf)
         return;
-    }
     size_t done = 0, failed = 0, left = 0;
     for (char *line = buf + hl; *line && strcmp(line, "end\n") != 0;) {
         char *nl = strchr(line, '\n');
@@ -247,6 +299,41 @@ static void recover_locked(int dirfd, const char *dir, rt_report *report)
                       dir, done, done == 1 ? "" : "s");
 }
 
+char *rt_jtxn_pending(int dirfd, const char *journal)
+{
+    struct stat sb;
+    if (dirfd < 0 || fstatat(dirfd, marker_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        return NULL;
+    size_t hl = 0;
+    int bad;
+    char *buf = read_marker(dirfd, &hl, &bad), *copy = NULL;
+    for (char *line = buf ? buf + hl : NULL; line && !copy && *line && strcmp(line, "end\n") != 0;) {
+        char *nl = strchr(line, '\n');
+        *nl = '\0';
+        mline m;
+        if (parse_line(line, &m) == 0 && strcmp(m.journal, journal) == 0 && judge(dirfd, &m) == M_READY)
+            copy = rt_strdup(m.staged);
+        line = nl + 1;
+    }
+    free(buf);
+    return copy;
+}
+
+/* Appends to report each line of from it does not hold yet: every journal of a folder opened
+ * tries to finish the same import, and one that cannot would say so once per journal. */
+static void add_new_lines(rt_report *report, const rt_report *from)
+{
+    for (size_t i = 0; i < rt_report_count(from); i++) {
+        rt_report_kind kind;
+        const char *line = rt_report_line(from, i, &kind);
+        int seen = 0;
+        for (size_t k = 0; k < rt_report_count(report) && !seen; k++)
+            seen = strcmp(rt_report_line(report, k, NULL), line) == 0;
+        if (!seen)
+            rt_report_add(report, kind, "%s", line);
+    }
+}
+
 void rt_jtxn_recover(int dirfd, const char *dir, rt_report *report)
 {
     struct stat sb;
@@ -255,13 +342,16 @@ void rt_jtxn_recover(int dirfd, const char *dir, rt_report *report)
     int lfd = take_lock(dirfd, 1);
     if (lfd == -1)
         return;   /* an import is running: it finishes the marker itself */
+    rt_report *said = rt_report_new();
     if (lfd == -2) {
-        rt_report_add(report, RT_REPORT_WARNING, "%s: an interrupted import is waiting to be finished, and "
+        rt_report_add(said, RT_REPORT_WARNING, "%s: an interrupted import is waiting to be finished, and "
                       "its lock cannot be opened (%s); open the folder with write access", dir, strerror(errno));
-        return;
+    } else {
+        recover_locked(dirfd, dir, said);
+        close(lfd);
     }
-    recover_locked(dirfd, dir, report);
-    close(lfd);
+    add_new_lines(report, said);
+    rt_report_free(&said);
 }
 
 /* Copies staged by an import killed before its commit point: removed (the lock is held). */

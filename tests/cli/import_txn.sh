@@ -134,6 +134,25 @@ st=$(state "$J2")
     ! grep -q "is gone\|not the one" "$D/reopen.err"
 ok $? "a folder copied after the commit point finishes the import in the copy: every journal new ($st)"
 
+# a reader who cannot write the folder (user nobody) cannot finish an import killed after one
+# rename: it reads the import's copies, so its figures count every journal new, and says so once
+J="$D/k6ro"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:6 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+chmod -R a+rX "$D"   # readable, not writable, by user nobody
+if nobody_can "$J/ann_a.jsonl" "$D/run"; then
+    # shellcheck disable=SC2046
+    as_nobody env XDG_CACHE_HOME="$J/nocache" "$RETRIAGE" agree $(ws "$J") > "$D/ro.out" 2> "$D/ro.err"
+    rc=$?
+    # ann_b and ann_c share 3 judged items when both journals count the import, 1 when neither does
+    [ $rc -eq 0 ] && grep -q "^ann_b	ann_c	observed agreement	3	" "$D/ro.out" &&
+        [ "$(grep -c "could not be finished" "$D/ro.err")" -eq 1 ] && [ "$(state "$J")" = mixed ]
+    ok $? "a reader who cannot finish the import reads its copies: every journal new (exit $rc), said once"
+else
+    ok 0 "# SKIP $why_not"
+fi
+
 # a damaged marker (a NUL byte inside a line) opens without a crash, says so, and changes no
 # journal
 J="$D/badmarker"
