@@ -92,16 +92,19 @@ static void add_named(rt_outguard *g, const char *ws_path, const cJSON *o, const
 static void add_workspace_json(rt_outguard *g, const char *path)
 {
     enum { MAX_JSON = 16 << 20 };   /* a workspace file is a page of JSON; beyond this, skipped */
-    FILE *f = fopen(path, "re");
+    /* Non-blocking: a workspace given as a named pipe was read once by the open, and opening it
+     * again would wait for a writer that never comes. Only a regular file is read again. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     struct stat sb;
-    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > MAX_JSON) {
-        if (f)
-            fclose(f);
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > MAX_JSON) {
+        if (fd >= 0)
+            close(fd);
         return;
     }
     char *buf = rt_malloc((size_t)sb.st_size + 1);
-    size_t n = fread(buf, 1, (size_t)sb.st_size, f);
-    fclose(f);
+    ssize_t got = pread(fd, buf, (size_t)sb.st_size, 0);
+    close(fd);
+    size_t n = got > 0 ? (size_t)got : 0;
     buf[n] = 0;
     cJSON *o = cJSON_Parse(buf);
     free(buf);
