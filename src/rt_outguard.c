@@ -206,7 +206,7 @@ static int is_journal_at(int dirfd, const char *name)
     }
     size_t limit = rt_input_max(), cap = 16384, len = 0, start = 0;
     char *buf = rt_malloc(cap);
-    int found = 0, done = 0;
+    int found = 0, done = 0, cut = 0;   /* cut: the line's leading white space was let go */
     while (!done) {
         if (len == cap) {
             if (cap - start > limit) {
@@ -229,15 +229,20 @@ static int is_journal_at(int dirfd, const char *name)
         for (;;) {
             const char *nl = memchr(buf + start, '\n', len - start);
             if (!nl && !eof) {
-                /* An operation is a JSON object: a line begun otherwise (a one-line JSON array
-                 * export, a TSV) is decided without reading the rest of it. */
+                /* An operation is a JSON object without NUL bytes: a line begun otherwise (a
+                 * one-line JSON array export, a TSV, a zero-filled file) is decided without
+                 * reading the rest of it, and white space before anything is not kept. */
                 size_t k = start;
-                if (len - start >= 3 && memcmp(buf + start, "\xEF\xBB\xBF", 3) == 0)
+                if (!cut && len - start < 3 && memcmp(buf + start, "\xEF\xBB\xBF", len - start) == 0)
+                    break;   /* maybe a byte order mark: read on */
+                if (!cut && len - start >= 3 && memcmp(buf + start, "\xEF\xBB\xBF", 3) == 0)
                     k += 3;   /* cJSON skips a byte order mark */
-                while (k < len && (unsigned char)buf[k] <= ' ')
+                while (k < len && buf[k] != 0 && (unsigned char)buf[k] <= ' ')
                     k++;
-                if (k < len && buf[k] != '{')
+                if (k < len && (buf[k] != '{' || memchr(buf + k, 0, len - k)))
                     done = 1;   /* not blank, not an object: the first line is no operation */
+                else if (k == len && k - start > 4096 && blank_line(buf + start, k - start))
+                    start = len, cut = 1;
                 break;
             }
             size_t end = nl ? (size_t)(nl - buf) : len;
@@ -254,7 +259,7 @@ static int is_journal_at(int dirfd, const char *name)
                 done = 1;   /* only blank lines */
                 break;
             }
-            start = end + 1;
+            start = end + 1, cut = 0;
         }
         if (eof)
             done = 1;

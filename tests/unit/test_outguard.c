@@ -95,6 +95,25 @@ int main(void)
     rt_op_clear(&op);
     put_text(P("j2/dora.jsonl"), line);
     put_text(P("longcopy.txt"), line);
+    /* the same line after a byte order mark: a journal exactly when the reader takes it for one */
+    size_t ll = strlen(line);
+    char *bom = malloc(ll + 4);
+    memcpy(bom, "\xEF\xBB\xBF", 3);
+    memcpy(bom + 3, line, ll + 1);
+    rt_op back;
+    rt_err e;
+    int is_op = rt_op_from_json(&back, bom, ll + 3, &e) == RT_OK;
+    if (is_op)
+        rt_op_clear(&back);
+    put_text(P("bomcopy.txt"), bom);
+    ok(is_op ? is_refused(NULL, P("bomcopy.txt")) : is_allowed(NULL, P("bomcopy.txt")),
+       "a long first line after a byte order mark is a journal as the reader sees it (an operation: %s)",
+       is_op ? "yes" : "no");
+    free(bom);
+    /* zeros (a file preallocated or torn) are no operation, decided at once */
+    int zfd = open(P("zeros.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ok(zfd >= 0 && ftruncate(zfd, (off_t)64 << 20) == 0 && close(zfd) == 0 && is_allowed(NULL, P("zeros.txt")),
+       "a file of 64 MiB of zeros is not a journal");
     free(line);
     ok(is_refused(NULL, P("longcopy.txt")), "a journal whose first operation is over 16 KiB is a journal");
     ok(is_refused(NULL, P("j2/dora.jsonl")) && is_refused(NULL, P("j2/erin.jsonl")),
