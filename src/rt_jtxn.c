@@ -385,7 +385,20 @@ rt_status rt_jtxn_begin(rt_jtxn **out, const char *dir, rt_report *report, rt_er
             return rt_err_set(err, RT_ELOCKED, "%s: another import into this folder is running", dir);
         return rt_err_set(err, RT_EIO, "%s/%s: cannot take the import lock: %s", dir, lock_name, strerror(e));
     }
-    recover_locked(dirfd, dir, report);
+    rt_report *said = rt_report_new();
+    recover_locked(dirfd, dir, said);
+    add_new_lines(report, said);
+    rt_report_free(&said);
+    struct stat sb;
+    if (fstatat(dirfd, marker_name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+        /* An import committed and not finished: its copies hold lines no journal has yet, and a
+         * new marker would replace the only record of them. Nothing is swept or written. */
+        close(lfd);
+        close(dirfd);
+        return rt_err_set(err, RT_EINPUT, "%s/%s: an interrupted import could not be finished (see the "
+                          "warnings) and its copies are kept: fix the folder or move the marker away", dir,
+                          marker_name);
+    }
     sweep_staged(dirfd);
     rt_jtxn *t = rt_calloc(1, sizeof *t);
     t->dir = rt_strdup(dir);

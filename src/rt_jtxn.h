@@ -23,7 +23,9 @@ typedef int (*rt_jtxn_step_fn)(void *ctx, unsigned step);
 
 /* Starts a transaction on the journal folder dir: takes the folder's import lock (RT_ELOCKED when
  * another import holds it), finishes an interrupted one (rt_jtxn_recover) and removes copies a
- * killed import staged and never committed. *out is owned by the caller (rt_jtxn_free). */
+ * killed import staged and never committed. RT_EINPUT when an interrupted import's marker is
+ * still there after that (damaged, or a rename failed): its copies are kept, nothing is written.
+ * *out is owned by the caller (rt_jtxn_free). */
 rt_status rt_jtxn_begin(rt_jtxn **out, const char *dir, rt_report *report, rt_err *err);
 
 /* Sets the step hook (NULL: none). */

@@ -153,6 +153,20 @@ else
     ok 0 "# SKIP $why_not"
 fi
 
+# a marker damaged after the commit point (its end line lost): the next import neither deletes
+# the committed copies nor writes over the marker; it stops, saying so
+J="$D/k5dmg"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:5 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+head -n 2 "$J/.import.txn" > "$D/marker" && cat "$D/marker" > "$J/.import.txn"
+# shellcheck disable=SC2046
+"$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2> "$D/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(ls -a "$J" | grep -c '\.jsonl\.import-')" -eq 3 ] && [ "$(state "$J")" = old ] &&
+    cmp -s "$J/.import.txn" "$D/marker" && grep -q "import.txn" "$D/err"
+ok $? "an import over a damaged marker stops (exit $rc): the committed copies and the marker kept"
+
 # a damaged marker (a NUL byte inside a line) opens without a crash, says so, and changes no
 # journal
 J="$D/badmarker"
