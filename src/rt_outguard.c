@@ -192,8 +192,8 @@ static int blank_line(const char *s, size_t n)
 
 /* Whether the regular file name in dirfd (AT_FDCWD: name is a path) is a journal by the rule
  * rt_journal_open reads one by: its first line that is not blank is an operation, read whole
- * however long (a note of 20 KB), wherever the file lies. A line longer than the input limit is
- * not an operation (rt_op_from_json refuses it), so no more than that is ever held. */
+ * however long (a note of 20 KB), wherever the file lies, whatever RETRIAGE_JSON_MAX says; a
+ * line longer than the default input limit (or a higher one set) is not read whole. */
 static int is_journal_at(int dirfd, const char *name)
 {
     int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
@@ -204,7 +204,10 @@ static int is_journal_at(int dirfd, const char *name)
         close(fd);
         return 0;
     }
-    size_t limit = rt_input_max(), cap = 16384, len = 0, start = 0;
+    /* Not below the default limit: RETRIAGE_JSON_MAX set low stops this process reading a long
+     * line, never makes a journal fair game. */
+    size_t limit = rt_input_max() > RT_INPUT_MAX_DEFAULT ? rt_input_max() : RT_INPUT_MAX_DEFAULT;
+    size_t cap = 16384, len = 0, start = 0;
     char *buf = rt_malloc(cap);
     int found = 0, done = 0, cut = 0;   /* cut: the line's leading white space was let go */
     while (!done) {
@@ -250,7 +253,7 @@ static int is_journal_at(int dirfd, const char *name)
                 rt_op op;
                 rt_err e;
                 memset(&op, 0, sizeof op);
-                found = rt_op_from_json(&op, buf + start, end - start, &e) == RT_OK;
+                found = rt_op_from_json_full(&op, buf + start, end - start, &e) == RT_OK;
                 rt_op_clear(&op);
                 done = 1;
                 break;

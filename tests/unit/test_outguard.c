@@ -8,6 +8,7 @@
 
 #include "journal_fixture.h"
 #include "rt_outguard.h"
+#include "rt_reader.h"
 
 /* Whether path is refused (RT_EINPUT naming it) and left as it was: same bytes, or still absent. */
 static int is_refused(const rt_outguard *g, const char *path)
@@ -128,6 +129,10 @@ int main(void)
     put_text(P("blankfirst.txt"), blank_first);
     free(blank_first);
     ok(is_refused(NULL, P("blankfirst.txt")), "a journal that begins with blank lines is a journal");
+    rt_input_max_set(64, NULL);   /* RETRIAGE_JSON_MAX=64: below every line above */
+    ok(is_refused(NULL, P("copy.txt")) && is_refused(NULL, P("longcopy.txt")) && is_refused(NULL, P("j2/erin.jsonl")),
+       "journals are journals whatever the input limit (RETRIAGE_JSON_MAX) says");
+    rt_input_max_set(RT_INPUT_MAX_DEFAULT, NULL);
     mkdir(P("empty"), 0700);
     rt_outguard_add_journal_dir(g, P("empty"));
     ok(is_refused(g, P("empty/carol.jsonl")) && is_allowed(NULL, P("empty/carol.jsonl")),
