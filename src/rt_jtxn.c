@@ -177,10 +177,13 @@ static int judge(int dirfd, const mline *m)
 {
     struct stat ss, js;
     int have_staged = is_regular(dirfd, m->staged, &ss), have_journal = is_regular(dirfd, m->journal, &js);
-    if (!have_staged)
-        return have_journal && (m->by_content ? holds(dirfd, m->journal, &js, m->new_size, m->new_sum)
+    uint64_t sum;
+    if (!have_staged)   /* renamed before the kill (and maybe appended to since), or lost */
+        return have_journal && (m->by_content ? js.st_size >= m->new_size &&
+                                                    sum_at(dirfd, m->journal, m->new_size, &sum) == 0 &&
+                                                    sum == m->new_sum
                                               : js.st_ino == m->new_ino)
-                   ? M_DONE    /* renamed before the kill */
+                   ? M_DONE
                    : M_GONE;
     if (m->by_content ? !holds(dirfd, m->staged, &ss, m->new_size, m->new_sum) : ss.st_ino != m->new_ino)
         return M_NOT_OURS;

@@ -133,6 +133,13 @@ st=$(state "$J2")
     grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err" &&
     ! grep -q "is gone\|not the one" "$D/reopen.err"
 ok $? "a folder copied after the commit point finishes the import in the copy: every journal new ($st)"
+# the original, ann_a (renamed before the kill) then given a line by hand: it counts as finished
+printf '{"seq":99,"time":"2026-11-18T11:06:40.123Z","author":"ann_a","op":"label","qid":"q2","pid":"p4","grade":0}\n' \
+    >> "$J/ann_a.jsonl"
+reopen "$J"
+[ "$(wc -l < "$J/ann_a.jsonl")" -eq 4 ] && [ "$(wc -l < "$J/ann_b.jsonl")" -eq 3 ] &&
+    [ "$(wc -l < "$J/ann_c.jsonl")" -eq 3 ] && grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err"
+ok $? "a journal renamed before the kill and appended to since is finished, not called 'as it was'"
 
 # a reader who cannot write the folder (user nobody) cannot finish an import killed after one
 # rename: it reads the import's copies, so its figures count every journal new, and says so once
