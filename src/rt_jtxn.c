@@ -235,8 +235,10 @@ static char *read_marker(int dirfd, size_t *header_len, int *bad)
 {
     struct stat sb;
     *bad = 0;
-    if (!is_regular(dirfd, marker_name, &sb))
+    if (!is_regular(dirfd, marker_name, &sb)) {
+        *bad = fstatat(dirfd, marker_name, &sb, AT_SYMLINK_NOFOLLOW) == 0;   /* a link, a folder, … */
         return NULL;
+    }
     int fd = openat(dirfd, marker_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     char *buf = NULL;
     size_t len = 0;

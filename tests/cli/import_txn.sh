@@ -173,6 +173,11 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(ls -a "$J" | grep -c '\.jsonl\.import-')" -eq 3 ] && [ "$(state "$J")" = old ] &&
     cmp -s "$J/.import.txn" "$D/marker" && grep -q "import.txn" "$D/err"
 ok $? "an import over a damaged marker stops (exit $rc): the committed copies and the marker kept"
+rm -f "$J/.import.txn"
+ln -s "$D/marker" "$J/.import.txn"
+reopen "$J"
+grep -q "import.txn: not an import's marker" "$D/reopen.err"
+ok $? "a marker that is a symbolic link is said not to be one (the import above would stop on it)"
 
 # a damaged marker (a NUL byte inside a line) opens without a crash, says so, and changes no
 # journal
