@@ -44,6 +44,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt_file.h"
@@ -673,8 +674,18 @@ static const char *input_changed(const rt_wscache *c, int sampled, size_t *which
  * file carries its own process id, so a later open sweeps it only if this writer died. Exits
  * without the parent's exit handlers (the terminal, buffered output). It is the one to read the
  * inputs' content samples again (the parent, at the end of an open, only fstats them: 11 files
- * of MS MARCO took 40 ms there); an input that changed means no cache. RETRIAGE_CACHE_WRITER_PAUSE
- * (seconds, for tests) delays the write. */
+ * of MS MARCO took 40 ms there); an input that changed means no cache. RETRIAGE_CACHE_WRITER_WAIT
+ * (a path, for tests) holds the write until that file exists, so that a test can act while the
+ * writer waits and then let it go, instead of guessing a delay. */
+/* wait_for_file PATH — returns once PATH exists, or after 120 s (a test that died must not leave a
+ * writer behind for ever). */
+static void wait_for_file(const char *path)
+{
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 12000 && access(path, F_OK) != 0; i++)
+        nanosleep(&tick, NULL);
+}
+
 static void write_detached(const rt_wscache *c, const contents *w, void (*before)(void *), void *before_ctx)
 {
     (void)setsid();
@@ -690,9 +701,9 @@ static void write_detached(const rt_wscache *c, const contents *w, void (*before
     for (int i = 3; i < 1024; i++)
         close(i);
 #endif
-    const char *pause = getenv("RETRIAGE_CACHE_WRITER_PAUSE");
-    if (pause && *pause)
-        sleep((unsigned)atoi(pause));
+    const char *gate = getenv("RETRIAGE_CACHE_WRITER_WAIT");
+    if (gate && *gate)
+        wait_for_file(gate);
     if (before)
         before(before_ctx);
     size_t changed;

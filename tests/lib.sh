@@ -9,9 +9,12 @@ set -u
 tap_n=0
 tap_failed=0
 tap_waits=''   # the waits that timed out since the last test: they fail the next one
-tap_before=-  # in report: tap_stamp before its own line (- elsewhere: show compares with tap_stamp)
-tap_stamp=''   # out and err of the test folder as the last test left them (see show)
+tap_same=''    # out and err of the test folder as the last test left them, when as new as its mark
 ok() {  # ok STATUS NAME — STATUS 0 is a pass (unless a wait_for timed out since the last test)
+    tap_line "$1" "$2"
+    tap_mark
+}
+tap_line() {  # tap_line STATUS NAME — the TAP line of ok, without the mark
     tap_n=$((tap_n + 1))
     if [ "$1" -eq 0 ] && [ -z "$tap_waits" ]; then
         echo "ok $tap_n - $2"
@@ -21,7 +24,20 @@ ok() {  # ok STATUS NAME — STATUS 0 is a pass (unless a wait_for timed out sin
         [ -z "$tap_waits" ] || printf '%s' "$tap_waits" | diag
         tap_waits=''
     fi
-    tap_stamp=$(out_stamp "${D:-$TMPD}/out" "${D:-$TMPD}/err")
+}
+# tap_mark — the end of a test, for show: the mark file's time. An out or err older than the mark
+# was written by an earlier test; one newer, by the test shown. One of the same time (the clock
+# that stamps files ticks every few ms) is stamped now, and compared with that stamp later. No
+# process runs unless a file is as new as the mark: a process costs milliseconds on some machines.
+tap_mark() {
+    : > "$TMPD/.tap_mark"
+    tap_same=''
+    for f_ in "${D:-$TMPD}/out" "${D:-$TMPD}/err"; do
+        if [ -e "$f_" ] && [ ! "$f_" -ot "$TMPD/.tap_mark" ]; then
+            tap_same=$(out_stamp "${D:-$TMPD}/out" "${D:-$TMPD}/err")
+            break
+        fi
+    done
 }
 diag() { sed 's/^/# /'; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
@@ -42,18 +58,38 @@ done_testing() {
 wait_for() {
     local secs=$1 what=$2 end i=0
     shift 2
-    end=$(($(date +%s) + secs * ${TEST_TIMEOUT_SCALE:-1} + 1))
+    tap_clock
+    end=$((tap_t + secs * ${TEST_TIMEOUT_SCALE:-1} + 1))
     while ! "$@"; do
         # (the clock read every 16th time only: a wait costs few processes besides CMD)
         i=$((i + 1))
-        if [ $((i % 16)) -eq 0 ] && [ "$(date +%s)" -ge "$end" ]; then
+        if [ $((i % 16)) -eq 0 ] && tap_clock && [ "$tap_t" -ge "$end" ]; then
             tap_waits="${tap_waits}timed out after $((secs * ${TEST_TIMEOUT_SCALE:-1})) s waiting for $what
 "
             return 1
         fi
-        sleep 0.03
+        tap_tick
     done
 }
+# tap_clock — the time in seconds, in tap_t; tap_tick — a pause of 0.03 s. Under bash neither runs
+# a process (a process costs milliseconds on some machines, and a wait ticks often): EPOCHSECONDS,
+# and a read that times out on a FIFO nobody writes (held open on fd 8).
+if [ -n "${BASH_VERSION:-}" ] && [ -n "${EPOCHSECONDS:-}" ]; then
+    tap_clock() { tap_t=$EPOCHSECONDS; }
+    tap_tick() {
+        if [ -z "${tap_tick_open:-}" ]; then
+            mkfifo "$TMPD/.tick" && exec 8<> "$TMPD/.tick" && tap_tick_open=1 || tap_tick_open=0
+        fi
+        if [ "$tap_tick_open" = 1 ]; then
+            read -r -t 0.03 -u 8 _ || :
+        else
+            sleep 0.03
+        fi
+    }
+else
+    tap_clock() { tap_t=$(date +%s); }
+    tap_tick() { sleep 0.03; }
+fi
 gone() { ! kill -0 "$1" 2>/dev/null; }   # gone PID — the process has ended (a condition for wait_for)
 # ---- acting as another user --------------------------------------------------------------
 # as_nobody CMD… — CMD as user nobody (65534, no groups). nobody_can PATH… — as_nobody can test
@@ -84,15 +120,45 @@ run() {
     "$RETRIAGE" ${CLI_CMD:-} "$@" >"${D:-$TMPD}/out" 2>"${D:-$TMPD}/err"
     rc=$?
 }
-crashed() { [ "$rc" -ge 128 ] || grep -Eq 'AddressSanitizer|LeakSanitizer|ThreadSanitizer|runtime error' "${D:-$TMPD}/err"; }
+crashed() {
+    [ "$rc" -ge 128 ] && return 0
+    # (the err file read by the shell: fails and crashed run after most commands of some scripts)
+    [ -f "${D:-$TMPD}/err" ] || return 1
+    n_=0
+    while IFS= read -r l_ || [ -n "$l_" ]; do
+        case $l_ in *AddressSanitizer* | *LeakSanitizer* | *ThreadSanitizer* | *"runtime error"*) return 0 ;; esac
+        n_=$((n_ + 1))
+        [ $n_ -lt 200 ] || { grep -Eq 'AddressSanitizer|LeakSanitizer|ThreadSanitizer|runtime error' "${D:-$TMPD}/err"; return; }
+    done < "${D:-$TMPD}/err"
+    return 1
+}
+# has_text TEXT FILE — FILE holds TEXT (a fixed string); read by the shell for up to 200 lines (no
+# process), by grep beyond
+has_text() {
+    [ -f "$2" ] || return 1
+    n_=0
+    while IFS= read -r l_ || [ -n "$l_" ]; do
+        case $l_ in *"$1"*) return 0 ;; esac
+        n_=$((n_ + 1))
+        [ $n_ -lt 200 ] || { grep -Fq -- "$1" "$2"; return; }
+    done < "$2"
+    return 1
+}
 # out_stamp FILE… — each file's name, inode, modification time (ns) and size, one a line
 out_stamp() { stat -c '%n %i %y %s' "$@" 2>/dev/null; }
-# show_file LABEL FILE — its first 1500 bytes, unless it is as the test before this one left it
-# (this test wrote nothing there: an earlier test's output is no evidence)
+# written_before PATH — PATH (the test folder's out or err) is as an earlier test left it
+written_before() {
+    [ -e "$TMPD/.tap_mark" ] || return 1
+    [ "$1" -ot "$TMPD/.tap_mark" ] && return 0
+    [ "$1" -nt "$TMPD/.tap_mark" ] && return 1
+    [ -n "$tap_same" ] && printf '%s\n' "$tap_same" | grep -Fxq -- "$(out_stamp "$1")"
+}
+# show_file LABEL FILE [earlier] — its first 1500 bytes; with "earlier", not when FILE is as the test
+# before this one left it (this test wrote nothing there: an earlier test's output is no evidence)
 show_file() {
     if [ ! -e "$2" ]; then
         echo "$1: (none)"
-    elif printf '%s\n' "$([ "$tap_before" = - ] && echo "$tap_stamp" || echo "$tap_before")" | grep -Fxq -- "$(out_stamp "$2")"; then
+    elif [ "${3:-}" = earlier ] && written_before "$2"; then
         echo "$1: (not written by this test)"
     else
         echo "$1:"
@@ -105,18 +171,17 @@ show_file() {
 show() {
     {
         echo "exit ${rc:-?}"
-        show_file stdout "${D:-$TMPD}/out"
-        show_file stderr "${D:-$TMPD}/err"
+        show_file stdout "${D:-$TMPD}/out" earlier
+        show_file stderr "${D:-$TMPD}/err" earlier
         for f in "$@"; do show_file "$f" "$f"; done
     } | diag
 }
 report() {  # report STATUS NAME [FILE…] — one TAP line, with the evidence (show FILE…) when it fails
-    tap_before=$tap_stamp
     st_=$1 name_=$2 waits_=$tap_waits
     shift 2
-    ok "$st_" "$name_"
+    tap_line "$st_" "$name_"
     [ "$st_" -eq 0 ] && [ -z "$waits_" ] || show "$@"
-    tap_before=-
+    tap_mark
 }
 # fails CODE TEXT NAME ARGS… — exit CODE, TEXT (e.g. "file:3: ") on stderr, nothing on stdout
 fails() {
@@ -126,10 +191,15 @@ fails() {
     st=0
     [ "$rc" -eq "$code" ] || st=1
     crashed && st=1
-    grep -Fq -- "$text" "${D:-$TMPD}/err" || st=1
+    has_text "$text" "${D:-$TMPD}/err" || st=1
     [ -s "${D:-$TMPD}/out" ] && st=1
     report $st "$name"
 }
+
+# PYTHON3 — a python3 for the tests that parse JSON, empty when there is none: the system's when
+# it has one (a version manager's shim first on PATH starts several processes at each call)
+if [ -x /usr/bin/python3 ]; then PYTHON3=/usr/bin/python3
+else PYTHON3=$(command -v python3 2>/dev/null) || PYTHON3=''; fi
 
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT

@@ -18,7 +18,7 @@ export XDG_CACHE_HOME="$TMPD/cache"
 D=$TMPD
 RUNS="bm25 dense rerank"
 HAVE_PY=0
-command -v python3 >/dev/null 2>&1 && HAVE_PY=1
+[ -n "$PYTHON3" ] && HAVE_PY=1
 
 skip_one() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 # ws DIR NAME SCRIPT [OPTIONS…] — replays SCRIPT on the demo as NAME with journals in DIR.
@@ -185,7 +185,7 @@ st=$?
 ok $? ":export qrels PATH (no format, a path of more than 15 bytes) writes the qrels"
 if [ "$HAVE_PY" = 1 ]; then
     ex "$J" alice --what metrics --format json >"$D/a.metrics.json" 2>/dev/null
-    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 9' \
+    "$PYTHON3" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 9' \
         "$D/a.metrics.json" >/dev/null 2>&1
     ok $? "export --what metrics --format json is valid JSON"
 fi
@@ -254,7 +254,7 @@ check $? "b: tags TSV: one row per category, - for the query, notes (also on an 
 ex "$D/t" bob --what tags --format json >"$D/t.json" 2>"$D/t.err"
 st=$?
 if [ "$HAVE_PY" = 1 ]; then
-    python3 - "$D/t.json" "$D/t.tsv" >"$D/py" 2>&1 <<'EOF'
+    "$PYTHON3" - "$D/t.json" "$D/t.tsv" >"$D/py" 2>&1 <<'EOF'
 import json, sys
 rows = json.load(open(sys.argv[1], encoding="utf-8"))
 lines = open(sys.argv[2], encoding="utf-8").read().splitlines()
@@ -275,7 +275,7 @@ for f in tsv csv json md latex; do
 done
 check "$([ -s "$D/bd.err" ] && echo 1 || echo 0)" "b: breakdown in tsv, csv, json, md and latex exits 0" "$D/bd.err"
 if [ "$HAVE_PY" = 1 ]; then
-    python3 - "$D/bd" >"$D/py" 2>&1 <<'EOF'
+    "$PYTHON3" - "$D/bd" >"$D/py" 2>&1 <<'EOF'
 import csv, json, sys
 p = sys.argv[1]
 def norm(rows):

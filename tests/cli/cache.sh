@@ -35,15 +35,27 @@ report_of() {
     "$RETRIAGE" "$WS" "$@" --script "$D/report.script" --size 250x40 > /dev/null 2> "$D/err"
     rc=$?
 }
-# values NAME [ARGS…] — every number the workspace gives: per-query values, metrics, qrels
+# open_values DIR [ARGS…] — an open of the workspace: its load report in DIR/report.txt and its
+# per-query values, metrics and qrels in DIR/per-query, DIR/metrics, DIR/qrels
+open_values() {
+    local dir=$1
+    shift
+    rm -rf "$dir" && mkdir "$dir" &&
+        printf 'L\n:snapshot %s\n:export per-query tsv %s\n:export metrics tsv %s\n:export qrels trec %s\n:quit\n' \
+            "$dir/report.txt" "$dir/per-query" "$dir/metrics" "$dir/qrels" > "$dir.script"
+    "$RETRIAGE" "$WS" "$@" --script "$dir.script" --size 250x40 > /dev/null 2> "$dir.err"
+}
+# says DIR TEXT — the load report in DIR says TEXT (no process: the flips run 40 times)
+says() { local r; IFS= read -r -d '' r < "$1/report.txt"; [[ $r == *"$2"* ]]; }
+# values NAME [ARGS…] — every number the workspace gives (per-query values, metrics, qrels) in
+# $D/NAME, from one open (open_values)
 values() {
     local name=$1
     shift
-    { "$RETRIAGE" export "$WS" --what per-query "$@" &&
-      "$RETRIAGE" export "$WS" --what metrics "$@" &&
-      "$RETRIAGE" export "$WS" --what qrels "$@"; } > "$D/$name" 2> "$D/err.$name"
+    open_values "$D/v.$name" "$@"
+    cat "$D/v.$name/per-query" "$D/v.$name/metrics" "$D/v.$name/qrels" > "$D/$name" 2> "$D/err.$name"
 }
-has() { grep -Fq -- "$1" "$D/report.txt"; }
+has() { local r; IFS= read -r -d '' r < "$D/report.txt"; [[ $r == *"$1"* ]]; }   # (no process)
 
 report_of --no-cache   # the collection's index first, so that both reports below say "reused"
 report_of
@@ -235,39 +247,52 @@ ok $st "cached metric values edited: every value as read afresh, and the load re
 [ $st -eq 0 ] || { diff "$D/fresh" "$D/edited" | head -5 | diag; diag < "$D/report.txt"; }
 # (b) 1-8 random bytes at a random place of each part in turn (the header, stamps and section
 # table, then each section), 40 trials, seeded: every number as read afresh, the open says the cache
-# was damaged (or the bytes written were those already there, and it is reused)
+# was damaged (or the bytes written were those already there, and it is reused). One open a trial
+# gives the load report and every number (the workbench's :export writes what `export` writes);
+# the parts' places are read once from the whole cache, and the loop runs few other processes.
+open_values "$D/vfresh" --no-cache
+[ -s "$D/vfresh/per-query" ] && [ -s "$D/vfresh/metrics" ] && [ -s "$D/vfresh/qrels" ] &&
+    cat "$D/vfresh/per-query" "$D/vfresh/metrics" > "$D/vfresh.both" &&
+    "$RETRIAGE" export "$WS" --no-cache --what per-query > "$D/pq.cli" &&
+    "$RETRIAGE" export "$WS" --no-cache --what metrics > "$D/m.cli" &&
+    cat "$D/pq.cli" "$D/m.cli" | cmp -s - "$D/vfresh.both"
+ok $? "(an open's :export gives the numbers export gives: the flips below compare them)"
 RANDOM=33
 nsec=$((5 + 4))
 meta=$((64 + 72 + 56 * ninputs + 24 * nsec))
+part_start=(0) part_len=("$meta")
+for ((p = 0; p < nsec; p++)); do
+    at=$((64 + 72 + 56 * ninputs + 24 * p))
+    part_start+=("$(od -An -t u8 -j "$at" -N 8 "$D/whole" | tr -d ' ')")
+    part_len+=("$(od -An -t u8 -j $((at + 8)) -N 8 "$D/whole" | tr -d ' ')")
+done
 bad=0
-for trial in $(seq 1 40); do
+for ((trial = 1; trial <= 40; trial++)); do
     cp "$D/whole" "$cache"
     part=$(( (trial - 1) % (nsec + 1) ))   # 0: the meta; 1…: section part-1
-    if [ $part -eq 0 ]; then
-        start=0 len=$meta
-    else
-        start=$(u64 $((64 + 72 + 56 * ninputs + 24 * (part - 1))))
-        len=$(u64 $((64 + 72 + 56 * ninputs + 24 * (part - 1) + 8)))
-    fi
+    start=${part_start[part]} len=${part_len[part]}
     n=$(( RANDOM % 8 + 1 ))
     [ "$n" -gt "$len" ] && n=$len
     at=$(( start + (RANDOM * 32768 + RANDOM) % (len - n + 1) ))
     bytes=""
-    for _ in $(seq 1 $n); do bytes="$bytes$(printf '\\%03o' $((RANDOM % 256)))"; done
+    for ((b = 0; b < n; b++)); do printf -v o '\\%03o' $((RANDOM % 256)); bytes+=$o; done
     printf "$bytes" | dd of="$cache" bs=1 seek=$at conv=notrunc 2> /dev/null
-    damaged_values "flip$trial"
+    same=0
+    cmp -s "$cache" "$D/whole" && same=1
+    open_values "$D/flip"
+    rc=$?
     st=0
-    cmp -s "$D/fresh" "$D/flip$trial" || st=1
-    if cmp -s "$D/damaged" "$D/whole"; then
-        has "workspace cache reused" || st=1
+    diff -rq "$D/vfresh" "$D/flip" -x report.txt > /dev/null || st=1
+    if [ $same -eq 1 ]; then
+        says "$D/flip" "workspace cache reused" || st=1
     else
-        { [ "$rc" -eq 0 ] && ! crashed && ! has "workspace cache reused" &&
-          { has "workspace cache damaged" || has "workspace cache not used"; }; } || st=1
+        { [ "$rc" -eq 0 ] && ! says "$D/flip" "workspace cache reused" &&
+          { says "$D/flip" "workspace cache damaged" || says "$D/flip" "workspace cache not used"; }; } || st=1
     fi
     if [ $st -ne 0 ]; then
         bad=$((bad + 1))
-        echo "trial $trial: $n bytes at $at (part $part, from $start, $len bytes): values or report wrong" | diag
-        diff "$D/fresh" "$D/flip$trial" | head -4 | diag
+        echo "trial $trial: $n bytes at $at (part $part, from $start, $len bytes): values or report wrong (exit $rc)" | diag
+        diff -r "$D/vfresh" "$D/flip" | head -4 | diag
     fi
 done
 ok $((bad > 0)) "40 random flips of 1-8 bytes over every part of the cache: every value as read afresh, the damage reported ($bad wrong)"
@@ -277,23 +302,31 @@ cp "$D/whole" "$cache"
 # through the index) gives what it gives with an index built afresh, and the damaged index is
 # built again (the same bytes as before the flip)
 IDX=$D/ws/collection.tsv.rtidx
-# dsl NAME — dslabel's labels and its summary line in $D/NAME (exit status when not 0); a warning
-# that the index was damaged is kept apart, in $D/NAME.warn
-dsl() { "$RETRIAGE" dslabel --answers "$DEMO/answers.jsonl" --collection "$D/ws/collection.tsv" \
-            --run "$R/bm25.trec" --run "$R/dense.trec" --with-f1 > "$D/$1" 2> "$D/$1.err" || echo "exit $?" >> "$D/$1"
-        grep -v 'offset index damaged' "$D/$1.err" >> "$D/$1"; grep 'offset index damaged' "$D/$1.err" > "$D/$1.warn"; }
+# dsl NAME — dslabel's labels and its summary line (stderr) in $D/NAME ("exit N" when not 0); a
+# warning that the index was damaged is kept apart, in $D/NAME.warn (split without a process: the
+# flips run it 40 times)
+dsl() {
+    local l
+    "$RETRIAGE" dslabel --answers "$DEMO/answers.jsonl" --collection "$D/ws/collection.tsv" \
+        --run "$R/bm25.trec" --run "$R/dense.trec" --with-f1 > "$D/$1" 2> "$D/$1.err" || echo "exit $?" >> "$D/$1"
+    : > "$D/$1.warn"
+    while IFS= read -r l; do
+        if [[ $l == *"offset index damaged"* ]]; then printf '%s\n' "$l" >> "$D/$1.warn"
+        else printf '%s\n' "$l" >> "$D/$1"; fi
+    done < "$D/$1.err"
+}
 rm -f "$IDX"
 dsl dsl.fresh
 cp "$IDX" "$D/idx.whole"
 isize=$(stat -c %s "$IDX")
 bad=0 warned=0
-for trial in $(seq 1 40); do
+for ((trial = 1; trial <= 40; trial++)); do
     cp "$D/idx.whole" "$IDX"
     n=$(( RANDOM % 8 + 1 ))
     if [ $((trial % 8)) -eq 1 ]; then at=$(( RANDOM % (136 - n + 1) ))   # now and then the header
     else at=$(( 136 + (RANDOM * 32768 + RANDOM) % (isize - 136 - n + 1) )); fi
     bytes=""
-    for _ in $(seq 1 $n); do bytes="$bytes$(printf '\\%03o' $((RANDOM % 256)))"; done
+    for ((b = 0; b < n; b++)); do printf -v o '\\%03o' $((RANDOM % 256)); bytes+=$o; done
     printf "$bytes" | dd of="$IDX" bs=1 seek=$at conv=notrunc 2> /dev/null
     dsl "dsl$trial"
     [ -s "$D/dsl$trial.warn" ] && warned=$((warned + 1))
@@ -484,13 +517,16 @@ ok $? "and the same metrics as the demo's own pids"
 # (RETRIAGE_CACHE_BACKGROUND_MIN: from 64 MiB by default; 0 here.) The open does not wait for it,
 # nor does a pipe the open writes to (the writer holds none of its descriptors); the cache appears
 # whole, renamed over no temporary, and the next open maps it.
+# (RETRIAGE_CACHE_WRITER_WAIT holds the writer until the file it names exists: the test looks
+# while the writer waits, then lets it go.)
 rm -f "$cache"
-rm -f "$D/report.txt"
-RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_PAUSE=6 \
+rm -f "$D/report.txt" "$D/go"
+RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_WAIT=$D/go \
     "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 2> "$D/err" | cat > /dev/null
 writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p' "$D/report.txt" | head -n 1)
 [ -n "$writer" ] && kill -0 "$writer" 2> /dev/null && [ ! -e "$cache" ]
 ok $? "a large cache: written in the background (process ${writer:-?}); the open and its pipe end first"
+: > "$D/go"
 wait_for 60 "the background writer's cache" test -e "$cache"
 [ -f "$cache" ] && [ -z "$(ls "$D/ws" | grep '\.rtws\.tmp-')" ]
 ok $? "the background writer leaves the cache whole and no temporary"
@@ -502,13 +538,14 @@ rm -f "$cache"
 
 # A collection indexed on its own thread (a large one; all here): its index is not written during
 # the open but handed to the background writer, which writes it before the cache.
-rm -f "$D/ws/collection.tsv.rtidx"
-RETRIAGE_PARALLEL_MIN=0 RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_PAUSE=4 \
+rm -f "$D/ws/collection.tsv.rtidx" "$D/go"
+RETRIAGE_PARALLEL_MIN=0 RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_WAIT=$D/go \
     "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 2> "$D/err" | cat > /dev/null
 writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p' "$D/report.txt" | head -n 1)
 [ -n "$writer" ] && [ ! -e "$D/ws/collection.tsv.rtidx" ] &&
     has "passages (index built; being written by process $writer"
 ok $? "an index built on a thread: written by the cache's writer (process ${writer:-?}), not by the open"
+: > "$D/go"
 wait_for 60 "the background writer's cache" test -e "$cache"
 [ -f "$D/ws/collection.tsv.rtidx" ] && [ -f "$cache" ] && [ "$D/ws/collection.tsv.rtidx" -ot "$cache" -o "$D/ws/collection.tsv.rtidx" -nt "$cache" ] &&
     [ -z "$(ls "$D/ws" | grep '\.tmp-')" ]
@@ -522,10 +559,12 @@ rm -f "$cache"
 # An input changed while the background writer waits (same size, one byte): the writer reads the
 # inputs' stamps again, content included, and writes no cache (the open itself only fstats them).
 cp -p "$D/ws/runs/dense.trec" "$D/dense.keep"
-RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_PAUSE=3 \
+rm -f "$D/go"
+RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_WAIT=$D/go \
     "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 2> "$D/err" | cat > /dev/null
 writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p' "$D/report.txt" | head -n 1)
 printf 'X' | dd of="$D/ws/runs/dense.trec" bs=1 seek=3 conv=notrunc 2> /dev/null
+: > "$D/go"
 [ -n "$writer" ] && wait_for 60 "the background writer (process $writer) to end" gone "$writer"
 [ -n "$writer" ] && ! kill -0 "$writer" 2> /dev/null && [ -z "$(ls "$D/ws" | grep '\.rtws')" ]
 ok $? "a run changed while the background writer waited: no cache written (process ${writer:-?})"

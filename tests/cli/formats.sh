@@ -119,8 +119,8 @@ RUNS="$D/sysA.trec $D/sysB.tsv $D/sysD.json"
 # shellcheck disable=SC2086
 "$RETRIAGE" eval -Q -q -m "$M" --format json "$D/g.trec" $RUNS >"$D/all.json"
 ok $? "--format json exits 0"
-if command -v python3 >/dev/null 2>&1; then
-    python3 - "$D/all.json" "$D/all.tsv" >"$D/py" 2>&1 <<'EOF'
+if [ -n "$PYTHON3" ]; then
+    "$PYTHON3" - "$D/all.json" "$D/all.tsv" >"$D/py" 2>&1 <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 want = {}
@@ -145,7 +145,7 @@ EOF
     printf '1 Q0 a 1 1 we"ird\\\\name\n' >"$D/weird.trec"
     printf '1 0 a 1\n' >"$D/one.trec"
     "$RETRIAGE" eval -Q --format json "$D/one.trec" "$D/weird.trec" |
-        python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["runs"][0]["run"] != "we\"ird\\\\name")'
+        "$PYTHON3" -c 'import json, sys; sys.exit(json.load(sys.stdin)["runs"][0]["run"] != "we\"ird\\\\name")'
     ok $? "--format json escapes quotes and backslashes in run names"
 else
     skip_one "--format json parses" "python3 is absent"

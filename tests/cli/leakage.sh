@@ -51,8 +51,8 @@ awk -F'\t' '$1 == "specialization" && $3 == 1 && $4 == 0.5 { a = 1 } $1 == "not-
              $1 == "identical" && $3 == 0 { c = 1 } $1 == "all" && $3 == 2 { d = 1 } END { exit !(a && b && c && d) }' "$TMPD/types"
 ok $? "leak-types: one specialization, one not-leak, shares of the two reviewed"
 "$RETRIAGE" export --demo --journal-dir "$J" --annotator rev --what leak-types --format json > "$TMPD/types.json"
-if command -v python3 > /dev/null 2>&1; then
-    python3 -c 'import json, sys; r = {x["type"]: x for x in json.load(open(sys.argv[1]))}; sys.exit(r["all"]["pairs"] != 2)' "$TMPD/types.json"
+if [ -n "$PYTHON3" ]; then
+    "$PYTHON3" -c 'import json, sys; r = {x["type"]: x for x in json.load(open(sys.argv[1]))}; sys.exit(r["all"]["pairs"] != 2)' "$TMPD/types.json"
     ok $? "leak-types as JSON parses, with numbers"
 else
     ok 0 "# SKIP python3 is absent (leak-types as JSON)"

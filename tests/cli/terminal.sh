@@ -6,7 +6,7 @@
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 command -v script >/dev/null || skip_all "util-linux script is needed to run the CLI on a terminal"
-command -v python3 >/dev/null || skip_all "python3 is needed to parse the JSON output"
+[ -n "$PYTHON3" ] || skip_all "python3 is needed to parse the JSON output"
 export XDG_CACHE_HOME="$D/cache"
 ESC=$(printf '\033')
 BEL=$(printf '\007')
@@ -35,15 +35,15 @@ on_tty eval --format md "$D/q.trec" "$D/t.run"
 "$RETRIAGE" eval "$D/q.trec" "$D/t.run" >"$D/pipe.tsv" 2>/dev/null
 grep -q "${ESC}]2;PWNED" "$D/pipe.tsv"; report $? "eval into a pipe keeps the bytes (TSV is data)"
 "$RETRIAGE" eval --format json "$D/q.trec" "$D/t.run" >"$D/out.json" 2>/dev/null
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"][0]["run"].startswith("\x1b]2;")' "$D/out.json"
+"$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"][0]["run"].startswith("\x1b]2;")' "$D/out.json"
 report $? "eval --format json escapes the ESC and stays valid JSON"
 printf 'q1 Q0 p1 1 2 bad\377tag\n' >"$D/u.run"
 "$RETRIAGE" eval --format json "$D/q.trec" "$D/u.run" >"$D/u.json" 2>/dev/null
-python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$D/u.json"
+"$PYTHON3" -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$D/u.json"
 report $? "eval --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
 printf 'q1 Q0 p1 1 2 ok\n' >"$D/v.run"
 "$RETRIAGE" compare --format json "$D/q.trec" "$D/u.run" "$D/v.run" >"$D/c.json" 2>/dev/null
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d[0]["a"] == "bad\ufffdtag"' "$D/c.json"
+"$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d[0]["a"] == "bad\ufffdtag"' "$D/c.json"
 report $? "compare --format json of a tag with invalid UTF-8 stays valid UTF-8 JSON"
 # agree: annotators are named after their journals' file names, categories by the workspace file.
 # retriage makes no journal named with invalid UTF-8, but one may come from elsewhere: a copy.
@@ -55,7 +55,7 @@ printf ':label q1 p1 0\n:tag q1 p1 1\n' >"$D/agree.script"
 cp "$D/aj/b.jsonl" "$D/aj/a$(printf '\377').jsonl"
 cp "$D/aj/b.jsonl" "$D/aj/a.jsonl"
 "$RETRIAGE" agree --format json "$D/agree.json" >"$D/a.json" 2>"$D/a.err"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d["annotators"] == ["a", "b"] and "c\ufffd" in d["pairs"][0]["category_kappa"]' "$D/a.json" &&
+"$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert d["annotators"] == ["a", "b"] and "c\ufffd" in d["pairs"][0]["category_kappa"]' "$D/a.json" &&
     grep -q 'a\\xff.jsonl: no annotator can have that name (it is not valid UTF-8): left out of the team' "$D/a.err"
 report $? "agree --format json of a category name with invalid UTF-8 stays valid UTF-8 JSON; a journal so named is left out"
 

@@ -2,10 +2,9 @@
 # outputs of outside references (trec_eval 10.0, the official DuReader script) stored under
 # ../shared/data. Source it after tests/lib.sh. Only POSIX sh and awk (mawk is enough).
 
-# te_list REF M — the retriage measure names matching the trec_eval measures printed in REF, as a
-# comma-separated list (empty when none maps). M is the -M cutoff REF was made with (0: none;
-# -1: REF is already in retriage's names, as made by the converters below); see te_map in the
-# awk program for the mapping and what a cutoff allows.
+# TE_AWK_MAP — te_map(m, M): the retriage measure name for the trec_eval measure m of a reference
+# made with -M cutoff M (0: none; -1: the reference is already in retriage's names, as made by the
+# converters below), or "" when none maps.
 TE_AWK_MAP='
 function te_map(m, M,    k) {
     if (M < 0) return m;   # the reference already uses retriage names
@@ -30,12 +29,6 @@ function te_map(m, M,    k) {
 # "[stderr] …" and "[exit] rc" lines, which are not values.
 function te_value_line() { return NF == 3 && $1 !~ /^(\$|\[)/ }
 '
-
-te_list() {
-    awk -v M="$2" "$TE_AWK_MAP"'
-        te_value_line() { r = te_map($1, M); if (r != "" && !(r in seen)) { seen[r] = 1; out = out (out == "" ? "" : ",") r } }
-        END { print out }' "$1"
-}
 
 # te_compare REF OUT M TOL — compares trec_eval output REF with `retriage eval` TSV OUT.
 # Every mapped (measure, qid) of REF, per query and 'all', must be in OUT within TOL, and OUT
@@ -73,13 +66,21 @@ te_compare() {
 te_check() {
     _name=$1 _ref=$2 _m=$3 _tol=$4
     shift 4
-    _list=$(te_list "$_ref" "$_m")
+    # the measures REF prints, mapped (a comma-separated list) and, for a reference with only 'all' lines (made without -q), -q to
+    # ask retriage for the means only: one awk, "LIST -q" or "LIST -" (few processes a check: a
+    # process costs milliseconds on some machines, and there are a hundred checks)
+    _meta=$(awk -v M="$_m" "$TE_AWK_MAP"'
+        te_value_line() {
+            r = te_map($1, M); if (r != "" && !(r in seen)) { seen[r] = 1; out = out (out == "" ? "" : ",") r }
+            if ($2 != "all") q = "-q"
+        }
+        END { print out " " (q == "" ? "-" : q) }' "$_ref")
+    _list=${_meta% *} _q=${_meta##* }
+    [ "$_q" = - ] && _q=
     if [ -z "$_list" ]; then
         ok 1 "$_name: no comparable measure in $_ref"
         return
     fi
-    # A reference with only 'all' lines was made without -q: ask retriage for the means only.
-    _q=$(awk "$TE_AWK_MAP"' te_value_line() && $2 != "all" { print "-q"; exit }' "$_ref")
     "$RETRIAGE" eval $_q -m "$_list" "$@" >"$TMPD/out" 2>"$TMPD/err"
     _rc=$?
     if [ $_rc -ne 0 ]; then
@@ -89,8 +90,12 @@ te_check() {
     fi
     te_compare "$_ref" "$TMPD/out" "$_m" "$_tol" >"$TMPD/cmp"
     _rc=$?
-    _count=$(tail -n 1 "$TMPD/cmp")
-    sed '$d' "$TMPD/cmp" | head -n 20 | diag
+    if [ $_rc -eq 0 ]; then
+        read -r _count <"$TMPD/cmp"   # (only the count when nothing differs)
+    else
+        _count=$(tail -n 1 "$TMPD/cmp")
+        sed '$d' "$TMPD/cmp" | head -n 20 | diag
+    fi
     ok $_rc "$_name ($_count, tol $_tol)"
 }
 

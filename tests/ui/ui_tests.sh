@@ -12,45 +12,79 @@ unset NO_COLOR
 # The demo's collection index may not be writable beside the sources (distcheck): use a cache.
 export XDG_CACHE_HOME="$TMPD/cache"
 out="$TMPD/out"
-mkdir -p "$out"
+mkdir -p "$out" "$TMPD/w"
+# (A process costs milliseconds on some machines: the scripts run one retriage each, and the
+# checks below run a few processes over all the snapshots at once, not a dozen per snapshot.)
 for script in "$SRCDIR"/tests/ui/cases/*.script; do
-    name=$(basename "$script" .script)
-    size=$(sed -n 's/^# size: *//p' "$script" | head -n1)
-    env=$(sed -n 's/^# env: *//p' "$script" | head -n1)
+    name=${script##*/}
+    name=${name%.script}
+    # the size, the environment and the widest the screen ever is (the size, or a :resize)
+    size='' env='' cols=0
+    while IFS= read -r line; do
+        case $line in
+        "# size: "*) [ -n "$size" ] || size=${line#"# size: "} ;;
+        "# env: "*) [ -n "$env" ] || env=${line#"# env: "} ;;
+        ":resize "*) w=${line#:resize }; w=${w%% *}; [ "$w" -gt "$cols" ] && cols=$w ;;
+        esac
+    done < "$script"
+    size=${size:-80x24}
+    [ "${size%%x*}" -gt "$cols" ] && cols=${size%%x*}
+    eval "cols_$name=$cols"
     sed "s|\$OUT|$out|g" "$script" > "$TMPD/$name.script"
     # each script annotates into a journal of its own, as a fixed annotator
-    if env $env "$RETRIAGE" --demo --script "$TMPD/$name.script" --size "${size:-80x24}" \
+    # shellcheck disable=SC2086
+    if env $env "$RETRIAGE" --demo --script "$TMPD/$name.script" --size "$size" \
             --journal-dir "$TMPD/journal-$name" --annotator tester \
             > "$TMPD/$name.stdout" 2> "$TMPD/$name.stderr"; then
         ok 0 "$name: script runs"
     else
         ok 1 "$name: script runs"; diag < "$TMPD/$name.stderr"
-        continue
     fi
-    for snap in "$out/$name".*.txt; do
-        [ -f "$snap" ] || { ok 1 "$name: took no snapshot"; continue; }
-        base=$(basename "$snap")
-        # the widest the screen ever is in this script
-        cols=$( (echo "${size:-80x24}" | cut -dx -f1; sed -n 's/^:resize \([0-9]*\) .*/\1/p' "$script") | sort -n | tail -n1)
-        # widths: the text part only (before an attribute block)
-        widest=$(sed '/^--- attributes ---$/q' "$snap" | wc -L)
-        [ "$widest" -le "$cols" ]; ok $? "$base: no line wider than $cols columns (widest $widest)"
-        if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$snap"; then
-            ok 1 "$base: no raw control characters"
-        else
-            ok 0 "$base: no raw control characters"
-        fi
-        # when a change was made ("relabelled … by NAME 2026-11-21 10:42") differs between runs
-        sed -i 's/\(by [^ ]* \)20[0-9][0-9]-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]/\1YYYY-MM-DD hh:mm/g' "$snap"
-        want="$SRCDIR/tests/ui/expected/$base"
-        if [ "${UPDATE:-0}" = 1 ]; then
-            cp "$snap" "$want"
-        fi
-        if [ -f "$want" ] && diff -u "$want" "$snap" > "$TMPD/diff"; then
-            ok 0 "$base: screen as expected"
-        else
-            ok 1 "$base: screen as expected"; diag < "$TMPD/diff" 2>/dev/null || echo "# missing $want"
-        fi
-    done
+    set -- "$out/$name".*.txt
+    [ -f "$1" ] || ok 1 "$name: took no snapshot"
 done
+set -- "$out"/*.txt
+[ -f "$1" ] || { ok 1 "no snapshots"; done_testing; exit; }
+# when a change was made ("relabelled … by NAME 2026-11-21 10:42") differs between runs
+sed -i 's/\(by [^ ]* \)20[0-9][0-9]-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]/\1YYYY-MM-DD hh:mm/g' "$@"
+# the text part of each (before an attribute block), whose display width wc -L gives
+awk -v w="$TMPD/w" 'FNR == 1 { n = FILENAME; sub(/.*\//, "", n); printf "" > (w "/" n) }
+    /^--- attributes ---$/ { nextfile } { print > (w "/" n) }' "$@"
+wc -L "$TMPD/w"/*.txt | sed '$d' > "$TMPD/widths"
+LC_ALL=C grep -l "$(printf '[\001-\010\013-\037\177]')" "$@" > "$TMPD/controls"
+controls=$(cat "$TMPD/controls")
+diff -rq "$SRCDIR/tests/ui/expected" "$out" > "$TMPD/differ"
+differ=$(cat "$TMPD/differ")
+while read -r widest path; do
+    base=${path##*/}
+    name=${base%%.*}
+    snap=$out/$base
+    eval "cols=\$cols_$name"
+    [ "$widest" -le "$cols" ]; ok $? "$base: no line wider than $cols columns (widest $widest)"
+    case "
+$controls
+" in
+    *"
+$snap
+"*) ok 1 "$base: no raw control characters" ;;
+    *) ok 0 "$base: no raw control characters" ;;
+    esac
+    want="$SRCDIR/tests/ui/expected/$base"
+    if [ "${UPDATE:-0}" = 1 ]; then
+        cp "$snap" "$want"
+    fi
+    case "
+$differ
+" in
+    *" $snap differ
+"* | *"Only in $out: $base
+"*) st=1 ;;
+    *) st=0 ;;
+    esac
+    if [ $st -eq 0 ] && [ -f "$want" ]; then
+        ok 0 "$base: screen as expected"
+    else
+        ok 1 "$base: screen as expected"; diff -u "$want" "$snap" 2>&1 | diag
+    fi
+done < "$TMPD/widths"
 done_testing

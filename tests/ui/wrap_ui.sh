@@ -20,18 +20,20 @@ for size in 80x24 140x42; do
     ok $? "$size: help, page by page"
     rows=${size#*x}
     # the body of each page (no title, no status line); a page repeats the last row of the one before
-    for i in $(seq 1 40); do
-        sed -n "$([ $i -eq 1 ] && echo 2 || echo 3),$((rows - 1))p" "$D/h.$size.$i"
-    done | flat > "$D/help.$size"
-    st=0
-    # every action's description, whole (the longest ones wrap)
+    awk -v rows="$rows" 'FNR >= (FILENAME ~ /\.1$/ ? 2 : 3) && FNR <= rows - 1' "$D/h.$size".{1..40} | flat > "$D/help.$size"
+    # every action's description, whole (the longest ones wrap), its blanks squeezed as flat does:
+    # one awk for all, a line "cut: …" for each not shown and "n N" for the number checked
     "$RETRIAGE" --help-keys | awk -F'  +' 'NF >= 3 && length($NF) > 40 { print $NF }' | sort -u > "$D/descs"
-    n=0
-    while IFS= read -r desc; do
-        n=$((n + 1))
-        want=$(printf '%s' "$desc" | tr -s ' ' ' ')
-        grep -qF -- "$want" "$D/help.$size" || { echo "cut: $want" | diag; st=1; }
-    done < "$D/descs"
+    awk 'NR == FNR { gsub(/ +/, " "); d[++n] = $0; next } { text = text $0 }
+         END { for (i = 1; i <= n; i++) if (!index(text, d[i])) print "cut: " d[i]; print "n " n + 0 }' \
+        "$D/descs" "$D/help.$size" > "$D/cut"
+    st=0 n=0
+    while IFS= read -r line; do
+        case $line in
+        "n "*) n=${line#n } ;;
+        *) echo "$line" | diag; st=1 ;;
+        esac
+    done < "$D/cut"
     [ "$n" -gt 20 ] || st=1
     ok $st "$size: each of the $n long descriptions is shown whole in help"
     grep -qF "1 entity mismatch" "$D/help.$size" && grep -qF "7 false negative" "$D/help.$size" &&

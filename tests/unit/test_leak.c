@@ -294,13 +294,13 @@ static void test_factory_indexes(void)
 {
     synth_rng r = {11};
     rt_embed *centres = random_embed(&r, 64, 32);
-    rt_embed *tr = clustered(&r, centres, 5000), *te = clustered(&r, centres, 400);
+    rt_embed *tr = clustered(&r, centres, 2500), *te = clustered(&r, centres, 200);
     check_recall(te, tr, "Flat", NULL, 1.0);
-    double r16 = check_recall(te, tr, "IVF64,Flat", "nprobe=16", 0.9);
-    double r1 = check_recall(te, tr, "IVF64,Flat", "nprobe=1", 0.5);
-    ok(r1 < r16, "the parameters reach the index: nprobe=1 finds less (%.3f) than nprobe=16 (%.3f)", r1, r16);
+    double r8 = check_recall(te, tr, "IVF32,Flat", "nprobe=8", 0.9);
+    double r1 = check_recall(te, tr, "IVF32,Flat", "nprobe=1", 0.5);
+    ok(r1 < r8, "the parameters reach the index: nprobe=1 finds less (%.3f) than nprobe=8 (%.3f)", r1, r8);
     check_recall(te, tr, "HNSW32", "efSearch=128", 0.9);
-    check_recall(te, tr, "IVF64,SQ8", "nprobe=16", 0.8);
+    check_recall(te, tr, "IVF32,SQ8", "nprobe=8", 0.8);
     rt_embed_free(&centres);
     rt_embed_free(&tr);
     rt_embed_free(&te);

@@ -352,8 +352,8 @@ static void compare_one_query(void)
 }
 
 /* --samples 10^8 took 1.2 GB: every resample mean kept, then sorted with a copy. Only the tails
- * of the two percentiles are kept now: 5·10^7 samples of one comparison within 128 MB more than
- * the program uses (each mean alone would be 400 MB), with the percentiles of every mean. */
+ * of the two percentiles are kept now: 2.5·10^7 samples of one comparison within 128 MB more than
+ * the program uses (each mean alone would be 200 MB), with the percentiles of every mean. */
 static void test_bootstrap_memory(void)
 {
     double d[] = {0.1, -0.2, 0.35, 0.0}, lo = 0, hi = 0;
@@ -371,13 +371,13 @@ static void test_bootstrap_memory(void)
     if (f)
         fclose(f);
 #endif
-    int done = rt_stats_bootstrap_test(d, 4, 50000000, 9, 0.025, 0.975, &lo, &hi, &p);
+    int done = rt_stats_bootstrap_test(d, 4, 25000000, 9, 0.025, 0.975, &lo, &hi, &p);
     if (capped)
         setrlimit(RLIMIT_AS, &old);
     /* the resample means are multiples of 0.0125 between -0.2 and 0.35, and the interval is close
      * to the exact bootstrap distribution's (about ±1.96 · sd/sqrt(n) around the mean 0.0625) */
     ok(done && p.defined && lo < 0 && hi > 0.15 && hi < 0.3 && fabs(lo / 0.0125 - round(lo / 0.0125)) < 1e-6,
-       "bootstrap of 5·10^7 samples within 128 MB%s: [%g, %g], p %g", capped ? "" : " (not capped here)", lo, hi, p.p);
+       "bootstrap of 2.5·10^7 samples within 128 MB%s: [%g, %g], p %g", capped ? "" : " (not capped here)", lo, hi, p.p);
 }
 
 int main(void)
