@@ -448,7 +448,16 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
             rt_file_sync_dirfd(dirfd);
         }
     }
-    int rfd = j->fd >= 0 ? j->fd : dirfd >= 0 && existed ? open_regular(dirfd, name, O_RDONLY, 0) : -1;
+    /* A reader that could not finish an import committed into this folder reads the import's
+     * copy of the journal: its figures count every journal's new lines, as the import stands. */
+    char *pending = j->fd < 0 && dirfd >= 0 ? rt_jtxn_pending(dirfd, name) : NULL;
+    int rfd = j->fd;
+    if (rfd < 0 && pending && (rfd = open_regular(dirfd, pending, O_RDONLY, 0)) >= 0)
+        rt_report_add(report, RT_REPORT_WARNING, "%s: read from %s/%s, the copy an interrupted import "
+                      "committed (this open cannot finish the import)", j->path, dir, pending);
+    free(pending);
+    if (rfd < 0 && dirfd >= 0 && existed)
+        rfd = open_regular(dirfd, name, O_RDONLY, 0);
     if (rfd < 0 && existed) {
         rt_err_set(err, RT_EINPUT, "%s: %s", j->path, strerror(errno));
         close(dirfd);

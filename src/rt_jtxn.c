@@ -1,6 +1,9 @@
 /* rt_jtxn — several journals committed at once: staged copies, one marker as the commit point,
  * renames finished by whoever opens the folder next. The marker is a text file, a line a journal:
- * "STAGED<TAB>JOURNAL<TAB>OLD_INO<TAB>OLD_SIZE<TAB>NEW_INO", between a header and an end line. */
+ * "STAGED<TAB>JOURNAL<TAB>OLD_INO<TAB>OLD_SIZE<TAB>NEW_INO<TAB>NEW_SIZE<TAB>NEW_XXH3", between a
+ * header and an end line. The files are told by their content (sizes and XXH3 of the bytes), not
+ * by their inodes, which a copy of the folder (a backup restored, cp -a) changes; a marker of
+ * version 1 (no content fields) is still read by inodes. */
 #include "config.h"
 
 #include <dirent.h>
@@ -14,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "rt_file.h"
 #include "rt_jtxn.h"
@@ -22,7 +26,8 @@
 static const char marker_name[] = ".import.txn";
 static const char lock_name[] = ".import.lock";
 static const char staged_infix[] = ".jsonl.import-";
-static const char header[] = "retriage-jtxn 1\n";
+static const char header[] = "retriage-jtxn 2\n";
+static const char header_v1[] = "retriage-jtxn 1\n";
 
 typedef struct staged {
     rt_journal *j;
@@ -32,6 +37,7 @@ typedef struct staged {
     size_t len, nops;
     ino_t old_ino, new_ino;
     off_t old_size;
+    uint64_t new_sum;     /* XXH3 of the copy's len bytes */
 } staged;
 
 struct rt_jtxn {
@@ -97,12 +103,51 @@ static void keep_aside(int dirfd, const char *dir, const char *stagedname, const
                       "its lines are in %s/%s", dir, journal, why, dir, stagedname);
 }
 
-/* One marker line: finishes that journal's rename. 0 when done (or already done), -1 otherwise. */
-static int recover_line(int dirfd, const char *dir, char *line, rt_report *report)
+/* XXH3 of the first n bytes of the regular file name in dirfd; -1 when it cannot be read or is
+ * shorter. Read in pieces: a journal may be large, and this runs only to finish an import. */
+static int sum_at(int dirfd, const char *name, off_t n, uint64_t *sum)
 {
-    char *f[5];
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    XXH3_state_t *x = XXH3_createState();
+    char buf[65536];
+    off_t done = 0;
+    int ok = x && XXH3_64bits_reset(x) == XXH_OK;
+    while (ok && done < n) {
+        size_t want = n - done < (off_t)sizeof buf ? (size_t)(n - done) : sizeof buf;
+        ssize_t got = pread(fd, buf, want, done);
+        ok = got > 0 && XXH3_64bits_update(x, buf, (size_t)got) == XXH_OK;
+        done += got > 0 ? got : 0;
+    }
+    if (ok)
+        *sum = XXH3_64bits_digest(x);
+    XXH3_freeState(x);
+    close(fd);
+    return ok ? 0 : -1;
+}
+
+/* Whether the file name in dirfd (its stat sb) holds exactly size bytes whose XXH3 is sum. */
+static int holds(int dirfd, const char *name, const struct stat *sb, off_t size, uint64_t sum)
+{
+    uint64_t h;
+    return sb->st_size == size && sum_at(dirfd, name, size, &h) == 0 && h == sum;
+}
+
+/* One marker line, split in place (its strings point into the line). */
+typedef struct mline {
+    const char *staged, *journal;
+    ino_t old_ino, new_ino;
+    off_t old_size, new_size;
+    uint64_t new_sum;
+    int by_content;       /* version 2; version 1 knew the files by their inodes only */
+} mline;
+
+static int parse_line(char *line, mline *m)
+{
+    char *f[7];
     size_t nf = 0;
-    for (char *p = line; nf < 5; nf++) {
+    for (char *p = line; nf < 7; nf++) {
         f[nf] = p;
         char *tab = strchr(p, '\t');
         if (!tab) {
@@ -112,43 +157,88 @@ static int recover_line(int dirfd, const char *dir, char *line, rt_report *repor
         *tab = '\0';
         p = tab + 1;
     }
-    if (nf != 5 || f[0][0] != '.' || strchr(f[0], '/') || strchr(f[1], '/') || f[1][0] == '.')
+    if ((nf != 5 && nf != 7) || f[0][0] != '.' || strchr(f[0], '/') || strchr(f[1], '/') || f[1][0] == '.')
         return -1;
-    ino_t old_ino = (ino_t)strtoull(f[2], NULL, 10), new_ino = (ino_t)strtoull(f[4], NULL, 10);
-    off_t old_size = (off_t)strtoll(f[3], NULL, 10);
+    m->by_content = nf == 7;
+    m->staged = f[0];
+    m->journal = f[1];
+    m->old_ino = (ino_t)strtoull(f[2], NULL, 10);
+    m->old_size = (off_t)strtoll(f[3], NULL, 10);
+    m->new_ino = (ino_t)strtoull(f[4], NULL, 10);
+    m->new_size = m->by_content ? (off_t)strtoll(f[5], NULL, 10) : 0;
+    m->new_sum = m->by_content ? strtoull(f[6], NULL, 16) : 0;
+    return 0;
+}
+
+/* Where a marker line's journal stands. */
+enum { M_DONE, M_GONE, M_NOT_OURS, M_CHANGED, M_READY };
+
+static int judge(int dirfd, const mline *m)
+{
     struct stat ss, js;
-    int have_staged = is_regular(dirfd, f[0], &ss), have_journal = is_regular(dirfd, f[1], &js);
-    if (!have_staged) {
-        if (have_journal && js.st_ino == new_ino)
-            return 0;   /* renamed before the kill */
+    int have_staged = is_regular(dirfd, m->staged, &ss), have_journal = is_regular(dirfd, m->journal, &js);
+    uint64_t sum;
+    if (!have_staged)   /* renamed before the kill (and maybe appended to since), or lost */
+        return have_journal && (m->by_content ? js.st_size >= m->new_size &&
+                                                    sum_at(dirfd, m->journal, m->new_size, &sum) == 0 &&
+                                                    sum == m->new_sum
+                                              : js.st_ino == m->new_ino)
+                   ? M_DONE
+                   : M_GONE;
+    if (m->by_content ? !holds(dirfd, m->staged, &ss, m->new_size, m->new_sum) : ss.st_ino != m->new_ino)
+        return M_NOT_OURS;
+    /* an empty journal the import created may have been removed again by its process; the copy
+     * begins with the journal's bytes as they were staged */
+    uint64_t old_sum = 0;
+    int as_staged = !have_journal ? m->old_size == 0
+                    : m->by_content ? sum_at(dirfd, m->staged, m->old_size, &old_sum) == 0 &&
+                                      holds(dirfd, m->journal, &js, m->old_size, old_sum)
+                                    : js.st_ino == m->old_ino && js.st_size == m->old_size;
+    return as_staged ? M_READY : M_CHANGED;
+}
+
+/* One marker line: finishes that journal's rename. 0 when done (now or before the kill), 1 when
+ * it cannot be (the journal is left as it is, and report says where the import's lines are),
+ * -1 when it should be tried again. */
+static int recover_line(int dirfd, const char *dir, char *line, rt_report *report)
+{
+    mline m;
+    if (parse_line(line, &m) != 0)
+        return -1;
+    switch (judge(dirfd, &m)) {
+    case M_DONE:
+        return 0;
+    case M_GONE:
         rt_report_add(report, RT_REPORT_WARNING, "%s/%s: an interrupted import's copy of it is gone; "
-                      "the journal is as it was", dir, f[1]);
-        return 0;
+                      "the journal is as it was", dir, m.journal);
+        return 1;
+    case M_NOT_OURS:
+        keep_aside(dirfd, dir, m.staged, m.journal, report, "its staged copy is not the one the import wrote");
+        return 1;
+    case M_CHANGED:
+        keep_aside(dirfd, dir, m.staged, m.journal, report, "the journal changed after the import staged it");
+        return 1;
+    default:
+        break;
     }
-    if (ss.st_ino != new_ino) {
-        keep_aside(dirfd, dir, f[0], f[1], report, "its staged copy is not the one the import wrote");
-        return 0;
-    }
-    /* an empty journal the import created may have been removed again by its process */
-    int as_staged = have_journal ? js.st_ino == old_ino && js.st_size == old_size : old_size == 0;
-    if (!as_staged) {
-        keep_aside(dirfd, dir, f[0], f[1], report, "the journal changed after the import staged it");
-        return 0;
-    }
-    if (renameat(dirfd, f[0], dirfd, f[1]) != 0) {
-        rt_report_add(report, RT_REPORT_WARNING, "%s/%s: cannot finish an interrupted import: %s", dir, f[1],
-                      strerror(errno));
+    if (renameat(dirfd, m.staged, dirfd, m.journal) != 0) {
+        rt_report_add(report, RT_REPORT_WARNING, "%s/%s: cannot finish an interrupted import: %s", dir,
+                      m.journal, strerror(errno));
         return -1;
     }
     return 0;
 }
 
-/* With the lock held: reads the marker, finishes each rename, removes the marker. */
-static void recover_locked(int dirfd, const char *dir, rt_report *report)
+/* The folder's marker when it is one an import wrote (a new string, its lines after the header,
+ * ending "end\n"), else NULL; *bad set when a file is there that is not a marker. */
+static char *read_marker(int dirfd, size_t *header_len, int *bad)
 {
     struct stat sb;
-    if (!is_regular(dirfd, marker_name, &sb))
-        return;
+    *bad = 0;
+    if (!is_regular(dirfd, marker_name, &sb)) {
+        *bad = fstatat(dirfd, marker_name, &sb, AT_SYMLINK_NOFOLLOW) == 0;   /* a link, a folder, … */
+        return NULL;
+    }
     int fd = openat(dirfd, marker_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     char *buf = NULL;
     size_t len = 0;
@@ -161,18 +251,37 @@ static void recover_locked(int dirfd, const char *dir, rt_report *report)
     if (fd >= 0)
         close(fd);
     size_t hl = sizeof header - 1;
-    if (!buf || len < hl || memcmp(buf, header, hl) != 0 || len < 5 || strcmp(buf + len - 5, "\nend\n") != 0) {
+    /* A NUL byte is never in a marker this code writes, and would end a line's string early. */
+    if (!buf || len < hl || (memcmp(buf, header, hl) != 0 && memcmp(buf, header_v1, hl) != 0) ||
+        len < 5 || strcmp(buf + len - 5, "\nend\n") != 0 || memchr(buf, '\0', len)) {
+        *bad = 1;
+        free(buf);
+        return NULL;
+    }
+    *header_len = hl;
+    return buf;
+}
+
+/* With the lock held: reads the marker, finishes each rename, removes the marker. */
+static void recover_locked(int dirfd, const char *dir, rt_report *report)
+{
+    size_t hl = 0;
+    int bad;
+    char *buf = read_marker(dirfd, &hl, &bad);
+    if (bad)
         rt_report_add(report, RT_REPORT_WARNING, "%s/%s: not an import's marker; left as it is (move it away)",
                       dir, marker_name);
-        free(buf);
+    if (!buf)
         return;
-    }
-    size_t done = 0, failed = 0;
+    size_t done = 0, failed = 0, left = 0;
     for (char *line = buf + hl; *line && strcmp(line, "end\n") != 0;) {
         char *nl = strchr(line, '\n');
         *nl = '\0';
-        if (recover_line(dirfd, dir, line, report) == 0)
+        int r = recover_line(dirfd, dir, line, report);
+        if (r == 0)
             done++;
+        else if (r > 0)
+            left++;
         else
             failed++;
         line = nl + 1;
@@ -187,8 +296,47 @@ static void recover_locked(int dirfd, const char *dir, rt_report *report)
     (void)unlinkat(dirfd, marker_name, 0);
     rt_file_sync_dirfd(dirfd);
     /* a warning, not a count: the user should know their import was cut short and finished now */
-    rt_report_add(report, RT_REPORT_WARNING, "%s: finished an import that was interrupted (%zu journal%s)", dir,
-                  done, done == 1 ? "" : "s");
+    if (left)
+        rt_report_add(report, RT_REPORT_WARNING, "%s: an interrupted import was finished for %zu of its %zu "
+                      "journals; the others are as they were (see above)", dir, done, done + left);
+    else
+        rt_report_add(report, RT_REPORT_WARNING, "%s: finished an import that was interrupted (%zu journal%s)",
+                      dir, done, done == 1 ? "" : "s");
+}
+
+char *rt_jtxn_pending(int dirfd, const char *journal)
+{
+    struct stat sb;
+    if (dirfd < 0 || fstatat(dirfd, marker_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        return NULL;
+    size_t hl = 0;
+    int bad;
+    char *buf = read_marker(dirfd, &hl, &bad), *copy = NULL;
+    for (char *line = buf ? buf + hl : NULL; line && !copy && *line && strcmp(line, "end\n") != 0;) {
+        char *nl = strchr(line, '\n');
+        *nl = '\0';
+        mline m;
+        if (parse_line(line, &m) == 0 && strcmp(m.journal, journal) == 0 && judge(dirfd, &m) == M_READY)
+            copy = rt_strdup(m.staged);
+        line = nl + 1;
+    }
+    free(buf);
+    return copy;
+}
+
+/* Appends to report each line of from it does not hold yet: every journal of a folder opened
+ * tries to finish the same import, and one that cannot would say so once per journal. */
+static void add_new_lines(rt_report *report, const rt_report *from)
+{
+    for (size_t i = 0; i < rt_report_count(from); i++) {
+        rt_report_kind kind;
+        const char *line = rt_report_line(from, i, &kind);
+        int seen = 0;
+        for (size_t k = 0; k < rt_report_count(report) && !seen; k++)
+            seen = strcmp(rt_report_line(report, k, NULL), line) == 0;
+        if (!seen)
+            rt_report_add(report, kind, "%s", line);
+    }
 }
 
 void rt_jtxn_recover(int dirfd, const char *dir, rt_report *report)
@@ -199,13 +347,16 @@ void rt_jtxn_recover(int dirfd, const char *dir, rt_report *report)
     int lfd = take_lock(dirfd, 1);
     if (lfd == -1)
         return;   /* an import is running: it finishes the marker itself */
+    rt_report *said = rt_report_new();
     if (lfd == -2) {
-        rt_report_add(report, RT_REPORT_WARNING, "%s: an interrupted import is waiting to be finished, and "
+        rt_report_add(said, RT_REPORT_WARNING, "%s: an interrupted import is waiting to be finished, and "
                       "its lock cannot be opened (%s); open the folder with write access", dir, strerror(errno));
-        return;
+    } else {
+        recover_locked(dirfd, dir, said);
+        close(lfd);
     }
-    recover_locked(dirfd, dir, report);
-    close(lfd);
+    add_new_lines(report, said);
+    rt_report_free(&said);
 }
 
 /* Copies staged by an import killed before its commit point: removed (the lock is held). */
@@ -239,7 +390,20 @@ rt_status rt_jtxn_begin(rt_jtxn **out, const char *dir, rt_report *report, rt_er
             return rt_err_set(err, RT_ELOCKED, "%s: another import into this folder is running", dir);
         return rt_err_set(err, RT_EIO, "%s/%s: cannot take the import lock: %s", dir, lock_name, strerror(e));
     }
-    recover_locked(dirfd, dir, report);
+    rt_report *said = rt_report_new();
+    recover_locked(dirfd, dir, said);
+    add_new_lines(report, said);
+    rt_report_free(&said);
+    struct stat sb;
+    if (fstatat(dirfd, marker_name, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+        /* An import committed and not finished: its copies hold lines no journal has yet, and a
+         * new marker would replace the only record of them. Nothing is swept or written. */
+        close(lfd);
+        close(dirfd);
+        return rt_err_set(err, RT_EINPUT, "%s/%s: an interrupted import could not be finished (see the "
+                          "warnings) and its copies are kept: fix the folder or move the marker away", dir,
+                          marker_name);
+    }
     sweep_staged(dirfd);
     rt_jtxn *t = rt_calloc(1, sizeof *t);
     t->dir = rt_strdup(dir);
@@ -273,6 +437,7 @@ rt_status rt_jtxn_stage(rt_jtxn *t, rt_journal *j, rt_op *ops, size_t n, rt_err 
     size_t nl = strlen(journal) + sizeof staged_infix + 32;
     char *name = rt_malloc(nl);
     snprintf(name, nl, ".%.*s%s%ld", (int)(strlen(journal) - 6), journal, staged_infix, (long)getpid());
+    uint64_t sum = XXH3_64bits(all, len);
     int fd = openat(t->dirfd, name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                     js.st_mode & 07777);
     struct stat ss;
@@ -291,7 +456,8 @@ rt_status rt_jtxn_stage(rt_jtxn *t, rt_journal *j, rt_op *ops, size_t n, rt_err 
     }
     RT_GROW(t->s, t->cap, t->n + 1);
     t->s[t->n++] = (staged){.j = j, .journal = rt_strdup(journal), .name = name, .fd = fd, .len = len,
-                            .nops = n, .old_ino = js.st_ino, .new_ino = ss.st_ino, .old_size = js.st_size};
+                            .nops = n, .old_ino = js.st_ino, .new_ino = ss.st_ino, .old_size = js.st_size,
+                            .new_sum = sum};
     return RT_OK;
 }
 
@@ -302,10 +468,11 @@ static char *marker_text(const rt_jtxn *t, size_t *len)
     n = (size_t)snprintf(buf, cap, "%s", header);
     for (size_t i = 0; i < t->n; i++) {
         const staged *s = &t->s[i];
-        size_t need = strlen(s->name) + strlen(s->journal) + 80;
+        size_t need = strlen(s->name) + strlen(s->journal) + 128;
         RT_GROW(buf, cap, n + need);
-        n += (size_t)snprintf(buf + n, cap - n, "%s\t%s\t%ju\t%jd\t%ju\n", s->name, s->journal,
-                              (uintmax_t)s->old_ino, (intmax_t)s->old_size, (uintmax_t)s->new_ino);
+        n += (size_t)snprintf(buf + n, cap - n, "%s\t%s\t%ju\t%jd\t%ju\t%zu\t%016" PRIx64 "\n", s->name,
+                              s->journal, (uintmax_t)s->old_ino, (intmax_t)s->old_size, (uintmax_t)s->new_ino,
+                              s->len, s->new_sum);
     }
     RT_GROW(buf, cap, n + 8);
     n += (size_t)snprintf(buf + n, cap - n, "end\n");

@@ -23,7 +23,9 @@ typedef int (*rt_jtxn_step_fn)(void *ctx, unsigned step);
 
 /* Starts a transaction on the journal folder dir: takes the folder's import lock (RT_ELOCKED when
  * another import holds it), finishes an interrupted one (rt_jtxn_recover) and removes copies a
- * killed import staged and never committed. *out is owned by the caller (rt_jtxn_free). */
+ * killed import staged and never committed. RT_EINPUT when an interrupted import's marker is
+ * still there after that (damaged, or a rename failed): its copies are kept, nothing is written.
+ * *out is owned by the caller (rt_jtxn_free). */
 rt_status rt_jtxn_begin(rt_jtxn **out, const char *dir, rt_report *report, rt_err *err);
 
 /* Sets the step hook (NULL: none). */
@@ -45,7 +47,14 @@ void rt_jtxn_free(rt_jtxn **t);
 /* Finishes a transaction a kill interrupted after its commit point, when the folder (open as
  * dirfd, its name dir for messages) holds its marker and no import is running; says so in report.
  * A journal changed since it was staged is not replaced: a warning names it and its staged copy.
+ * A line report already holds is not added again (each journal of the folder opened tries).
  * Costs one fstatat when there is no marker. */
 void rt_jtxn_recover(int dirfd, const char *dir, rt_report *report);
+
+/* After rt_jtxn_recover could not finish it (a folder this process cannot write): the name of
+ * the copy an import committed for the journal file journal of dirfd, the journal still as the
+ * import staged it, so that a reader reads the import's lines rather than a journal the import
+ * has replaced; NULL when there is none. Owned: the caller frees it. */
+char *rt_jtxn_pending(int dirfd, const char *journal);
 
 #endif

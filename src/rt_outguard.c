@@ -22,6 +22,7 @@
 #include "rt_facets.h"
 #include "rt_outguard.h"
 #include "rt_qrels.h"
+#include "rt_reader.h"
 #include "rt_run.h"
 #include "rt_session.h"
 #include "rt_wscache.h"
@@ -91,16 +92,19 @@ static void add_named(rt_outguard *g, const char *ws_path, const cJSON *o, const
 static void add_workspace_json(rt_outguard *g, const char *path)
 {
     enum { MAX_JSON = 16 << 20 };   /* a workspace file is a page of JSON; beyond this, skipped */
-    FILE *f = fopen(path, "re");
+    /* Non-blocking: a workspace given as a named pipe was read once by the open, and opening it
+     * again would wait for a writer that never comes. Only a regular file is read again. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     struct stat sb;
-    if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > MAX_JSON) {
-        if (f)
-            fclose(f);
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > MAX_JSON) {
+        if (fd >= 0)
+            close(fd);
         return;
     }
     char *buf = rt_malloc((size_t)sb.st_size + 1);
-    size_t n = fread(buf, 1, (size_t)sb.st_size, f);
-    fclose(f);
+    ssize_t got = pread(fd, buf, (size_t)sb.st_size, 0);
+    close(fd);
+    size_t n = got > 0 ? (size_t)got : 0;
     buf[n] = 0;
     cJSON *o = cJSON_Parse(buf);
     free(buf);
@@ -178,27 +182,94 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Whether the regular file name in dirfd (AT_FDCWD: name is a path) begins with a journal
- * operation: what rt_journal_open takes for a journal, wherever it lies. */
+static int blank_line(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+/* Whether the regular file name in dirfd (AT_FDCWD: name is a path) is a journal by the rule
+ * rt_journal_open reads one by: its first line that is not blank is an operation, read whole
+ * however long (a note of 20 KB), wherever the file lies, whatever RETRIAGE_JSON_MAX says; a
+ * line longer than the default input limit (or a higher one set) is not read whole. */
 static int is_journal_at(int dirfd, const char *name)
 {
     int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return 0;
     struct stat sb;
-    char buf[16384];
-    ssize_t n = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? read(fd, buf, sizeof buf) : -1;
-    close(fd);
-    if (n <= 0)
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
         return 0;
-    const char *nl = memchr(buf, '\n', (size_t)n);
-    size_t len = nl ? (size_t)(nl - buf) : (size_t)n;
-    rt_op op;
-    rt_err e;
-    memset(&op, 0, sizeof op);
-    int ok = rt_op_from_json(&op, buf, len, &e) == RT_OK;
-    rt_op_clear(&op);
-    return ok;
+    }
+    /* Not below the default limit: RETRIAGE_JSON_MAX set low stops this process reading a long
+     * line, never makes a journal fair game. */
+    size_t limit = rt_input_max() > RT_INPUT_MAX_DEFAULT ? rt_input_max() : RT_INPUT_MAX_DEFAULT;
+    size_t cap = 16384, len = 0, start = 0;
+    char *buf = rt_malloc(cap);
+    int found = 0, done = 0, cut = 0;   /* cut: the line's leading white space was let go */
+    while (!done) {
+        if (len == cap) {
+            if (cap - start > limit) {
+                done = 1;   /* a first line past the limit: not an operation */
+                break;
+            }
+            if (start) {
+                memmove(buf, buf + start, len - start);
+                len -= start, start = 0;
+            } else {
+                cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+                buf = rt_realloc(buf, cap);
+            }
+            continue;
+        }
+        ssize_t n = read(fd, buf + len, cap - len);
+        int eof = n <= 0;
+        len += n > 0 ? (size_t)n : 0;
+        /* the complete lines read so far (and at the end of the file, the last one) */
+        for (;;) {
+            const char *nl = memchr(buf + start, '\n', len - start);
+            if (!nl && !eof) {
+                /* An operation is a JSON object without NUL bytes: a line begun otherwise (a
+                 * one-line JSON array export, a TSV, a zero-filled file) is decided without
+                 * reading the rest of it, and white space before anything is not kept. */
+                size_t k = start;
+                if (!cut && len - start < 3 && memcmp(buf + start, "\xEF\xBB\xBF", len - start) == 0)
+                    break;   /* maybe a byte order mark: read on */
+                if (!cut && len - start >= 3 && memcmp(buf + start, "\xEF\xBB\xBF", 3) == 0)
+                    k += 3;   /* cJSON skips a byte order mark */
+                while (k < len && buf[k] != 0 && (unsigned char)buf[k] <= ' ')
+                    k++;
+                if (k < len && (buf[k] != '{' || memchr(buf + k, 0, len - k)))
+                    done = 1;   /* not blank, not an object: the first line is no operation */
+                else if (k == len && k - start > 4096 && blank_line(buf + start, k - start))
+                    start = len, cut = 1;
+                break;
+            }
+            size_t end = nl ? (size_t)(nl - buf) : len;
+            if (!blank_line(buf + start, end - start)) {
+                rt_op op;
+                rt_err e;
+                memset(&op, 0, sizeof op);
+                found = rt_op_from_json_full(&op, buf + start, end - start, &e) == RT_OK;
+                rt_op_clear(&op);
+                done = 1;
+                break;
+            }
+            if (!nl) {
+                done = 1;   /* only blank lines */
+                break;
+            }
+            start = end + 1, cut = 0;
+        }
+        if (eof)
+            done = 1;
+    }
+    free(buf);
+    close(fd);
+    return found;
 }
 
 /* Whether the folder dirfd holds a journal: a journal's lock file or a NAME.jsonl that begins
@@ -271,6 +342,16 @@ static rt_status refuse(rt_err *err, const char *path, const char *why)
     return rt_err_set(err, RT_EINPUT, "%s: will not write over %s; give another output file", path, why);
 }
 
+/* Whether name, in a journal folder, is one retriage reads or keeps there: a NAME.jsonl (the team
+ * reads each as a journal), a lock, an import's marker, and what is kept beside a journal under
+ * NAME.jsonl.SOMETHING (a torn tail or an unfinished import set aside, an import's staged copy
+ * .NAME.jsonl.import-PID, a temporary). */
+static int journal_folder_name(const char *name)
+{
+    return ends_with(name, ".jsonl") || ends_with(name, ".lock") || strcmp(name, ".import.txn") == 0 ||
+           strstr(name, ".jsonl.") != NULL;
+}
+
 /* The checks on the folder the target would land in (which exists: the target may not). */
 static rt_status check_folder(const rt_outguard *g, const char *path, const char *name, rt_err *err)
 {
@@ -281,9 +362,10 @@ static rt_status check_folder(const rt_outguard *g, const char *path, const char
     rt_status st = RT_OK;
     if (dirfd >= 0 && fstat(dirfd, &ds) == 0) {
         int jdir = find(g, &ds, 1) != NULL;
-        if ((ends_with(name, ".jsonl") || ends_with(name, ".lock")) && (jdir || holds_journals(dirfd)))
-            st = rt_err_set(err, RT_EINPUT, "%s: will not write a .jsonl or .lock file into a journal folder (the "
-                            "team reads every NAME.jsonl there as a journal); give another output file", path);
+        if (journal_folder_name(name) && (jdir || holds_journals(dirfd)))
+            st = rt_err_set(err, RT_EINPUT, "%s: will not write a .jsonl or .lock file, or a file retriage keeps "
+                            "beside a journal, into a journal folder (the team reads every NAME.jsonl there as a "
+                            "journal); give another output file", path);
         else if (under_cache(dir))
             st = refuse(err, path, "retriage's cache folder");
     }

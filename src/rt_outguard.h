@@ -25,8 +25,9 @@ void rt_outguard_free(rt_outguard **g);
  * is ("the qrels", "a run"; a static string, not copied). Identity is taken now. */
 void rt_outguard_add(rt_outguard *g, const char *path, const char *what);
 
-/* Protects a journal folder: no NAME.jsonl in it (existing or not) nor a lock file may be written,
- * since the team reads every NAME.jsonl there as a journal. */
+/* Protects a journal folder: no NAME.jsonl in it (existing or not), lock file, import marker or
+ * NAME.jsonl.SOMETHING kept beside a journal may be written, since the team reads every
+ * NAME.jsonl there as a journal and the rest holds lines set aside. */
 void rt_outguard_add_journal_dir(rt_outguard *g, const char *dir);
 
 /* Protects every input of ws: its JSON file and every file that file names (resolved against its
@@ -39,10 +40,11 @@ void rt_outguard_add_session(rt_outguard *g, const struct rt_session *s);
 
 /* RT_OK when path may be written. Otherwise RT_EINPUT with "PATH: will not write over …" saying
  * what it is. Beside the protected files (g may be NULL) the check refuses on its own: a journal
- * (its first line is an operation, or its lock file NAME.lock is beside it), a journal lock
- * (NAME.jsonl.lock), a NAME.jsonl in a folder holding journals, a file a process holds a
- * lock on, and caches (.rtws, .rtidx, anything under retriage's cache folder). "-" and devices,
- * pipes and sockets (-o /dev/null, /dev/stdout) are never refused. */
+ * (its first line that is not blank is an operation, read whole as rt_journal_open reads it, or
+ * its lock file NAME.lock is beside it), a journal lock (NAME.jsonl.lock), a NAME.jsonl in a
+ * folder holding journals and what retriage keeps there (.import.txn, NAME.jsonl.SOMETHING), a file a process holds a lock on, and caches (.rtws, .rtidx, anything
+ * under retriage's cache folder). "-" and devices, pipes and sockets (-o /dev/null, /dev/stdout)
+ * are never refused. */
 rt_status rt_outguard_check(const rt_outguard *g, const char *path, rt_err *err);
 
 /* rt_outguard_check, then rt_outfile_open: the way every output file is opened. */

@@ -125,6 +125,80 @@ cmp -s <(head -n 1 "$J/ann_b.jsonl") <(head -n 1 "$D/ann_b.before") &&
     grep -q "ann_b.jsonl: an interrupted import was not finished for it" "$D/reopen.err" &&
     ls "$J"/ann_b.jsonl.unimported-* > /dev/null 2>&1
 ok $? "a journal changed after staging keeps its lines; the import's copy is set aside and named"
+grep -q "an interrupted import was finished for 2 of its 3 journals" "$D/reopen.err" &&
+    ! grep -q "finished an import that was interrupted" "$D/reopen.err"
+ok $? "and the open says 2 of the 3 journals were finished, not that the import was"
+
+# a folder copied (a backup restored, cp -a, another disk) after the commit point and one rename:
+# its files have new inodes, and the copy still finishes as all or nothing, without a false word
+J="$D/k6"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:6 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+J2="$D/k6copy"
+rm -rf "$J2"
+cp -a "$J" "$J2"
+reopen "$J2"
+st=$(state "$J2")
+[ "$st" = new ] && ! ls "$J2"/*.unimported-* > /dev/null 2>&1 &&
+    grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err" &&
+    ! grep -q "is gone\|not the one" "$D/reopen.err"
+ok $? "a folder copied after the commit point finishes the import in the copy: every journal new ($st)"
+# the original, ann_a (renamed before the kill) then given a line by hand: it counts as finished
+printf '{"seq":99,"time":"2026-11-18T11:06:40.123Z","author":"ann_a","op":"label","qid":"q2","pid":"p4","grade":0}\n' \
+    >> "$J/ann_a.jsonl"
+reopen "$J"
+[ "$(wc -l < "$J/ann_a.jsonl")" -eq 4 ] && [ "$(wc -l < "$J/ann_b.jsonl")" -eq 3 ] &&
+    [ "$(wc -l < "$J/ann_c.jsonl")" -eq 3 ] && grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err"
+ok $? "a journal renamed before the kill and appended to since is finished, not called 'as it was'"
+
+# a reader who cannot write the folder (user nobody) cannot finish an import killed after one
+# rename: it reads the import's copies, so its figures count every journal new, and says so once
+J="$D/k6ro"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:6 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+chmod -R a+rX "$D"   # readable, not writable, by user nobody
+if nobody_can "$J/ann_a.jsonl" "$D/run"; then
+    # shellcheck disable=SC2046
+    as_nobody env XDG_CACHE_HOME="$J/nocache" "$RETRIAGE" agree $(ws "$J") > "$D/ro.out" 2> "$D/ro.err"
+    rc=$?
+    # ann_b and ann_c share 3 judged items when both journals count the import, 1 when neither does
+    [ $rc -eq 0 ] && grep -q "^ann_b	ann_c	observed agreement	3	" "$D/ro.out" &&
+        [ "$(grep -c "could not be finished" "$D/ro.err")" -eq 1 ] && [ "$(state "$J")" = mixed ]
+    ok $? "a reader who cannot finish the import reads its copies: every journal new (exit $rc), said once"
+else
+    ok 0 "# SKIP $why_not"
+fi
+
+# a marker damaged after the commit point (its end line lost): the next import neither deletes
+# the committed copies nor writes over the marker; it stops, saying so
+J="$D/k5dmg"
+fresh "$J"
+# shellcheck disable=SC2046
+RETRIAGE_IMPORT_FAULT=kill:5 "$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2>&1
+head -n 2 "$J/.import.txn" > "$D/marker" && cat "$D/marker" > "$J/.import.txn"
+# shellcheck disable=SC2046
+"$RETRIAGE" import $(ws "$J") --judgments "$D/second.tsv" > /dev/null 2> "$D/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(ls -a "$J" | grep -c '\.jsonl\.import-')" -eq 3 ] && [ "$(state "$J")" = old ] &&
+    cmp -s "$J/.import.txn" "$D/marker" && grep -q "import.txn" "$D/err"
+ok $? "an import over a damaged marker stops (exit $rc): the committed copies and the marker kept"
+rm -f "$J/.import.txn"
+ln -s "$D/marker" "$J/.import.txn"
+reopen "$J"
+grep -q "import.txn: not an import's marker" "$D/reopen.err"
+ok $? "a marker that is a symbolic link is said not to be one (the import above would stop on it)"
+
+# a damaged marker (a NUL byte inside a line) opens without a crash, says so, and changes no
+# journal
+J="$D/badmarker"
+fresh "$J"
+printf 'retriage-jtxn 1\n.x\0y\tann_a.jsonl\t1\t2\t3\nend\n' > "$J/.import.txn"
+reopen "$J"
+rc=$?
+[ $rc -lt 128 ] && [ "$(state "$J")" = old ] && grep -q "not an import's marker" "$D/reopen.err"
+ok $? "a marker with a NUL byte: no crash (exit $rc), called not an import's marker, every journal as it was"
 
 # two imports at once into one folder: the second is told, nothing half done
 if command -v flock > /dev/null; then

@@ -192,6 +192,16 @@ refused "dslabel -o its answers" "$W/answers.jsonl" \
     "$RETRIAGE" $EX -o /dev/null 2>>"$D/err" && [ -s "$D/tags.json" ]
 st=$?
 report $st "a new file, an earlier export and /dev/null are written"
+# a workspace file given as a named pipe: read once by the open; the guard does not wait on it
+mkfifo "$W/piped.json"
+timeout 30 sh -c 'cat "$1" > "$2"' sh "$W/workspace.json" "$W/piped.json" &
+feeder=$!
+timeout 30 "$RETRIAGE" export "$W/piped.json" --what metrics -o "$D/piped.tsv" >"$D/out" 2>"$D/err"
+rc=$?
+wait $feeder
+rm -f "$W/piped.json"
+[ $rc -eq 0 ] && [ -s "$D/piped.tsv" ]
+report $? "a workspace file that is a named pipe: exported (exit $rc), the guard does not wait on the pipe"
 
 # ---- b. ids in JSON are strings ----------------------------------------------------------------
 mkdir "$D/ids"

@@ -8,6 +8,7 @@
 
 #include "journal_fixture.h"
 #include "rt_outguard.h"
+#include "rt_reader.h"
 
 /* Whether path is refused (RT_EINPUT naming it) and left as it was: same bytes, or still absent. */
 static int is_refused(const rt_outguard *g, const char *path)
@@ -75,7 +76,63 @@ int main(void)
     ok(is_refused(NULL, P("copy.txt")), "a file that begins with an operation is a journal, whatever its name");
     ok(is_refused(NULL, P("j/bob.jsonl")), "a new NAME.jsonl in a folder of journals is refused");
     ok(is_allowed(NULL, P("j/notes.tsv")), "another name in that folder is fine");
+    put_text(P("j/alice.jsonl.torn-1795000000123"), "{\"seq\":");
+    put_text(P("j/alice.jsonl.unimported-1795000000"), "lines an import could not finish\n");
+    ok(is_refused(NULL, P("j/.import.txn")), "an import's marker in a folder of journals is refused");
+    ok(is_refused(NULL, P("j/.alice.jsonl.import-4242")), "so is an import's staged copy");
+    ok(is_refused(NULL, P("j/alice.jsonl.torn-1795000000123")) &&
+       is_refused(NULL, P("j/alice.jsonl.unimported-1795000000")),
+       "and the lines set aside beside a journal (a torn tail, an unfinished import)");
     ok(is_refused(NULL, P("j/alice.jsonl.lock")), "a journal's lock file is refused, existing or not");
+    /* the journal reader's own rule: the first line that is not blank is an operation, however
+     * long (a note of 20 KB) and after blank lines */
+    mkdir(P("j2"), 0700);
+    char *note = malloc(20001);
+    memset(note, 'x', 20000);
+    note[20000] = 0;
+    op = op_text(RT_OP_NOTE, "q1", NULL, note);
+    free(note);
+    line = rt_op_to_json(&op);
+    rt_op_clear(&op);
+    put_text(P("j2/dora.jsonl"), line);
+    put_text(P("longcopy.txt"), line);
+    /* the same line after a byte order mark: a journal exactly when the reader takes it for one */
+    size_t ll = strlen(line);
+    char *bom = malloc(ll + 4);
+    memcpy(bom, "\xEF\xBB\xBF", 3);
+    memcpy(bom + 3, line, ll + 1);
+    rt_op back;
+    rt_err e;
+    int is_op = rt_op_from_json(&back, bom, ll + 3, &e) == RT_OK;
+    if (is_op)
+        rt_op_clear(&back);
+    put_text(P("bomcopy.txt"), bom);
+    ok(is_op ? is_refused(NULL, P("bomcopy.txt")) : is_allowed(NULL, P("bomcopy.txt")),
+       "a long first line after a byte order mark is a journal as the reader sees it (an operation: %s)",
+       is_op ? "yes" : "no");
+    free(bom);
+    /* zeros (a file preallocated or torn) are no operation, decided at once */
+    int zfd = open(P("zeros.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ok(zfd >= 0 && ftruncate(zfd, (off_t)64 << 20) == 0 && close(zfd) == 0 && is_allowed(NULL, P("zeros.txt")),
+       "a file of 64 MiB of zeros is not a journal");
+    free(line);
+    ok(is_refused(NULL, P("longcopy.txt")), "a journal whose first operation is over 16 KiB is a journal");
+    ok(is_refused(NULL, P("j2/dora.jsonl")) && is_refused(NULL, P("j2/erin.jsonl")),
+       "and its folder holds journals: it and a new NAME.jsonl there are refused");
+    op = op_label("q1", "p1", 1, 1);
+    line = rt_op_to_json(&op);
+    rt_op_clear(&op);
+    size_t blen = strlen(line) + 8;
+    char *blank_first = malloc(blen);
+    snprintf(blank_first, blen, "\n \t\r\n%s", line);
+    free(line);
+    put_text(P("blankfirst.txt"), blank_first);
+    free(blank_first);
+    ok(is_refused(NULL, P("blankfirst.txt")), "a journal that begins with blank lines is a journal");
+    rt_input_max_set(64, NULL);   /* RETRIAGE_JSON_MAX=64: below every line above */
+    ok(is_refused(NULL, P("copy.txt")) && is_refused(NULL, P("longcopy.txt")) && is_refused(NULL, P("j2/erin.jsonl")),
+       "journals are journals whatever the input limit (RETRIAGE_JSON_MAX) says");
+    rt_input_max_set(RT_INPUT_MAX_DEFAULT, NULL);
     mkdir(P("empty"), 0700);
     rt_outguard_add_journal_dir(g, P("empty"));
     ok(is_refused(g, P("empty/carol.jsonl")) && is_allowed(NULL, P("empty/carol.jsonl")),
