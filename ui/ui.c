@@ -310,6 +310,12 @@ static int run_script(app *a, const ui_opts *o)
                 nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
             team_poll(a);
             app_draw(a);
+        } else if (strcmp(line, ":idle") == 0) {
+            /* script mode: the work done ahead of need in the background is done (at most 60 s;
+             * a test waits for it instead of guessing a pause) */
+            for (int i = 0; i < 12000 && list_contrast_ahead_busy(a); i++)
+                nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+            app_draw(a);
         } else if (line[0] == ':') {
             double t0 = times ? now_us() : 0;
             a->msg[0] = '\0';

@@ -75,6 +75,8 @@ int act_contrast(app *a, const char *arg);
  * low-priority thread, taken by the list when they are done and the pair is still the one shown.
  * Later calls do nothing. */
 void list_contrast_ahead(app *a);
+/* Whether that thread is still computing (for a script's :idle). */
+int list_contrast_ahead_busy(const app *a);
 
 /* Runs taken in since (app_settle): what the views keep per run or per listed query is dropped
  * and made again at its next use (the list's contrasts, the side by side's rank table, the judging

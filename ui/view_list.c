@@ -87,6 +87,12 @@ void list_contrast_ahead(app *a)
     m->ahead = h;
 }
 
+int list_contrast_ahead_busy(const app *a)
+{
+    const struct contrast_ahead *h = a->contrast_memo->ahead;
+    return h && !atomic_load(&h->done) && !atomic_load(&h->stop);
+}
+
 /* Stops and frees the thread computing ahead, if any. */
 static void ahead_end(struct contrast_memo *m)
 {

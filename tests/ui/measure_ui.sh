@@ -46,20 +46,20 @@ below=$(awk '$1 <= 0.5' "$D/rbo" | wc -l)
 grep -q "RBO" "$D/c1" && [ "$n" -eq 34 ] && [ "$sorted" = "$asis" ] && awk '$1 < 0 || $1 > 1 { bad = 1 } END { exit bad }' "$D/rbo" &&
     grep -q "^$below queries shown" "$D/echo" && grep -q "Jac@10" "$D/c3"
 ok $? "RBO of bm25 and dense for the 34 queries, in [0, 1], most different first; rbo 1 2 0.5 keeps the $below at or below 0.5"
-# the contrasts computed ahead once the first screen is up (taken after a pause) are the same
-ui ':sleep 400\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/c1a\n:filter rbo 1 2 0.5\n:snapshot '"$D"'/c2a\n:sort jaccard\n:snapshot '"$D"'/c3a\n'
+# the contrasts computed ahead once the first screen is up (taken once computed: :idle) are the same
+ui ':idle\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/c1a\n:filter rbo 1 2 0.5\n:snapshot '"$D"'/c2a\n:sort jaccard\n:snapshot '"$D"'/c3a\n'
 [ $? -eq 0 ] && cmp -s "$D/c1" "$D/c1a" && cmp -s "$D/c2" "$D/c2a" && cmp -s "$D/c3" "$D/c3a"
-ok $? "after a pause (the contrasts computed ahead): the same RBO and Jaccard columns, sort and filter"
-# … and never for another pair: with a third run, the delta moved to bm25 / rerank after the pause
+ok $? "once the contrasts computed ahead are done (:idle): the same RBO and Jaccard columns, sort and filter"
+# … and never for another pair: with a third run, the delta moved to bm25 / rerank once they are done
 WS+=(--run "$DEMO/runs/rerank.trec")
 # (d0: the column drawn in the list's order, before any sort, is the first to ask for a value)
 ui ':delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0\n:sort rbo\n:snapshot '"$D"'/d1\n:sort jaccard\n:snapshot '"$D"'/d2\n'
-ui ':sleep 400\n:delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0a\n:sort rbo\n:snapshot '"$D"'/d1a\n:sort jaccard\n:snapshot '"$D"'/d2a\n'
+ui ':idle\n:delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0a\n:sort rbo\n:snapshot '"$D"'/d1a\n:sort jaccard\n:snapshot '"$D"'/d2a\n'
 [ $? -eq 0 ] && cmp -s "$D/d0" "$D/d0a" && cmp -s "$D/d1" "$D/d1a" && cmp -s "$D/d2" "$D/d2a" &&
     ! cmp -s <(col "$D/c1") <(col "$D/d1")
-ok $? "a delta pair changed after the pause: its own contrasts (bm25 / rerank), not the pair computed ahead"
+ok $? "a delta pair changed once the contrasts ahead are done: its own contrasts (bm25 / rerank), not the pair computed ahead"
 # … nor the pair remembered: the column shown for bm25 / dense, then the delta moved to bm25 / rerank
-ui ':sleep 400\n:contrast rbo\n:snapshot '"$D"'/e12\n:delta 1 3\n:snapshot '"$D"'/e13\n'
+ui ':idle\n:contrast rbo\n:snapshot '"$D"'/e12\n:delta 1 3\n:snapshot '"$D"'/e13\n'
 [ $? -eq 0 ] && cmp -s <(col "$D/e13") <(col "$D/d0") && ! cmp -s <(col "$D/e12") <(col "$D/e13")
 ok $? "the contrast column follows the delta pair from one pair to another"
 WS=("${WS[@]:0:${#WS[@]}-2}")
