@@ -90,7 +90,16 @@ else
     tap_clock() { tap_t=$(date +%s); }
     tap_tick() { sleep 0.03; }
 fi
-gone() { ! kill -0 "$1" 2>/dev/null; }   # gone PID — the process has ended (a condition for wait_for)
+# gone PID — the process has ended (a condition for wait_for): no such process, or a zombie (ended,
+# not yet waited on: init reaps an orphan such as a background writer when it gets to it, which
+# may be seconds later)
+gone() {
+    kill -0 "$1" 2>/dev/null || return 0
+    [ -r "/proc/$1/stat" ] || return 1
+    IFS= read -r l_ < "/proc/$1/stat" 2>/dev/null || return 1
+    l_=${l_##*") "}
+    [ "${l_%% *}" = Z ]
+}
 # ---- acting as another user --------------------------------------------------------------
 # as_nobody CMD… — CMD as user nobody (65534, no groups). nobody_can PATH… — as_nobody can test
 # here: this is root with setpriv, and nobody can run the binary and read each PATH (a folder of

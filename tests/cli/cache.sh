@@ -5,6 +5,7 @@
 # input (its size, mtime, inode, content or ctime, each in turn) is seen and the cache rebuilt; a
 # damaged or half-written cache is never used; two processes opening at once both work; a folder
 # where the cache cannot go falls back to the cache folder; --no-cache neither reads nor writes it.
+# CACHE_FLIPS sets the number of random damages tried on the cache and on the index (default 24).
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 DEMO="$SRCDIR/data/demo"
@@ -246,10 +247,13 @@ has "workspace cache damaged (the checksum of its evaluations does not match); t
 ok $st "cached metric values edited: every value as read afresh, and the load report says the cache was damaged"
 [ $st -eq 0 ] || { diff "$D/fresh" "$D/edited" | head -5 | diag; diag < "$D/report.txt"; }
 # (b) 1-8 random bytes at a random place of each part in turn (the header, stamps and section
-# table, then each section), 40 trials, seeded: every number as read afresh, the open says the cache
-# was damaged (or the bytes written were those already there, and it is reused). One open a trial
+# table, then each section), FLIPS trials (each part at least twice), seeded: every number as read
+# afresh, the open says the cache was damaged (or the bytes written were those already there, and
+# it is reused). (tests/fuzz/fuzz_wscache damages caches far more widely, for crashes and reads out
+# of bounds; these trials check the numbers.) One open a trial
 # gives the load report and every number (the workbench's :export writes what `export` writes);
 # the parts' places are read once from the whole cache, and the loop runs few other processes.
+FLIPS=${CACHE_FLIPS:-24}
 open_values "$D/vfresh" --no-cache
 [ -s "$D/vfresh/per-query" ] && [ -s "$D/vfresh/metrics" ] && [ -s "$D/vfresh/qrels" ] &&
     cat "$D/vfresh/per-query" "$D/vfresh/metrics" > "$D/vfresh.both" &&
@@ -267,7 +271,7 @@ for ((p = 0; p < nsec; p++)); do
     part_len+=("$(od -An -t u8 -j $((at + 8)) -N 8 "$D/whole" | tr -d ' ')")
 done
 bad=0
-for ((trial = 1; trial <= 40; trial++)); do
+for ((trial = 1; trial <= FLIPS; trial++)); do
     cp "$D/whole" "$cache"
     part=$(( (trial - 1) % (nsec + 1) ))   # 0: the meta; 1…: section part-1
     start=${part_start[part]} len=${part_len[part]}
@@ -295,12 +299,12 @@ for ((trial = 1; trial <= 40; trial++)); do
         diff -r "$D/vfresh" "$D/flip" | head -4 | diag
     fi
 done
-ok $((bad > 0)) "40 random flips of 1-8 bytes over every part of the cache: every value as read afresh, the damage reported ($bad wrong)"
+ok $((bad > 0)) "$FLIPS random flips of 1-8 bytes over every part of the cache: every value as read afresh, the damage reported ($bad wrong)"
 cp "$D/whole" "$cache"
 
-# (c) the collection's offset index, flipped the same way: dslabel (every passage's text read
-# through the index) gives what it gives with an index built afresh, and the damaged index is
-# built again (the same bytes as before the flip)
+# (c) the collection's offset index, flipped the same way (FLIPS trials, the header now and then):
+# dslabel (every passage's text read through the index) gives what it gives with an index built
+# afresh, and the damaged index is built again (the same bytes as before the flip)
 IDX=$D/ws/collection.tsv.rtidx
 # dsl NAME — dslabel's labels and its summary line (stderr) in $D/NAME ("exit N" when not 0); a
 # warning that the index was damaged is kept apart, in $D/NAME.warn (split without a process: the
@@ -320,7 +324,7 @@ dsl dsl.fresh
 cp "$IDX" "$D/idx.whole"
 isize=$(stat -c %s "$IDX")
 bad=0 warned=0
-for ((trial = 1; trial <= 40; trial++)); do
+for ((trial = 1; trial <= FLIPS; trial++)); do
     cp "$D/idx.whole" "$IDX"
     n=$(( RANDOM % 8 + 1 ))
     if [ $((trial % 8)) -eq 1 ]; then at=$(( RANDOM % (136 - n + 1) ))   # now and then the header
@@ -336,7 +340,7 @@ for ((trial = 1; trial <= 40; trial++)); do
         diff "$D/dsl.fresh" "$D/dsl$trial" | head -4 | diag
     fi
 done
-ok $((bad > 0)) "40 random flips of 1-8 bytes in the collection index: dslabel as with a fresh index, the index built again ($bad wrong; $warned said the index was damaged)"
+ok $((bad > 0)) "$FLIPS random flips of 1-8 bytes in the collection index: dslabel as with a fresh index, the index built again ($bad wrong; $warned said the index was damaged)"
 grep -Eq ' [1-9][0-9]* positive' "$D/dsl.fresh"
 ok $? "(dslabel found positives: $(grep -o '[0-9]* positive' "$D/dsl.fresh"))"
 cp "$D/idx.whole" "$IDX"
