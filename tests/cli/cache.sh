@@ -528,7 +528,7 @@ rm -f "$D/report.txt" "$D/go"
 RETRIAGE_CACHE_BACKGROUND_MIN=0 RETRIAGE_CACHE_WRITER_WAIT=$D/go \
     "$RETRIAGE" "$WS" --script "$D/report.script" --size 250x40 2> "$D/err" | cat > /dev/null
 writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p' "$D/report.txt" | head -n 1)
-[ -n "$writer" ] && kill -0 "$writer" 2> /dev/null && [ ! -e "$cache" ]
+[ -n "$writer" ] && ! gone "$writer" && [ ! -e "$cache" ]
 ok $? "a large cache: written in the background (process ${writer:-?}); the open and its pipe end first"
 : > "$D/go"
 wait_for 60 "the background writer's cache" test -e "$cache"
@@ -570,7 +570,7 @@ writer=$(sed -n 's/.*being written in the background (process \([0-9]*\);.*/\1/p
 printf 'X' | dd of="$D/ws/runs/dense.trec" bs=1 seek=3 conv=notrunc 2> /dev/null
 : > "$D/go"
 [ -n "$writer" ] && wait_for 60 "the background writer (process $writer) to end" gone "$writer"
-[ -n "$writer" ] && ! kill -0 "$writer" 2> /dev/null && [ -z "$(ls "$D/ws" | grep '\.rtws')" ]
+[ -n "$writer" ] && gone "$writer" && [ -z "$(ls "$D/ws" | grep '\.rtws')" ]
 ok $? "a run changed while the background writer waited: no cache written (process ${writer:-?})"
 cp -p "$D/dense.keep" "$D/ws/runs/dense.trec"
 
