@@ -233,6 +233,8 @@ static rt_outfile *new_outfile(const char *path, char *tmp, int fd, rt_err *err,
 rt_status rt_outfile_open(rt_outfile **out, const char *path, rt_err *err)
 {
     *out = NULL;
+    if (!*path)   /* -o "" (an unset variable, say): no file to name in the error */
+        return rt_err_set(err, RT_EUSAGE, "the output file name is empty");
     struct stat lsb, sb;
     int exists = lstat(path, &lsb) == 0, have_mode = 0;
     rt_status st;

@@ -341,4 +341,8 @@ else
     echo "ok $tap_n # SKIP /dev/full is not writable here"
 fi
 
+# -o "" (an unset variable, say): a usage error that says so, not "retriage: : cannot write"
+D=$TMPD fails 1 'retriage: the output file name is empty' "-o '': a usage error saying the name is empty (was ': cannot write')" \
+    export --demo --journal-dir "$TMPD/jempty" --what metrics -o ""
+
 done_testing
