@@ -90,6 +90,12 @@ else
     tap_clock() { tap_t=$(date +%s); }
     tap_tick() { sleep 0.03; }
 fi
+# clock_ms — the time in milliseconds, in ms_; clock_past MS — the clock has passed MS (a
+# condition for wait_for: an operation written now gets a later time than one written at MS)
+clock_ms() {
+    if [ -n "${EPOCHREALTIME:-}" ]; then ms_=${EPOCHREALTIME/[.,]/}; ms_=$((ms_ / 1000)); else ms_=$(date +%s%3N); fi
+}
+clock_past() { clock_ms; [ "$ms_" -gt "$1" ]; }
 # gone PID — the process has ended (a condition for wait_for): no such process, or a zombie (ended,
 # not yet waited on: init reaps an orphan such as a background writer when it gets to it, which
 # may be seconds later)

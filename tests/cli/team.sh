@@ -297,7 +297,8 @@ report $? "package: one query a package (size 2), assigned in turn, seeds counti
 run package "${WS[@]}" --annotator lead --to alice,bob --size 2
 [ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already" "$D/err" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
 report $? "package: the same names again are refused, nothing written"
-sleep 0.01
+clock_ms
+wait_for 5 "the clock to pass a millisecond" clock_past "$ms_"   # the next operation is later
 run package "${WS[@]}" --annotator boss --to erin --size 10
 [ "$rc" -eq 1 ] && grep -q "a package named pkg-001 exists already in lead's journal" "$D/err" && [ ! -e "$J/boss.jsonl" ]
 report $? "package: a name in another's journal is refused too (the later would hide alice's pkg-001), no journal left"

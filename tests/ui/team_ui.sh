@@ -78,7 +78,8 @@ grep -q "^q1	p2	grade	0	1	-	lead	resolved$" "$D/td"
 report_ui $? "export --team --what disputes: the pair, each decision, who adjudicated, resolved" "$D/td"
 
 # a second adjudicator, later: the later stands, and the load report says so
-sleep 0.01
+clock_ms
+wait_for 5 "the clock to pass a millisecond" clock_past "$ms_"   # chief's is the later
 ui chief ':adjudicate q1 p2 alice\n'
 "$RETRIAGE" export "${WS[@]}" --team --what qrels > "$D/tq2" 2> "$D/terr2"
 grep -q "^q1 0 p2 0$" "$D/tq2" && grep -q "q1 p2 was adjudicated by 2 annotators; chief's, the latest" "$D/terr2"
