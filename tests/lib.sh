@@ -135,17 +135,9 @@ run() {
     "$RETRIAGE" ${CLI_CMD:-} "$@" >"${D:-$TMPD}/out" 2>"${D:-$TMPD}/err"
     rc=$?
 }
-crashed() {
-    [ "$rc" -ge 128 ] && return 0
-    # (the err file read by the shell: fails and crashed run after most commands of some scripts)
-    [ -f "${D:-$TMPD}/err" ] || return 1
-    n_=0
-    while IFS= read -r l_ || [ -n "$l_" ]; do
-        case $l_ in *AddressSanitizer* | *LeakSanitizer* | *ThreadSanitizer* | *"runtime error"*) return 0 ;; esac
-        n_=$((n_ + 1))
-        [ $n_ -lt 200 ] || { grep -Eq 'AddressSanitizer|LeakSanitizer|ThreadSanitizer|runtime error' "${D:-$TMPD}/err"; return; }
-    done < "${D:-$TMPD}/err"
-    return 1
+crashed() {   # (the err file read by the shell: fails and crashed run after most commands)
+    [ "$rc" -ge 128 ] || has_text AddressSanitizer "${D:-$TMPD}/err" || has_text LeakSanitizer "${D:-$TMPD}/err" ||
+        has_text ThreadSanitizer "${D:-$TMPD}/err" || has_text "runtime error" "${D:-$TMPD}/err"
 }
 # has_text TEXT FILE — FILE holds TEXT (a fixed string); read by the shell for up to 200 lines (no
 # process), by grep beyond

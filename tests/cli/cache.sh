@@ -46,7 +46,7 @@ open_values() {
             "$dir/report.txt" "$dir/per-query" "$dir/metrics" "$dir/qrels" > "$dir.script"
     "$RETRIAGE" "$WS" "$@" --script "$dir.script" --size 250x40 > /dev/null 2> "$dir.err"
 }
-# says DIR TEXT — the load report in DIR says TEXT (no process: the flips run 40 times)
+# says DIR TEXT — the load report in DIR says TEXT (no process: the flips run it often)
 says() { local r; IFS= read -r -d '' r < "$1/report.txt"; [[ $r == *"$2"* ]]; }
 # values NAME [ARGS…] — every number the workspace gives (per-query values, metrics, qrels) in
 # $D/NAME, from one open (open_values)
@@ -56,7 +56,7 @@ values() {
     open_values "$D/v.$name" "$@"
     cat "$D/v.$name/per-query" "$D/v.$name/metrics" "$D/v.$name/qrels" > "$D/$name" 2> "$D/err.$name"
 }
-has() { local r; IFS= read -r -d '' r < "$D/report.txt"; [[ $r == *"$1"* ]]; }   # (no process)
+has() { says "$D" "$1"; }   # has TEXT — the load report in $D/report.txt says TEXT
 
 report_of --no-cache   # the collection's index first, so that both reports below say "reused"
 report_of
