@@ -41,9 +41,14 @@ report_of() {
 open_values() {
     local dir=$1
     shift
-    rm -rf "$dir" && mkdir "$dir" &&
-        printf 'L\n:snapshot %s\n:export per-query tsv %s\n:export metrics tsv %s\n:export qrels trec %s\n:quit\n' \
-            "$dir/report.txt" "$dir/per-query" "$dir/metrics" "$dir/qrels" > "$dir.script"
+    rm -rf "$dir" && mkdir "$dir" && values_into "$dir" "$@"
+}
+# values_into DIR [ARGS…] — open_values into DIR, which exists and is empty
+values_into() {
+    local dir=$1
+    shift
+    printf 'L\n:snapshot %s\n:export per-query tsv %s\n:export metrics tsv %s\n:export qrels trec %s\n:quit\n' \
+        "$dir/report.txt" "$dir/per-query" "$dir/metrics" "$dir/qrels" > "$dir.script"
     "$RETRIAGE" "$WS" "$@" --script "$dir.script" --size 250x40 > /dev/null 2> "$dir.err"
 }
 # says DIR TEXT — the load report in DIR says TEXT (no process: the flips run it often)
@@ -270,33 +275,38 @@ for ((p = 0; p < nsec; p++)); do
     part_start+=("$(od -An -t u8 -j "$at" -N 8 "$D/whole" | tr -d ' ')")
     part_len+=("$(od -An -t u8 -j $((at + 8)) -N 8 "$D/whole" | tr -d ' ')")
 done
+# ($FLIP writes the damaged copy: one process where cp, dd and cmp took four; each trial has a
+# folder of its own, made in one mkdir)
 bad=0
+dirs=()
+for ((trial = 1; trial <= FLIPS; trial++)); do dirs+=("$D/flip$trial"); done
+mkdir "${dirs[@]}"
 for ((trial = 1; trial <= FLIPS; trial++)); do
-    cp "$D/whole" "$cache"
     part=$(( (trial - 1) % (nsec + 1) ))   # 0: the meta; 1…: section part-1
     start=${part_start[part]} len=${part_len[part]}
     n=$(( RANDOM % 8 + 1 ))
     [ "$n" -gt "$len" ] && n=$len
     at=$(( start + (RANDOM * 32768 + RANDOM) % (len - n + 1) ))
-    bytes=""
-    for ((b = 0; b < n; b++)); do printf -v o '\\%03o' $((RANDOM % 256)); bytes+=$o; done
-    printf "$bytes" | dd of="$cache" bs=1 seek=$at conv=notrunc 2> /dev/null
-    same=0
-    cmp -s "$cache" "$D/whole" && same=1
-    open_values "$D/flip"
+    hex=""
+    for ((b = 0; b < n; b++)); do printf -v o '%02x' $((RANDOM % 256)); hex+=$o; done
+    "$FLIP" "$D/whole" "$cache" "$at" "$hex"
+    same=$?   # 1: the bytes written were those already there
+    [ $same -le 1 ] || { bad=$((bad + 1)); echo "trial $trial: no damaged copy of the cache" | diag; continue; }
+    dir=$D/flip$trial
+    values_into "$dir"
     rc=$?
     st=0
-    diff -rq "$D/vfresh" "$D/flip" -x report.txt > /dev/null || st=1
+    diff -rq "$D/vfresh" "$dir" -x report.txt > /dev/null || st=1
     if [ $same -eq 1 ]; then
-        says "$D/flip" "workspace cache reused" || st=1
+        says "$dir" "workspace cache reused" || st=1
     else
-        { [ "$rc" -eq 0 ] && ! says "$D/flip" "workspace cache reused" &&
-          { says "$D/flip" "workspace cache damaged" || says "$D/flip" "workspace cache not used"; }; } || st=1
+        { [ "$rc" -eq 0 ] && ! says "$dir" "workspace cache reused" &&
+          { says "$dir" "workspace cache damaged" || says "$dir" "workspace cache not used"; }; } || st=1
     fi
     if [ $st -ne 0 ]; then
         bad=$((bad + 1))
         echo "trial $trial: $n bytes at $at (part $part, from $start, $len bytes): values or report wrong (exit $rc)" | diag
-        diff -r "$D/vfresh" "$D/flip" | head -4 | diag
+        diff -r "$D/vfresh" "$dir" | head -4 | diag
     fi
 done
 ok $((bad > 0)) "$FLIPS random flips of 1-8 bytes over every part of the cache: every value as read afresh, the damage reported ($bad wrong)"
@@ -325,13 +335,13 @@ cp "$IDX" "$D/idx.whole"
 isize=$(stat -c %s "$IDX")
 bad=0 warned=0
 for ((trial = 1; trial <= FLIPS; trial++)); do
-    cp "$D/idx.whole" "$IDX"
     n=$(( RANDOM % 8 + 1 ))
     if [ $((trial % 8)) -eq 1 ]; then at=$(( RANDOM % (136 - n + 1) ))   # now and then the header
     else at=$(( 136 + (RANDOM * 32768 + RANDOM) % (isize - 136 - n + 1) )); fi
-    bytes=""
-    for ((b = 0; b < n; b++)); do printf -v o '\\%03o' $((RANDOM % 256)); bytes+=$o; done
-    printf "$bytes" | dd of="$IDX" bs=1 seek=$at conv=notrunc 2> /dev/null
+    hex=""
+    for ((b = 0; b < n; b++)); do printf -v o '%02x' $((RANDOM % 256)); hex+=$o; done
+    "$FLIP" "$D/idx.whole" "$IDX" "$at" "$hex"
+    [ $? -le 1 ] || { bad=$((bad + 1)); echo "trial $trial: no damaged copy of the index" | diag; continue; }
     dsl "dsl$trial"
     [ -s "$D/dsl$trial.warn" ] && warned=$((warned + 1))
     if ! cmp -s "$D/dsl.fresh" "$D/dsl$trial" || ! cmp -s "$D/idx.whole" "$IDX"; then
