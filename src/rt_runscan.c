@@ -739,12 +739,14 @@ static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_
         }
         b->buf = buf;
         b->cap = cap;
-        memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_classify64 reads it */
     }
     rt_reader_set_lineno(r, lineno);   /* no line end is left unread: a truncation is in line lineno + 1 */
     ssize_t n = rt_reader_read(r, b->buf + b->have, b->cap - b->have, err);
     if (n > 0)
         b->have += (size_t)n;
+    /* rt_classify64 reads up to 63 bytes past the last byte read: they are defined (and no page
+     * of the buffer is touched before a read reaches it: a small run touches few) */
+    memset(b->buf + b->have, 0, PAD);
     return n < 0 ? -1 : n > 0;
 }
 
@@ -808,7 +810,8 @@ static rt_status scan_lines(scan *s, rt_err *err)
     rt_status st = rt_reader_open_range(&r, s->path, s->start, s->end, err);
     if (st != RT_OK)
         return st;
-    linebuf b = {rt_calloc(1, CHUNK + PAD), CHUNK, 0, 0, 0};
+    linebuf b = {rt_malloc(CHUNK + PAD), CHUNK, 0, 0, 0};
+    memset(b.buf, 0, PAD);
     size_t no = 0;
     uint64_t counted = 0;
     while (st == RT_OK) {
