@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # cache.sh — the workspace cache (issue 15): a second open maps the parsed qrels and runs instead
 # of reading them, and no number changes (every per-query value, the metrics, the qrels and the
 # load report are compared with an open that reads everything: --no-cache); a change to any
@@ -52,7 +52,14 @@ values_into() {
     "$RETRIAGE" "$WS" "$@" --script "$dir.script" --size 250x40 > /dev/null 2> "$dir.err"
 }
 # says DIR TEXT — the load report in DIR says TEXT (no process: the flips run it often)
-says() { local r; IFS= read -r -d '' r < "$1/report.txt"; [[ $r == *"$2"* ]]; }
+says() {
+    [ -f "$1/report.txt" ] || return 1
+    says_r=
+    while IFS= read -r says_l || [ -n "$says_l" ]; do says_r="$says_r$says_l
+"; done < "$1/report.txt"
+    case $says_r in *"$2"*) return 0 ;; esac
+    return 1
+}
 # values NAME [ARGS…] — every number the workspace gives (per-query values, metrics, qrels) in
 # $D/NAME, from one open (open_values)
 values() {
@@ -266,34 +273,44 @@ open_values "$D/vfresh" --no-cache
     "$RETRIAGE" export "$WS" --no-cache --what metrics > "$D/m.cli" &&
     cat "$D/pq.cli" "$D/m.cli" | cmp -s - "$D/vfresh.both"
 ok $? "(an open's :export gives the numbers export gives: the flips below compare them)"
-RANDOM=33
 nsec=$((5 + 4))
 meta=$((64 + 72 + 56 * ninputs + 24 * nsec))
-part_start=(0) part_len=("$meta")
-for ((p = 0; p < nsec; p++)); do
-    at=$((64 + 72 + 56 * ninputs + 24 * p))
-    part_start+=("$(od -An -t u8 -j "$at" -N 8 "$D/whole" | tr -d ' ')")
-    part_len+=("$(od -An -t u8 -j $((at + 8)) -N 8 "$D/whole" | tr -d ' ')")
-done
+# the trials, seeded: "part start length n at hex" a line, each part's place read from the section
+# table of the whole cache (offset, length, checksum a section) in one od
+od -An -t u8 -j $((64 + 72 + 56 * ninputs)) -N $((24 * nsec)) "$D/whole" |
+    awk -v flips="$FLIPS" -v nsec="$nsec" -v meta="$meta" '
+    { for (i = 1; i <= NF; i++) v[n++] = $i }
+    END {
+        srand(33)
+        start[0] = 0; len[0] = meta
+        for (p = 0; p < nsec; p++) { start[p + 1] = v[3 * p]; len[p + 1] = v[3 * p + 1] }
+        for (t = 1; t <= flips; t++) {
+            part = (t - 1) % (nsec + 1)   # 0: the meta; 1…: section part-1
+            k = int(rand() * 8) + 1
+            if (k > len[part]) k = len[part]
+            at = start[part] + int(rand() * (len[part] - k + 1))
+            hex = ""
+            for (b = 0; b < k; b++) hex = hex sprintf("%02x", int(rand() * 256))
+            print part, start[part], len[part], k, at, hex
+        }
+    }' > "$D/trials"
+[ "$(grep -c . "$D/trials")" -eq "$FLIPS" ] || echo "the trials could not be drawn" | diag
 # ($FLIP writes the damaged copy: one process where cp, dd and cmp took four; each trial has a
 # folder of its own, made in one mkdir)
 bad=0
-dirs=()
-for ((trial = 1; trial <= FLIPS; trial++)); do dirs+=("$D/flip$trial"); done
-mkdir "${dirs[@]}"
-for ((trial = 1; trial <= FLIPS; trial++)); do
-    part=$(( (trial - 1) % (nsec + 1) ))   # 0: the meta; 1…: section part-1
-    start=${part_start[part]} len=${part_len[part]}
-    n=$(( RANDOM % 8 + 1 ))
-    [ "$n" -gt "$len" ] && n=$len
-    at=$(( start + (RANDOM * 32768 + RANDOM) % (len - n + 1) ))
-    hex=""
-    for ((b = 0; b < n; b++)); do printf -v o '%02x' $((RANDOM % 256)); hex+=$o; done
+dirs=
+trial=1
+while [ $trial -le "$FLIPS" ]; do dirs="$dirs $D/flip$trial"; trial=$((trial + 1)); done
+# shellcheck disable=SC2086 # (folders of the test, without blanks)
+mkdir $dirs
+trial=0
+while read -r part start len n at hex <&3; do
+    trial=$((trial + 1))
     "$FLIP" "$D/whole" "$cache" "$at" "$hex"
     same=$?   # 1: the bytes written were those already there
     [ $same -le 1 ] || { bad=$((bad + 1)); echo "trial $trial: no damaged copy of the cache" | diag; continue; }
     dir=$D/flip$trial
-    values_into "$dir"
+    values_into "$dir" < /dev/null
     rc=$?
     st=0
     diff -rq "$D/vfresh" "$dir" -x report.txt > /dev/null || st=1
@@ -308,7 +325,7 @@ for ((trial = 1; trial <= FLIPS; trial++)); do
         echo "trial $trial: $n bytes at $at (part $part, from $start, $len bytes): values or report wrong (exit $rc)" | diag
         diff -r "$D/vfresh" "$dir" | head -4 | diag
     fi
-done
+done 3< "$D/trials"
 ok $((bad > 0)) "$FLIPS random flips of 1-8 bytes over every part of the cache: every value as read afresh, the damage reported ($bad wrong)"
 cp "$D/whole" "$cache"
 
@@ -320,13 +337,14 @@ IDX=$D/ws/collection.tsv.rtidx
 # warning that the index was damaged is kept apart, in $D/NAME.warn (split without a process: the
 # flips run it 40 times)
 dsl() {
-    local l
     "$RETRIAGE" dslabel --answers "$DEMO/answers.jsonl" --collection "$D/ws/collection.tsv" \
         --run "$R/bm25.trec" --run "$R/dense.trec" --with-f1 > "$D/$1" 2> "$D/$1.err" || echo "exit $?" >> "$D/$1"
     : > "$D/$1.warn"
-    while IFS= read -r l; do
-        if [[ $l == *"offset index damaged"* ]]; then printf '%s\n' "$l" >> "$D/$1.warn"
-        else printf '%s\n' "$l" >> "$D/$1"; fi
+    while IFS= read -r dsl_l; do
+        case $dsl_l in
+        *"offset index damaged"*) printf '%s\n' "$dsl_l" >> "$D/$1.warn" ;;
+        *) printf '%s\n' "$dsl_l" >> "$D/$1" ;;
+        esac
     done < "$D/$1.err"
 }
 rm -f "$IDX"
@@ -334,22 +352,31 @@ dsl dsl.fresh
 cp "$IDX" "$D/idx.whole"
 isize=$(stat -c %s "$IDX")
 bad=0 warned=0
-for ((trial = 1; trial <= FLIPS; trial++)); do
-    n=$(( RANDOM % 8 + 1 ))
-    if [ $((trial % 8)) -eq 1 ]; then at=$(( RANDOM % (136 - n + 1) ))   # now and then the header
-    else at=$(( 136 + (RANDOM * 32768 + RANDOM) % (isize - 136 - n + 1) )); fi
-    hex=""
-    for ((b = 0; b < n; b++)); do printf -v o '%02x' $((RANDOM % 256)); hex+=$o; done
+# the trials, seeded: "n at hex" a line; now and then the header
+awk -v flips="$FLIPS" -v isize="$isize" 'BEGIN {
+    srand(34)
+    for (t = 1; t <= flips; t++) {
+        n = int(rand() * 8) + 1
+        if (t % 8 == 1) at = int(rand() * (136 - n + 1))
+        else at = 136 + int(rand() * (isize - 136 - n + 1))
+        hex = ""
+        for (b = 0; b < n; b++) hex = hex sprintf("%02x", int(rand() * 256))
+        print n, at, hex
+    }
+}' > "$D/itrials"
+trial=0
+while read -r n at hex <&3; do
+    trial=$((trial + 1))
     "$FLIP" "$D/idx.whole" "$IDX" "$at" "$hex"
     [ $? -le 1 ] || { bad=$((bad + 1)); echo "trial $trial: no damaged copy of the index" | diag; continue; }
-    dsl "dsl$trial"
+    dsl "dsl$trial" < /dev/null
     [ -s "$D/dsl$trial.warn" ] && warned=$((warned + 1))
     if ! cmp -s "$D/dsl.fresh" "$D/dsl$trial" || ! cmp -s "$D/idx.whole" "$IDX"; then
         bad=$((bad + 1))
         echo "trial $trial: $n bytes at $at of the index: dslabel's output differs or the index was not rebuilt" | diag
         diff "$D/dsl.fresh" "$D/dsl$trial" | head -4 | diag
     fi
-done
+done 3< "$D/itrials"
 ok $((bad > 0)) "$FLIPS random flips of 1-8 bytes in the collection index: dslabel as with a fresh index, the index built again ($bad wrong; $warned said the index was damaged)"
 grep -Eq ' [1-9][0-9]* positive' "$D/dsl.fresh"
 ok $? "(dslabel found positives: $(grep -o '[0-9]* positive' "$D/dsl.fresh"))"
