@@ -60,22 +60,41 @@ static rt_leak_pair *brute_force(const rt_embed *te, const rt_embed *tr, size_t 
 {
     size_t d = te->d, n = 0;
     rt_leak_pair *out = rt_calloc(te->n * k + 1, sizeof *out);
-    ref_pair *all = rt_calloc(tr->n, sizeof *all);
+    /* small k: the best so far, kept in cmp_ref order by insertion; large k: every candidate,
+     * sorted (both give what a sort of every candidate gives) */
+    int insert = k <= 64;
+    ref_pair *best = rt_calloc((insert ? k : tr->n) + 1, sizeof *best);
+    double *ntr = rt_calloc(tr->n + 1, sizeof *ntr);
+    for (size_t j = 0; j < tr->n; j++)
+        ntr[j] = norm(tr->x + j * d, d);
     for (size_t t = 0; t < te->n; t++) {
         double nt = norm(te->x + t * d, d);
         size_t m = 0;
-        for (size_t j = 0; j < tr->n && nt > 0; j++) {
-            double nj = norm(tr->x + j * d, d), dot = 0;
+        for (size_t j = 0; j < tr->n && nt > 0 && k > 0; j++) {
+            double nj = ntr[j], dot = 0;
             for (size_t c = 0; c < d; c++)
                 dot += (double)te->x[t * d + c] * tr->x[j * d + c];
-            if (nj > 0 && dot / (nt * nj) >= threshold)
-                all[m++] = (ref_pair){dot / (nt * nj), (uint32_t)j};
+            if (!(nj > 0 && dot / (nt * nj) >= threshold))
+                continue;
+            ref_pair p = {dot / (nt * nj), (uint32_t)j};
+            if (!insert) {
+                best[m++] = p;
+                continue;
+            }
+            if (m == k && cmp_ref(&p, &best[k - 1]) >= 0)
+                continue;
+            size_t at = m < k ? m++ : k - 1;
+            for (; at > 0 && cmp_ref(&p, &best[at - 1]) < 0; at--)
+                best[at] = best[at - 1];
+            best[at] = p;
         }
-        qsort(all, m, sizeof *all, cmp_ref);
+        if (!insert)
+            qsort(best, m, sizeof *best, cmp_ref);
         for (size_t i = 0; i < m && i < k; i++)
-            out[n++] = (rt_leak_pair){(uint32_t)t, all[i].train, (float)all[i].score};
+            out[n++] = (rt_leak_pair){(uint32_t)t, best[i].train, (float)best[i].score};
     }
-    free(all);
+    free(ntr);
+    free(best);
     *np = n;
     return out;
 }
