@@ -69,7 +69,6 @@ typedef enum pending_kind {
 
 typedef struct app {
     rt_session *s;
-    rt_workspace *ws;
     int rows, cols;
     view_id view;
     view_id stack[8];
@@ -91,28 +90,10 @@ typedef struct app {
     int msg_error;
     int msg_keep;               /* the message stays until the next key (app_wait was given up) */
 
-    uint32_t *judged;           /* judged passages per query index */
+    /* each view's own state, by view_id (view_state allocates it at the view's first use; NULL
+     * until then, and for a view without state) */
+    void *state[VIEW_COUNT];
 
-    /* query list */
-    size_t *rows_idx;           /* visible rows: indices into ws->qlist */
-    size_t nrows;
-    size_t sel, top;
-    sort_key sort;
-    size_t sort_run;
-    size_t list_m;              /* the measure the list shows (index into ws->ms) */
-    int contrast;               /* the list's contrast column: 0 none, 1 RBO, 2 Jaccard@10 */
-    struct contrast_memo {      /* its values per query, computed once per kind for a pair of runs: */
-        double *v[2];           /* rankings do not change, and a sort compares each value log n */
-        size_t ra[2], rb[2];    /* times ([0] RBO, [1] Jaccard; NULL: not computed) */
-        struct contrast_ahead *ahead;   /* both kinds being computed ahead (view_list.c), or NULL */
-        int ahead_asked;
-    } *contrast_memo;
-    int sort_desc;
-    char text_filter[256];
-    int filtering;              /* only the queries that meet cond */
-    rt_condition cond;
-    size_t delta_a, delta_b;    /* runs compared in the delta column */
-    size_t list_hoff;           /* the list's first run column shown (h/l move the focused run) */
     size_t metrics_hoff;        /* the metrics panel's first measure column shown */
     size_t bd_hoff;             /* the breakdown's first run column shown */
     /* the columns the view on screen drew (set by its draw, read by the status line): the
@@ -124,8 +105,6 @@ typedef struct app {
     size_t cur;                 /* index into ws->qlist */
     size_t col;                 /* focused run */
     size_t rank;                /* focused rank (0-based) */
-    struct compare_view *compare_view;  /* view_compare.c's own (NULL until first drawn) */
-    struct grep_view *grep_view;        /* view_grep.c's own (NULL until :grep) */
     rt_overlap *ov;             /* overlap of the current query */
 
     /* passage */
@@ -150,24 +129,16 @@ typedef struct app {
     int plot;                   /* the plot view's figure: 0 difference, 1 histogram, 2 before/after */
     char *set;                  /* the query set the list and breakdown are limited to, or NULL */
 
-    /* judging: view_judge.c's own state (NULL until it is first used) */
-    struct judge_state *judge;
     struct hint_cache *hints;           /* hint.c's (NULL until a hint is drawn) */
 
     /* leakage review */
     struct rt_leakage *leak;    /* found on first use of the view */
-    struct leak_view *leak_view;    /* view_leak.c's cursor (NULL until first used) */
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
 
     /* the team of annotators (team.c): opened on first use of its views */
     struct team_state *team;
     char **annotators;          /* --annotators, or NULL: every journal of the folder */
     size_t nannotators;
-    struct agree_view *agree_view;        /* view_agree.c's own */
-    struct disputes_view *disputes_view;  /* view_disputes.c's own */
-    size_t pkg_sel;                       /* view_packages.c's cursor */
-    struct package_view *package_view;    /* view_package.c's own */
-    struct review_view *review_view;      /* view_review.c's own */
 
     /* command line */
     int prompt;                 /* 0, ':' or '/' */

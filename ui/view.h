@@ -33,8 +33,17 @@ typedef struct view_ops {
     void (*side)(app *a, int d);     /* h (-1) / l (+1); NULL: nothing */
     /* The status line's legend when no message is shown, into buf; NULL: the common one. */
     void (*legend)(app *a, char *buf, size_t n);
-    /* Frees the view's own state when the workbench closes; NULL: it has none. */
-    void (*release)(app *a);
+    /* The view's own state (tig's view->private): state_size bytes, zeroed, allocated by the app
+     * at the view's first use (view_state) and kept until the workbench closes; 0: none. init
+     * sets what does not start at zero (NULL: nothing); release frees what the state points to,
+     * not the state itself, which the app frees (NULL: it points to nothing owned). */
+    size_t state_size;
+    void (*init)(void *state);
+    void (*release)(void *state);
+    /* Runs were taken in (app_catch_up): what the view keeps per run or per listed query is
+     * dropped, made again at its next use. Called only for a view whose state exists. NULL: it
+     * keeps nothing of the kind. */
+    void (*runs_changed)(app *a, void *state);
 } view_ops;
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,
@@ -43,6 +52,16 @@ extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_me
 
 /* The record of view v (never NULL for a valid id). Borrowed: a static record. */
 const view_ops *view_get(view_id v);
+
+/* View v's own state (view_ops.state_size bytes), allocated at its first use; NULL for a view
+ * without state. Borrowed: the app owns it until view_release_all. */
+void *view_state(app *a, view_id v);
+
+/* Tells every view with state that runs were taken in (view_ops.runs_changed). */
+void view_runs_changed(app *a);
+
+/* Frees every view's state (the workbench closes). */
+void view_release_all(app *a);
 
 /* The record of the view on screen. Borrowed: a static record. */
 const view_ops *view_current(const app *a);
@@ -76,13 +95,7 @@ int act_contrast(app *a, const char *arg);
  * Later calls do nothing. */
 void list_contrast_ahead(app *a);
 /* Whether that thread is still computing (for a script's :idle). */
-int list_contrast_ahead_busy(const app *a);
-
-/* Runs taken in since (app_settle): what the views keep per run or per listed query is dropped
- * and made again at its next use (the list's contrasts, the side by side's rank table, the judging
- * pool and counts). */
-void list_runs_changed(app *a);
-void compare_runs_changed(app *a);
+int list_contrast_ahead_busy(app *a);
 
 /* view_metrics.c: the run the panel marks significance against */
 int act_baseline(app *a, const char *arg);

@@ -58,7 +58,7 @@ static void draw(app *a, int top, int height)
     const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     rt_session *src = a->breakdown_team && team_session(a) ? team_session(a) : a->s;
     rt_breakdown *b = rt_breakdown_compute(src, a->bk, set ? set->qids : NULL, set ? set->n : 0);
-    const rt_taxonomy *tax = a->ws->taxonomy;
+    const rt_taxonomy *tax = a->s->ws->taxonomy;
     char head[512];
     snprintf(head, sizeof head, "%s%zu tagged items over %zu queries%s%s | runs count their top %zu "
              "(:breakdown K, :breakdown team|mine)", src != a->s ? "the team's categories: " : "", b->total[0],
@@ -150,7 +150,7 @@ static void side(app *a, int d)
 {
     if (d < 0 && a->bd_hoff > 0)
         a->bd_hoff--;
-    else if (d > 0 && a->bd_hoff + a->hshown < a->ws->nruns)
+    else if (d > 0 && a->bd_hoff + a->hshown < a->s->ws->nruns)
         a->bd_hoff++;
 }
 

@@ -29,19 +29,11 @@ struct disputes_view {
     int built;
 };
 
-static struct disputes_view *Q(app *a)
-{
-    if (!a->disputes_view)
-        a->disputes_view = rt_calloc(1, sizeof *a->disputes_view);
-    return a->disputes_view;
-}
+static struct disputes_view *disputes_state(app *a) { return view_state(a, VIEW_DISPUTES); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->disputes_view)
-        free(a->disputes_view->rows);
-    free(a->disputes_view);
-    a->disputes_view = NULL;
+    free(((struct disputes_view *)state)->rows);
 }
 
 /* Whether members x and y decided the pair differently in a kind of mask. */
@@ -59,7 +51,7 @@ static int differ_between(const app *a, size_t x, size_t y, const rt_team_pair *
 
 static void rebuild(app *a)
 {
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     const rt_team *t = team_of(a);
     const rt_team_decisions *d = team_decisions(a);
     size_t x = rt_team_find(t, q->a), y = rt_team_find(t, q->b);
@@ -90,7 +82,7 @@ static void rebuild(app *a)
 
 static void ensure_rows(app *a)
 {
-    if (!Q(a)->built || Q(a)->gen != team_generation(a))
+    if (!disputes_state(a)->built || disputes_state(a)->gen != team_generation(a))
         rebuild(a);
 }
 
@@ -99,7 +91,7 @@ static const rt_team_pair *focused(app *a)
     if (!team_of(a))
         return NULL;
     ensure_rows(a);
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     return q->sel < q->nrows ? &team_decisions(a)->p[q->rows[q->sel]] : NULL;
 }
 
@@ -107,7 +99,7 @@ int act_disputes(app *a, const char *arg)
 {
     if (team_ensure(a) != 0)
         return -1;
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     const char *p = arg ? arg : "";
     char w[256];   /* an annotator's name whole */
     while (*p) {
@@ -184,7 +176,7 @@ static int adjudicate(app *a, const rt_team_pair *p, int has_grade, int32_t grad
     int rc = annotate_outcome(a, st, &ch, &err);
     if (rc != 0)
         return rc;
-    struct disputes_view *q = Q(a);   /* annotate_outcome has decided the pair again */
+    struct disputes_view *q = disputes_state(a);   /* annotate_outcome has decided the pair again */
     ensure_rows(a);
     /* on to the next pair still unresolved */
     for (size_t i = q->sel + 1; i < q->nrows; i++)
@@ -229,7 +221,7 @@ static int own_grade(app *a, int32_t g)
 int act_adj_relevant(app *a, const char *arg)
 {
     (void)arg;
-    return own_grade(a, a->ws->level > 0 ? a->ws->level : 1);
+    return own_grade(a, a->s->ws->level > 0 ? a->s->ws->level : 1);
 }
 
 int act_adj_not_relevant(app *a, const char *arg)
@@ -255,7 +247,7 @@ int act_adjudicate(app *a, const char *arg)
     actions_word(&s, q, sizeof q);
     actions_word(&s, pstr, sizeof pstr);
     actions_word(&s, how, sizeof how);
-    uint32_t qid = rt_strtab_find(a->ws->qids, q, strlen(q)), pid = rt_session_pid(a->s, pstr);
+    uint32_t qid = rt_strtab_find(a->s->ws->qids, q, strlen(q)), pid = rt_session_pid(a->s, pstr);
     const rt_team_pair *p = qid != RT_NO_ID && pid != RT_NO_ID ? rt_team_pair_of(team_decisions(a), qid, pid) : NULL;
     if (!how[0] || !p) {
         app_message(a, 1, !how[0] ? "usage: :adjudicate QID PID ANNOTATOR|GRADE|withdraw"
@@ -289,7 +281,7 @@ static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
     const rt_team *t = team_of(a);
     term_role role = focus ? ROLE_SELECTED : p->unresolved ? ROLE_NORMAL : ROLE_DIM;
     int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-4s ", p->unresolved ? '!' : ' ',
-                     rt_strtab_str(a->ws->qids, p->qid), rt_strtab_str(a->ws->pids, p->pid),
+                     rt_strtab_str(a->s->ws->qids, p->qid), rt_strtab_str(a->s->ws->pids, p->pid),
                      p->differ == (RT_DIFFER_GRADE | RT_DIFFER_CATS) ? "g+c" : p->differ == RT_DIFFER_GRADE ? "g" : "c");
     char buf[256];
     for (size_t m = 0; m < t->n && x + colw <= a->cols; m++, x += colw)
@@ -302,8 +294,8 @@ static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
 static void draw_detail(app *a, int y, int h, const rt_team_pair *p)
 {
     const rt_team *t = team_of(a);
-    const char *qt = rt_workspace_query_text(a->ws, p->qid);
-    int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%s  ", rt_strtab_str(a->ws->qids, p->qid));
+    const char *qt = rt_workspace_query_text(a->s->ws, p->qid);
+    int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%s  ", rt_strtab_str(a->s->ws->qids, p->qid));
     draw_text(y, x, a->cols - x, qt ? qt : "", qt ? strlen(qt) : 0, ROLE_HEADER, NULL);
     if (h > 1)
         app_draw_passage_of(a, y + 1, 2, a->cols - 2, p->qid, p->pid, ROLE_NORMAL);
@@ -322,7 +314,7 @@ static void draw(app *a, int top, int height)
     if (!team_of(a))
         return;
     ensure_rows(a);
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     const rt_team *t = team_of(a);
     const rt_team_decisions *d = team_decisions(a);
     draw_fmt(top, 0, a->cols, ROLE_HEADER, "disagreements: resolved %zu / %zu | shown %zu (%s%s%s%s%s%s) | team of %zu",
@@ -366,8 +358,8 @@ static void draw(app *a, int top, int height)
 static size_t *cursor(app *a, size_t *n)
 {
     ensure_rows(a);
-    *n = Q(a)->nrows;
-    return &Q(a)->sel;
+    *n = disputes_state(a)->nrows;
+    return &disputes_state(a)->sel;
 }
 
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
@@ -393,7 +385,7 @@ static int open(app *a)
 /* x: the next unresolved pair. */
 static int next_todo(app *a)
 {
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     ensure_rows(a);
     for (size_t step = 1; step <= q->nrows; step++) {
         size_t i = (q->sel + step) % q->nrows;
@@ -408,5 +400,5 @@ static int next_todo(app *a)
 
 const view_ops view_disputes_ops = {
     .name = "disagreements", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .release = release,
+    .next_todo = next_todo, .state_size = sizeof(struct disputes_view), .release = release,
 };

@@ -13,6 +13,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_pool.h"
+#include "list.h"
 #include "view.h"
 
 /* The judging view's own state: the pool of one query, the cursor in it, and per listed query
@@ -29,32 +30,28 @@ struct judge_state {
     int stale;             /* the shown query's judgments changed under :hint T */
 };
 
-static struct judge_state *J(app *a)
+static struct judge_state *judge_state(app *a) { return view_state(a, VIEW_JUDGE); }
+
+static void init(void *state)
 {
-    if (!a->judge) {
-        a->judge = rt_calloc(1, sizeof *a->judge);
-        a->judge->depth = 10;
-        a->judge->qid = RT_NO_ID;
-    }
-    return a->judge;
+    struct judge_state *j = state;
+    j->depth = 10;
+    j->qid = RT_NO_ID;
 }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (!a->judge)
-        return;
-    free(a->judge->pool);
-    free(a->judge->count);
-    free(a->judge);
-    a->judge = NULL;
+    struct judge_state *j = state;
+    free(j->pool);
+    free(j->count);
 }
 
 static size_t build(app *a, uint32_t qid, rt_pool_entry **out, size_t *cap)
 {
-    const rt_run **runs = rt_calloc(a->ws->nruns + 1, sizeof *runs);
-    for (size_t r = 0; r < a->ws->nruns; r++)
-        runs[r] = a->ws->runs[r].run;
-    size_t n = rt_pool_query(runs, a->ws->nruns, qid, J(a)->depth, a->ws->pids, out, cap);
+    const rt_run **runs = rt_calloc(a->s->ws->nruns + 1, sizeof *runs);
+    for (size_t r = 0; r < a->s->ws->nruns; r++)
+        runs[r] = a->s->ws->runs[r].run;
+    size_t n = rt_pool_query(runs, a->s->ws->nruns, qid, judge_state(a)->depth, a->s->ws->pids, out, cap);
     free(runs);
     return n;
 }
@@ -79,8 +76,8 @@ static int hint_cmp(const void *x, const void *y)
  * negatives), and with hint_order puts the unjudged first, by hint. */
 static void apply_hint(app *a)
 {
-    struct judge_state *j = J(a);
-    if (!a->ws->answers || (!j->hint_order && j->hint_min <= 0))
+    struct judge_state *j = judge_state(a);
+    if (!a->s->ws->answers || (!j->hint_order && j->hint_min <= 0))
         return;
     hint_key *k = rt_calloc(j->n + 1, sizeof *k);
     size_t n = 0;
@@ -89,7 +86,7 @@ static void apply_hint(app *a)
         int judged = app_grade(a, j->qid, j->pool[i].pid, &g);
         pair_hint h = hint_of(a, j->qid, j->pool[i].pid);
         double f1 = h.state == HINT_OK ? h.f1 : -1;
-        if (j->hint_min > 0 && (f1 < j->hint_min || (judged && g >= a->ws->level)))
+        if (j->hint_min > 0 && (f1 < j->hint_min || (judged && g >= a->s->ws->level)))
             continue;
         k[n++] = (hint_key){judged, f1, i};
     }
@@ -106,26 +103,26 @@ static void apply_hint(app *a)
 
 void judge_refresh(app *a)
 {
-    if (!a->ws->nq || (J(a)->qid == app_qid(a) && !J(a)->stale))
+    if (!a->s->ws->nq || (judge_state(a)->qid == app_qid(a) && !judge_state(a)->stale))
         return;
     /* stale: the same query, its judgments (or the runs) changed: the cursor stays on its passage */
-    int same = J(a)->qid == app_qid(a);
-    uint32_t keep = same && J(a)->sel < J(a)->n ? J(a)->pool[J(a)->sel].pid : RT_NO_ID;
-    J(a)->qid = app_qid(a);
-    J(a)->stale = 0;
-    J(a)->n = build(a, J(a)->qid, &J(a)->pool, &J(a)->cap);
+    int same = judge_state(a)->qid == app_qid(a);
+    uint32_t keep = same && judge_state(a)->sel < judge_state(a)->n ? judge_state(a)->pool[judge_state(a)->sel].pid : RT_NO_ID;
+    judge_state(a)->qid = app_qid(a);
+    judge_state(a)->stale = 0;
+    judge_state(a)->n = build(a, judge_state(a)->qid, &judge_state(a)->pool, &judge_state(a)->cap);
     apply_hint(a);
     if (!same) {
-        J(a)->sel = J(a)->top = 0;
+        judge_state(a)->sel = judge_state(a)->top = 0;
         return;
     }
-    for (size_t i = 0; keep != RT_NO_ID && i < J(a)->n; i++)
-        if (J(a)->pool[i].pid == keep) {
-            J(a)->sel = i;
+    for (size_t i = 0; keep != RT_NO_ID && i < judge_state(a)->n; i++)
+        if (judge_state(a)->pool[i].pid == keep) {
+            judge_state(a)->sel = i;
             return;
         }
-    if (J(a)->sel >= J(a)->n)   /* it left the pool (:hint T): the row below, or the last */
-        J(a)->sel = J(a)->n ? J(a)->n - 1 : 0;
+    if (judge_state(a)->sel >= judge_state(a)->n)   /* it left the pool (:hint T): the row below, or the last */
+        judge_state(a)->sel = judge_state(a)->n ? judge_state(a)->n - 1 : 0;
 }
 
 /* :hint order | T | off — in judging: the unjudged passages closest to an answer first, or only
@@ -134,32 +131,32 @@ int act_hint(app *a, const char *arg)
 {
     if (!app_wait(a, APP_WAIT_COLLECTION))   /* the hint reads the passages */
         return -1;
-    if (!a->ws->answers) {
+    if (!a->s->ws->answers) {
         app_message(a, 1, "the workspace has no answers (\"answers\" in it, or --answers F)");
         return -1;
     }
     char *end = NULL;
     double t = arg ? strtod(arg, &end) : 0;
     if (arg && !strcmp(arg, "order")) {
-        J(a)->hint_order = 1;
+        judge_state(a)->hint_order = 1;
     } else if (arg && !strcmp(arg, "off")) {
-        J(a)->hint_order = 0;
-        J(a)->hint_min = 0;
+        judge_state(a)->hint_order = 0;
+        judge_state(a)->hint_min = 0;
     } else if (arg && end && !*end && t > 0 && t <= 1) {
-        J(a)->hint_min = t;
-        J(a)->hint_order = 1;
+        judge_state(a)->hint_min = t;
+        judge_state(a)->hint_order = 1;
     } else {
         app_message(a, 1, "usage: :hint order | T | off (T in (0, 1]: only passages with hint >= T not judged relevant)");
         return -1;
     }
-    J(a)->qid = RT_NO_ID;   /* rebuilt with the hint */
+    judge_state(a)->qid = RT_NO_ID;   /* rebuilt with the hint */
     if (a->view != VIEW_JUDGE)
         return act_judge(a, NULL);
     judge_refresh(a);
-    if (J(a)->hint_min > 0)
-        app_message(a, 0, "%zu pooled passages with hint >= %.2f not judged relevant (likely false negatives)", J(a)->n,
-                    J(a)->hint_min);
-    else if (J(a)->hint_order)
+    if (judge_state(a)->hint_min > 0)
+        app_message(a, 0, "%zu pooled passages with hint >= %.2f not judged relevant (likely false negatives)", judge_state(a)->n,
+                    judge_state(a)->hint_min);
+    else if (judge_state(a)->hint_order)
         app_message(a, 0, "unjudged passages first, closest to an answer first");
     else
         app_message(a, 0, "fusion order");
@@ -169,9 +166,9 @@ int act_hint(app *a, const char *arg)
 int judge_focus(app *a, uint32_t *pid)
 {
     judge_refresh(a);
-    if (J(a)->sel >= J(a)->n)
+    if (judge_state(a)->sel >= judge_state(a)->n)
         return 0;
-    *pid = J(a)->pool[J(a)->sel].pid;
+    *pid = judge_state(a)->pool[judge_state(a)->sel].pid;
     return 1;
 }
 
@@ -196,29 +193,30 @@ static int unjudged(app *a, uint32_t qid, uint32_t pid)
 
 int judge_next_unjudged(app *a)
 {
+    struct list_state *l = list_state(a);
     judge_refresh(a);
-    for (size_t i = J(a)->sel + 1; i < J(a)->n; i++)
-        if (unjudged(a, J(a)->qid, J(a)->pool[i].pid)) {
-            J(a)->sel = i;
+    for (size_t i = judge_state(a)->sel + 1; i < judge_state(a)->n; i++)
+        if (unjudged(a, judge_state(a)->qid, judge_state(a)->pool[i].pid)) {
+            judge_state(a)->sel = i;
             return 0;
         }
     size_t pos = 0;
-    for (size_t i = 0; i < a->nrows; i++)
-        if (a->rows_idx[i] == a->cur)
+    for (size_t i = 0; i < l->nrows; i++)
+        if (l->rows_idx[i] == a->cur)
             pos = i;
-    for (size_t step = 1; step <= a->nrows; step++) {
-        size_t k = (pos + step) % a->nrows;
-        app_set_query(a, a->rows_idx[k]);
-        a->sel = k;
+    for (size_t step = 1; step <= l->nrows; step++) {
+        size_t k = (pos + step) % l->nrows;
+        app_set_query(a, l->rows_idx[k]);
+        l->sel = k;
         judge_refresh(a);
-        for (size_t i = 0; i < J(a)->n; i++)
-            if (unjudged(a, J(a)->qid, J(a)->pool[i].pid)) {
-                J(a)->sel = i;
-                app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->ws->qids, J(a)->qid));
+        for (size_t i = 0; i < judge_state(a)->n; i++)
+            if (unjudged(a, judge_state(a)->qid, judge_state(a)->pool[i].pid)) {
+                judge_state(a)->sel = i;
+                app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->s->ws->qids, judge_state(a)->qid));
                 return 0;
             }
     }
-    app_message(a, 0, "every pooled passage of the listed queries is judged (depth %zu)", J(a)->depth);
+    app_message(a, 0, "every pooled passage of the listed queries is judged (depth %zu)", judge_state(a)->depth);
     return 0;
 }
 
@@ -230,15 +228,15 @@ int act_judge(app *a, const char *arg)
             app_message(a, 1, "usage: :judge [DEPTH] (the pool depth, default 10)");
             return -1;
         }
-        J(a)->depth = (size_t)d;
-        J(a)->qid = RT_NO_ID;
+        judge_state(a)->depth = (size_t)d;
+        judge_state(a)->qid = RT_NO_ID;
     }
     /* From a view that focuses a query of its own (the list), judge that one. */
     uint32_t q, p;
     const view_ops *v = view_current(a);
     if (v->focus && !(v->flags & VIEW_IN_QUERY) && view_focus(a, &q, &p))
         app_set_query(a, app_query_index(a, q));
-    if (!a->ws->nq) {
+    if (!a->s->ws->nq) {
         app_message(a, 1, "no query to judge");
         return -1;
     }
@@ -247,45 +245,46 @@ int act_judge(app *a, const char *arg)
     return 0;
 }
 
-void judge_runs_changed(app *a)
+static void runs_changed(app *a, void *state)
 {
-    if (!a->judge)
-        return;
-    free(a->judge->count);   /* the pools, and so every count */
-    a->judge->count = NULL;
-    a->judge->stale = 1;     /* the query shown: its pool made again, the cursor kept */
+    struct judge_state *j = state;
+    (void)a;
+    free(j->count);   /* the pools, and so every count */
+    j->count = NULL;
+    j->stale = 1;     /* the query shown: its pool made again, the cursor kept */
 }
 
 void judge_forget(app *a, size_t qi)
 {
-    if (J(a)->count)
-        J(a)->count[2 * qi] = UINT32_MAX;
-    if (J(a)->hint_min > 0 && a->ws->qlist[qi] == J(a)->qid)
-        J(a)->stale = 1;   /* :hint T keeps the passages not judged relevant: rebuild */
+    if (judge_state(a)->count)
+        judge_state(a)->count[2 * qi] = UINT32_MAX;
+    if (judge_state(a)->hint_min > 0 && a->s->ws->qlist[qi] == judge_state(a)->qid)
+        judge_state(a)->stale = 1;   /* :hint T keeps the passages not judged relevant: rebuild */
 }
 
 /* Judged / pooled over the listed queries; per-query counts are cached until a query changes or
  * the depth does. */
 static void overall(app *a, size_t *judged, size_t *size)
 {
-    if (!J(a)->count || J(a)->count_depth != J(a)->depth) {
-        free(J(a)->count);
-        J(a)->count = rt_malloc((2 * a->ws->nq + 1) * sizeof *J(a)->count);
-        for (size_t i = 0; i < a->ws->nq; i++)
-            J(a)->count[2 * i] = UINT32_MAX;
-        J(a)->count_depth = J(a)->depth;
+    struct list_state *l = list_state(a);
+    if (!judge_state(a)->count || judge_state(a)->count_depth != judge_state(a)->depth) {
+        free(judge_state(a)->count);
+        judge_state(a)->count = rt_malloc((2 * a->s->ws->nq + 1) * sizeof *judge_state(a)->count);
+        for (size_t i = 0; i < a->s->ws->nq; i++)
+            judge_state(a)->count[2 * i] = UINT32_MAX;
+        judge_state(a)->count_depth = judge_state(a)->depth;
     }
     *judged = *size = 0;
-    for (size_t k = 0; k < a->nrows; k++) {
-        size_t qi = a->rows_idx[k];
-        if (J(a)->count[2 * qi] == UINT32_MAX) {
+    for (size_t k = 0; k < l->nrows; k++) {
+        size_t qi = l->rows_idx[k];
+        if (judge_state(a)->count[2 * qi] == UINT32_MAX) {
             size_t j, n;
-            judge_counts(a, a->ws->qlist[qi], &j, &n);
-            J(a)->count[2 * qi] = (uint32_t)j;
-            J(a)->count[2 * qi + 1] = (uint32_t)n;
+            judge_counts(a, a->s->ws->qlist[qi], &j, &n);
+            judge_state(a)->count[2 * qi] = (uint32_t)j;
+            judge_state(a)->count[2 * qi + 1] = (uint32_t)n;
         }
-        *judged += J(a)->count[2 * qi];
-        *size += J(a)->count[2 * qi + 1];
+        *judged += judge_state(a)->count[2 * qi];
+        *size += judge_state(a)->count[2 * qi + 1];
     }
 }
 
@@ -295,51 +294,51 @@ static void draw(app *a, int top, int height)
     uint32_t q = app_qid(a);
     app_draw_query_line(a, top);
     size_t jq = 0, oj, on;
-    for (size_t i = 0; i < J(a)->n; i++)
-        jq += !unjudged(a, q, J(a)->pool[i].pid);
+    for (size_t i = 0; i < judge_state(a)->n; i++)
+        jq += !unjudged(a, q, judge_state(a)->pool[i].pid);
     overall(a, &oj, &on);
     if (height > 6)
         height -= app_draw_tax_legend(a, top + height - 1);
     char prog[320], order[96];
-    if (J(a)->hint_min > 0)
-        snprintf(order, sizeof order, "hint >= %.2f and not relevant, by hint", J(a)->hint_min);
+    if (judge_state(a)->hint_min > 0)
+        snprintf(order, sizeof order, "hint >= %.2f and not relevant, by hint", judge_state(a)->hint_min);
     else
-        snprintf(order, sizeof order, "%s", J(a)->hint_order ? "unjudged by hint first" : "fusion order");
+        snprintf(order, sizeof order, "%s", judge_state(a)->hint_order ? "unjudged by hint first" : "fusion order");
     snprintf(prog, sizeof prog,
              "pool depth %zu of %zu runs, %s | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
-             J(a)->depth, a->ws->nruns, order, jq, J(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
+             judge_state(a)->depth, a->s->ws->nruns, order, jq, judge_state(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
     int pr = draw_wrapped(top + 1, 0, a->cols, height > 8 ? 2 : 1, prog, strlen(prog), ROLE_HEADER);
     top += pr - 1;
     height -= pr - 1;
     int rows = height - 2;
     if (rows < 1)
         return;
-    if (!J(a)->n) {
+    if (!judge_state(a)->n) {
         static const char none[] = "No run ranks a passage for this query.";
         draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
         return;
     }
-    if (J(a)->sel >= J(a)->n)
-        J(a)->sel = J(a)->n - 1;
-    if (J(a)->sel < J(a)->top)
-        J(a)->top = J(a)->sel;
-    if (J(a)->sel >= J(a)->top + (size_t)rows)
-        J(a)->top = J(a)->sel - (size_t)rows + 1;
-    for (int row = 0; row < rows && J(a)->top + (size_t)row < J(a)->n; row++) {
-        size_t i = J(a)->top + (size_t)row;
-        int focused = i == J(a)->sel, y = top + 2 + row;
+    if (judge_state(a)->sel >= judge_state(a)->n)
+        judge_state(a)->sel = judge_state(a)->n - 1;
+    if (judge_state(a)->sel < judge_state(a)->top)
+        judge_state(a)->top = judge_state(a)->sel;
+    if (judge_state(a)->sel >= judge_state(a)->top + (size_t)rows)
+        judge_state(a)->top = judge_state(a)->sel - (size_t)rows + 1;
+    for (int row = 0; row < rows && judge_state(a)->top + (size_t)row < judge_state(a)->n; row++) {
+        size_t i = judge_state(a)->top + (size_t)row;
+        int focused = i == judge_state(a)->sel, y = top + 2 + row;
         term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-        uint32_t pid = J(a)->pool[i].pid;
+        uint32_t pid = judge_state(a)->pool[i].pid;
         int x = draw_fmt(y, 0, 5, role, "%4zu ", i + 1);
         x += app_draw_badge(a, y, x, a->cols - x, q, pid, focused);
         char ranks[96];
         size_t o = 0;
-        for (size_t r = 0; r < a->ws->nruns && o + 12 < sizeof ranks; r++) {
-            size_t rk = rt_workspace_rank_of(a->ws, r, q, pid);
+        for (size_t r = 0; r < a->s->ws->nruns && o + 12 < sizeof ranks; r++) {
+            size_t rk = rt_workspace_rank_of(a->s->ws, r, q, pid);
             o += (size_t)(rk ? snprintf(ranks + o, sizeof ranks - o, "%s%zu", r ? "/" : " ", rk)
                              : snprintf(ranks + o, sizeof ranks - o, "%s-", r ? "/" : " "));
         }
-        const char *ps = rt_strtab_str(a->ws->pids, pid);
+        const char *ps = rt_strtab_str(a->s->ws->pids, pid);
         x += draw_fmt(y, x, a->cols - x, focused ? ROLE_SELECTED : ROLE_DIM, "%.*s %s ", (int)o, ranks, ps);
         app_draw_passage_start(a, y, x, a->cols - x, pid, role);
     }
@@ -348,7 +347,7 @@ static void draw(app *a, int top, int height)
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
 {
     *pid = RT_NO_ID;
-    if (!a->ws->nq)
+    if (!a->s->ws->nq)
         return 0;
     *qid = app_qid(a);
     return judge_focus(a, pid);
@@ -357,8 +356,8 @@ static int focus(app *a, uint32_t *qid, uint32_t *pid)
 static size_t *cursor(app *a, size_t *n)
 {
     judge_refresh(a);
-    *n = J(a)->n;
-    return &J(a)->sel;
+    *n = judge_state(a)->n;
+    return &judge_state(a)->sel;
 }
 
 static int open_passage(app *a)
@@ -374,5 +373,6 @@ static int open_passage(app *a)
 
 const view_ops view_judge_ops = {
     .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .focus = focus, .cursor = cursor,
-    .open = open_passage, .next_todo = judge_next_unjudged, .release = release,
+    .open = open_passage, .next_todo = judge_next_unjudged,
+    .state_size = sizeof(struct judge_state), .init = init, .release = release, .runs_changed = runs_changed,
 };

@@ -30,7 +30,7 @@ typedef struct marks {
 
 static void compute_marks(app *a, marks *mk)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     size_t nr = ws->nruns, nm = ws->nm, nq;
     const uint32_t *qs = rt_live_sorted(a->s->live, &nq);
     mk->vs_base = rt_calloc(nr * nm + 1, 1);
@@ -95,7 +95,7 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
 /* The panel split by a facet's values: a line per value, then each run's values over its queries. */
 static int draw_facet(app *a, int y, int bottom, int namew)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     const rt_facet *fc = &ws->facets->f[a->facet_by];
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
@@ -134,13 +134,13 @@ int act_by(app *a, const char *arg)
         app_message(a, 0, "the metrics panel is not split");
         return 0;
     }
-    size_t k = rt_facets_find(a->ws->facets, arg);
+    size_t k = rt_facets_find(a->s->ws->facets, arg);
     if (k == (size_t)-1) {
         char list[400] = "";
-        for (size_t i = 0; a->ws->facets && i < a->ws->facets->n; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", a->ws->facets->f[i].name);
-        app_message(a, 1, a->ws->facets ? "no facet %s (%s)" : "no facets in this workspace (\"facets\", or --facets F)%s%s",
-                    a->ws->facets ? arg : "", list);
+        for (size_t i = 0; a->s->ws->facets && i < a->s->ws->facets->n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", a->s->ws->facets->f[i].name);
+        app_message(a, 1, a->s->ws->facets ? "no facet %s (%s)" : "no facets in this workspace (\"facets\", or --facets F)%s%s",
+                    a->s->ws->facets ? arg : "", list);
         return -1;
     }
     a->facet_by = k;
@@ -164,15 +164,15 @@ int act_baseline(app *a, const char *arg)
     }
     a->baseline_run = r;
     app_message(a, 0, "baseline %s: * marks the runs that differ significantly (paired t-test, Holm, alpha 0.05)",
-                rt_run_name(a->ws->runs[r].run));
+                rt_run_name(a->s->ws->runs[r].run));
     return 0;
 }
 
 static int name_width(const app *a)
 {
     int namew = 8;
-    for (size_t r = 0; r < a->ws->nruns; r++) {
-        const char *n = rt_run_name(a->ws->runs[r].run);
+    for (size_t r = 0; r < a->s->ws->nruns; r++) {
+        const char *n = rt_run_name(a->s->ws->runs[r].run);
         int w = (int)rt_text_width(n, strlen(n)) + (r == a->baseline_run ? 4 : 0);
         if (w + 2 > namew)
             namew = w + 2;
@@ -182,7 +182,7 @@ static int name_width(const app *a)
 
 static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm, const marks *mk)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     int colw = 2 * SUB_W + DELTA_W + 2;
     const char *name = rt_run_name(ws->runs[r].run);
     char label[160];
@@ -215,7 +215,7 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
  * test queries and on the others, when a leakage check ran or a leak was typed. */
 static void draw_split(app *a, int y, int bottom, int namew)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     size_t marked;
     unsigned char *mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, &marked);
     if (!a->leak && !marked) {
@@ -253,7 +253,7 @@ static void draw_split(app *a, int y, int bottom, int namew)
 
 static void draw(app *a, int top, int height)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
     const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
@@ -333,7 +333,7 @@ static void side(app *a, int d)
 {
     if (d < 0 && a->metrics_hoff > 0)
         a->metrics_hoff--;
-    else if (d > 0 && a->metrics_hoff + a->hshown < a->ws->nm)
+    else if (d > 0 && a->metrics_hoff + a->hshown < a->s->ws->nm)
         a->metrics_hoff++;
 }
 

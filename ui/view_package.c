@@ -22,27 +22,19 @@ struct package_view {
     size_t nwrong;                   /* rows marked wrong by a reviewer (they come first) */
 };
 
-static struct package_view *K(app *a)
-{
-    if (!a->package_view)
-        a->package_view = rt_calloc(1, sizeof *a->package_view);
-    return a->package_view;
-}
+static struct package_view *package_state(app *a) { return view_state(a, VIEW_PACKAGE); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->package_view) {
-        free(a->package_view->rows);
-        free(a->package_view->name);
-    }
-    free(a->package_view);
-    a->package_view = NULL;
+    struct package_view *k = state;
+    free(k->rows);
+    free(k->name);
 }
 
 static const rt_package_state *state(app *a)
 {
     const rt_package_report *r = team_packages(a);
-    return r && K(a)->name ? rt_package_report_find(r, K(a)->name) : NULL;
+    return r && package_state(a)->name ? rt_package_report_find(r, package_state(a)->name) : NULL;
 }
 
 /* How many of the team's reviewers marked pair i of p wrong. */
@@ -61,7 +53,7 @@ int package_open_judging(app *a, const char *name)
 {
     if (team_ensure(a) != 0)
         return -1;
-    struct package_view *k = K(a);
+    struct package_view *k = package_state(a);
     char *was = k->name;   /* name may be it */
     k->name = rt_strdup(name);
     free(was);
@@ -97,7 +89,7 @@ static const rt_package *package(app *a)
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
 {
     const rt_package *p = package(a);
-    struct package_view *k = K(a);
+    struct package_view *k = package_state(a);
     if (!p || k->sel >= k->nrows)
         return 0;
     *qid = p->qids[k->rows[k->sel]];
@@ -107,8 +99,8 @@ static int focus(app *a, uint32_t *qid, uint32_t *pid)
 
 static size_t *cursor(app *a, size_t *n)
 {
-    *n = K(a)->nrows;
-    return &K(a)->sel;
+    *n = package_state(a)->nrows;
+    return &package_state(a)->sel;
 }
 
 static int judge(app *a, int32_t grade)
@@ -119,15 +111,15 @@ static int judge(app *a, int32_t grade)
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_judge(a->s, q, p, grade, &ch, &err), &ch, &err);
-    if (rc == 0 && K(a)->sel + 1 < K(a)->nrows)
-        K(a)->sel++;
+    if (rc == 0 && package_state(a)->sel + 1 < package_state(a)->nrows)
+        package_state(a)->sel++;
     return rc;
 }
 
 int act_judge_relevant(app *a, const char *arg)
 {
     (void)arg;
-    return judge(a, a->ws->level > 0 ? a->ws->level : 1);
+    return judge(a, a->s->ws->level > 0 ? a->s->ws->level : 1);
 }
 
 int act_judge_not_relevant(app *a, const char *arg)
@@ -139,7 +131,7 @@ int act_judge_not_relevant(app *a, const char *arg)
 static int next_todo(app *a)
 {
     const rt_package *p = package(a);
-    struct package_view *k = K(a);
+    struct package_view *k = package_state(a);
     for (size_t step = 1; p && step <= k->nrows; step++) {
         size_t i = (k->sel + step) % k->nrows;
         if (!rt_annot_label(a->s->annot, p->qids[k->rows[i]], p->pids[k->rows[i]])) {
@@ -163,7 +155,7 @@ static int open(app *a)
 static void draw(app *a, int top, int height)
 {
     const rt_package_state *s = state(a);
-    struct package_view *k = K(a);
+    struct package_view *k = package_state(a);
     if (!s) {
         draw_fmt(top, 0, a->cols, ROLE_ERROR, "the package %s is gone (its maker withdrew it)", k->name);
         return;
@@ -189,8 +181,8 @@ static void draw(app *a, int top, int height)
         const rt_label *l = rt_annot_label(a->s->annot, p->qids[i], p->pids[i]);
         size_t wrong = r < k->nwrong || k->top + r < k->nwrong ? wrong_marks(a, p, i) : 0;
         term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-        int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= a->ws->level ? '+' : '-',
-                         rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]),
+        int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= a->s->ws->level ? '+' : '-',
+                         rt_strtab_str(a->s->ws->qids, p->qids[i]), rt_strtab_str(a->s->ws->pids, p->pids[i]),
                          wrong ? "wrong" : "");
         app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
     }
@@ -198,5 +190,5 @@ static void draw(app *a, int top, int height)
 
 const view_ops view_package_ops = {
     .name = "package", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .release = release,
+    .next_todo = next_todo, .state_size = sizeof(struct package_view), .release = release,
 };

@@ -20,7 +20,7 @@
 /* The categories and note of (qid, pid), and of the query itself, into buf (length returned). */
 static size_t tags_text(app *a, uint32_t q, uint32_t pid, char *buf, size_t size)
 {
-    const rt_taxonomy *tax = a->ws->taxonomy;
+    const rt_taxonomy *tax = a->s->ws->taxonomy;
     size_t n = 0;
     buf[0] = '\0';
     for (int level = 0; level < 2; level++) {
@@ -80,7 +80,7 @@ static size_t mark_matches(app *a, const char *text, size_t len, uint8_t *mark)
 
 static void draw(app *a, int top, int height)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     uint32_t q = app_qid(a);
     char buf[256];
     int n;
@@ -135,14 +135,14 @@ static void draw(app *a, int top, int height)
     if (h.state != HINT_NONE && height > 8) {
         char line[1024];
         if (h.state == HINT_NO_ANSWERS)
-            snprintf(line, sizeof line, "hint: this query has no answers in %s", rt_answers_path(a->ws->answers));
+            snprintf(line, sizeof line, "hint: this query has no answers in %s", rt_answers_path(a->s->ws->answers));
         else if (h.state == HINT_NO_PASSAGE)
             line[0] = '\0';
         else if (h.f1 == 0)
             snprintf(line, sizeof line, "hint: F1 0 (no character of any answer)");
         else {
-            const char *ans = rt_answers_text(a->ws->answers, q, h.answer);
-            size_t na = rt_answers_of(a->ws->answers, q, NULL);
+            const char *ans = rt_answers_text(a->s->ws->answers, q, h.answer);
+            size_t na = rt_answers_of(a->s->ws->answers, q, NULL);
             snprintf(line, sizeof line, "hint: F1 %.2f%s with answer %zu of %zu \u201c%.600s\u201d (span underlined)%s%s", h.f1,
                      h.f1 >= 0.5 ? " (Algorithm 1: positive)" : "", h.answer + 1, na, ans ? ans : "",
                      h.cut ? "; over the first 64 KiB of the passage" : "",
@@ -223,7 +223,7 @@ static void draw(app *a, int top, int height)
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
 {
     *pid = RT_NO_ID;
-    if (!a->ws->nq)
+    if (!a->s->ws->nq)
         return 0;
     *qid = app_qid(a);
     *pid = a->pid;

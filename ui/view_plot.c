@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "list.h"
 #include "draw.h"
 #include "rt_figure.h"
 #include "view.h"
@@ -20,6 +21,7 @@ static const char *const lefts[] = {"", "▏", "▎", "▍", "▌", "▋", "▊"
 
 int act_plot(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     static const char *const names[] = {"delta", "hist", "before-after"};
     if (arg) {
         int k = -1;
@@ -34,7 +36,7 @@ int act_plot(app *a, const char *arg)
     } else if (a->view == VIEW_PLOT) {
         a->plot = (a->plot + 1) % 3;   /* v again: the next figure */
     }
-    if (a->plot == 0 && a->delta_a == a->delta_b) {
+    if (a->plot == 0 && l->delta_a == l->delta_b) {
         app_message(a, 1, "the difference plot needs two runs (:delta A B)");
         return -1;
     }
@@ -121,9 +123,10 @@ static void draw_before_after(app *a, const rt_figure *f, int top, int height)
 
 static void draw(app *a, int top, int height)
 {
-    rt_figure *f = a->plot == 0   ? rt_figure_delta(a->s, a->delta_a, a->delta_b, a->list_m)
-                   : a->plot == 1 ? rt_figure_hist(a->s, a->delta_a, a->list_m, 10)
-                                  : rt_figure_before_after(a->s, a->list_m);
+    struct list_state *l = list_state(a);
+    rt_figure *f = a->plot == 0   ? rt_figure_delta(a->s, l->delta_a, l->delta_b, l->measure)
+                   : a->plot == 1 ? rt_figure_hist(a->s, l->delta_a, l->measure, 10)
+                                  : rt_figure_before_after(a->s, l->measure);
     draw_fmt(top, 0, a->cols, ROLE_HEADER, "%s", f->title);
     static const char keys[] = "v next figure (difference, histogram, before/after)  :delta A B  :measure M  "
                                ":export figure-delta|figure-hist|figure-before-after svg PATH";

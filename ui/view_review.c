@@ -20,32 +20,24 @@ struct review_view {
     size_t *idx, n, sel, top;   /* the sample: indices into the package's pairs */
 };
 
-static struct review_view *V(app *a)
-{
-    if (!a->review_view)
-        a->review_view = rt_calloc(1, sizeof *a->review_view);
-    return a->review_view;
-}
+static struct review_view *review_state(app *a) { return view_state(a, VIEW_REVIEW); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->review_view)
-        free(a->review_view->idx);
-    free(a->review_view);
-    a->review_view = NULL;
+    free(((struct review_view *)state)->idx);
 }
 
 static const rt_package_state *state(app *a)
 {
     const rt_package_report *r = team_packages(a);
-    return r ? rt_package_report_find(r, V(a)->name) : NULL;
+    return r ? rt_package_report_find(r, review_state(a)->name) : NULL;
 }
 
 int package_open_review(app *a, const char *name)
 {
     if (team_ensure(a) != 0)
         return -1;
-    struct review_view *v = V(a);
+    struct review_view *v = review_state(a);
     snprintf(v->name, sizeof v->name, "%s", name);
     const rt_package_state *s = state(a);
     if (!s) {
@@ -68,7 +60,7 @@ int package_open_review(app *a, const char *name)
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
 {
     const rt_package_state *s = state(a);
-    struct review_view *v = V(a);
+    struct review_view *v = review_state(a);
     if (!s || v->sel >= v->n)
         return 0;
     *qid = s->p->qids[v->idx[v->sel]];
@@ -78,8 +70,8 @@ static int focus(app *a, uint32_t *qid, uint32_t *pid)
 
 static size_t *cursor(app *a, size_t *n)
 {
-    *n = V(a)->n;
-    return &V(a)->sel;
+    *n = review_state(a)->n;
+    return &review_state(a)->sel;
 }
 
 static int mark(app *a, const char *verdict)
@@ -99,9 +91,9 @@ static int mark(app *a, const char *verdict)
     }
     rt_change ch;
     rt_err err;
-    int rc = annotate_outcome(a, rt_session_review(a->s, V(a)->name, q, p, verdict, &ch, &err), &ch, &err);
-    if (rc == 0 && verdict[0] && V(a)->sel + 1 < V(a)->n)
-        V(a)->sel++;
+    int rc = annotate_outcome(a, rt_session_review(a->s, review_state(a)->name, q, p, verdict, &ch, &err), &ch, &err);
+    if (rc == 0 && verdict[0] && review_state(a)->sel + 1 < review_state(a)->n)
+        review_state(a)->sel++;
     return rc;
 }
 
@@ -126,7 +118,7 @@ int act_review_clear(app *a, const char *arg)
 static int next_todo(app *a)
 {
     const rt_package_state *s = state(a);
-    struct review_view *v = V(a);
+    struct review_view *v = review_state(a);
     for (size_t step = 1; s && step <= v->n; step++) {
         size_t i = (v->sel + step) % v->n;
         uint32_t q = s->p->qids[v->idx[i]], pid = s->p->pids[v->idx[i]];
@@ -151,7 +143,7 @@ static int open(app *a)
 static void draw(app *a, int top, int height)
 {
     const rt_package_state *s = state(a);
-    struct review_view *v = V(a);
+    struct review_view *v = review_state(a);
     if (!s) {
         draw_fmt(top, 0, a->cols, ROLE_ERROR, "the package %s is gone (its maker withdrew it)", v->name);
         return;
@@ -193,12 +185,12 @@ static void draw(app *a, int top, int height)
         const char *shown = !mk ? "" : !rt_package_review_holds(team_of(a), s, p->qids[i], p->pids[i], mk) ? "stale"
                             : mk->correct ? "correct" : "WRONG";
         int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", shown,
-                         rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]), dec);
+                         rt_strtab_str(a->s->ws->qids, p->qids[i]), rt_strtab_str(a->s->ws->pids, p->pids[i]), dec);
         app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
     }
 }
 
 const view_ops view_review_ops = {
     .name = "review", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .release = release,
+    .next_todo = next_todo, .state_size = sizeof(struct review_view), .release = release,
 };
