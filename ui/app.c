@@ -429,9 +429,7 @@ void app_draw_passage_of(app *a, int y, int x, int w, uint32_t qid, uint32_t pid
 void app_open_passage(app *a, uint32_t qid, uint32_t pid)
 {
     app_set_query(a, app_query_index(a, qid));
-    a->pid = pid;
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, pid, NULL);
 }
 
 void app_region(app *a, int y, int x0, int x1, region_kind kind, size_t va, size_t vb)

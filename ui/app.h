@@ -107,14 +107,6 @@ typedef struct app {
     size_t rank;                /* focused rank (0-based) */
     rt_overlap *ov;             /* overlap of the current query */
 
-    /* passage */
-    uint32_t pid;
-    size_t pscroll;
-    char find[256];             /* the passage search (/ or :find in the passage view), or "" */
-    size_t find_at;             /* the current match, 0-based */
-    size_t find_n;              /* matches in the passage on screen (set when it is drawn) */
-    int find_jump;              /* scroll to the current match at the next draw */
-
     /* help, report, metrics */
     size_t scroll;
 

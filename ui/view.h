@@ -101,6 +101,11 @@ int list_contrast_ahead_busy(app *a);
 int act_baseline(app *a, const char *arg);
 int act_by(app *a, const char *arg);
 
+/* view_passage.c: shows passage pid of the current query from its start; find, when not NULL,
+ * becomes the passage search, its first match highlighted and scrolled to (NULL: the search there
+ * is stays). */
+void passage_show(app *a, uint32_t pid, const char *find);
+
 /* view_passage.c: searching the passage */
 int act_find(app *a, const char *arg);
 int act_next_match(app *a, const char *arg);

@@ -251,9 +251,7 @@ static int open_passage(app *a)
         app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->s->ws->runs[a->col].run), a->rank + 1);
         return -1;
     }
-    a->pid = p[a->rank];
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, p[a->rank], NULL);
     return 0;
 }
 

@@ -177,12 +177,7 @@ static int open_hit(app *a)
     app_set_query(a, h->qi);
     a->col = h->run;
     a->rank = h->rank - 1;
-    a->pid = h->pid;
-    a->pscroll = 0;
-    snprintf(a->find, sizeof a->find, "%s", g->text);   /* the match highlighted in the passage */
-    a->find_at = 0;
-    a->find_jump = 1;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, h->pid, g->text);   /* the match highlighted in the passage */
     return 0;
 }
 

@@ -365,9 +365,7 @@ static int open_passage(app *a)
     uint32_t pid;
     if (!judge_focus(a, &pid))
         return 0;
-    a->pid = pid;
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, pid, NULL);
     return 0;
 }
 

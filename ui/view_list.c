@@ -537,22 +537,23 @@ int act_delta(app *a, const char *arg)
 
 /* ---- drawing ------------------------------------------------------------------------------ */
 
+/* The qid column's width: the widest listed qid's, at most 16; worked out again when the listed
+ * queries grow (runs read later add some). */
 static int qid_width(app *a)
 {
-    static int qid_w;   /* computed once for the listed queries (runs read later add some) */
-    static size_t for_nq;
-    if (qid_w && for_nq == a->s->ws->nq)
-        return qid_w;
-    for_nq = a->s->ws->nq;
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
+    if (l->qid_w && l->qid_w_nq == ws->nq)
+        return l->qid_w;
+    l->qid_w_nq = ws->nq;
     int w = 3;
-    for (size_t i = 0; i < a->s->ws->nq; i++) {
-        int n = (int)rt_text_width(rt_strtab_str(a->s->ws->qids, a->s->ws->qlist[i]),
-                                   rt_strtab_len(a->s->ws->qids, a->s->ws->qlist[i]));
+    for (size_t i = 0; i < ws->nq; i++) {
+        int n = (int)rt_text_width(rt_strtab_str(ws->qids, ws->qlist[i]), rt_strtab_len(ws->qids, ws->qlist[i]));
         if (n > w)
             w = n;
     }
-    qid_w = w > 16 ? 16 : w;
-    return qid_w;
+    l->qid_w = w > 16 ? 16 : w;
+    return l->qid_w;
 }
 
 /* How many run columns fit beside qid, a query text of at least 16 columns, delta and counts. */
