@@ -588,36 +588,59 @@ void app_free_names(char **names, size_t n)
     free(names);
 }
 
-static void draw(app *a, int top, int height)
+/* The list's columns on screen: the qid's and the query text's widths, the run columns shown
+ * (nr) from the first, l->hoff. */
+typedef struct list_layout {
+    int qw, textw;
+    size_t nr;
+} list_layout;
+
+/* Works out the columns, keeping the focused run among the run columns shown (h/l move it,
+ * scrolling them). */
+static list_layout layout(app *a)
 {
     struct list_state *l = list_state(a);
-    int qw = qid_width(a);
-    size_t nr = runs_shown(a, qw), nruns = a->s->ws->nruns;
-    int textw = a->cols - qw - 1 - (int)nr * RUN_W - DELTA_W - 2 * COUNT_W - (l->contrast ? CONTRAST_W : 0);
-    if (textw < 4)
-        textw = 4;
-    /* the focused run is always among the columns shown (h/l move it, scrolling them) */
+    size_t nruns = a->s->ws->nruns;
+    list_layout c;
+    c.qw = qid_width(a);
+    c.nr = runs_shown(a, c.qw);
+    c.textw = a->cols - c.qw - 1 - (int)c.nr * RUN_W - DELTA_W - 2 * COUNT_W - (l->contrast ? CONTRAST_W : 0);
+    if (c.textw < 4)
+        c.textw = 4;
     if (a->col >= nruns)
         a->col = 0;
     if (a->col < l->hoff)
         l->hoff = a->col;
-    if (nr && a->col >= l->hoff + nr)
-        l->hoff = a->col - nr + 1;
-    if (l->hoff + nr > nruns)
-        l->hoff = nruns - nr;
-    app_show_columns(a, l->hoff, nr, nruns, "runs");
+    if (c.nr && a->col >= l->hoff + c.nr)
+        l->hoff = a->col - c.nr + 1;
+    if (l->hoff + c.nr > nruns)
+        l->hoff = nruns - c.nr;
+    app_show_columns(a, l->hoff, c.nr, nruns, "runs");
+    return c;
+}
+
+/* One header cell from column x, w wide, that sorts by key (run: of SORT_RUN) when clicked;
+ * returns the next cell's column. */
+static int header_cell(app *a, int y, int x, int w, const char *text, sort_key key, size_t run)
+{
+    draw_text(y, x, w, text, strlen(text), ROLE_HEADER, NULL);
+    app_region(a, y, x, x + w, REGION_SORT, key, run);
+    return x + w;
+}
+
+/* The header row (each column sorts when clicked) and, below it when any run name had to be
+ * shortened, which short name is which run; returns the rows that legend took. */
+static int draw_header(app *a, int top, int height, const list_layout *c)
+{
+    struct list_state *l = list_state(a);
+    rt_workspace *ws = a->s->ws;
     char legend[1024];
     char **names = app_run_short_names(a, RUN_W - 2, legend, sizeof legend);   /* a marker and a gap */
-    int x = 0;
-    draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
-    app_region(a, top, x, x + qw + 1, REGION_SORT, SORT_QID, 0);
-    x += qw + 1;
+    int x = header_cell(a, top, 0, c->qw + 1, "qid", SORT_QID, 0);
     char qh[80];
-    int ql = snprintf(qh, sizeof qh, "query (%s)", a->s->ws->ms[l->measure].name);
-    draw_text(top, x, textw, qh, (size_t)ql, ROLE_HEADER, NULL);
-    app_region(a, top, x, x + textw, REGION_SORT, SORT_TEXT, 0);
-    x += textw;
-    for (size_t k = 0; k < nr; k++) {
+    snprintf(qh, sizeof qh, "query (%s)", ws->ms[l->measure].name);
+    x = header_cell(a, top, x, c->textw, qh, SORT_TEXT, 0);
+    for (size_t k = 0; k < c->nr; k++) {
         size_t r = l->hoff + k;
         app_region(a, top, x, x + RUN_W, REGION_SORT, SORT_RUN, r);
         draw_text(top, x, 1, r == a->col ? ">" : " ", 1, ROLE_HEADER, NULL);
@@ -627,27 +650,88 @@ static void draw(app *a, int top, int height)
     }
     char dh[32];
     snprintf(dh, sizeof dh, "Δ%zu-%zu", l->delta_a + 1, l->delta_b + 1);
-    draw_text(top, x, DELTA_W, dh, strlen(dh), ROLE_HEADER, NULL);
-    app_region(a, top, x, x + DELTA_W, REGION_SORT, SORT_DELTA, 0);
+    x = header_cell(a, top, x, DELTA_W, dh, SORT_DELTA, 0);
+    if (l->contrast)
+        x = header_cell(a, top, x, CONTRAST_W, l->contrast == 2 ? "Jac@10" : "RBO", SORT_CONTRAST, 0);
+    x = header_cell(a, top, x, COUNT_W, "judged", SORT_JUDGED, 0);
+    header_cell(a, top, x, a->cols - x, "tags", SORT_TAGS, 0);
+    app_free_names(names, ws->nruns);
+    if (legend[0] && height > 4)   /* which short name is which run */
+        return draw_wrapped(top + 1, 0, a->cols, height > 12 ? 2 : 1, legend, strlen(legend), ROLE_DIM);
+    return 0;
+}
+
+/* Run r's cell of query qi: the rank of its first relevant passage and its value of the list's
+ * measure ("-" for a query without judgments). */
+static void run_cell(app *a, size_t qi, size_t r, int judged, char *cell, size_t n)
+{
+    uint32_t q = a->s->ws->qlist[qi];
+    size_t fr = rt_session_first_rel(a->s, r, q);
+    double v = value_of(a, qi, r);
+    char vs[24];
+    if (rt_measure_is_sum(&a->s->ws->ms[list_state(a)->measure]))
+        snprintf(vs, sizeof vs, "%4.0f", v);
+    else
+        snprintf(vs, sizeof vs, "%.2f", v);
+    if (!judged)
+        snprintf(cell, n, "   -   -");
+    else if (fr)
+        snprintf(cell, n, "%4zu %s", fr, vs);
+    else
+        snprintf(cell, n, "   - %s", vs);
+}
+
+/* Row k of the list on screen row y. */
+static void draw_row(app *a, int y, size_t k, const list_layout *c)
+{
+    struct list_state *l = list_state(a);
+    rt_workspace *ws = a->s->ws;
+    size_t qi = l->rows_idx[k];
+    uint32_t q = ws->qlist[qi];
+    term_role role = k == l->sel ? ROLE_SELECTED : ROLE_NORMAL;
+    app_region(a, y, 0, a->cols, REGION_CURSOR, k, 0);
+    int x = 0;
+    draw_text(y, x, c->qw, rt_strtab_str(ws->qids, q), rt_strtab_len(ws->qids, q), role, NULL);
+    draw_fill(y, x + c->qw, 1, role);
+    x += c->qw + 1;
+    const char *t = rt_workspace_query_text(ws, q);
+    draw_text(y, x, c->textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
+    x += c->textw;
+    int judged = rt_live_is_judged(a->s->live, q);
+    char cell[48];
+    for (size_t r = l->hoff; r < l->hoff + c->nr; r++) {
+        run_cell(a, qi, r, judged, cell, sizeof cell);
+        draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
+        x += RUN_W;
+    }
+    double d = value_of(a, qi, l->delta_a) - value_of(a, qi, l->delta_b);
+    snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
+    term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
+    draw_text(y, x, DELTA_W, cell, strlen(cell), drole, NULL);
     x += DELTA_W;
     if (l->contrast) {
-        const char *ch = l->contrast == 2 ? "Jac@10" : "RBO";
-        draw_text(top, x, CONTRAST_W, ch, strlen(ch), ROLE_HEADER, NULL);
-        app_region(a, top, x, x + CONTRAST_W, REGION_SORT, SORT_CONTRAST, 0);
+        double cv = contrast_of(a, qi);
+        if (cv < 0)
+            snprintf(cell, sizeof cell, "-");
+        else
+            snprintf(cell, sizeof cell, "%.3f", cv);
+        draw_text(y, x, CONTRAST_W, cell, strlen(cell), role, NULL);
         x += CONTRAST_W;
     }
-    draw_text(top, x, COUNT_W, "judged", 6, ROLE_HEADER, NULL);
-    app_region(a, top, x, x + COUNT_W, REGION_SORT, SORT_JUDGED, 0);
+    snprintf(cell, sizeof cell, "%u", l->judged[qi]);
+    draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
     x += COUNT_W;
-    draw_text(top, x, a->cols - x, "tags", 4, ROLE_HEADER, NULL);
-    app_region(a, top, x, a->cols, REGION_SORT, SORT_TAGS, 0);
-    app_free_names(names, nruns);
-    if (legend[0] && height > 4) {   /* which short name is which run */
-        int lr = draw_wrapped(top + 1, 0, a->cols, height > 12 ? 2 : 1, legend, strlen(legend), ROLE_DIM);
-        top += lr;
-        height -= lr;
-    }
+    snprintf(cell, sizeof cell, "%zu", rt_annot_tag_count(a->s->annot, q));
+    draw_text(y, x, a->cols - x, cell, strlen(cell), role, NULL);
+}
 
+static void draw(app *a, int top, int height)
+{
+    struct list_state *l = list_state(a);
+    list_layout c = layout(a);
+    int lr = draw_header(a, top, height, &c);
+    top += lr;
+    height -= lr;
     int h = height - 1;
     if (l->sel < l->top)
         l->top = l->sel;
@@ -658,59 +742,8 @@ static void draw(app *a, int top, int height)
         draw_text(top + 1, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
     }
-    for (int row = 0; row < h && l->top + (size_t)row < l->nrows; row++) {
-        size_t k = l->top + (size_t)row, qi = l->rows_idx[k];
-        uint32_t q = a->s->ws->qlist[qi];
-        term_role role = k == l->sel ? ROLE_SELECTED : ROLE_NORMAL;
-        int y = top + 1 + row;
-        app_region(a, y, 0, a->cols, REGION_CURSOR, k, 0);
-        x = 0;
-        draw_text(y, x, qw, rt_strtab_str(a->s->ws->qids, q), rt_strtab_len(a->s->ws->qids, q), role, NULL);
-        draw_fill(y, x + qw, 1, role);
-        x += qw + 1;
-        const char *t = rt_workspace_query_text(a->s->ws, q);
-        draw_text(y, x, textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
-        x += textw;
-        int judged = rt_live_is_judged(a->s->live, q);
-        const rt_measure *lm = &a->s->ws->ms[l->measure];
-        for (size_t r = l->hoff; r < l->hoff + nr; r++) {
-            size_t fr = rt_session_first_rel(a->s, r, q);
-            double v = value_of(a, qi, r);
-            char cell[48], vs[24];
-            if (rt_measure_is_sum(lm))
-                snprintf(vs, sizeof vs, "%4.0f", v);
-            else
-                snprintf(vs, sizeof vs, "%.2f", v);
-            if (!judged)
-                snprintf(cell, sizeof cell, "   -   -");
-            else if (fr)
-                snprintf(cell, sizeof cell, "%4zu %s", fr, vs);
-            else
-                snprintf(cell, sizeof cell, "   - %s", vs);
-            draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
-            x += RUN_W;
-        }
-        double d = value_of(a, qi, l->delta_a) - value_of(a, qi, l->delta_b);
-        char cell[32];
-        snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
-        term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
-        draw_text(y, x, DELTA_W, cell, strlen(cell), drole, NULL);
-        x += DELTA_W;
-        if (l->contrast) {
-            double cv = contrast_of(a, qi);
-            if (cv < 0)
-                snprintf(cell, sizeof cell, "-");
-            else
-                snprintf(cell, sizeof cell, "%.3f", cv);
-            draw_text(y, x, CONTRAST_W, cell, strlen(cell), role, NULL);
-            x += CONTRAST_W;
-        }
-        snprintf(cell, sizeof cell, "%u", l->judged[qi]);
-        draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
-        x += COUNT_W;
-        snprintf(cell, sizeof cell, "%zu", rt_annot_tag_count(a->s->annot, q));
-        draw_text(y, x, a->cols - x, cell, strlen(cell), role, NULL);
-    }
+    for (int row = 0; row < h && l->top + (size_t)row < l->nrows; row++)
+        draw_row(a, top + 1 + row, l->top + (size_t)row, &c);
 }
 
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
