@@ -55,8 +55,7 @@ static int act_right(app *a, const char *arg) { (void)arg; return act_side(a, 1)
 static int act_open(app *a, const char *arg)
 {
     (void)arg;
-    const view_ops *v = view_current(a);
-    return v->open ? v->open(a) : 0;
+    return view_open(a);
 }
 
 static int act_back(app *a, const char *arg)

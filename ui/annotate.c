@@ -345,8 +345,7 @@ static int next_failing(app *a)
 int act_next_todo(app *a, const char *arg)
 {
     (void)arg;
-    const view_ops *v = view_current(a);
-    return v->next_todo ? v->next_todo(a) : next_failing(a);
+    return view_next_todo(a, next_failing);
 }
 
 /* ---- breakdown, sets, exports ------------------------------------------------------------ */

@@ -450,7 +450,7 @@ int app_mouse(app *a, int x, int y, int clicks, int wheel)
             continue;
         switch (r->kind) {
         case REGION_CURSOR: {
-            size_t n = (size_t)-1 / 2, *pos = view_current(a)->cursor ? view_current(a)->cursor(a, &n) : &a->scroll;
+            size_t n, *pos = view_cursor(a, &n);
             if (r->a < n)
                 *pos = r->a;
             break;
@@ -462,8 +462,8 @@ int app_mouse(app *a, int x, int y, int clicks, int wheel)
         case REGION_SORT:
             return act_sort_by(a, (sort_key)r->a, r->b);
         }
-        if (clicks >= 2 && view_current(a)->open)
-            return view_current(a)->open(a);
+        if (clicks >= 2)
+            return view_open(a);
         return 0;
     }
     return -1;

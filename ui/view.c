@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "view.h"
 
@@ -58,16 +59,44 @@ int view_focus(app *a, uint32_t *qid, uint32_t *pid)
     *pid = RT_NO_ID;
     if (v->focus)
         return v->focus(a, qid, pid);
+    if (v->pairs)
+        return pairlist_focus(a, v->pairs, qid, pid);
     if (!a->s->ws->nq)
         return 0;
     *qid = app_qid(a);
     return 1;
 }
 
-void view_move(app *a, long d)
+size_t *view_cursor(app *a, size_t *n)
 {
     const view_ops *v = view_current(a);
-    size_t n = (size_t)-1 / 2, *pos = v->cursor ? v->cursor(a, &n) : &a->scroll;
+    if (v->cursor)
+        return v->cursor(a, n);
+    if (v->pairs)
+        return pairlist_cursor(a, v->pairs, n);
+    *n = (size_t)-1 / 2;   /* a->scroll: the view bounds it when it draws */
+    return &a->scroll;
+}
+
+int view_open(app *a)
+{
+    const view_ops *v = view_current(a);
+    return v->open ? v->open(a) : v->pairs ? pairlist_open(a, v->pairs) : 0;
+}
+
+int view_next_todo(app *a, int (*otherwise)(app *a))
+{
+    const view_ops *v = view_current(a);
+    if (v->next_todo)
+        return v->next_todo(a);
+    if (v->pairs && v->pairs->todo)
+        return pairlist_next_todo(a, v->pairs);
+    return otherwise(a);
+}
+
+void view_move(app *a, long d)
+{
+    size_t n, *pos = view_cursor(a, &n);
     if (n == 0) {
         *pos = 0;
         return;

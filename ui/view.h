@@ -18,6 +18,8 @@ enum {
     VIEW_OF_PASSAGE = 4, /* it shows one passage: stepping to another query leaves it */
 };
 
+struct pairlist_ops;
+
 typedef struct view_ops {
     const char *name;    /* "query list": the title, help headings, the man page */
     unsigned flags;
@@ -33,6 +35,9 @@ typedef struct view_ops {
     void (*side)(app *a, int d);     /* h (-1) / l (+1); NULL: nothing */
     /* The status line's legend when no message is shown, into buf; NULL: the common one. */
     void (*legend)(app *a, char *buf, size_t n);
+    /* A view of (query, passage) pairs: its rows (pairlist.h), which give focus, cursor, open
+     * and next_todo where the view sets none of its own. NULL: not such a view. */
+    const struct pairlist_ops *pairs;
     /* The view's own state (tig's view->private): state_size bytes, zeroed, allocated by the app
      * at the view's first use (view_state) and kept until the workbench closes; 0: none. init
      * sets what does not start at zero (NULL: nothing); release frees what the state points to,
@@ -68,6 +73,15 @@ const view_ops *view_current(const app *a);
 
 /* The pair the current view is on (see focus above); 0 when none. */
 int view_focus(app *a, uint32_t *qid, uint32_t *pid);
+
+/* The current view's cursor and in *n how many positions it has (see cursor above). */
+size_t *view_cursor(app *a, size_t *n);
+
+/* Enter in the current view (see open above): 0, or -1 with a message. */
+int view_open(app *a);
+
+/* x in the current view (see next_todo above); otherwise(a) when the view has no next of its own. */
+int view_next_todo(app *a, int (*otherwise)(app *a));
 
 /* Moves the current view's cursor by d positions, clamped to its range. */
 void view_move(app *a, long d);

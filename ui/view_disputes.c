@@ -13,6 +13,7 @@
 #include "annotate.h"
 #include "app.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
@@ -20,13 +21,15 @@
 /* What only this view keeps: the rows shown (indices into the decisions), the cursor, the
  * filters, and the decisions' generation the rows were built from. */
 struct disputes_view {
-    size_t *rows, nrows, sel, top;
+    size_t *rows, nrows;
+    pairlist list;
     unsigned differ;         /* RT_DIFFER_* shown (0: every kind) */
     int unresolved_only;
     char a[256], b[256];     /* only the pairs these two annotators decided differently ("": any);
                                 room for any annotator's name (under 200 bytes) */
     unsigned gen;
     int built;
+    int colw;                /* an annotator's column, as wide as the last draw made it */
 };
 
 static struct disputes_view *disputes_state(app *a) { return view_state(a, VIEW_DISPUTES); }
@@ -56,9 +59,9 @@ static void rebuild(app *a)
     const rt_team_decisions *d = team_decisions(a);
     size_t x = rt_team_find(t, q->a), y = rt_team_find(t, q->b);
     uint32_t keep_q = RT_NO_ID, keep_p = RT_NO_ID;
-    if (q->built && q->sel < q->nrows) {
-        keep_q = d->p[q->rows[q->sel]].qid;   /* (the decisions are rebuilt in the same order) */
-        keep_p = d->p[q->rows[q->sel]].pid;
+    if (q->built && q->list.sel < q->nrows) {
+        keep_q = d->p[q->rows[q->list.sel]].qid;   /* (the decisions are rebuilt in the same order) */
+        keep_p = d->p[q->rows[q->list.sel]].pid;
     }
     free(q->rows);
     q->rows = rt_calloc(d->n + 1, sizeof *q->rows);
@@ -71,11 +74,11 @@ static void rebuild(app *a)
         if (q->a[0] && (x == (size_t)-1 || y == (size_t)-1 || !differ_between(a, x, y, p, mask)))
             continue;
         if (p->qid == keep_q && p->pid == keep_p)
-            q->sel = q->nrows;
+            q->list.sel = q->nrows;
         q->rows[q->nrows++] = i;
     }
-    if (q->sel >= q->nrows)
-        q->sel = q->nrows ? q->nrows - 1 : 0;
+    if (q->list.sel >= q->nrows)
+        q->list.sel = q->nrows ? q->nrows - 1 : 0;
     q->gen = team_generation(a);
     q->built = 1;
 }
@@ -92,8 +95,38 @@ static const rt_team_pair *focused(app *a)
         return NULL;
     ensure_rows(a);
     struct disputes_view *q = disputes_state(a);
-    return q->sel < q->nrows ? &team_decisions(a)->p[q->rows[q->sel]] : NULL;
+    return q->list.sel < q->nrows ? &team_decisions(a)->p[q->rows[q->list.sel]] : NULL;
 }
+
+static pairlist *list(app *a) { return &disputes_state(a)->list; }
+
+/* The rows shown (made again first when the decisions changed). */
+static size_t count(app *a)
+{
+    if (!team_of(a))
+        return 0;
+    ensure_rows(a);
+    return disputes_state(a)->nrows;
+}
+
+static const rt_team_pair *row_pair(app *a, size_t i) { return &team_decisions(a)->p[disputes_state(a)->rows[i]]; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
+{
+    *qid = row_pair(a, i)->qid;
+    *pid = row_pair(a, i)->pid;
+    return 1;
+}
+
+/* Unresolved: no adjudication settles it. */
+static int todo(app *a, size_t i) { return row_pair(a, i)->unresolved; }
+
+static void draw_row(app *a, int y, size_t i, int focused_row);
+
+static const pairlist_ops pairs = {
+    .list = list, .count = count, .pair = pair, .todo = todo, .all_done = "every disagreement shown is resolved",
+    .draw_row = draw_row,
+};
 
 int act_disputes(app *a, const char *arg)
 {
@@ -179,9 +212,9 @@ static int adjudicate(app *a, const rt_team_pair *p, int has_grade, int32_t grad
     struct disputes_view *q = disputes_state(a);   /* annotate_outcome has decided the pair again */
     ensure_rows(a);
     /* on to the next pair still unresolved */
-    for (size_t i = q->sel + 1; i < q->nrows; i++)
+    for (size_t i = q->list.sel + 1; i < q->nrows; i++)
         if (team_decisions(a)->p[q->rows[i]].unresolved) {
-            q->sel = i;
+            q->list.sel = i;
             break;
         }
     return 0;
@@ -276,7 +309,7 @@ int act_adjudicate(app *a, const char *arg)
     return -1;
 }
 
-static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
+static void draw_pair_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
 {
     const rt_team *t = team_of(a);
     term_role role = focus ? ROLE_SELECTED : p->unresolved ? ROLE_NORMAL : ROLE_DIM;
@@ -288,6 +321,11 @@ static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
         draw_fmt(y, x, colw - 1, role, "%s", team_decision_text(a, m, p->qid, p->pid, buf, sizeof buf));
     if (x < a->cols)
         draw_fmt(y, x, a->cols - x, role, "%s", p->has_adj ? t->m[p->adj_member].name : "");
+}
+
+static void draw_row(app *a, int y, size_t i, int focused_row)
+{
+    draw_pair_row(a, y, row_pair(a, i), focused_row, disputes_state(a)->colw);
 }
 
 /* The focused pair in full: the query, the passage's start, each annotator's decision and note. */
@@ -317,13 +355,14 @@ static void draw(app *a, int top, int height)
     struct disputes_view *q = disputes_state(a);
     const rt_team *t = team_of(a);
     const rt_team_decisions *d = team_decisions(a);
-    draw_fmt(top, 0, a->cols, ROLE_HEADER, "disagreements: resolved %zu / %zu | shown %zu (%s%s%s%s%s%s) | team of %zu",
-             d->disputed - d->unresolved, d->disputed, q->nrows,
-             q->differ == RT_DIFFER_GRADE ? "grade" : q->differ == RT_DIFFER_CATS ? "categories" : "grade and categories",
-             q->unresolved_only ? ", unresolved" : "", q->a[0] ? ", " : "", q->a, q->a[0] ? " vs " : "", q->b, t->n);
-    static const char keys[] = "1-9 adopt that annotator's decision  + relevant  - not relevant  w withdraw  "
-                               "u undo  Enter passage  :disputes filters";
-    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
+    pairlist_header(a, top, "1-9 adopt that annotator's decision  + relevant  - not relevant  w withdraw  "
+                    "u undo  Enter passage  :disputes filters",
+                    "disagreements: resolved %zu / %zu | shown %zu (%s%s%s%s%s%s) | team of %zu",
+                    d->disputed - d->unresolved, d->disputed, q->nrows,
+                    q->differ == RT_DIFFER_GRADE  ? "grade"
+                    : q->differ == RT_DIFFER_CATS ? "categories"
+                                                  : "grade and categories",
+                    q->unresolved_only ? ", unresolved" : "", q->a[0] ? ", " : "", q->a, q->a[0] ? " vs " : "", q->b, t->n);
     int colw = t->n ? (a->cols - 33 - 10) / (int)t->n : 10;
     if (colw > 22)
         colw = 22;
@@ -343,62 +382,13 @@ static void draw(app *a, int top, int height)
     int rows = height - 3 - (height - 3 > detail + 3 ? detail : 0);
     if (rows < 1)
         rows = 1;
-    if (q->sel < q->top)
-        q->top = q->sel;
-    if (q->sel >= q->top + (size_t)rows)
-        q->top = q->sel - (size_t)rows + 1;
-    for (int r = 0; r < rows && q->top + (size_t)r < q->nrows; r++) {
-        size_t i = q->top + (size_t)r;
-        draw_row(a, top + 3 + r, &d->p[q->rows[i]], i == q->sel, colw);
-    }
+    q->colw = colw;
+    pairlist_draw(a, &pairs, top + 3, (size_t)rows);
     if (height - 3 > detail + 3)
-        draw_detail(a, top + 3 + rows, detail, &d->p[q->rows[q->sel]]);
-}
-
-static size_t *cursor(app *a, size_t *n)
-{
-    ensure_rows(a);
-    *n = disputes_state(a)->nrows;
-    return &disputes_state(a)->sel;
-}
-
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
-{
-    const rt_team_pair *p = focused(a);
-    if (!p)
-        return 0;
-    *qid = p->qid;
-    *pid = p->pid;
-    return 1;
-}
-
-/* Enter: the passage in full. */
-static int open(app *a)
-{
-    const rt_team_pair *p = focused(a);
-    if (!p)
-        return 0;
-    app_open_passage(a, p->qid, p->pid);
-    return 0;
-}
-
-/* x: the next unresolved pair. */
-static int next_todo(app *a)
-{
-    struct disputes_view *q = disputes_state(a);
-    ensure_rows(a);
-    for (size_t step = 1; step <= q->nrows; step++) {
-        size_t i = (q->sel + step) % q->nrows;
-        if (team_decisions(a)->p[q->rows[i]].unresolved) {
-            q->sel = i;
-            return 0;
-        }
-    }
-    app_message(a, 0, "every disagreement shown is resolved");
-    return 0;
+        draw_detail(a, top + 3 + rows, detail, &d->p[q->rows[q->list.sel]]);
 }
 
 const view_ops view_disputes_ops = {
-    .name = "disagreements", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .state_size = sizeof(struct disputes_view), .release = release,
+    .name = "disagreements", .draw = draw, .pairs = &pairs, .state_size = sizeof(struct disputes_view),
+    .release = release,
 };

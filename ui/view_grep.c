@@ -10,6 +10,7 @@
 #include "app.h"
 #include "list.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "rt_text.h"
 #include "view.h"
@@ -24,7 +25,8 @@ typedef struct grep_hit {
 struct grep_view {
     char text[256];
     grep_hit *hit;
-    size_t n, cap, sel, top;
+    size_t n, cap;
+    pairlist list;
     size_t queries, passages;   /* searched */
 };
 
@@ -66,7 +68,8 @@ int act_grep(app *a, const char *arg)
     }
     struct grep_view *g = grep_state(a);
     snprintf(g->text, sizeof g->text, "%s", arg);
-    g->n = g->sel = g->top = g->queries = g->passages = 0;
+    g->n = g->queries = g->passages = 0;
+    g->list = (pairlist){0, 0};
     size_t np = rt_strtab_count(a->s->ws->pids);
     size_t *seen = rt_calloc(np + 1, sizeof *seen);   /* query index + 1 that last saw the pid */
     for (size_t row = 0; row < list_state(a)->nrows; row++) {
@@ -107,6 +110,50 @@ int act_grep(app *a, const char *arg)
     return 0;
 }
 
+static pairlist *list(app *a) { return &grep_state(a)->list; }
+
+static size_t count(app *a) { return grep_state(a)->n; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
+{
+    const grep_hit *h = &grep_state(a)->hit[i];
+    *qid = a->s->ws->qlist[h->qi];
+    *pid = h->pid;
+    return 1;
+}
+
+/* Hit i: its query, passage, the best rank a run gives it, and the text from a little before the
+ * match, the match highlighted. A click focuses it. */
+static void draw_row(app *a, int y, size_t i, int focused)
+{
+    struct grep_view *g = grep_state(a);
+    rt_workspace *ws = a->s->ws;
+    const grep_hit *h = &g->hit[i];
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    app_region(a, y, 0, a->cols, REGION_CURSOR, i, 0);
+    uint32_t q = ws->qlist[h->qi];
+    int x = draw_fmt(y, 0, a->cols, role, "%-6s %-10s %s@%zu  ", rt_strtab_str(ws->qids, q),
+                     rt_strtab_str(ws->pids, h->pid), rt_run_name(ws->runs[h->run].run), h->rank);
+    const char *t;
+    size_t tl;
+    if (!rt_workspace_passage(ws, h->pid, &t, &tl))
+        return;
+    size_t from = h->at > 24 ? h->at - 24 : 0, nlen = strlen(g->text);
+    while (from > 0 && ((unsigned char)t[from] & 0xC0) == 0x80)
+        from--;
+    size_t len = tl - from > 4096 ? 4096 : tl - from;
+    uint8_t *mark = rt_calloc(len + 1, 1);
+    if (h->at - from + nlen <= len)
+        memset(mark + (h->at - from), DRAW_MARK_MATCH, nlen);
+    rt_glyphs gl = {0};
+    rt_text_sanitize(t + from, len, 0, &gl);
+    draw_glyphs(y, x, a->cols - x, &gl, 0, gl.n, mark, role);
+    rt_glyphs_free(&gl);
+    free(mark);
+}
+
+static const pairlist_ops pairs = {.list = list, .count = count, .pair = pair, .draw_row = draw_row};
+
 static void draw(app *a, int top, int height)
 {
     struct grep_view *g = grep_state(a);
@@ -118,54 +165,7 @@ static void draw(app *a, int top, int height)
         draw_text(top + 1, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
     }
-    if (g->sel >= g->n)
-        g->sel = g->n - 1;
-    if (g->sel < g->top)
-        g->top = g->sel;
-    if (g->sel >= g->top + (size_t)rows)
-        g->top = g->sel - (size_t)rows + 1;
-    size_t nlen = strlen(g->text);
-    for (int row = 0; row < rows && g->top + (size_t)row < g->n; row++) {
-        const grep_hit *h = &g->hit[g->top + (size_t)row];
-        term_role role = g->top + (size_t)row == g->sel ? ROLE_SELECTED : ROLE_NORMAL;
-        app_region(a, top + 1 + row, 0, a->cols, REGION_CURSOR, g->top + (size_t)row, 0);
-        uint32_t q = a->s->ws->qlist[h->qi];
-        int x = draw_fmt(top + 1 + row, 0, a->cols, role, "%-6s %-10s %s@%zu  ", rt_strtab_str(a->s->ws->qids, q),
-                         rt_strtab_str(a->s->ws->pids, h->pid), rt_run_name(a->s->ws->runs[h->run].run), h->rank);
-        const char *t;
-        size_t tl;
-        if (!rt_workspace_passage(a->s->ws, h->pid, &t, &tl))
-            continue;
-        /* the text from a little before the match, the match highlighted */
-        size_t from = h->at > 24 ? h->at - 24 : 0;
-        while (from > 0 && ((unsigned char)t[from] & 0xC0) == 0x80)
-            from--;
-        size_t len = tl - from > 4096 ? 4096 : tl - from;
-        uint8_t *mark = rt_calloc(len + 1, 1);
-        if (h->at - from + nlen <= len)
-            memset(mark + (h->at - from), DRAW_MARK_MATCH, nlen);
-        rt_glyphs gl = {0};
-        rt_text_sanitize(t + from, len, 0, &gl);
-        draw_glyphs(top + 1 + row, x, a->cols - x, &gl, 0, gl.n, mark, role);
-        rt_glyphs_free(&gl);
-        free(mark);
-    }
-}
-
-static size_t *cursor(app *a, size_t *n)
-{
-    *n = grep_state(a)->n;
-    return &grep_state(a)->sel;
-}
-
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
-{
-    struct grep_view *g = grep_state(a);
-    if (!g->n)
-        return 0;
-    *qid = a->s->ws->qlist[g->hit[g->sel].qi];
-    *pid = g->hit[g->sel].pid;
-    return 1;
+    pairlist_draw(a, &pairs, top + 1, (size_t)rows);
 }
 
 static int open_hit(app *a)
@@ -173,7 +173,7 @@ static int open_hit(app *a)
     struct grep_view *g = grep_state(a);
     if (!g->n)
         return 0;
-    const grep_hit *h = &g->hit[g->sel];
+    const grep_hit *h = &g->hit[g->list.sel];
     app_set_query(a, h->qi);
     a->col = h->run;
     a->rank = h->rank - 1;
@@ -182,6 +182,6 @@ static int open_hit(app *a)
 }
 
 const view_ops view_grep_ops = {
-    .name = "grep", .draw = draw, .cursor = cursor, .focus = focus, .open = open_hit,
+    .name = "grep", .draw = draw, .pairs = &pairs, .open = open_hit,
     .state_size = sizeof(struct grep_view), .release = release,
 };

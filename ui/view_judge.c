@@ -10,6 +10,7 @@
 #include "draw.h"
 #include "hint.h"
 #include "judge.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_pool.h"
@@ -21,7 +22,8 @@
 struct judge_state {
     size_t depth;
     rt_pool_entry *pool;
-    size_t n, cap, sel, top;
+    size_t n, cap;
+    pairlist list;            /* the cursor in the pool */
     uint32_t qid;          /* whose pool is in pool (RT_NO_ID: none yet) */
     uint32_t *count;       /* per query index: judged, pool size (UINT32_MAX: stale) */
     size_t count_depth;
@@ -107,22 +109,22 @@ void judge_refresh(app *a)
         return;
     /* stale: the same query, its judgments (or the runs) changed: the cursor stays on its passage */
     int same = judge_state(a)->qid == app_qid(a);
-    uint32_t keep = same && judge_state(a)->sel < judge_state(a)->n ? judge_state(a)->pool[judge_state(a)->sel].pid : RT_NO_ID;
+    uint32_t keep = same && judge_state(a)->list.sel < judge_state(a)->n ? judge_state(a)->pool[judge_state(a)->list.sel].pid : RT_NO_ID;
     judge_state(a)->qid = app_qid(a);
     judge_state(a)->stale = 0;
     judge_state(a)->n = build(a, judge_state(a)->qid, &judge_state(a)->pool, &judge_state(a)->cap);
     apply_hint(a);
     if (!same) {
-        judge_state(a)->sel = judge_state(a)->top = 0;
+        judge_state(a)->list.sel = judge_state(a)->list.top = 0;
         return;
     }
     for (size_t i = 0; keep != RT_NO_ID && i < judge_state(a)->n; i++)
         if (judge_state(a)->pool[i].pid == keep) {
-            judge_state(a)->sel = i;
+            judge_state(a)->list.sel = i;
             return;
         }
-    if (judge_state(a)->sel >= judge_state(a)->n)   /* it left the pool (:hint T): the row below, or the last */
-        judge_state(a)->sel = judge_state(a)->n ? judge_state(a)->n - 1 : 0;
+    if (judge_state(a)->list.sel >= judge_state(a)->n)   /* it left the pool (:hint T): the row below, or the last */
+        judge_state(a)->list.sel = judge_state(a)->n ? judge_state(a)->n - 1 : 0;
 }
 
 /* :hint order | T | off — in judging: the unjudged passages closest to an answer first, or only
@@ -166,9 +168,9 @@ int act_hint(app *a, const char *arg)
 int judge_focus(app *a, uint32_t *pid)
 {
     judge_refresh(a);
-    if (judge_state(a)->sel >= judge_state(a)->n)
+    if (judge_state(a)->list.sel >= judge_state(a)->n)
         return 0;
-    *pid = judge_state(a)->pool[judge_state(a)->sel].pid;
+    *pid = judge_state(a)->pool[judge_state(a)->list.sel].pid;
     return 1;
 }
 
@@ -195,9 +197,9 @@ int judge_next_unjudged(app *a)
 {
     struct list_state *l = list_state(a);
     judge_refresh(a);
-    for (size_t i = judge_state(a)->sel + 1; i < judge_state(a)->n; i++)
+    for (size_t i = judge_state(a)->list.sel + 1; i < judge_state(a)->n; i++)
         if (unjudged(a, judge_state(a)->qid, judge_state(a)->pool[i].pid)) {
-            judge_state(a)->sel = i;
+            judge_state(a)->list.sel = i;
             return 0;
         }
     size_t pos = 0;
@@ -211,7 +213,7 @@ int judge_next_unjudged(app *a)
         judge_refresh(a);
         for (size_t i = 0; i < judge_state(a)->n; i++)
             if (unjudged(a, judge_state(a)->qid, judge_state(a)->pool[i].pid)) {
-                judge_state(a)->sel = i;
+                judge_state(a)->list.sel = i;
                 app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->s->ws->qids, judge_state(a)->qid));
                 return 0;
             }
@@ -234,7 +236,7 @@ int act_judge(app *a, const char *arg)
     /* From a view that focuses a query of its own (the list), judge that one. */
     uint32_t q, p;
     const view_ops *v = view_current(a);
-    if (v->focus && !(v->flags & VIEW_IN_QUERY) && view_focus(a, &q, &p))
+    if ((v->focus || v->pairs) && !(v->flags & VIEW_IN_QUERY) && view_focus(a, &q, &p))
         app_set_query(a, app_query_index(a, q));
     if (!a->s->ws->nq) {
         app_message(a, 1, "no query to judge");
@@ -288,6 +290,46 @@ static void overall(app *a, size_t *judged, size_t *size)
     }
 }
 
+/* Pool passage i: its place in the pool, its badge (judgment, hint, tags), its rank in every run
+ * and its start. */
+static void draw_row(app *a, int y, size_t i, int focused)
+{
+    rt_workspace *ws = a->s->ws;
+    uint32_t q = app_qid(a), pid = judge_state(a)->pool[i].pid;
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    int x = draw_fmt(y, 0, 5, role, "%4zu ", i + 1);
+    x += app_draw_badge(a, y, x, a->cols - x, q, pid, focused);
+    char ranks[96];
+    size_t o = 0;
+    for (size_t r = 0; r < ws->nruns && o + 12 < sizeof ranks; r++) {
+        size_t rk = rt_workspace_rank_of(ws, r, q, pid);
+        o += (size_t)(rk ? snprintf(ranks + o, sizeof ranks - o, "%s%zu", r ? "/" : " ", rk)
+                         : snprintf(ranks + o, sizeof ranks - o, "%s-", r ? "/" : " "));
+    }
+    const char *ps = rt_strtab_str(ws->pids, pid);
+    x += draw_fmt(y, x, a->cols - x, focused ? ROLE_SELECTED : ROLE_DIM, "%.*s %s ", (int)o, ranks, ps);
+    app_draw_passage_start(a, y, x, a->cols - x, pid, role);
+}
+
+static pairlist *list(app *a) { return &judge_state(a)->list; }
+
+/* The current query's pool (built first when it is not the one held). */
+static size_t count(app *a)
+{
+    judge_refresh(a);
+    return judge_state(a)->n;
+}
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
+{
+    *qid = app_qid(a);
+    *pid = judge_state(a)->pool[i].pid;
+    return 1;
+}
+
+/* (x is judge_next_unjudged: it goes on to the next queries) */
+static const pairlist_ops pairs = {.list = list, .count = count, .pair = pair, .draw_row = draw_row};
+
 static void draw(app *a, int top, int height)
 {
     judge_refresh(a);
@@ -318,46 +360,7 @@ static void draw(app *a, int top, int height)
         draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
         return;
     }
-    if (judge_state(a)->sel >= judge_state(a)->n)
-        judge_state(a)->sel = judge_state(a)->n - 1;
-    if (judge_state(a)->sel < judge_state(a)->top)
-        judge_state(a)->top = judge_state(a)->sel;
-    if (judge_state(a)->sel >= judge_state(a)->top + (size_t)rows)
-        judge_state(a)->top = judge_state(a)->sel - (size_t)rows + 1;
-    for (int row = 0; row < rows && judge_state(a)->top + (size_t)row < judge_state(a)->n; row++) {
-        size_t i = judge_state(a)->top + (size_t)row;
-        int focused = i == judge_state(a)->sel, y = top + 2 + row;
-        term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-        uint32_t pid = judge_state(a)->pool[i].pid;
-        int x = draw_fmt(y, 0, 5, role, "%4zu ", i + 1);
-        x += app_draw_badge(a, y, x, a->cols - x, q, pid, focused);
-        char ranks[96];
-        size_t o = 0;
-        for (size_t r = 0; r < a->s->ws->nruns && o + 12 < sizeof ranks; r++) {
-            size_t rk = rt_workspace_rank_of(a->s->ws, r, q, pid);
-            o += (size_t)(rk ? snprintf(ranks + o, sizeof ranks - o, "%s%zu", r ? "/" : " ", rk)
-                             : snprintf(ranks + o, sizeof ranks - o, "%s-", r ? "/" : " "));
-        }
-        const char *ps = rt_strtab_str(a->s->ws->pids, pid);
-        x += draw_fmt(y, x, a->cols - x, focused ? ROLE_SELECTED : ROLE_DIM, "%.*s %s ", (int)o, ranks, ps);
-        app_draw_passage_start(a, y, x, a->cols - x, pid, role);
-    }
-}
-
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
-{
-    *pid = RT_NO_ID;
-    if (!a->s->ws->nq)
-        return 0;
-    *qid = app_qid(a);
-    return judge_focus(a, pid);
-}
-
-static size_t *cursor(app *a, size_t *n)
-{
-    judge_refresh(a);
-    *n = judge_state(a)->n;
-    return &judge_state(a)->sel;
+    pairlist_draw(a, &pairs, top + 2, (size_t)rows);
 }
 
 static int open_passage(app *a)
@@ -370,7 +373,6 @@ static int open_passage(app *a)
 }
 
 const view_ops view_judge_ops = {
-    .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .focus = focus, .cursor = cursor,
-    .open = open_passage, .next_todo = judge_next_unjudged,
+    .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .pairs = &pairs, .open = open_passage, .next_todo = judge_next_unjudged,
     .state_size = sizeof(struct judge_state), .init = init, .release = release, .runs_changed = runs_changed,
 };

@@ -12,13 +12,15 @@
 #include "annotate.h"
 #include "app.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
 
 struct package_view {
     char *name;   /* the package's, whole (a prefix may be long) */
-    size_t *rows, nrows, sel, top;   /* indices into the package's pairs */
+    size_t *rows, nrows;             /* indices into the package's pairs */
+    pairlist list;
     size_t nwrong;                   /* rows marked wrong by a reviewer (they come first) */
 };
 
@@ -65,7 +67,8 @@ int package_open_judging(app *a, const char *name)
     const rt_package *p = s->p;
     free(k->rows);
     k->rows = rt_calloc(p->n + 1, sizeof *k->rows);
-    k->nrows = k->nwrong = k->sel = k->top = 0;
+    k->nrows = k->nwrong = 0;
+    k->list = (pairlist){0, 0};
     for (int pass = 0; pass < 2; pass++)   /* the pairs a reviewer marked wrong first */
         for (size_t i = 0; i < p->n; i++)
             if ((wrong_marks(a, p, i) > 0) == (pass == 0))
@@ -86,33 +89,44 @@ static const rt_package *package(app *a)
     return s ? s->p : NULL;
 }
 
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
+static pairlist *list(app *a) { return &package_state(a)->list; }
+
+static size_t count(app *a) { return package_state(a)->nrows; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
 {
     const rt_package *p = package(a);
-    struct package_view *k = package_state(a);
-    if (!p || k->sel >= k->nrows)
+    if (!p)
         return 0;
-    *qid = p->qids[k->rows[k->sel]];
-    *pid = p->pids[k->rows[k->sel]];
+    *qid = p->qids[package_state(a)->rows[i]];
+    *pid = p->pids[package_state(a)->rows[i]];
     return 1;
 }
 
-static size_t *cursor(app *a, size_t *n)
+/* Not judged by the annotator yet. */
+static int todo(app *a, size_t i)
 {
-    *n = package_state(a)->nrows;
-    return &package_state(a)->sel;
+    uint32_t q, p;
+    return pair(a, i, &q, &p) && !rt_annot_label(a->s->annot, q, p);
 }
+
+static void draw_row(app *a, int y, size_t i, int focused);
+
+static const pairlist_ops pairs = {
+    .list = list, .count = count, .pair = pair, .todo = todo, .all_done = "you judged every pair of the package",
+    .draw_row = draw_row,
+};
 
 static int judge(app *a, int32_t grade)
 {
     uint32_t q, p;
-    if (!focus(a, &q, &p))
+    if (!pairlist_focus(a, &pairs, &q, &p))
         return 0;
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_judge(a->s, q, p, grade, &ch, &err), &ch, &err);
-    if (rc == 0 && package_state(a)->sel + 1 < package_state(a)->nrows)
-        package_state(a)->sel++;
+    if (rc == 0 && list(a)->sel + 1 < count(a))
+        list(a)->sel++;
     return rc;
 }
 
@@ -128,28 +142,22 @@ int act_judge_not_relevant(app *a, const char *arg)
     return judge(a, 0);
 }
 
-static int next_todo(app *a)
+/* Row i: the annotator's decision, the pair, "wrong" when a reviewer marked it so, the passage's
+ * start. */
+static void draw_row(app *a, int y, size_t i, int focused)
 {
     const rt_package *p = package(a);
     struct package_view *k = package_state(a);
-    for (size_t step = 1; p && step <= k->nrows; step++) {
-        size_t i = (k->sel + step) % k->nrows;
-        if (!rt_annot_label(a->s->annot, p->qids[k->rows[i]], p->pids[k->rows[i]])) {
-            k->sel = i;
-            return 0;
-        }
-    }
-    app_message(a, 0, "you judged every pair of the package");
-    return 0;
-}
-
-static int open(app *a)
-{
-    uint32_t q, p;
-    if (!focus(a, &q, &p))
-        return 0;
-    app_open_passage(a, q, p);
-    return 0;
+    size_t j = k->rows[i];
+    const rt_label *l = rt_annot_label(a->s->annot, p->qids[j], p->pids[j]);
+    /* (the first nwrong rows, and as many on screen: a mark made since the package opened shows
+     * there too) */
+    size_t wrong = i - k->list.top < k->nwrong || i < k->nwrong ? wrong_marks(a, p, j) : 0;
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    rt_workspace *ws = a->s->ws;
+    int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= ws->level ? '+' : '-',
+                     rt_strtab_str(ws->qids, p->qids[j]), rt_strtab_str(ws->pids, p->pids[j]), wrong ? "wrong" : "");
+    app_draw_passage_of(a, y, x, a->cols - x, p->qids[j], p->pids[j], role);
 }
 
 static void draw(app *a, int top, int height)
@@ -164,31 +172,12 @@ static void draw(app *a, int top, int height)
     size_t mine = 0;
     for (size_t i = 0; i < p->n; i++)
         mine += rt_annot_label(a->s->annot, p->qids[i], p->pids[i]) != NULL;
-    draw_fmt(top, 0, a->cols, ROLE_HEADER, "package %s for %s | you judged %zu/%zu | status %s%s", p->name, p->annotator,
-             mine, p->n, s->status, k->nwrong ? " | marked wrong by a reviewer: first" : "");
-    static const char keys[] = "+ relevant  - not relevant  1-9 tag  N note  x next unjudged  Enter passage";
-    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
-    size_t rows = height > 2 ? (size_t)(height - 2) : 0;
-    if (k->sel >= k->nrows)
-        k->sel = k->nrows ? k->nrows - 1 : 0;
-    if (k->sel < k->top)
-        k->top = k->sel;
-    if (rows && k->sel >= k->top + rows)
-        k->top = k->sel - rows + 1;
-    for (size_t r = 0; r < rows && k->top + r < k->nrows; r++) {
-        size_t i = k->rows[k->top + r];
-        int y = top + 2 + (int)r, focused = k->top + r == k->sel;
-        const rt_label *l = rt_annot_label(a->s->annot, p->qids[i], p->pids[i]);
-        size_t wrong = r < k->nwrong || k->top + r < k->nwrong ? wrong_marks(a, p, i) : 0;
-        term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-        int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= a->s->ws->level ? '+' : '-',
-                         rt_strtab_str(a->s->ws->qids, p->qids[i]), rt_strtab_str(a->s->ws->pids, p->pids[i]),
-                         wrong ? "wrong" : "");
-        app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
-    }
+    pairlist_header(a, top, "+ relevant  - not relevant  1-9 tag  N note  x next unjudged  Enter passage",
+                    "package %s for %s | you judged %zu/%zu | status %s%s", p->name, p->annotator, mine, p->n,
+                    s->status, k->nwrong ? " | marked wrong by a reviewer: first" : "");
+    pairlist_draw(a, &pairs, top + 2, height > 2 ? (size_t)(height - 2) : 0);
 }
 
 const view_ops view_package_ops = {
-    .name = "package", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .state_size = sizeof(struct package_view), .release = release,
+    .name = "package", .draw = draw, .pairs = &pairs, .state_size = sizeof(struct package_view), .release = release,
 };
