@@ -94,8 +94,6 @@ typedef struct app {
      * until then, and for a view without state) */
     void *state[VIEW_COUNT];
 
-    size_t metrics_hoff;        /* the metrics panel's first measure column shown */
-    size_t bd_hoff;             /* the breakdown's first run column shown */
     /* the columns the view on screen drew (set by its draw, read by the status line): the
      * first, how many, of how many, and what they are ("runs", "measures"); htotal 0: none */
     size_t hfirst, hshown, htotal;
@@ -115,10 +113,6 @@ typedef struct app {
     uint32_t pend_qid, pend_pid;
     int key;                    /* the key that started the running action */
     size_t bk;                  /* top k for the breakdown and for "next failing" (default 5) */
-    int breakdown_team;         /* the breakdown counts the team's categories (:breakdown team) */
-    size_t baseline_run;        /* the metrics panel marks runs against it ((size_t)-1: none) */
-    size_t facet_by;            /* the metrics panel splits by this facet ((size_t)-1: none) */
-    int plot;                   /* the plot view's figure: 0 difference, 1 histogram, 2 before/after */
     char *set;                  /* the query set the list and breakdown are limited to, or NULL */
 
     struct hint_cache *hints;           /* hint.c's (NULL until a hint is drawn) */

@@ -544,7 +544,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     }
     app a = {.s = s, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .baseline_run = (size_t)-1, .facet_by = (size_t)-1, .coll_pending = ws->pending != NULL,
+             .coll_pending = ws->pending != NULL,
              .runs_pending = ws->runs_pending != NULL, .seen_runs = ws->nruns, .seen_nq = ws->nq};
     list_start(&a);
     app_compute_stats(&a);

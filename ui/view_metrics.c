@@ -28,6 +28,23 @@ typedef struct marks {
     unsigned char *relabels;     /* [r * nm + m]: current differs from base */
 } marks;
 
+/* The panel's own state: its first measure column shown, the run it marks significance against
+ * and the facet it splits by. */
+struct metrics_state {
+    size_t hoff;
+    size_t baseline_run;   /* (size_t)-1: none */
+    size_t facet_by;       /* (size_t)-1: none */
+};
+
+static struct metrics_state *metrics_state(app *a) { return view_state(a, VIEW_METRICS); }
+
+static void init(void *state)
+{
+    struct metrics_state *m = state;
+    m->baseline_run = (size_t)-1;
+    m->facet_by = (size_t)-1;
+}
+
 static void compute_marks(app *a, marks *mk)
 {
     rt_workspace *ws = a->s->ws;
@@ -45,11 +62,11 @@ static void compute_marks(app *a, marks *mk)
                 def[r][i * nm + m] = (unsigned char)rt_live_value(a->s->live, r, qs[i], m, &vals[r][i * nm + m]);
     }
     rt_compare_opts o = {.test = RT_TEST_TTEST, .correction = RT_CORRECT_HOLM, .alpha = RT_COMPARE_ALPHA,
-                         .samples = 1, .seed = 1, .baseline = a->baseline_run, .only_test = 1};
+                         .samples = 1, .seed = 1, .baseline = metrics_state(a)->baseline_run, .only_test = 1};
     rt_comparison *c;
     size_t n;
     rt_err err;
-    if (a->baseline_run != (size_t)-1 && nr > 1 &&
+    if (metrics_state(a)->baseline_run != (size_t)-1 && nr > 1 &&
         rt_compare_runs((const double *const *)vals, (const unsigned char *const *)def, nr, nq, nm, &o, &c, &n,
                         &err) == RT_OK) {
         for (size_t i = 0; i < n; i++)
@@ -95,15 +112,16 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
 /* The panel split by a facet's values: a line per value, then each run's values over its queries. */
 static int draw_facet(app *a, int y, int bottom, int namew)
 {
+    struct metrics_state *m = metrics_state(a);
     rt_workspace *ws = a->s->ws;
-    const rt_facet *fc = &ws->facets->f[a->facet_by];
+    const rt_facet *fc = &ws->facets->f[m->facet_by];
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
     uint32_t *sub = rt_calloc(ws->nq + 1, sizeof *sub);
     for (size_t v = 0; v <= fc->nv && y < bottom; v++) {
         size_t n = 0;
         for (size_t i = 0; i < ws->nq; i++) {
-            size_t qv = rt_facet_value(ws->facets, a->facet_by, ws->qlist[i]);
+            size_t qv = rt_facet_value(ws->facets, m->facet_by, ws->qlist[i]);
             if (v == fc->nv ? qv == (size_t)-1 : qv == v)
                 sub[n++] = ws->qlist[i];
         }
@@ -129,8 +147,9 @@ static int draw_facet(app *a, int y, int bottom, int namew)
 
 int act_by(app *a, const char *arg)
 {
+    struct metrics_state *m = metrics_state(a);
     if (!arg || !strcmp(arg, "none")) {
-        a->facet_by = (size_t)-1;
+        m->facet_by = (size_t)-1;
         app_message(a, 0, "the metrics panel is not split");
         return 0;
     }
@@ -143,7 +162,7 @@ int act_by(app *a, const char *arg)
                     a->s->ws->facets ? arg : "", list);
         return -1;
     }
-    a->facet_by = k;
+    m->facet_by = k;
     a->scroll = 0;
     app_push(a, VIEW_METRICS);
     app_message(a, 0, "the metrics panel splits the means by %s", arg);
@@ -152,8 +171,9 @@ int act_by(app *a, const char *arg)
 
 int act_baseline(app *a, const char *arg)
 {
+    struct metrics_state *m = metrics_state(a);
     if (!arg || !strcmp(arg, "none")) {
-        a->baseline_run = (size_t)-1;
+        m->baseline_run = (size_t)-1;
         app_message(a, 0, "no baseline: the metrics panel marks no run");
         return 0;
     }
@@ -162,18 +182,18 @@ int act_baseline(app *a, const char *arg)
         app_message(a, 1, "no run \"%s\" (a name or a number)", arg);
         return -1;
     }
-    a->baseline_run = r;
+    m->baseline_run = r;
     app_message(a, 0, "baseline %s: * marks the runs that differ significantly (paired t-test, Holm, alpha 0.05)",
                 rt_run_name(a->s->ws->runs[r].run));
     return 0;
 }
 
-static int name_width(const app *a)
+static int name_width(app *a)
 {
     int namew = 8;
     for (size_t r = 0; r < a->s->ws->nruns; r++) {
         const char *n = rt_run_name(a->s->ws->runs[r].run);
-        int w = (int)rt_text_width(n, strlen(n)) + (r == a->baseline_run ? 4 : 0);
+        int w = (int)rt_text_width(n, strlen(n)) + (r == metrics_state(a)->baseline_run ? 4 : 0);
         if (w + 2 > namew)
             namew = w + 2;
     }
@@ -186,13 +206,13 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
     int colw = 2 * SUB_W + DELTA_W + 2;
     const char *name = rt_run_name(ws->runs[r].run);
     char label[160];
-    if (mk && r == a->baseline_run) {
+    if (mk && r == metrics_state(a)->baseline_run) {
         snprintf(label, sizeof label, "%s (b)", name);
         name = label;
     }
     draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-    for (size_t m = a->metrics_hoff; m < ws->nm; m++) {
-        int x = namew + (int)(m - a->metrics_hoff) * colw;
+    for (size_t m = metrics_state(a)->hoff; m < ws->nm; m++) {
+        int x = namew + (int)(m - metrics_state(a)->hoff) * colw;
         if (x + colw > a->cols)
             break;
         char b[32];
@@ -230,15 +250,15 @@ static void draw_split(app *a, int y, int bottom, int namew)
         if (r == 0) {
             draw_fmt(y++, 0, a->cols, ROLE_NORMAL, "Leakage (%s): duplicated %zu queries, others %zu (:leaked reviewed|candidates)",
                      a->leak_candidates ? "every candidate" : "reviewed leaks", ni, no);
-            for (size_t m = a->metrics_hoff; m < ws->nm && namew + (int)(m - a->metrics_hoff + 1) * colw <= a->cols; m++)
-                draw_text(y, namew + (int)(m - a->metrics_hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
+            for (size_t m = metrics_state(a)->hoff; m < ws->nm && namew + (int)(m - metrics_state(a)->hoff + 1) * colw <= a->cols; m++)
+                draw_text(y, namew + (int)(m - metrics_state(a)->hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
             y++;
         }
         const char *name = rt_run_name(ws->runs[r].run);
         draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-        for (size_t m = a->metrics_hoff; m < ws->nm && namew + (int)(m - a->metrics_hoff + 1) * colw <= a->cols; m++) {
+        for (size_t m = metrics_state(a)->hoff; m < ws->nm && namew + (int)(m - metrics_state(a)->hoff + 1) * colw <= a->cols; m++) {
             char b[32];
-            int x = namew + (int)(m - a->metrics_hoff) * colw;
+            int x = namew + (int)(m - metrics_state(a)->hoff) * colw;
             int n = rt_measure_format(&ws->ms[m], in[m], 0, b, sizeof b);
             draw_text(y, x, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
             n = rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
@@ -258,9 +278,9 @@ static void draw(app *a, int top, int height)
     const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
     char sig[200] = "";
-    if (!set && a->baseline_run != (size_t)-1)
+    if (!set && metrics_state(a)->baseline_run != (size_t)-1)
         snprintf(sig, sizeof sig, " | * differs from %s (b); delta*: relabels change it (t-test, Holm, 0.05)",
-                 rt_run_name(ws->runs[a->baseline_run].run));
+                 rt_run_name(ws->runs[metrics_state(a)->baseline_run].run));
     else if (!set)
         snprintf(sig, sizeof sig, " | delta*: relabels change it significantly (t-test; :baseline RUN marks runs)");
     char head[512];
@@ -281,11 +301,11 @@ static void draw(app *a, int top, int height)
         fit = 1;
     if (fit > ws->nm)
         fit = ws->nm;
-    if (a->metrics_hoff + fit > ws->nm)
-        a->metrics_hoff = ws->nm - fit;
-    app_show_columns(a, a->metrics_hoff, fit, ws->nm, "measures");
-    for (size_t m = a->metrics_hoff; m < a->metrics_hoff + fit; m++) {
-        int x = namew + (int)(m - a->metrics_hoff) * colw;
+    if (metrics_state(a)->hoff + fit > ws->nm)
+        metrics_state(a)->hoff = ws->nm - fit;
+    app_show_columns(a, metrics_state(a)->hoff, fit, ws->nm, "measures");
+    for (size_t m = metrics_state(a)->hoff; m < metrics_state(a)->hoff + fit; m++) {
+        int x = namew + (int)(m - metrics_state(a)->hoff) * colw;
         draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
         draw_text(top + 2, x, colw, "base    current  delta", 22, ROLE_DIM, NULL);
     }
@@ -306,7 +326,7 @@ static void draw(app *a, int top, int height)
     free(mk.vs_base);
     free(mk.relabels);
     int y = top + 4 + (int)ws->nruns;
-    if (a->scroll == 0 && a->facet_by != (size_t)-1 && ws->facets && y < top + height)
+    if (a->scroll == 0 && metrics_state(a)->facet_by != (size_t)-1 && ws->facets && y < top + height)
         y = draw_facet(a, y, top + height, namew) + 1;
     if (a->scroll == 0 && ws->nruns + 4 < rows && team_session(a)) {
         /* the team's qrels: base ⊕ adjudications ⊕ agreed decisions */
@@ -331,10 +351,11 @@ static void draw(app *a, int top, int height)
 /* h / l: the measure columns that do not fit */
 static void side(app *a, int d)
 {
-    if (d < 0 && a->metrics_hoff > 0)
-        a->metrics_hoff--;
-    else if (d > 0 && a->metrics_hoff + a->hshown < a->s->ws->nm)
-        a->metrics_hoff++;
+    struct metrics_state *m = metrics_state(a);
+    if (d < 0 && m->hoff > 0)
+        m->hoff--;
+    else if (d > 0 && m->hoff + a->hshown < a->s->ws->nm)
+        m->hoff++;
 }
 
-const view_ops view_metrics_ops = {.name = "metrics", .draw = draw, .side = side};
+const view_ops view_metrics_ops = {.state_size = sizeof(struct metrics_state), .init = init, .name = "metrics", .draw = draw, .side = side};
