@@ -1,7 +1,8 @@
-/* app — the workbench's state shared by the views, the action table and the event loop: the
- * listed queries, where the user is (query, run, rank, passage), messages, and each view's
- * cursor. Views are records (view.h); actions change this state and never paint: the event loop
- * redraws the whole screen after every key (about a millisecond a frame, make bench-ui). */
+/* app — the workbench's state shared by the views, the action table and the event loop: where
+ * the user is (view, query, run, rank), the message line, the prompt, and one pointer to each
+ * view's own state (view.h: view_state). Views are records (view.h); actions change this state
+ * and never paint: the event loop redraws the whole screen after every key (about a millisecond
+ * a frame, make bench-ui). */
 #ifndef RT_APP_H
 #define RT_APP_H
 
@@ -68,12 +69,47 @@ typedef enum pending_kind {
 } pending_kind;
 
 typedef struct app {
-    rt_session *s;
+    rt_session *s;              /* the session: the workspace (s->ws), judgments, journal */
     int rows, cols;
+
+    /* navigation: the view on screen and the way back, the current query, run and rank */
     view_id view;
     view_id stack[8];
     int depth;
     int quit;
+    size_t cur;                 /* the current query: index into ws->qlist */
+    size_t col;                 /* focused run */
+    size_t rank;                /* focused rank (0-based) of the side by side */
+    rt_overlap *ov;             /* overlap with the current query's text */
+    size_t scroll;              /* the position of the views without a cursor of their own (help,
+                                 * report, metrics, breakdown, agreement): view_cursor */
+
+    /* each view's own state, by view_id (view_state allocates it at the view's first use; NULL
+     * until then, and for a view without state) */
+    void *state[VIEW_COUNT];
+
+    /* what the last draw left: where to click, and which of its columns the view showed (the
+     * status line's "runs 1-3 of 6"): the first, how many, of how many, what (htotal 0: none) */
+    region regions[APP_MAX_REGIONS];
+    int nregions;
+    size_t hfirst, hshown, htotal;
+    const char *hwhat;
+
+    /* the message line */
+    char msg[512];
+    int msg_error;
+    int msg_keep;               /* the message stays until the next key (app_wait was given up) */
+
+    /* the prompt, and keys that wait for a second one */
+    int prompt;                 /* 0, ':' or '/' */
+    char line[512];
+    size_t line_len;
+    pending_kind pending;
+    uint32_t pend_qid, pend_pid;
+    int key;                    /* the key that started the running action */
+    int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
+
+    /* loading behind the screen */
     int coll_pending;          /* the collection was still being indexed when last looked at */
     int runs_pending;          /* runs were still being read when last looked at */
     int runs_failed;           /* of those, the ones that could not be read, said so */
@@ -83,53 +119,16 @@ typedef struct app {
     int warn_note;             /* that was said since the last draw: a message set after it (the
                                 * command that waited for them) keeps it */
     size_t seen_runs, seen_nq; /* the runs and listed queries the workbench's state is sized for */
-    int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
-    region regions[APP_MAX_REGIONS];   /* what the last draw made clickable */
-    int nregions;
-    char msg[512];
-    int msg_error;
-    int msg_keep;               /* the message stays until the next key (app_wait was given up) */
 
-    /* each view's own state, by view_id (view_state allocates it at the view's first use; NULL
-     * until then, and for a view without state) */
-    void *state[VIEW_COUNT];
-
-    /* the columns the view on screen drew (set by its draw, read by the status line): the
-     * first, how many, of how many, and what they are ("runs", "measures"); htotal 0: none */
-    size_t hfirst, hshown, htotal;
-    const char *hwhat;
-
-    /* side by side */
-    size_t cur;                 /* index into ws->qlist */
-    size_t col;                 /* focused run */
-    size_t rank;                /* focused rank (0-based) */
-    rt_overlap *ov;             /* overlap of the current query */
-
-    /* help, report, metrics */
-    size_t scroll;
-
-    /* annotation */
-    pending_kind pending;
-    uint32_t pend_qid, pend_pid;
-    int key;                    /* the key that started the running action */
-    size_t bk;                  /* top k for the breakdown and for "next failing" (default 5) */
+    /* shared by several views and the exports */
+    size_t bk;                  /* top k for the breakdown, "next failing" and exports (default 5) */
     char *set;                  /* the query set the list and breakdown are limited to, or NULL */
-
-    struct hint_cache *hints;           /* hint.c's (NULL until a hint is drawn) */
-
-    /* leakage review */
-    struct rt_leakage *leak;    /* found on first use of the view */
+    struct hint_cache *hints;   /* hint.c's (NULL until a hint is drawn) */
+    struct rt_leakage *leak;    /* the leakage candidates, found on first use of the view */
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
-
-    /* the team of annotators (team.c): opened on first use of its views */
-    struct team_state *team;
+    struct team_state *team;    /* the team of annotators (team.c): opened on first use */
     char **annotators;          /* --annotators, or NULL: every journal of the folder */
     size_t nannotators;
-
-    /* command line */
-    int prompt;                 /* 0, ':' or '/' */
-    char line[512];
-    size_t line_len;
 } app;
 
 /* The current grade of (qid, pid) (base ⊕ relabels); 0 when unjudged. */
