@@ -1,8 +1,9 @@
 /* view — one record per view, the way tig's view_ops and ncdu's per-screen functions work: the
  * view's name, how it draws, the (qid, pid) it offers to the annotation keys, its cursor, and what
- * Enter, h/l and x do there. The action table (actions.c) names the views an action applies to
- * and calls through these records; a view's own state and handlers live in its view_<name>.c, so
- * a new view is its own file, an id in app.h and a line in the table (view.c). */
+ * Enter, h/l and x do there, and the size of its own state. The action table (actions.c) names
+ * the views an action applies to and calls through these records; a view's state struct and
+ * handlers live in its view_<name>.c, so a new view is its own file, an id in app.h and a line in
+ * the table (view.c). */
 #ifndef RT_VIEW_H
 #define RT_VIEW_H
 
@@ -25,13 +26,17 @@ typedef struct view_ops {
     unsigned flags;
     void (*draw)(app *a, int top, int height);
     /* The pair the view is on: its focused passage, or the query alone (*pid = RT_NO_ID).
-     * Returns 0 when there is none. NULL: the current query, when there is one. */
+     * Returns 0 when there is none. NULL: its pair list's focused pair (pairs below), else the
+     * current query, when there is one. */
     int (*focus)(app *a, uint32_t *qid, uint32_t *pid);
-    /* The position the movement keys change and how many there are (NULL: a->scroll, which
-     * the view bounds when it draws). */
+    /* The position the movement keys change and how many there are (NULL: its pair list's
+     * cursor, else a->scroll, which the view bounds when it draws). */
     size_t *(*cursor)(app *a, size_t *n);
-    int (*open)(app *a);             /* Enter; NULL: nothing. 0, or -1 with a message */
-    int (*next_todo)(app *a);        /* x; NULL: the next untagged failing passage */
+    /* Enter; NULL: its pair list's (the focused pair's passage), else nothing. 0, or -1 with a
+     * message. */
+    int (*open)(app *a);
+    /* x; NULL: its pair list's next row to do, else the next untagged failing passage. */
+    int (*next_todo)(app *a);
     void (*side)(app *a, int d);     /* h (-1) / l (+1); NULL: nothing */
     /* The status line's legend when no message is shown, into buf; NULL: the common one. */
     void (*legend)(app *a, char *buf, size_t n);
