@@ -14,7 +14,10 @@
 #include "view.h"
 
 static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->s->ws->qids, qid); }
-static const char *pstr(const app *a, uint32_t pid) { return pid == RT_NO_ID ? NULL : rt_strtab_str(a->s->ws->pids, pid); }
+static const char *pstr(const app *a, uint32_t pid)
+{
+    return pid == RT_NO_ID ? NULL : rt_strtab_str(a->s->ws->pids, pid);
+}
 
 int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err)
 {
@@ -162,7 +165,11 @@ static int label_focus(app *a, int has_grade, int32_t grade)
     return label(a, qid, pid, has_grade, grade);
 }
 
-int act_relevant(app *a, const char *arg) { (void)arg; return label_focus(a, 1, a->s->ws->level > 1 ? a->s->ws->level : 1); }
+int act_relevant(app *a, const char *arg)
+{
+    (void)arg;
+    return label_focus(a, 1, a->s->ws->level > 1 ? a->s->ws->level : 1);
+}
 int act_not_relevant(app *a, const char *arg) { (void)arg; return label_focus(a, 1, 0); }
 int act_base_label(app *a, const char *arg) { (void)arg; return label_focus(a, 0, 0); }
 

@@ -166,4 +166,6 @@ static void side(app *a, int d)
         bd->hoff++;
 }
 
-const view_ops view_breakdown_ops = {.state_size = sizeof(struct breakdown_state), .name = "breakdown", .draw = draw, .side = side};
+const view_ops view_breakdown_ops = {
+    .name = "breakdown", .draw = draw, .side = side, .state_size = sizeof(struct breakdown_state),
+};

@@ -138,21 +138,22 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
  * screen would otherwise wait for one read per run and per cell, one after the other). */
 static void prefetch_cells(app *a, uint32_t q, size_t ncol, size_t rows, size_t colw)
 {
+    struct compare_view *cv = compare_state(a);
     /* once per screen of cells: a key that moves within it reads nothing new */
-    uint64_t now = ((uint64_t)q << 32) ^ ((uint64_t)compare_state(a)->top_rank << 16) ^ ((uint64_t)compare_state(a)->col_off << 8) ^
+    uint64_t now = ((uint64_t)q << 32) ^ ((uint64_t)cv->top_rank << 16) ^ ((uint64_t)cv->col_off << 8) ^
                    ((uint64_t)ncol << 4) ^ (uint64_t)rows ^ ((uint64_t)colw << 40);
-    if (now == compare_state(a)->fetched)
+    if (now == cv->fetched)
         return;
-    compare_state(a)->fetched = now;
+    cv->fetched = now;
     for (size_t r = 0; r < a->s->ws->nruns; r++)   /* every run's ranking: the cells show ranks in all */
         rt_run_prefetch(a->s->ws->runs[r].run, q);
     size_t cap = ncol * rows, n = 0;
     uint32_t *pids = rt_reallocarray(NULL, cap ? cap : 1, sizeof *pids);
     for (size_t c = 0; c < ncol; c++) {
         size_t len;
-        const uint32_t *p = rt_run_ranking(a->s->ws->runs[compare_state(a)->col_off + c].run, q, &len);
-        for (size_t row = 0; row < rows && compare_state(a)->top_rank + row < len; row++)
-            pids[n++] = p[compare_state(a)->top_rank + row];
+        const uint32_t *p = rt_run_ranking(a->s->ws->runs[cv->col_off + c].run, q, &len);
+        for (size_t row = 0; row < rows && cv->top_rank + row < len; row++)
+            pids[n++] = p[cv->top_rank + row];
     }
     rt_workspace_prefetch(a->s->ws, pids, n, colw * 4 + 8);   /* as app_draw_passage_start reads */
     free(pids);
@@ -160,6 +161,7 @@ static void prefetch_cells(app *a, uint32_t q, size_t ncol, size_t rows, size_t 
 
 static void draw(app *a, int top, int height)
 {
+    struct compare_view *cv = compare_state(a);
     rt_workspace *ws = a->s->ws;
     uint32_t q = app_qid(a);
     app_draw_query_line(a, top);
@@ -167,15 +169,15 @@ static void draw(app *a, int top, int height)
         height -= app_draw_tax_legend(a, top + height - 1);
 
     size_t ncol = columns_fit(a);
-    if (a->col < compare_state(a)->col_off)
-        compare_state(a)->col_off = a->col;
-    if (a->col >= compare_state(a)->col_off + ncol)
-        compare_state(a)->col_off = a->col - ncol + 1;
-    if (compare_state(a)->col_off + ncol > ws->nruns)
-        compare_state(a)->col_off = ws->nruns - ncol;
+    if (a->col < cv->col_off)
+        cv->col_off = a->col;
+    if (a->col >= cv->col_off + ncol)
+        cv->col_off = a->col - ncol + 1;
+    if (cv->col_off + ncol > ws->nruns)
+        cv->col_off = ws->nruns - ncol;
     int colw = a->cols / (int)ncol;
     for (size_t c = 0; c < ncol; c++) {
-        size_t r = compare_state(a)->col_off + c;
+        size_t r = cv->col_off + c;
         int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
         size_t fr = rt_session_first_rel(a->s, r, q);
         char h[160];
@@ -192,15 +194,15 @@ static void draw(app *a, int top, int height)
     int rows = height - 2;
     if (rows < 1)
         return;
-    if (a->rank < compare_state(a)->top_rank)
-        compare_state(a)->top_rank = a->rank;
-    if (a->rank >= compare_state(a)->top_rank + (size_t)rows)
-        compare_state(a)->top_rank = a->rank - (size_t)rows + 1;
+    if (a->rank < cv->top_rank)
+        cv->top_rank = a->rank;
+    if (a->rank >= cv->top_rank + (size_t)rows)
+        cv->top_rank = a->rank - (size_t)rows + 1;
     prefetch_cells(a, q, ncol, (size_t)rows, (size_t)colw);
     for (int row = 0; row < rows; row++) {
-        size_t rank = compare_state(a)->top_rank + (size_t)row;
+        size_t rank = cv->top_rank + (size_t)row;
         for (size_t c = 0; c < ncol; c++) {
-            size_t r = compare_state(a)->col_off + c;
+            size_t r = cv->col_off + c;
             int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
             draw_cell(a, top + 2 + row, x, w, r, rank, r == a->col && rank == a->rank);
             app_region(a, top + 2 + row, x, x + w, REGION_CELL, r, rank);
@@ -210,8 +212,8 @@ static void draw(app *a, int top, int height)
     }
     if (ncol < ws->nruns) {
         char more[64];
-        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", compare_state(a)->col_off + 1,
-                         compare_state(a)->col_off + ncol, ws->nruns);
+        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", cv->col_off + 1,
+                         cv->col_off + ncol, ws->nruns);
         draw_text(top, a->cols - n, n, more, (size_t)n, ROLE_DIM, NULL);
     }
 }

@@ -85,7 +85,8 @@ static void rebuild(app *a)
 
 static void ensure_rows(app *a)
 {
-    if (!disputes_state(a)->built || disputes_state(a)->gen != team_generation(a))
+    struct disputes_view *dq = disputes_state(a);
+    if (!dq->built || dq->gen != team_generation(a))
         rebuild(a);
 }
 

@@ -105,32 +105,34 @@ static void apply_hint(app *a)
 
 void judge_refresh(app *a)
 {
-    if (!a->s->ws->nq || (judge_state(a)->qid == app_qid(a) && !judge_state(a)->stale))
+    struct judge_state *js = judge_state(a);
+    if (!a->s->ws->nq || (js->qid == app_qid(a) && !js->stale))
         return;
     /* stale: the same query, its judgments (or the runs) changed: the cursor stays on its passage */
-    int same = judge_state(a)->qid == app_qid(a);
-    uint32_t keep = same && judge_state(a)->list.sel < judge_state(a)->n ? judge_state(a)->pool[judge_state(a)->list.sel].pid : RT_NO_ID;
-    judge_state(a)->qid = app_qid(a);
-    judge_state(a)->stale = 0;
-    judge_state(a)->n = build(a, judge_state(a)->qid, &judge_state(a)->pool, &judge_state(a)->cap);
+    int same = js->qid == app_qid(a);
+    uint32_t keep = same && js->list.sel < js->n ? js->pool[js->list.sel].pid : RT_NO_ID;
+    js->qid = app_qid(a);
+    js->stale = 0;
+    js->n = build(a, js->qid, &js->pool, &js->cap);
     apply_hint(a);
     if (!same) {
-        judge_state(a)->list.sel = judge_state(a)->list.top = 0;
+        js->list.sel = js->list.top = 0;
         return;
     }
-    for (size_t i = 0; keep != RT_NO_ID && i < judge_state(a)->n; i++)
-        if (judge_state(a)->pool[i].pid == keep) {
-            judge_state(a)->list.sel = i;
+    for (size_t i = 0; keep != RT_NO_ID && i < js->n; i++)
+        if (js->pool[i].pid == keep) {
+            js->list.sel = i;
             return;
         }
-    if (judge_state(a)->list.sel >= judge_state(a)->n)   /* it left the pool (:hint T): the row below, or the last */
-        judge_state(a)->list.sel = judge_state(a)->n ? judge_state(a)->n - 1 : 0;
+    if (js->list.sel >= js->n)   /* it left the pool (:hint T): the row below, or the last */
+        js->list.sel = js->n ? js->n - 1 : 0;
 }
 
 /* :hint order | T | off — in judging: the unjudged passages closest to an answer first, or only
  * those with hint >= T that are not relevant (the likely false negatives), or the fusion order. */
 int act_hint(app *a, const char *arg)
 {
+    struct judge_state *js = judge_state(a);
     if (!app_wait(a, APP_WAIT_COLLECTION))   /* the hint reads the passages */
         return -1;
     if (!a->s->ws->answers) {
@@ -140,25 +142,25 @@ int act_hint(app *a, const char *arg)
     char *end = NULL;
     double t = arg ? strtod(arg, &end) : 0;
     if (arg && !strcmp(arg, "order")) {
-        judge_state(a)->hint_order = 1;
+        js->hint_order = 1;
     } else if (arg && !strcmp(arg, "off")) {
-        judge_state(a)->hint_order = 0;
-        judge_state(a)->hint_min = 0;
+        js->hint_order = 0;
+        js->hint_min = 0;
     } else if (arg && end && !*end && t > 0 && t <= 1) {
-        judge_state(a)->hint_min = t;
-        judge_state(a)->hint_order = 1;
+        js->hint_min = t;
+        js->hint_order = 1;
     } else {
         app_message(a, 1, "usage: :hint order | T | off (T in (0, 1]: only passages with hint >= T not judged relevant)");
         return -1;
     }
-    judge_state(a)->qid = RT_NO_ID;   /* rebuilt with the hint */
+    js->qid = RT_NO_ID;   /* rebuilt with the hint */
     if (a->view != VIEW_JUDGE)
         return act_judge(a, NULL);
     judge_refresh(a);
-    if (judge_state(a)->hint_min > 0)
-        app_message(a, 0, "%zu pooled passages with hint >= %.2f not judged relevant (likely false negatives)", judge_state(a)->n,
-                    judge_state(a)->hint_min);
-    else if (judge_state(a)->hint_order)
+    if (js->hint_min > 0)
+        app_message(a, 0, "%zu pooled passages with hint >= %.2f not judged relevant (likely false negatives)", js->n,
+                    js->hint_min);
+    else if (js->hint_order)
         app_message(a, 0, "unjudged passages first, closest to an answer first");
     else
         app_message(a, 0, "fusion order");
@@ -167,10 +169,11 @@ int act_hint(app *a, const char *arg)
 
 int judge_focus(app *a, uint32_t *pid)
 {
+    struct judge_state *js = judge_state(a);
     judge_refresh(a);
-    if (judge_state(a)->list.sel >= judge_state(a)->n)
+    if (js->list.sel >= js->n)
         return 0;
-    *pid = judge_state(a)->pool[judge_state(a)->list.sel].pid;
+    *pid = js->pool[js->list.sel].pid;
     return 1;
 }
 
@@ -195,11 +198,12 @@ static int unjudged(app *a, uint32_t qid, uint32_t pid)
 
 int judge_next_unjudged(app *a)
 {
+    struct judge_state *js = judge_state(a);
     struct list_state *l = list_state(a);
     judge_refresh(a);
-    for (size_t i = judge_state(a)->list.sel + 1; i < judge_state(a)->n; i++)
-        if (unjudged(a, judge_state(a)->qid, judge_state(a)->pool[i].pid)) {
-            judge_state(a)->list.sel = i;
+    for (size_t i = js->list.sel + 1; i < js->n; i++)
+        if (unjudged(a, js->qid, js->pool[i].pid)) {
+            js->list.sel = i;
             return 0;
         }
     size_t pos = 0;
@@ -211,27 +215,28 @@ int judge_next_unjudged(app *a)
         app_set_query(a, l->rows_idx[k]);
         l->sel = k;
         judge_refresh(a);
-        for (size_t i = 0; i < judge_state(a)->n; i++)
-            if (unjudged(a, judge_state(a)->qid, judge_state(a)->pool[i].pid)) {
-                judge_state(a)->list.sel = i;
-                app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->s->ws->qids, judge_state(a)->qid));
+        for (size_t i = 0; i < js->n; i++)
+            if (unjudged(a, js->qid, js->pool[i].pid)) {
+                js->list.sel = i;
+                app_message(a, 0, "%s: next unjudged passage", rt_strtab_str(a->s->ws->qids, js->qid));
                 return 0;
             }
     }
-    app_message(a, 0, "every pooled passage of the listed queries is judged (depth %zu)", judge_state(a)->depth);
+    app_message(a, 0, "every pooled passage of the listed queries is judged (depth %zu)", js->depth);
     return 0;
 }
 
 int act_judge(app *a, const char *arg)
 {
+    struct judge_state *js = judge_state(a);
     if (arg) {
         int64_t d;
         if (!rt_parse_int_in(arg, 1, 100000, &d)) {
             app_message(a, 1, "usage: :judge [DEPTH] (the pool depth, default 10)");
             return -1;
         }
-        judge_state(a)->depth = (size_t)d;
-        judge_state(a)->qid = RT_NO_ID;
+        js->depth = (size_t)d;
+        js->qid = RT_NO_ID;
     }
     /* From a view that focuses a query of its own (the list), judge that one. */
     uint32_t q, p;
@@ -258,35 +263,37 @@ static void runs_changed(app *a, void *state)
 
 void judge_forget(app *a, size_t qi)
 {
-    if (judge_state(a)->count)
-        judge_state(a)->count[2 * qi] = UINT32_MAX;
-    if (judge_state(a)->hint_min > 0 && a->s->ws->qlist[qi] == judge_state(a)->qid)
-        judge_state(a)->stale = 1;   /* :hint T keeps the passages not judged relevant: rebuild */
+    struct judge_state *js = judge_state(a);
+    if (js->count)
+        js->count[2 * qi] = UINT32_MAX;
+    if (js->hint_min > 0 && a->s->ws->qlist[qi] == js->qid)
+        js->stale = 1;   /* :hint T keeps the passages not judged relevant: rebuild */
 }
 
 /* Judged / pooled over the listed queries; per-query counts are cached until a query changes or
  * the depth does. */
 static void overall(app *a, size_t *judged, size_t *size)
 {
+    struct judge_state *js = judge_state(a);
     struct list_state *l = list_state(a);
-    if (!judge_state(a)->count || judge_state(a)->count_depth != judge_state(a)->depth) {
-        free(judge_state(a)->count);
-        judge_state(a)->count = rt_malloc((2 * a->s->ws->nq + 1) * sizeof *judge_state(a)->count);
+    if (!js->count || js->count_depth != js->depth) {
+        free(js->count);
+        js->count = rt_malloc((2 * a->s->ws->nq + 1) * sizeof *js->count);
         for (size_t i = 0; i < a->s->ws->nq; i++)
-            judge_state(a)->count[2 * i] = UINT32_MAX;
-        judge_state(a)->count_depth = judge_state(a)->depth;
+            js->count[2 * i] = UINT32_MAX;
+        js->count_depth = js->depth;
     }
     *judged = *size = 0;
     for (size_t k = 0; k < l->nrows; k++) {
         size_t qi = l->rows_idx[k];
-        if (judge_state(a)->count[2 * qi] == UINT32_MAX) {
+        if (js->count[2 * qi] == UINT32_MAX) {
             size_t j, n;
             judge_counts(a, a->s->ws->qlist[qi], &j, &n);
-            judge_state(a)->count[2 * qi] = (uint32_t)j;
-            judge_state(a)->count[2 * qi + 1] = (uint32_t)n;
+            js->count[2 * qi] = (uint32_t)j;
+            js->count[2 * qi + 1] = (uint32_t)n;
         }
-        *judged += judge_state(a)->count[2 * qi];
-        *size += judge_state(a)->count[2 * qi + 1];
+        *judged += js->count[2 * qi];
+        *size += js->count[2 * qi + 1];
     }
 }
 
@@ -332,30 +339,31 @@ static const pairlist_ops pairs = {.list = list, .count = count, .pair = pair, .
 
 static void draw(app *a, int top, int height)
 {
+    struct judge_state *js = judge_state(a);
     judge_refresh(a);
     uint32_t q = app_qid(a);
     app_draw_query_line(a, top);
     size_t jq = 0, oj, on;
-    for (size_t i = 0; i < judge_state(a)->n; i++)
-        jq += !unjudged(a, q, judge_state(a)->pool[i].pid);
+    for (size_t i = 0; i < js->n; i++)
+        jq += !unjudged(a, q, js->pool[i].pid);
     overall(a, &oj, &on);
     if (height > 6)
         height -= app_draw_tax_legend(a, top + height - 1);
     char prog[320], order[96];
-    if (judge_state(a)->hint_min > 0)
-        snprintf(order, sizeof order, "hint >= %.2f and not relevant, by hint", judge_state(a)->hint_min);
+    if (js->hint_min > 0)
+        snprintf(order, sizeof order, "hint >= %.2f and not relevant, by hint", js->hint_min);
     else
-        snprintf(order, sizeof order, "%s", judge_state(a)->hint_order ? "unjudged by hint first" : "fusion order");
+        snprintf(order, sizeof order, "%s", js->hint_order ? "unjudged by hint first" : "fusion order");
     snprintf(prog, sizeof prog,
              "pool depth %zu of %zu runs, %s | this query %zu/%zu judged | listed queries %zu/%zu (%.0f%%)",
-             judge_state(a)->depth, a->s->ws->nruns, order, jq, judge_state(a)->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
+             js->depth, a->s->ws->nruns, order, jq, js->n, oj, on, on ? 100.0 * (double)oj / (double)on : 100.0);
     int pr = draw_wrapped(top + 1, 0, a->cols, height > 8 ? 2 : 1, prog, strlen(prog), ROLE_HEADER);
     top += pr - 1;
     height -= pr - 1;
     int rows = height - 2;
     if (rows < 1)
         return;
-    if (!judge_state(a)->n) {
+    if (!js->n) {
         static const char none[] = "No run ranks a passage for this query.";
         draw_text(top + 2, 0, a->cols, none, strlen(none), ROLE_DIM, NULL);
         return;
@@ -373,6 +381,7 @@ static int open_passage(app *a)
 }
 
 const view_ops view_judge_ops = {
-    .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .pairs = &pairs, .open = open_passage, .next_todo = judge_next_unjudged,
+    .name = "judging", .flags = VIEW_IN_QUERY, .draw = draw, .pairs = &pairs, .open = open_passage,
+    .next_todo = judge_next_unjudged,
     .state_size = sizeof(struct judge_state), .init = init, .release = release, .runs_changed = runs_changed,
 };

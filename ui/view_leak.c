@@ -57,21 +57,22 @@ static const char *label_of(app *a, const rt_leak_pair *p)
 
 int act_leak_type(app *a, const char *arg)
 {
+    struct leak_view *lv = leak_state(a);
     (void)arg;
-    if (!a->leak || leak_state(a)->sel >= a->leak->npairs)
+    if (!a->leak || lv->sel >= a->leak->npairs)
         return 0;
     int k = a->key - '0';
     if (k < 0 || k > 6) {
         app_message(a, 1, "1 identical, 2 generalization, 3 specialization, 4 reformulation, 5 different topic, 6 not a leak, 0 clears");
         return -1;
     }
-    const rt_leak_pair *p = &a->leak->pairs[leak_state(a)->sel];
+    const rt_leak_pair *p = &a->leak->pairs[lv->sel];
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_type_leak(a->s, a->leak->test_qid[p->test], rt_leakage_train_qid(a->leak, p),
                                                       k ? type_of_key[k - 1] : "", &ch, &err), &ch, &err);
-    if (rc == 0 && leak_state(a)->sel + 1 < a->leak->npairs)
-        leak_state(a)->sel++;
+    if (rc == 0 && lv->sel + 1 < a->leak->npairs)
+        lv->sel++;
     return rc;
 }
 
@@ -92,12 +93,13 @@ int act_leaked(app *a, const char *arg)
 
 int leak_next_unreviewed(app *a)
 {
+    struct leak_view *lv = leak_state(a);
     if (!a->leak || !a->leak->npairs)
         return 0;
     for (size_t step = 1; step <= a->leak->npairs; step++) {
-        size_t i = (leak_state(a)->sel + step) % a->leak->npairs;
+        size_t i = (lv->sel + step) % a->leak->npairs;
         if (!label_of(a, &a->leak->pairs[i])) {
-            leak_state(a)->sel = i;
+            lv->sel = i;
             return 0;
         }
     }
@@ -129,6 +131,7 @@ static void draw_pair(app *a, int y, int h, size_t i)
 
 static void draw(app *a, int top, int height)
 {
+    struct leak_view *lv = leak_state(a);
     if (!a->leak)
         return;
     size_t reviewed = 0;
@@ -166,14 +169,14 @@ static void draw(app *a, int top, int height)
     size_t per = 2, rows = height > 1 + kr ? (size_t)(height - 1 - kr) / per : 0;
     if (rows == 0)
         return;
-    if (leak_state(a)->sel >= a->leak->npairs)
-        leak_state(a)->sel = a->leak->npairs - 1;
-    if (leak_state(a)->sel < leak_state(a)->top)
-        leak_state(a)->top = leak_state(a)->sel;
-    if (leak_state(a)->sel >= leak_state(a)->top + rows)
-        leak_state(a)->top = leak_state(a)->sel - rows + 1;
-    for (size_t r = 0; r < rows && leak_state(a)->top + r < a->leak->npairs; r++)
-        draw_pair(a, top + 1 + kr + (int)(r * per), (int)per, leak_state(a)->top + r);
+    if (lv->sel >= a->leak->npairs)
+        lv->sel = a->leak->npairs - 1;
+    if (lv->sel < lv->top)
+        lv->top = lv->sel;
+    if (lv->sel >= lv->top + rows)
+        lv->top = lv->sel - rows + 1;
+    for (size_t r = 0; r < rows && lv->top + r < a->leak->npairs; r++)
+        draw_pair(a, top + 1 + kr + (int)(r * per), (int)per, lv->top + r);
 }
 
 static size_t *cursor(app *a, size_t *n)

@@ -250,26 +250,28 @@ static int natural_cmp(const char *a, const char *b)
 static int row_cmp(const void *x, const void *y, void *ctx)
 {
     app *a = ctx;
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
     size_t i = *(const size_t *)x, j = *(const size_t *)y;
     int c = 0;
-    switch (list_state(a)->sort) {
+    switch (l->sort) {
     case SORT_ORDER:
         break;
     case SORT_QID:
-        c = natural_cmp(rt_strtab_str(a->s->ws->qids, a->s->ws->qlist[i]), rt_strtab_str(a->s->ws->qids, a->s->ws->qlist[j]));
+        c = natural_cmp(rt_strtab_str(ws->qids, ws->qlist[i]), rt_strtab_str(ws->qids, ws->qlist[j]));
         break;
     case SORT_TEXT: {
-        const char *s = rt_workspace_query_text(a->s->ws, a->s->ws->qlist[i]);
-        const char *t = rt_workspace_query_text(a->s->ws, a->s->ws->qlist[j]);
+        const char *s = rt_workspace_query_text(a->s->ws, ws->qlist[i]);
+        const char *t = rt_workspace_query_text(a->s->ws, ws->qlist[j]);
         c = strcmp(s ? s : "", t ? t : "");
         break;
     }
     case SORT_RUN: {
-        double s = value_of(a, i, list_state(a)->sort_run), t = value_of(a, j, list_state(a)->sort_run);
+        double s = value_of(a, i, l->sort_run), t = value_of(a, j, l->sort_run);
         c = s < t ? -1 : s > t;
         if (!c) {
-            size_t fs = rt_session_first_rel(a->s, list_state(a)->sort_run, a->s->ws->qlist[i]);
-            size_t ft = rt_session_first_rel(a->s, list_state(a)->sort_run, a->s->ws->qlist[j]);
+            size_t fs = rt_session_first_rel(a->s, l->sort_run, ws->qlist[i]);
+            size_t ft = rt_session_first_rel(a->s, l->sort_run, ws->qlist[j]);
             fs = fs ? fs : (size_t)-1;
             ft = ft ? ft : (size_t)-1;
             c = fs > ft ? -1 : fs < ft;   /* worse (later or no) first relevant first */
@@ -282,7 +284,7 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_JUDGED:
-        c = list_state(a)->judged[i] < list_state(a)->judged[j] ? -1 : list_state(a)->judged[i] > list_state(a)->judged[j];
+        c = l->judged[i] < l->judged[j] ? -1 : l->judged[i] > l->judged[j];
         break;
     case SORT_CONTRAST: {
         double ci = contrast_of(a, i), cj = contrast_of(a, j);   /* most different (lowest) first */
@@ -292,13 +294,13 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_TAGS: {
-        size_t ti = rt_annot_tag_count(a->s->annot, a->s->ws->qlist[i]);
-        size_t tj = rt_annot_tag_count(a->s->annot, a->s->ws->qlist[j]);
+        size_t ti = rt_annot_tag_count(a->s->annot, ws->qlist[i]);
+        size_t tj = rt_annot_tag_count(a->s->annot, ws->qlist[j]);
         c = ti < tj ? -1 : ti > tj;
         break;
     }
     }
-    if (list_state(a)->sort_desc)
+    if (l->sort_desc)
         c = -c;
     return c ? c : (i < j ? -1 : i > j);
 }
@@ -380,10 +382,11 @@ static int set_sort(app *a, const char *key)
 int act_sort(app *a, const char *arg)
 {
     struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
     if (!arg || !*arg) {
         /* cycle: order → qid → text → each run → delta → judged → tags → order; the contrast
          * sort (:sort rbo|jaccard, a click on its header) is no step of it and goes on as tags does */
-        if (l->sort == SORT_RUN && l->sort_run + 1 < a->s->ws->nruns)
+        if (l->sort == SORT_RUN && l->sort_run + 1 < ws->nruns)
             l->sort_run++;
         else if (l->sort == SORT_TEXT) {
             l->sort = SORT_RUN;
@@ -408,7 +411,7 @@ int act_sort(app *a, const char *arg)
     const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
                            l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
     if (l->sort == SORT_RUN)
-        app_message(a, 0, "sorted by %s of %s%s", a->s->ws->ms[l->measure].name, rt_run_name(a->s->ws->runs[l->sort_run].run),
+        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[l->sort_run].run),
                     l->sort_desc ? ", descending" : "");
     else
         app_message(a, 0, "sorted by %s%s", names[l->sort], l->sort_desc ? ", descending" : "");
@@ -419,6 +422,7 @@ int act_sort(app *a, const char *arg)
 int act_sort_by(app *a, sort_key key, size_t run)
 {
     struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
     if (l->sort == key && (key != SORT_RUN || l->sort_run == run))
         l->sort_desc = !l->sort_desc;
     else {
@@ -430,7 +434,7 @@ int act_sort_by(app *a, sort_key key, size_t run)
     const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
                            l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
     if (key == SORT_RUN)
-        app_message(a, 0, "sorted by %s of %s%s", a->s->ws->ms[l->measure].name, rt_run_name(a->s->ws->runs[run].run),
+        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[run].run),
                     l->sort_desc ? ", descending" : "");
     else
         app_message(a, 0, "sorted by %s%s", names[key], l->sort_desc ? ", descending" : "");

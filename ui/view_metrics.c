@@ -47,6 +47,7 @@ static void init(void *state)
 
 static void compute_marks(app *a, marks *mk)
 {
+    struct metrics_state *ms = metrics_state(a);
     rt_workspace *ws = a->s->ws;
     size_t nr = ws->nruns, nm = ws->nm, nq;
     const uint32_t *qs = rt_live_sorted(a->s->live, &nq);
@@ -62,11 +63,11 @@ static void compute_marks(app *a, marks *mk)
                 def[r][i * nm + m] = (unsigned char)rt_live_value(a->s->live, r, qs[i], m, &vals[r][i * nm + m]);
     }
     rt_compare_opts o = {.test = RT_TEST_TTEST, .correction = RT_CORRECT_HOLM, .alpha = RT_COMPARE_ALPHA,
-                         .samples = 1, .seed = 1, .baseline = metrics_state(a)->baseline_run, .only_test = 1};
+                         .samples = 1, .seed = 1, .baseline = ms->baseline_run, .only_test = 1};
     rt_comparison *c;
     size_t n;
     rt_err err;
-    if (metrics_state(a)->baseline_run != (size_t)-1 && nr > 1 &&
+    if (ms->baseline_run != (size_t)-1 && nr > 1 &&
         rt_compare_runs((const double *const *)vals, (const unsigned char *const *)def, nr, nq, nm, &o, &c, &n,
                         &err) == RT_OK) {
         for (size_t i = 0; i < n; i++)
@@ -202,17 +203,18 @@ static int name_width(app *a)
 
 static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm, const marks *mk)
 {
+    struct metrics_state *mt = metrics_state(a);
     rt_workspace *ws = a->s->ws;
     int colw = 2 * SUB_W + DELTA_W + 2;
     const char *name = rt_run_name(ws->runs[r].run);
     char label[160];
-    if (mk && r == metrics_state(a)->baseline_run) {
+    if (mk && r == mt->baseline_run) {
         snprintf(label, sizeof label, "%s (b)", name);
         name = label;
     }
     draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-    for (size_t m = metrics_state(a)->hoff; m < ws->nm; m++) {
-        int x = namew + (int)(m - metrics_state(a)->hoff) * colw;
+    for (size_t m = mt->hoff; m < ws->nm; m++) {
+        int x = namew + (int)(m - mt->hoff) * colw;
         if (x + colw > a->cols)
             break;
         char b[32];
@@ -235,6 +237,7 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
  * test queries and on the others, when a leakage check ran or a leak was typed. */
 static void draw_split(app *a, int y, int bottom, int namew)
 {
+    struct metrics_state *mt = metrics_state(a);
     rt_workspace *ws = a->s->ws;
     size_t marked;
     unsigned char *mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, &marked);
@@ -250,15 +253,15 @@ static void draw_split(app *a, int y, int bottom, int namew)
         if (r == 0) {
             draw_fmt(y++, 0, a->cols, ROLE_NORMAL, "Leakage (%s): duplicated %zu queries, others %zu (:leaked reviewed|candidates)",
                      a->leak_candidates ? "every candidate" : "reviewed leaks", ni, no);
-            for (size_t m = metrics_state(a)->hoff; m < ws->nm && namew + (int)(m - metrics_state(a)->hoff + 1) * colw <= a->cols; m++)
-                draw_text(y, namew + (int)(m - metrics_state(a)->hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
+            for (size_t m = mt->hoff; m < ws->nm && namew + (int)(m - mt->hoff + 1) * colw <= a->cols; m++)
+                draw_text(y, namew + (int)(m - mt->hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
             y++;
         }
         const char *name = rt_run_name(ws->runs[r].run);
         draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-        for (size_t m = metrics_state(a)->hoff; m < ws->nm && namew + (int)(m - metrics_state(a)->hoff + 1) * colw <= a->cols; m++) {
+        for (size_t m = mt->hoff; m < ws->nm && namew + (int)(m - mt->hoff + 1) * colw <= a->cols; m++) {
             char b[32];
-            int x = namew + (int)(m - metrics_state(a)->hoff) * colw;
+            int x = namew + (int)(m - mt->hoff) * colw;
             int n = rt_measure_format(&ws->ms[m], in[m], 0, b, sizeof b);
             draw_text(y, x, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
             n = rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
@@ -273,14 +276,15 @@ static void draw_split(app *a, int y, int bottom, int namew)
 
 static void draw(app *a, int top, int height)
 {
+    struct metrics_state *mt = metrics_state(a);
     rt_workspace *ws = a->s->ws;
     int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
     const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
     char sig[200] = "";
-    if (!set && metrics_state(a)->baseline_run != (size_t)-1)
+    if (!set && mt->baseline_run != (size_t)-1)
         snprintf(sig, sizeof sig, " | * differs from %s (b); delta*: relabels change it (t-test, Holm, 0.05)",
-                 rt_run_name(ws->runs[metrics_state(a)->baseline_run].run));
+                 rt_run_name(ws->runs[mt->baseline_run].run));
     else if (!set)
         snprintf(sig, sizeof sig, " | delta*: relabels change it significantly (t-test; :baseline RUN marks runs)");
     char head[512];
@@ -301,11 +305,11 @@ static void draw(app *a, int top, int height)
         fit = 1;
     if (fit > ws->nm)
         fit = ws->nm;
-    if (metrics_state(a)->hoff + fit > ws->nm)
-        metrics_state(a)->hoff = ws->nm - fit;
-    app_show_columns(a, metrics_state(a)->hoff, fit, ws->nm, "measures");
-    for (size_t m = metrics_state(a)->hoff; m < metrics_state(a)->hoff + fit; m++) {
-        int x = namew + (int)(m - metrics_state(a)->hoff) * colw;
+    if (mt->hoff + fit > ws->nm)
+        mt->hoff = ws->nm - fit;
+    app_show_columns(a, mt->hoff, fit, ws->nm, "measures");
+    for (size_t m = mt->hoff; m < mt->hoff + fit; m++) {
+        int x = namew + (int)(m - mt->hoff) * colw;
         draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
         draw_text(top + 2, x, colw, "base    current  delta", 22, ROLE_DIM, NULL);
     }
@@ -326,7 +330,7 @@ static void draw(app *a, int top, int height)
     free(mk.vs_base);
     free(mk.relabels);
     int y = top + 4 + (int)ws->nruns;
-    if (a->scroll == 0 && metrics_state(a)->facet_by != (size_t)-1 && ws->facets && y < top + height)
+    if (a->scroll == 0 && mt->facet_by != (size_t)-1 && ws->facets && y < top + height)
         y = draw_facet(a, y, top + height, namew) + 1;
     if (a->scroll == 0 && ws->nruns + 4 < rows && team_session(a)) {
         /* the team's qrels: base ⊕ adjudications ⊕ agreed decisions */
@@ -358,4 +362,6 @@ static void side(app *a, int d)
         m->hoff++;
 }
 
-const view_ops view_metrics_ops = {.state_size = sizeof(struct metrics_state), .init = init, .name = "metrics", .draw = draw, .side = side};
+const view_ops view_metrics_ops = {
+    .name = "metrics", .draw = draw, .side = side, .state_size = sizeof(struct metrics_state), .init = init,
+};

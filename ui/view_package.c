@@ -35,8 +35,9 @@ static void release(void *state)
 
 static const rt_package_state *state(app *a)
 {
+    struct package_view *pk = package_state(a);
     const rt_package_report *r = team_packages(a);
-    return r && package_state(a)->name ? rt_package_report_find(r, package_state(a)->name) : NULL;
+    return r && pk->name ? rt_package_report_find(r, pk->name) : NULL;
 }
 
 /* How many of the team's reviewers marked pair i of p wrong. */
@@ -95,11 +96,12 @@ static size_t count(app *a) { return package_state(a)->nrows; }
 
 static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
 {
+    struct package_view *pk = package_state(a);
     const rt_package *p = package(a);
     if (!p)
         return 0;
-    *qid = p->qids[package_state(a)->rows[i]];
-    *pid = p->pids[package_state(a)->rows[i]];
+    *qid = p->qids[pk->rows[i]];
+    *pid = p->pids[pk->rows[i]];
     return 1;
 }
 

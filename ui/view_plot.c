@@ -147,4 +147,4 @@ static void draw(app *a, int top, int height)
     rt_figure_free(&f);
 }
 
-const view_ops view_plot_ops = {.state_size = sizeof(struct plot_state), .name = "plot", .draw = draw};
+const view_ops view_plot_ops = {.name = "plot", .draw = draw, .state_size = sizeof(struct plot_state)};

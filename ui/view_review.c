@@ -65,11 +65,12 @@ static size_t count(app *a) { return review_state(a)->n; }
 
 static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
 {
+    struct review_view *rv = review_state(a);
     const rt_package_state *s = state(a);
     if (!s)
         return 0;
-    *qid = s->p->qids[review_state(a)->idx[i]];
-    *pid = s->p->pids[review_state(a)->idx[i]];
+    *qid = s->p->qids[rv->idx[i]];
+    *pid = s->p->pids[rv->idx[i]];
     return 1;
 }
 
