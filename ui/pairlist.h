@@ -33,7 +33,8 @@ typedef struct pairlist_ops {
     void (*draw_row)(app *a, int y, size_t i, int focused);
 } pairlist_ops;
 
-/* The focused row, and in *n how many rows there are (the view's cursor for the movement keys). */
+/* The focused row, and in *n how many rows there are (the view's cursor for the movement keys).
+ * Borrowed: a member of the view's state, valid until the workbench closes. */
 size_t *pairlist_cursor(app *a, const pairlist_ops *o, size_t *n);
 
 /* The focused pair; 0 when there is none. */

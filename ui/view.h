@@ -79,7 +79,8 @@ const view_ops *view_current(const app *a);
 /* The pair the current view is on (see focus above); 0 when none. */
 int view_focus(app *a, uint32_t *qid, uint32_t *pid);
 
-/* The current view's cursor and in *n how many positions it has (see cursor above). */
+/* The current view's cursor and in *n how many positions it has (see cursor above). Borrowed: a
+ * member of the view's state or of the app, valid until the workbench closes. */
 size_t *view_cursor(app *a, size_t *n);
 
 /* Enter in the current view (see open above): 0, or -1 with a message. */
