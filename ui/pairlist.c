@@ -44,6 +44,14 @@ int pairlist_next_todo(app *a, const pairlist_ops *o)
     return 0;
 }
 
+void pairlist_advance(app *a, const pairlist_ops *o)
+{
+    size_t n = o->count(a);
+    pairlist *l = o->list(a);
+    if (l->sel + 1 < n)
+        l->sel++;
+}
+
 void pairlist_header(app *a, int y, const char *keys, const char *fmt, ...)
 {
     char buf[1024];

@@ -47,6 +47,9 @@ int pairlist_open(app *a, const pairlist_ops *o);
  * o->all_done. 0. */
 int pairlist_next_todo(app *a, const pairlist_ops *o);
 
+/* After a decision on the focused row: the row below it focused, when there is one. */
+void pairlist_advance(app *a, const pairlist_ops *o);
+
 /* The header on rows y and y + 1: the formatted line (ROLE_HEADER), then the keys (dim). */
 void pairlist_header(app *a, int y, const char *keys, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

@@ -127,8 +127,8 @@ static int judge(app *a, int32_t grade)
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_judge(a->s, q, p, grade, &ch, &err), &ch, &err);
-    if (rc == 0 && list(a)->sel + 1 < count(a))
-        list(a)->sel++;
+    if (rc == 0)
+        pairlist_advance(a, &pairs);
     return rc;
 }
 

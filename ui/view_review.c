@@ -109,8 +109,8 @@ static int mark(app *a, const char *verdict)
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_review(a->s, review_state(a)->name, q, p, verdict, &ch, &err), &ch, &err);
-    if (rc == 0 && verdict[0] && list(a)->sel + 1 < count(a))
-        list(a)->sel++;
+    if (rc == 0 && verdict[0])
+        pairlist_advance(a, &pairs);
     return rc;
 }
 
