@@ -10,10 +10,14 @@
 #include "team.h"
 #include "rt_mem.h"
 #include "rt_parse.h"
+#include "list.h"
 #include "view.h"
 
-static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->ws->qids, qid); }
-static const char *pstr(const app *a, uint32_t pid) { return pid == RT_NO_ID ? NULL : rt_strtab_str(a->ws->pids, pid); }
+static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->s->ws->qids, qid); }
+static const char *pstr(const app *a, uint32_t pid)
+{
+    return pid == RT_NO_ID ? NULL : rt_strtab_str(a->s->ws->pids, pid);
+}
 
 int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err)
 {
@@ -39,7 +43,7 @@ static int label(app *a, uint32_t qid, uint32_t pid, int has_grade, int32_t grad
 /* Toggles category c on (qid, pid). */
 static int toggle(app *a, uint32_t qid, uint32_t pid, size_t c)
 {
-    const rt_category *cat = &a->ws->taxonomy->cats[c];
+    const rt_category *cat = &a->s->ws->taxonomy->cats[c];
     const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
     int has = t && (t->cats >> c & 1);
     rt_change ch;
@@ -47,7 +51,7 @@ static int toggle(app *a, uint32_t qid, uint32_t pid, size_t c)
     if (annotate_outcome(a, rt_session_set_tag(a->s, qid, pid, c, !has, &ch, &err), &ch, &err) != 0)
         return -1;
     int32_t g;
-    int rel = app_grade(a, qid, pid, &g) && g >= a->ws->level;
+    int rel = app_grade(a, qid, pid, &g) && g >= a->s->ws->level;
     if (!has && cat->relabel && pid != RT_NO_ID && !rel) {
         a->pending = PEND_FN;
         a->pend_qid = qid;
@@ -61,7 +65,7 @@ static int toggle(app *a, uint32_t qid, uint32_t pid, size_t c)
 int act_tag_key(app *a, const char *arg)
 {
     (void)arg;
-    size_t c = rt_taxonomy_by_key(a->ws->taxonomy, a->key);
+    size_t c = rt_taxonomy_by_key(a->s->ws->taxonomy, a->key);
     uint32_t qid, pid;
     if (c == (size_t)-1) {
         app_message(a, 1, "no category on key %c (? lists them)", a->key);
@@ -83,7 +87,7 @@ int act_query_tag(app *a, const char *arg)
     a->pending = PEND_QUERY_TAG;
     a->pend_qid = qid;
     app_message(a, 0, "tag the query %s itself: press a category key (1-%zu)", qstr(a, qid),
-                a->ws->taxonomy->ncats < 9 ? a->ws->taxonomy->ncats : 9);
+                a->s->ws->taxonomy->ncats < 9 ? a->s->ws->taxonomy->ncats : 9);
     return 0;
 }
 
@@ -99,7 +103,7 @@ int act_grade(app *a, const char *arg)
     a->pend_qid = qid;
     a->pend_pid = pid;
     app_message(a, 0, "grade for %s: %s, or = for the base judgment", pstr(a, pid),
-                a->ws->graded ? "0-3" : "0 or 1");
+                a->s->ws->graded ? "0-3" : "0 or 1");
     return 0;
 }
 
@@ -108,7 +112,7 @@ int act_grade(app *a, const char *arg)
 int act_fn_relabel(app *a, const char *arg)
 {
     (void)arg;
-    return label(a, a->pend_qid, a->pend_pid, 1, a->ws->level > 1 ? a->ws->level : 1);
+    return label(a, a->pend_qid, a->pend_pid, 1, a->s->ws->level > 1 ? a->s->ws->level : 1);
 }
 
 int act_fn_keep(app *a, const char *arg)
@@ -121,7 +125,7 @@ int act_fn_keep(app *a, const char *arg)
 int act_query_tag_digit(app *a, const char *arg)
 {
     (void)arg;
-    size_t c = rt_taxonomy_by_key(a->ws->taxonomy, a->key);
+    size_t c = rt_taxonomy_by_key(a->s->ws->taxonomy, a->key);
     if (c == (size_t)-1) {
         app_message(a, 0, "no category on that key; nothing tagged");
         return 0;
@@ -132,8 +136,8 @@ int act_query_tag_digit(app *a, const char *arg)
 int act_grade_digit(app *a, const char *arg)
 {
     (void)arg;
-    if (a->key - '0' > (a->ws->graded ? 3 : 1)) {
-        app_message(a, 0, "not relabelled: this workspace's grades are %s", a->ws->graded ? "0-3" : "0 and 1");
+    if (a->key - '0' > (a->s->ws->graded ? 3 : 1)) {
+        app_message(a, 0, "not relabelled: this workspace's grades are %s", a->s->ws->graded ? "0-3" : "0 and 1");
         return 0;
     }
     return label(a, a->pend_qid, a->pend_pid, 1, a->key - '0');
@@ -161,7 +165,11 @@ static int label_focus(app *a, int has_grade, int32_t grade)
     return label(a, qid, pid, has_grade, grade);
 }
 
-int act_relevant(app *a, const char *arg) { (void)arg; return label_focus(a, 1, a->ws->level > 1 ? a->ws->level : 1); }
+int act_relevant(app *a, const char *arg)
+{
+    (void)arg;
+    return label_focus(a, 1, a->s->ws->level > 1 ? a->s->ws->level : 1);
+}
 int act_not_relevant(app *a, const char *arg) { (void)arg; return label_focus(a, 1, 0); }
 int act_base_label(app *a, const char *arg) { (void)arg; return label_focus(a, 0, 0); }
 
@@ -182,15 +190,15 @@ static int two_words(const char *arg, char *q, size_t qn, char *p, size_t pn, co
 /* The ids a command names (q, and p unless it is "-"): 0 with the reason shown when unknown. */
 static int ids_of(app *a, const char *q, const char *p, uint32_t *qid, uint32_t *pid)
 {
-    *qid = rt_strtab_find(a->ws->qids, q, strlen(q));
+    *qid = rt_strtab_find(a->s->ws->qids, q, strlen(q));
     *pid = RT_NO_ID;
-    if (*qid == RT_NO_ID && a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* ranked by a later run? */
-        *qid = rt_strtab_find(a->ws->qids, q, strlen(q));
+    if (*qid == RT_NO_ID && a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* ranked by a later run? */
+        *qid = rt_strtab_find(a->s->ws->qids, q, strlen(q));
     if (*qid == RT_NO_ID) {
         app_message(a, 1, "unknown query \"%s\"", q);
         return 0;
     }
-    if (strcmp(p, "-") != 0 && rt_strtab_find(a->ws->pids, p, strlen(p)) == RT_NO_ID && !app_wait(a, APP_WAIT_ALL))
+    if (strcmp(p, "-") != 0 && rt_strtab_find(a->s->ws->pids, p, strlen(p)) == RT_NO_ID && !app_wait(a, APP_WAIT_ALL))
         return 0;   /* a passage only a later run or the collection may know: they first, or given up */
     if (strcmp(p, "-") != 0 && (*pid = rt_session_pid(a->s, p)) == RT_NO_ID) {
         app_message(a, 1, "unknown passage \"%s\"", p);
@@ -210,7 +218,7 @@ static int tag_cmd(app *a, const char *arg, int on)
     }
     if (!ids_of(a, q, p, &qid, &pid))
         return -1;
-    size_t c = rt_taxonomy_find(a->ws->taxonomy, cat);
+    size_t c = rt_taxonomy_find(a->s->ws->taxonomy, cat);
     if (c == (size_t)-1) {
         app_message(a, 1, "unknown category \"%s\"", cat);
         return -1;
@@ -292,10 +300,10 @@ int act_redo(app *a, const char *arg) { (void)arg; return history(a, 1); }
 static size_t failing_from(app *a, size_t r, uint32_t qid, size_t from)
 {
     size_t n;
-    const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, qid, &n);
+    const uint32_t *p = rt_run_ranking(a->s->ws->runs[r].run, qid, &n);
     for (size_t i = from; i < n && i < a->bk; i++) {
         int32_t g;
-        if (app_grade(a, qid, p[i], &g) && g >= a->ws->level)
+        if (app_grade(a, qid, p[i], &g) && g >= a->s->ws->level)
             continue;
         const rt_tag *t = rt_annot_tag(a->s->annot, qid, p[i]);
         if (!t || !t->cats)
@@ -306,19 +314,20 @@ static size_t failing_from(app *a, size_t r, uint32_t qid, size_t from)
 
 static int next_failing(app *a)
 {
+    struct list_state *l = list_state(a);
     size_t r = view_focused_run(a);
-    if (!a->nrows) {
+    if (!l->nrows) {
         app_message(a, 1, "no query in the list");
         return -1;
     }
     size_t pos = 0;
     int here = (view_current(a)->flags & VIEW_IN_QUERY) != 0;   /* start from the focused rank */
-    for (size_t i = 0; i < a->nrows; i++)
-        if (a->rows_idx[i] == (here ? a->cur : a->rows_idx[a->sel]))
+    for (size_t i = 0; i < l->nrows; i++)
+        if (l->rows_idx[i] == (here ? a->cur : l->rows_idx[l->sel]))
             pos = i;
-    for (size_t step = 0; step <= a->nrows; step++) {
-        size_t k = (pos + step) % a->nrows, qi = a->rows_idx[k];
-        uint32_t qid = a->ws->qlist[qi];
+    for (size_t step = 0; step <= l->nrows; step++) {
+        size_t k = (pos + step) % l->nrows, qi = l->rows_idx[k];
+        uint32_t qid = a->s->ws->qlist[qi];
         if (!rt_live_is_judged(a->s->live, qid))
             continue;
         size_t from = step == 0 && here ? a->rank + 1 : 0;
@@ -327,24 +336,23 @@ static int next_failing(app *a)
             continue;
         if (qi != a->cur || !here)
             app_set_query(a, qi);
-        a->sel = k;
+        l->sel = k;
         app_show_list(a);
         app_push(a, VIEW_COMPARE);
         a->rank = rank;
         app_message(a, 0, "%s: untagged failing passage at rank %zu of %s", qstr(a, qid), rank + 1,
-                    rt_run_name(a->ws->runs[r].run));
+                    rt_run_name(a->s->ws->runs[r].run));
         return 0;
     }
     app_message(a, 0, "every non-relevant passage in the top %zu of %s is tagged", a->bk,
-                rt_run_name(a->ws->runs[r].run));
+                rt_run_name(a->s->ws->runs[r].run));
     return 0;
 }
 
 int act_next_todo(app *a, const char *arg)
 {
     (void)arg;
-    const view_ops *v = view_current(a);
-    return v->next_todo ? v->next_todo(a) : next_failing(a);
+    return view_next_todo(a, next_failing);
 }
 
 /* ---- breakdown, sets, exports ------------------------------------------------------------ */

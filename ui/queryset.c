@@ -12,6 +12,7 @@
 #include "rt_mem.h"
 #include "rt_parse.h"
 #include "rt_sample.h"
+#include "list.h"
 #include "view.h"
 
 int act_set(app *a, const char *arg)
@@ -20,7 +21,7 @@ int act_set(app *a, const char *arg)
         free(a->set);
         a->set = NULL;
         app_refresh_rows(a);
-        app_message(a, 0, "all queries (%zu shown)", a->nrows);
+        app_message(a, 0, "all queries (%zu shown)", list_state(a)->nrows);
         return 0;
     }
     if (!rt_annot_set(a->s->annot, arg)) {
@@ -33,7 +34,7 @@ int act_set(app *a, const char *arg)
     free(a->set);
     a->set = name;
     app_refresh_rows(a);
-    app_message(a, 0, "query set %s: %zu queries shown", a->set, a->nrows);
+    app_message(a, 0, "query set %s: %zu queries shown", a->set, list_state(a)->nrows);
     return 0;
 }
 
@@ -49,9 +50,9 @@ int act_sample(app *a, const char *arg)
     }
     rt_condition c;
     rt_err err;
-    if (rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK &&
-        (!a->ws->runs_pending || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
-         rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK)) {
+    if (rt_condition_parse(a->s->ws, arg + used, &c, &err) != RT_OK &&
+        (!a->s->ws->runs_pending || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
+         rt_condition_parse(a->s->ws, arg + used, &c, &err) != RT_OK)) {
         app_message(a, 1, "%s", err.msg);
         return -1;
     }

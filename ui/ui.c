@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "app.h"
+#include "list.h"
 #include "hint.h"
 #include "keys.h"
 #include "rt_file.h"
@@ -296,7 +297,7 @@ static int run_script(app *a, const ui_opts *o)
     size_t len;
     int rc = 0, st;
     app_draw(a);
-    rt_workspace_warm(a->ws);   /* the first screen is up: the rest of the cache in the background */
+    rt_workspace_warm(a->s->ws);   /* the first screen is up: the rest of the cache in the background */
     list_contrast_ahead(a);
     while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
         while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
@@ -368,7 +369,7 @@ static void run_tty(app *a)
             app_draw(a);
             check_collection(a);
             refresh();
-            rt_workspace_warm(a->ws);   /* once the first screen is up; then nothing */
+            rt_workspace_warm(a->s->ws);   /* once the first screen is up; then nothing */
             list_contrast_ahead(a);
         }
         wint_t ch;
@@ -380,7 +381,7 @@ static void run_tty(app *a)
              * a step); the progress is drawn again every 50 ms meanwhile, not after every step */
             dirty |= app_settle(a, 0) || (r == ERR && mono_s() - drawn >= 0.05);
         }
-        timeout(rt_workspace_runs_busy(a->ws) ? 0 : a->runs_pending ? 50 : 250);
+        timeout(rt_workspace_runs_busy(a->s->ws) ? 0 : a->runs_pending ? 50 : 250);
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -412,11 +413,7 @@ static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
     free(a->set);
-    free(a->judged);
-    free(a->rows_idx);
-    for (int v = 0; v < VIEW_COUNT; v++)
-        if (view_get((view_id)v)->release)
-            view_get((view_id)v)->release(a);
+    view_release_all(a);
     rt_leakage_free(&a->leak);
     hint_release(a);
     team_release(a);
@@ -487,13 +484,13 @@ int app_wait(app *a, unsigned what)
             a->msg[0] = '\0';
         app_settle(a, 0);
         noted |= a->warn_note;
-        int runs = (what & APP_WAIT_RUNS) && a->ws->runs_pending;
-        int coll = (what & APP_WAIT_COLLECTION) && a->ws->pending;
+        int runs = (what & APP_WAIT_RUNS) && a->s->ws->runs_pending;
+        int coll = (what & APP_WAIT_COLLECTION) && a->s->ws->pending;
         if (!runs && !coll) {
             unget_keys(kind, key, nkeys);   /* typed meanwhile: the next commands */
             if (noted && !a->warn_note) {   /* said on a waiting message since cleared */
                 if (!a->msg[0])
-                    app_message(a, 0, "%zu load warnings: press L to read them", rt_report_warnings(a->ws->report));
+                    app_message(a, 0, "%zu load warnings: press L to read them", rt_report_warnings(a->s->ws->report));
                 a->warn_note = 1;
             }
             return 1;
@@ -507,14 +504,14 @@ int app_wait(app *a, unsigned what)
         size_t in, of;
         uint64_t done, total;
         said = 1;
-        if (runs && rt_workspace_runs_loading(a->ws, &in, &of))
+        if (runs && rt_workspace_runs_loading(a->s->ws, &in, &of))
             app_message(a, 0, "waiting for the runs still being read (%zu of %zu read)… Esc gives up", in, of);
-        else if (rt_workspace_collection_loading(a->ws, &done, &total))
+        else if (rt_workspace_collection_loading(a->s->ws, &done, &total))
             app_message(a, 0, "waiting for the collection's index (%d%%)… Esc gives up",
                         total ? (int)(100 * done / total) : 0);
         else
             said = 0;
-        int busy = rt_workspace_runs_busy(a->ws);   /* a run half taken in: its next step at once */
+        int busy = rt_workspace_runs_busy(a->s->ws);   /* a run half taken in: its next step at once */
         if (!busy || mono_s() - drawn >= 0.05) {
             drawn = mono_s();
             app_draw(a);
@@ -545,17 +542,12 @@ int ui_run(rt_session *s, const ui_opts *o)
         fprintf(stderr, "retriage: %s\n", e.msg);
         return 2;
     }
-    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
+    app a = {.s = s, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .baseline_run = (size_t)-1, .facet_by = (size_t)-1, .coll_pending = ws->pending != NULL,
+             .coll_pending = ws->pending != NULL,
              .runs_pending = ws->runs_pending != NULL, .seen_runs = ws->nruns, .seen_nq = ws->nq};
-    for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
-        if (!strcmp(ws->ms[m].name, "RR@10")) {
-            a.list_m = m;
-            break;
-        }
+    list_start(&a);
     app_compute_stats(&a);
-    a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);
     if (ws->nq)
         app_set_query(&a, 0);
