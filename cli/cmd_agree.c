@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_utf8.h"
 #include "rt_table.h"
 #include "rt_team.h"
 #include "ws_args.h"

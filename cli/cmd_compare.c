@@ -17,7 +17,8 @@
 #include "rt_eval.h"
 #include "rt_facets.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
 #include "rt_table.h"
 #include "rt_workspace.h"
 
@@ -114,17 +115,17 @@ static int parse(int argc, char **argv, compare_args *a)
             a->format = (rt_table_format)v;
             break;
         case 'n':
-            if (!rt_parse_int_in(optarg, 1, 100000000, &x))
+            if (!rt_num_parse_int_in(optarg, 1, 100000000, &x))
                 rc = cli_usage("compare", "--samples expects a whole number from 1 to 100000000, not '%s'", optarg);
             a->o.samples = (size_t)x;
             break;
         case 's':
-            if (!rt_parse_int_in(optarg, 0, INT64_MAX, &x))
+            if (!rt_num_parse_int_in(optarg, 0, INT64_MAX, &x))
                 rc = cli_usage("compare", "--seed expects a whole number, not '%s'", optarg);
             a->o.seed = (uint64_t)x;
             break;
         case 'a':
-            if (rt_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK || !(a->o.alpha > 0 && a->o.alpha < 1))
+            if (rt_num_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK || !(a->o.alpha > 0 && a->o.alpha < 1))
                 rc = cli_usage("compare", "--alpha expects a number between 0 and 1, not '%s'", optarg);
             break;
         case 'W': a->workspace = optarg; break;
@@ -564,7 +565,7 @@ static int find_run(const evaluated *e, const char *name, size_t *r)
             return 1;
         }
     int64_t k;
-    if (rt_parse_int_in(name, 1, (int64_t)e->nr, &k)) {
+    if (rt_num_parse_int_in(name, 1, (int64_t)e->nr, &k)) {
         *r = (size_t)k - 1;
         return 1;
     }

@@ -19,7 +19,8 @@
 #include "rt_dbqa.h"
 #include "rt_eval.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
 #include "rt_table.h"
 
 static const char eval_help[] =
@@ -96,7 +97,7 @@ static void *format_part(void *arg)
             if (!x->defined[i * nm + m])
                 continue;
             const char *mname = p->a->ms[m].name;
-            size_t mlen = strlen(mname), need = run_len + mlen + qid_len + RT_G17_MAX + 4;
+            size_t mlen = strlen(mname), need = run_len + mlen + qid_len + RT_NUM_G17_MAX + 4;
             if (p->cap - p->len < need) {
                 p->cap = p->cap * 2 + need;
                 p->buf = rt_realloc(p->buf, p->cap);
@@ -111,7 +112,7 @@ static void *format_part(void *arg)
             memcpy(o, qid, qid_len);
             o += qid_len;
             *o++ = '\t';
-            o += rt_format_g17(o, x->value[i * nm + m]);
+            o += rt_num_format_g17(o, x->value[i * nm + m]);
             *o++ = '\n';
             p->len = (size_t)(o - p->buf);
         }
@@ -119,7 +120,7 @@ static void *format_part(void *arg)
     return NULL;
 }
 
-/* A run's per-query lines: tens of thousands of exact doubles (%.17g, rt_format_g17) were a tenth
+/* A run's per-query lines: tens of thousands of exact doubles (%.17g, rt_num_format_g17) were a tenth
  * of eval's time on 6,000 queries with printf, so a large run's are formatted in two halves on two
  * threads. */
 static void print_tsv_queries(const rt_eval *ev, const rt_eval_result *x, const eval_args *a)

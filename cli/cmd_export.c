@@ -13,7 +13,7 @@
 #include "rt_export.h"
 #include "rt_facets.h"
 #include "rt_leakage.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_team.h"
 #include "ws_args.h"
 
@@ -110,7 +110,7 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         }
         case 'k': {
             int64_t k;
-            if (!rt_parse_int_in(optarg, 1, INT32_MAX, &k))
+            if (!rt_num_parse_int_in(optarg, 1, INT32_MAX, &k))
                 return cli_usage("export", "--top expects a whole number from 1 to %d, not '%s'",
                                  INT32_MAX, optarg);
             e->k = (long)k;

@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "opts.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
 #include "ui.h"
 #include "ws_args.h"
 

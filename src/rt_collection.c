@@ -17,7 +17,7 @@
 #include "rt_hash.h"
 #include "rt_mapguard.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 #include "rt_stamp.h"
 

@@ -12,6 +12,7 @@
 #include "rt_eval.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
+#include "rt_id.h"
 
 struct rt_eval {
     const rt_qrels *qrels;

@@ -12,7 +12,7 @@
 #include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
 

@@ -14,6 +14,7 @@
 #include "rt_names.h"
 #include "rt_reader.h"
 #include "rt_run.h"
+#include "rt_id.h"
 
 /* ---- a run held in memory ------------------------------------------------------------------ */
 

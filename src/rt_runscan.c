@@ -16,7 +16,10 @@
 
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_id.h"
+#include "rt_json.h"
 #include "rt_reader.h"
 #include "rt_report.h"
 #include "rt_runscan.h"
@@ -146,8 +149,8 @@ static int tie_cmp(const scan *s, const pending *a, const pending *b)
     int c;
     if (s->tie_dec) {   /* values: compared as the texts they were read from */
         char x[16], y[16];
-        rt_format_u32(x, (uint32_t)a->pid_off);
-        rt_format_u32(y, (uint32_t)b->pid_off);
+        rt_num_format_u32(x, (uint32_t)a->pid_off);
+        rt_num_format_u32(y, (uint32_t)b->pid_off);
         c = memcmp(y, x, n);
     } else {
         c = memcmp(s->arena + b->pid_off, s->arena + a->pid_off, n);
@@ -391,7 +394,7 @@ static void spell_entries(scan *s, size_t from, size_t to)
     for (size_t i = from; i < to; i++) {
         pending *e = &s->p[i];
         char buf[16];
-        size_t len = rt_format_u32(buf, (uint32_t)e->pid_off);
+        size_t len = rt_num_format_u32(buf, (uint32_t)e->pid_off);
         RT_GROW(s->arena, s->acap, s->alen + len + RT_HIT_PAD);
         memcpy(s->arena + s->alen, buf, len);
         e->pid_off = s->alen;
@@ -526,17 +529,17 @@ static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const c
 static rt_status add_hit(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
                          double score, size_t line, rt_err *err)
 {
-    rt_status st = rt_check_pair_ids(s->path, line, qid, ql, pid, pl, err);
+    rt_status st = rt_id_check_pair(s->path, line, qid, ql, pid, pl, err);
     return st != RT_OK ? st : add_checked(s, qid, ql, pid, pl, score, line, 0, err);
 }
 
 static rt_run_format detect(const char *line, size_t len)
 {
-    if (rt_line_first(line, len) == '{')
+    if (rt_field_line_first(line, len) == '{')
         return RT_RUN_DUREADER;
     rt_field f[8];
-    size_t nt = rt_split_tab(line, len, f, 8);
-    size_t nw = rt_split_ws(line, len, f, 8);
+    size_t nt = rt_field_split_tab(line, len, f, 8);
+    size_t nw = rt_field_split_ws(line, len, f, 8);
     if ((nt == 3 || nt == 4) && nw == nt)
         return RT_RUN_TSV;
     if (nw >= 6)
@@ -552,7 +555,7 @@ static rt_status bad_line(scan *s, size_t no, const char *what, size_t found, rt
 
 static rt_status parse_score(scan *s, const rt_field *f, size_t no, double *score, rt_err *err)
 {
-    rt_num_status ns = rt_parse_double(f->s, f->len, score);
+    rt_num_status ns = rt_num_parse_double(f->s, f->len, score);
     if (ns == RT_NUM_NONFINITE)
         return rt_err_at(err, RT_EINPUT, s->path, no, "score \"%.*s\" is not a finite number",
                          (int)(f->len > 40 ? 40 : f->len), f->s);
@@ -568,7 +571,7 @@ static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt
     double score = 0;
     rt_status st;
     if (s->fmt == RT_RUN_TREC) {
-        size_t n = rt_split_ws(line, len, f, 7);
+        size_t n = rt_field_split_ws(line, len, f, 7);
         if (n < 6)
             return bad_line(s, no, "6 columns (qid Q0 pid rank score tag)", n, err);
         if ((st = parse_score(s, &f[4], no, &score, err)) != RT_OK)
@@ -577,7 +580,7 @@ static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt
             s->info->name = rt_strndup(f[5].s, f[5].len);
         return add_hit(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, err);
     }
-    size_t n = rt_split_tab(line, len, f, 5);
+    size_t n = rt_field_split_tab(line, len, f, 5);
     if (!s->tsv_cols && (n == 3 || n == 4)) {
         s->tsv_cols = (int)n;
         s->info->has_scores = n == 4;
@@ -586,7 +589,7 @@ static rt_status parse_line(scan *s, const char *line, size_t len, size_t no, rt
         return bad_line(s, no, s->tsv_cols == 4 ? "4 tab-separated columns (qid, pid, rank, score)"
                                                      : "3 tab-separated columns (qid, pid, rank)", n, err);
     int32_t rank;
-    if (rt_parse_int32(f[2].s, f[2].len, &rank) != RT_NUM_OK)
+    if (rt_num_parse_int32(f[2].s, f[2].len, &rank) != RT_NUM_OK)
         return rt_err_at(err, RT_EINPUT, s->path, no, "expected an integer rank, found \"%.*s\"",
                          (int)(f[2].len > 40 ? 40 : f[2].len), f[2].s);
     if (n == 4 && (st = parse_score(s, &f[3], no, &score, err)) != RT_OK)
@@ -608,7 +611,7 @@ enum { CHUNK = 256 << 10, PAD = 128 };
 #define NOT_PLAIN ((size_t)-1)
 
 typedef struct linebuf {
-    char *buf;               /* cap bytes, then PAD readable bytes for rt_classify64 */
+    char *buf;               /* cap bytes, then PAD readable bytes for rt_field_classify64 */
     size_t cap, pos, have;
     int eof;
 } linebuf;
@@ -627,7 +630,7 @@ static size_t line_at_long(const char *p, size_t avail, rt_field f[LINE_FIELDS],
     size_t starts = 0, ends = 0;
     uint64_t prev_nb = 0;
     for (size_t base = 0; base < avail; base += 64) {
-        uint64_t blank, nl, bad = rt_classify64(p + base, &blank, &nl);
+        uint64_t blank, nl, bad = rt_field_classify64(p + base, &blank, &nl);
         size_t lim = avail - base;
         if (lim < 64)
             nl &= (UINT64_C(1) << lim) - 1;
@@ -677,7 +680,7 @@ static inline rt_field field_of(const char *p, uint64_t starts, uint64_t ends)
 static inline size_t line_at(const char *p, size_t avail, rt_field f[LINE_FIELDS], size_t *len,
                              size_t *next)
 {
-    uint64_t blank, nl, bad = rt_classify64(p, &blank, &nl);
+    uint64_t blank, nl, bad = rt_field_classify64(p, &blank, &nl);
     if (avail < 64)
         nl &= (UINT64_C(1) << avail) - 1;
     if (!nl)
@@ -739,7 +742,7 @@ static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_
         }
         b->buf = buf;
         b->cap = cap;
-        memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_classify64 reads it */
+        memset(b->buf + b->have, 0, b->cap + PAD - b->have);   /* rt_field_classify64 reads it */
     }
     rt_reader_set_lineno(r, lineno);   /* no line end is left unread: a truncation is in line lineno + 1 */
     ssize_t n = rt_reader_read(r, b->buf + b->have, b->cap - b->have, err);
@@ -748,13 +751,13 @@ static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_
     return n < 0 ? -1 : n > 0;
 }
 
-/* The common TREC line, plain with six or more fields and a score rt_parse_double reads, in
+/* The common TREC line, plain with six or more fields and a score rt_num_parse_double reads, in
  * one pass and with no id checks (a plain id has nothing to check): 1 when done (status in
  * *st), 0 for the general path, which reports what is wrong. */
 static int trec_plain(scan *s, const rt_field *f, size_t no, rt_status *st, rt_err *err)
 {
     double score;   /* the line is in a linebuf: PAD readable bytes follow it */
-    if (rt_parse_double_padded(f[4].s, f[4].len, &score) != RT_NUM_OK)
+    if (rt_num_parse_double_padded(f[4].s, f[4].len, &score) != RT_NUM_OK)
         return 0;
     if (!s->info->name)
         s->info->name = rt_strndup(f[5].s, f[5].len);
@@ -775,7 +778,7 @@ static rt_status general_line(scan *s, char *line, size_t len, size_t no, rt_err
     if (z)
         return rt_err_at(err, RT_EINPUT, s->path, no, "a NUL byte at column %zu: not a text file",
                          (size_t)(z - line) + 1);
-    if (rt_line_skippable(line, len))
+    if (rt_field_line_skippable(line, len))
         return RT_OK;
     if (s->fmt == RT_RUN_AUTO) {
         s->fmt = detect(line, len);
@@ -958,7 +961,7 @@ static rt_status scan_json(scan *s, rt_err *err)
                 pl = strlen(pid);
                 pline = locate(&loc, 0);
             } else if (cJSON_IsNumber(p) &&
-                       rt_int_value_in(p->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
+                       rt_num_int_value_in(p->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
                 pl = (size_t)snprintf(nb, sizeof nb, "%lld", (long long)num);
             } else {
                 st = rt_err_at(err, RT_EINPUT, s->path, pline,

@@ -10,7 +10,7 @@
 
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 #include "rt_session.h"
 

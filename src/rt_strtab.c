@@ -12,7 +12,7 @@
 #include "rt_hash.h"
 #include "rt_image.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_strtab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
@@ -403,10 +403,10 @@ int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value)
 {
     if (len == 0 || len > 8 || (s[0] == '0' && len > 1))
         return 0;
-    uint64_t w = rt_load8(s);
-    if (rt_leading_digits(w) < len)
+    uint64_t w = rt_num_load8(s);
+    if (rt_num_leading_digits(w) < len)
         return 0;
-    uint64_t v = rt_digits_value(w, len);
+    uint64_t v = rt_num_digits_value(w, len);
     if (v >= NUM_MAX)
         return 0;
     *value = (uint32_t)v;
@@ -420,7 +420,7 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
         for (size_t k = 0; k < n; k++) {
             if (v[k] >= NUM_MAX)
                 return k;
-            size_t len = rt_format_u32(buf, v[k]);
+            size_t len = rt_num_format_u32(buf, v[k]);
             v[k] = rt_strtab_intern(t, buf, len);
         }
         return n;
@@ -434,7 +434,7 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
             return k;
         uint32_t id = x < t->num_len ? t->num[x] - 1 : RT_NO_ID;
         if (id == RT_NO_ID) {   /* a new one: num[] alone finds it, no hash, no slot */
-            size_t len = rt_format_u32(buf, x);
+            size_t len = rt_num_format_u32(buf, x);
             grow_ids(t);
             id = t->count++;
             t->strs[id - t->nbase] = store(t, buf, len);

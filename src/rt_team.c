@@ -15,7 +15,7 @@
 #include "rt_live.h"
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_team.h"
 
 /* ---- the members ------------------------------------------------------------------------- */

@@ -21,7 +21,9 @@
 #include "rt_journal.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_json.h"
 #include "rt_reader.h"
 #include "rt_warm.h"
 #include "rt_workspace.h"
@@ -195,7 +197,7 @@ static int answers_are_json(const char *path)
     size_t len;
     int json = 0;
     while (rt_reader_next(r, &line, &len, &e) == 1)
-        if (!rt_line_skippable(line, len)) {
+        if (!rt_field_line_skippable(line, len)) {
             json = line[strspn(line, " \t")] == '{';
             break;
         }
@@ -1079,7 +1081,7 @@ static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t 
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, dot ? dot + 1 : key);
     if (!x)
         return RT_OK;
-    if (cJSON_IsNumber(x) && rt_int_value_in(x->valuedouble, min, max, v))
+    if (cJSON_IsNumber(x) && rt_num_int_value_in(x->valuedouble, min, max, v))
         return RT_OK;
     return rt_err_at(err, RT_EINPUT, path, 0, "\"%s\" must be a whole number from %lld to %lld",
                      key, (long long)min, (long long)max);
@@ -1447,7 +1449,7 @@ size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
         if (strcmp(rt_run_name(ws->runs[r].run), name) == 0)
             return r;
     int64_t n;
-    if (rt_parse_int_in(name, 1, (int64_t)ws->nruns, &n))
+    if (rt_num_parse_int_in(name, 1, (int64_t)ws->nruns, &n))
         return (size_t)n - 1;
     return (size_t)-1;
 }

@@ -9,7 +9,7 @@
 #include "annotate.h"
 #include "team.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "view.h"
 
 static const char *qstr(const app *a, uint32_t qid) { return rt_strtab_str(a->ws->qids, qid); }
@@ -261,7 +261,7 @@ int act_label(app *a, const char *arg)
     }
     int64_t v = 0;
     int base = strcmp(g, "base") == 0;
-    if (!base && !rt_parse_int_in(g, INT32_MIN, INT32_MAX, &v)) {
+    if (!base && !rt_num_parse_int_in(g, INT32_MIN, INT32_MAX, &v)) {
         app_message(a, 1, "grade \"%s\": a whole number (of the workspace's scale), or base", g);
         return -1;
     }

@@ -11,7 +11,7 @@
 #include "hint.h"
 #include "judge.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_pool.h"
 #include "view.h"
 
@@ -226,7 +226,7 @@ int act_judge(app *a, const char *arg)
 {
     if (arg) {
         int64_t d;
-        if (!rt_parse_int_in(arg, 1, 100000, &d)) {
+        if (!rt_num_parse_int_in(arg, 1, 100000, &d)) {
             app_message(a, 1, "usage: :judge [DEPTH] (the pool depth, default 10)");
             return -1;
         }
