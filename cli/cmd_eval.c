@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
-#include "ui.h"
+#include "progress.h"
 #include "opts.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
@@ -292,11 +292,11 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
     return rc;
 }
 
-/* The run being read, on a terminal after half a second (ui_progress). */
+/* The run being read, on a terminal after half a second (cli_progress). */
 static void eval_progress(void *ctx, uint64_t done, uint64_t total)
 {
     (void)ctx;
-    ui_progress(NULL, "run", done, total);
+    cli_progress(NULL, "run", done, total);
 }
 
 int cmd_eval(int argc, char **argv)
@@ -343,7 +343,7 @@ int cmd_eval(int argc, char **argv)
         st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
                   : rt_eval_file(ev, path, &ro, &res[r], &err);
         if (ro.progress)
-            ui_progress_clear();
+            cli_progress_clear();
         free(name);
         if (st != RT_OK) {
             rc = cli_fail(&err);

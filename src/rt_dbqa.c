@@ -12,6 +12,7 @@
 #include "rt_num.h"
 #include "rt_utf8.h"
 #include "rt_reader.h"
+#include "rt_path.h"
 
 typedef struct cand {
     uint32_t q;       /* question number, 0-based */

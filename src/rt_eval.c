@@ -13,6 +13,7 @@
 #include "rt_mem.h"
 #include "rt_reader.h"
 #include "rt_id.h"
+#include "rt_path.h"
 
 struct rt_eval {
     const rt_qrels *qrels;

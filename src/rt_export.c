@@ -15,6 +15,7 @@
 #include "rt_id.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
+#include "rt_leak.h"
 
 const rt_name rt_export_whats[] = {
     {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},

@@ -15,6 +15,7 @@
 #include "rt_reader.h"
 #include "rt_run.h"
 #include "rt_id.h"
+#include "rt_path.h"
 
 /* ---- a run held in memory ------------------------------------------------------------------ */
 

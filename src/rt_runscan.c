@@ -24,6 +24,7 @@
 #include "rt_report.h"
 #include "rt_runscan.h"
 #include "rt_strtab.h"
+#include "rt_path.h"
 
 #define RESTART ((rt_status)100)
 

@@ -74,18 +74,6 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
                       text);
 }
 
-int rt_contrast_of(const rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v)
-{
-    size_t na = 0, nb = 0;
-    const uint32_t *ra = rt_run_ranking(ws->runs[a].run, qid, &na);
-    const uint32_t *rb = rt_run_ranking(ws->runs[b].run, qid, &nb);
-    if (!ra)
-        na = 0;
-    if (!rb)
-        nb = 0;
-    return jaccard ? rt_jaccard(ra, na, rb, nb, RT_JACCARD_K, v) : rt_rbo(ra, na, rb, nb, RT_RBO_P, v);
-}
-
 int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
 {
     switch (c->kind) {

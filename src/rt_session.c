@@ -13,9 +13,8 @@
 #include "rt_id.h"
 #include "rt_reader.h"
 #include "rt_session.h"
-
-const char *const rt_leak_types[] = {"identical", "generalization", "specialization",
-                                     "reformulation", "different-topic", "not-leak", NULL};
+#include "rt_path.h"
+#include "rt_leak.h"
 
 char *rt_session_default_dir(const rt_workspace *ws)
 {

@@ -32,11 +32,6 @@ typedef struct rt_session {
     char *foreign_id[2];
 } rt_session;
 
-/* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),
- * NULL-terminated. */
-extern const char *const rt_leak_types[];
-/* The first this many of them say the pair is a leak; the rest that it is not. */
-#define RT_LEAK_TYPES_LEAKING 4
 
 /* The journal folder when none is given: the workspace's journal_dir, else "annotations" beside
  * the workspace file, else "./annotations" (an implicit workspace). Owned: the caller frees it

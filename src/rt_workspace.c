@@ -28,6 +28,8 @@
 #include "rt_warm.h"
 #include "rt_workspace.h"
 #include "rt_wscache.h"
+#include "rt_thread.h"
+#include "rt_path.h"
 
 typedef struct progress_bridge {
     rt_ws_progress_fn fn;
@@ -326,9 +328,9 @@ static void *coll_thread(void *arg)
 {
     coll_job *j = arg;
     if (j->behind)   /* the first screen waits for the runs, not for it */
-        atomic_store(&j->tid, rt_warm_idle_priority());
+        atomic_store(&j->tid, rt_thread_idle_priority());
     if (j->behind && atomic_load(&j->hurry))   /* waited for before it had a thread id */
-        rt_warm_normal_priority(atomic_load(&j->tid));
+        rt_thread_normal_priority(atomic_load(&j->tid));
     rt_file_test_hold("RETRIAGE_COLLECTION_WAIT");
     /* an index it builds is written by the cache's writer process when there is a cache; without
      * one, here, so that no step of the opening thread (a key, in the workbench) waits for it */
@@ -468,7 +470,7 @@ static void *runs_worker(void *arg)
         int halves = j->hold || r + 1 == j->s->nruns;
         pthread_mutex_unlock(&j->mu);
         if (j->go_on && !halves && !behind) {   /* deferred, after the first run: the keys first */
-            rt_warm_behind_ui_priority();
+            rt_thread_behind_ui_priority();
             behind = 1;
         }
         const rt_ws_spec *s = j->s;
@@ -1286,7 +1288,7 @@ void rt_workspace_free(rt_workspace **wp)
     runs_pending_free(&ws->runs_pending);   /* its workers read only the files */
     if (ws->pending) {   /* a collection still being indexed: its thread reads only the file */
         atomic_store(&ws->pending->job->hurry, 1);
-        rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
+        rt_thread_normal_priority(atomic_load(&ws->pending->job->tid));
         pthread_join(ws->pending->th, NULL);
         coll_job_free(&ws->pending->job);
         free(ws->pending);
@@ -1330,7 +1332,7 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
          * runs but beside them, so that both cores stay busy to the end rather than one finishing
          * the index alone once the runs are in */
         atomic_store(&ws->pending->job->hurry, 1);
-        rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
+        rt_thread_normal_priority(atomic_load(&ws->pending->job->tid));
     }
     while (ws->runs_pending) {   /* the runs first: with wait, the collection's part follows them */
         int rc = runs_settle(ws, wait, err);
@@ -1347,7 +1349,7 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         return taken;
     if (!atomic_load(&p->job->finished)) {   /* waited for now: no longer behind other work */
         atomic_store(&p->job->hurry, 1);
-        rt_warm_normal_priority(atomic_load(&p->job->tid));
+        rt_thread_normal_priority(atomic_load(&p->job->tid));
     }
     pthread_join(p->th, NULL);
     ws->pending = NULL;
