@@ -236,13 +236,12 @@ static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
             rt_report_free(&w);
         }
     }
-    for (size_t r = 0; r < e->nr && !a->c.quiet; r++)   /* rows and --baseline could not tell them apart */
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(e->names[r], e->names[k]) == 0) {
-                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
-                        "file name): name them with NAME=RUN\n", k + 1, r + 1, e->names[r]);
-                break;
-            }
+    if (!a->c.quiet) {   /* rows and --baseline could not tell them apart */
+        rt_report *w = rt_report_new();
+        rt_run_warn_same_names((const char *const *)e->names, e->nr, CLI_SAME_NAMES_HOW, w);
+        cli_print_warnings(w);
+        rt_report_free(&w);
+    }
     e->nq = rt_qrels_nqueries(e->qrels);
     return a->facets ? load_facets(a, e->qids, e) : CLI_OK;
 }

@@ -356,13 +356,16 @@ int cmd_eval(int argc, char **argv)
             rt_report_free(&w);
         }
     }
-    for (size_t r = 0; r < nr && !a.quiet; r++)   /* two runs of one name read as one */
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(res[r]->name, res[k]->name) == 0) {
-                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
-                        "file name): name them with NAME=RUN\n", k + 1, r + 1, res[r]->name);
-                break;
-            }
+    if (!a.quiet) {   /* two runs of one name read as one */
+        const char **names = rt_calloc(nr + 1, sizeof *names);
+        for (size_t r = 0; r < nr; r++)
+            names[r] = res[r]->name;
+        rt_report *w = rt_report_new();
+        rt_run_warn_same_names(names, nr, CLI_SAME_NAMES_HOW, w);
+        cli_print_warnings(w);
+        rt_report_free(&w);
+        free(names);
+    }
     if (a.format == RT_TABLE_TSV)
         print_tsv(ev, res, nr, &a);
     else if (a.format == RT_TABLE_JSON)

@@ -420,6 +420,20 @@ void rt_run_free(rt_run **rp)
 }
 
 const char *rt_run_name(const rt_run *run) { return run->info.name; }
+
+size_t rt_run_warn_same_names(const char *const *names, size_t n, const char *how, rt_report *rep)
+{
+    size_t warned = 0;
+    for (size_t r = 0; r < n; r++)
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(names[r], names[k]) == 0) {
+                rt_report_add(rep, RT_REPORT_WARNING, "runs %zu and %zu are both named \"%s\"%s", k + 1, r + 1,
+                              names[r], how);
+                warned++;
+                break;
+            }
+    return warned;
+}
 const char *rt_run_path(const rt_run *run) { return run->path; }
 const rt_run_info *rt_run_get_info(const rt_run *run) { return &run->info; }
 uint32_t rt_run_nqueries(const rt_run *run) { return run->nq; }

@@ -83,14 +83,12 @@ static void list_queries(rt_workspace *ws)
 /* Warns about ids that do not line up between the inputs. */
 static void cross_check(rt_workspace *ws)
 {
-    for (size_t r = 0; r < ws->nruns; r++)   /* two runs of one name cannot be told apart on screen */
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(rt_run_name(ws->runs[r].run), rt_run_name(ws->runs[k].run)) == 0) {
-                rt_report_add(ws->report, RT_REPORT_WARNING, "runs %zu and %zu are both named \"%s\": name them "
-                              "(--run NAME=PATH, or {\"name\", \"path\"} in the workspace file)", k + 1, r + 1,
-                              rt_run_name(ws->runs[r].run));
-                break;
-            }
+    const char **names = rt_calloc(ws->nruns + 1, sizeof *names);   /* told apart on screen */
+    for (size_t r = 0; r < ws->nruns; r++)
+        names[r] = rt_run_name(ws->runs[r].run);
+    rt_run_warn_same_names(names, ws->nruns, ": name them (--run NAME=PATH, or {\"name\", \"path\"} in the "
+                           "workspace file)", ws->report);
+    free(names);
     if (ws->queries) {
         size_t unknown = 0;
         for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
