@@ -15,7 +15,7 @@
 #include "rt_mem.h"
 #include "rt_reader.h"
 
-#define READ_BYTES (256u << 10)   /* a page first touched costs ~15 µs on a VM: not more than needed */
+#define READ_BYTES (256u << 10)   /* a page first touched is a fault (dear on a VM): not more than needed */
 
 static size_t input_max = RT_INPUT_MAX_DEFAULT;
 static const char *input_max_hint;

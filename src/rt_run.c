@@ -221,7 +221,7 @@ static int join_halves(rt_run *a, rt_run *b)
             if (b->pid[k] & RAW_TEXT)
                 b->pid[k] = RAW_TEXT | (uint32_t)((b->pid[k] & ~RAW_TEXT) + npt0);
     /* b's pids stay where they are (a second segment): copying them would write as many fresh
-     * pages as b frees, 14 MB for each 250 MB run */
+     * pages as b frees */
     a->pid2 = b->pid;
     a->n0 = n0;
     b->pid = NULL;
@@ -440,7 +440,7 @@ uint32_t rt_run_nqueries(const rt_run *run) { return run->nq; }
 uint32_t rt_run_qid(const rt_run *run, uint32_t i) { return run->qlist[i]; }
 
 /* Whether every pid of mapped query i is a known id: checked at its first reading, not for all
- * rankings at the attach (280 MB of pids in 10 runs of 7,000 × 1,000, which a reopen would read). */
+ * rankings at the attach (every pid of every run, which a reopen would otherwise read). */
 static int ranking_known(const rt_run *run, uint32_t i)
 {
     unsigned char c = atomic_load_explicit(&run->checked[i], memory_order_relaxed);

@@ -69,8 +69,8 @@ size_t rt_run_warn_same_names(const char *const *names, size_t n, const char *ho
 
 /* The ranked pids of qid, or NULL with *n = 0 when the run has no such query. Borrowed: valid
  * until rt_run_free (for an attached run, the image's mapping must last as long). The scores are
- * not kept: they decided the order, and nothing reads them after (8 bytes a passage, 560 MB in
- * memory and in the cache for 10 runs of 7,000 × 1,000). */
+ * not kept: they decided the order, and nothing reads them after (8 bytes a passage, in memory
+ * and in the cache). */
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n);
 
 /* Asks the system to read qid's ranking (pids and scores) in the background, without waiting:

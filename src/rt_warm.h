@@ -1,6 +1,6 @@
 /* rt_warm — makes a reopened workspace's mapped files resident while the user looks at the first
  * screen. A reopen maps the workspace cache and the collection index; the first touch of each
- * page of a mapping then costs a fault (on a VM ~15 µs, and a disk read when the file is cold),
+ * page of a mapping then costs a fault (dear on a VM, and a disk read when the file is cold),
  * which a key reading every run's rankings (a sort by RBO, a filter) pays for 100,000 pages.
  * One low-priority thread asks the kernel to map the regions (MADV_POPULATE_READ, a chunk at a
  * time, so that stopping waits at most one chunk), then runs the caller's step over the resident
