@@ -2,6 +2,7 @@
  * from a blank or comment one. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,9 @@ size_t rt_field_split_tab_all(const char *line, size_t len, rt_field **f, size_t
         return (size_t)-1;
     *f = more;
     *cap = n;
-    return rt_field_split_tab(line, len, *f, *cap);
+    size_t again = rt_field_split_tab(line, len, *f, *cap);
+    assert(again == n);   /* the same line splits the same way: every field is stored */
+    return again;
 }
 
 char rt_field_line_first(const char *line, size_t len)

@@ -1,6 +1,7 @@
 /* rt_run — a run held in memory for browsing: rt_runscan's queries with their pids interned. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -437,7 +438,11 @@ size_t rt_run_warn_same_names(const char *const *names, size_t n, const char *ho
 const char *rt_run_path(const rt_run *run) { return run->path; }
 const rt_run_info *rt_run_get_info(const rt_run *run) { return &run->info; }
 uint32_t rt_run_nqueries(const rt_run *run) { return run->nq; }
-uint32_t rt_run_qid(const rt_run *run, uint32_t i) { return run->qlist[i]; }
+uint32_t rt_run_qid(const rt_run *run, uint32_t i)
+{
+    assert(i < run->nq);
+    return run->qlist[i];
+}
 
 /* Whether every pid of mapped query i is a known id: checked at its first reading, not for all
  * rankings at the attach (every pid of every run, which a reopen would otherwise read). */

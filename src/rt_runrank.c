@@ -4,6 +4,7 @@
  * among equal scores sorted apart. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,7 @@ static size_t clear_set(scan *s, size_t n)
 
 rt_status rt_runscan_emit(scan *s, const char *qid, size_t qid_len, const pending *p, size_t n, rt_err *err)
 {
+    assert(n <= UINT32_MAX);   /* a rank key holds the hit's index in 32 bits */
     RT_GROW(s->hits, s->hcap, n ? n : 1);
     RT_GROW(s->keys, s->kcap, 2 * n + 1);
     int ranked = s->opts.order == RT_ORDER_SCORE && s->info->has_scores;
@@ -323,6 +325,7 @@ static rt_status emit_values(scan *s, const char *qid, size_t qid_len, size_t fr
 
 rt_status rt_runscan_flush(scan *s, rt_err *err)
 {
+    assert(s->held_np <= s->np && s->held_alen <= s->alen);   /* the held block lies below the open one */
     if (!s->open)
         return RT_OK;
     s->open = 0;

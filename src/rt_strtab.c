@@ -5,6 +5,7 @@
  * until a rehash (the mapping is private, so an insert copies only the page it writes). */
 #include "config.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,8 +448,18 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
     return n;
 }
 
-const char *rt_strtab_str(const rt_strtab *t, uint32_t id) { return str_of(t, id); }
-size_t rt_strtab_len(const rt_strtab *t, uint32_t id) { return len_of(t, id); }
+/* An id from another table, or RT_NO_ID, would read past the arrays: a caller's bug, caught here. */
+const char *rt_strtab_str(const rt_strtab *t, uint32_t id)
+{
+    assert(id < t->count);
+    return str_of(t, id);
+}
+
+size_t rt_strtab_len(const rt_strtab *t, uint32_t id)
+{
+    assert(id < t->count);
+    return len_of(t, id);
+}
 uint32_t rt_strtab_count(const rt_strtab *t) { return t->count; }
 size_t rt_strtab_bytes(const rt_strtab *t) { return t->bytes; }
 

@@ -813,14 +813,18 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
             op.kind = RT_OP_LABEL;
             op.has_grade = 1;
             op.grade = p->grade;
-            rt_annot_apply(s->annot, &op, NULL, &err);
+            rt_status st = rt_annot_apply(s->annot, &op, NULL, &err);
+            assert(st == RT_OK);   /* a grade some member gave: it was valid there */
+            (void)st;
         }
         for (size_t c = 0; p->has_cats && c < tax->ncats; c++)
             if (p->cats >> c & 1) {
                 op.kind = RT_OP_TAG;
                 op.seq = seq++;
                 op.cat = tax->cats[c].id;
-                rt_annot_apply(s->annot, &op, NULL, &err);   /* a category of the taxonomy: cannot fail */
+                rt_status st = rt_annot_apply(s->annot, &op, NULL, &err);
+                assert(st == RT_OK);   /* a category of the taxonomy: cannot fail */
+                (void)st;
             }
     }
     s->live = rt_live_new(t->ws, s->annot);
