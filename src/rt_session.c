@@ -384,6 +384,30 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
 
 /* Appends op durably, then applies it everywhere; qid is op's query id when the caller has it
  * (RT_NO_ID: looked up). */
+/* Every change is written to the journal first and applied to the state after. The journal is
+ * the record: what the screen shows must be what a reopen replays to, so a change the disk
+ * refuses (full, or the lock lost) must not be in the state either; written first, such a change
+ * fails before anything moved. Applied first, it would have to be taken back out of the state,
+ * and the state has no general inverse for that.
+ *
+ * The apply cannot fail for a change rt_session_check (or the import's check) passed: both look
+ * categories and ids up as the apply does. Should it fail all the same, the line is on disk and
+ * the state lacks it; applied_after_journal then makes the session read-only, saying so (no more
+ * changes built on a state the journal does not describe), and returns the error, which says
+ * that the line is kept and that a reopen replays it. */
+static rt_status applied_after_journal(rt_session *s, const rt_op *op, const char **warn, rt_err *err)
+{
+    rt_err e;
+    rt_status st = rt_annot_apply(s->annot, op, warn, &e);
+    if (st == RT_OK)
+        return RT_OK;
+    char why[700];
+    snprintf(why, sizeof why, "change #%" PRIu64 " is in the journal but could not be applied (%.500s): reopen "
+             "the workspace to replay it", op->seq, e.msg);
+    rt_journal_refuse(s->journal, why);
+    return rt_err_set(err, st, "%s", why);
+}
+
 static rt_status commit(rt_session *s, rt_op *op, uint32_t qid, rt_err *err)
 {
     free(op->author);
@@ -391,7 +415,7 @@ static rt_status commit(rt_session *s, rt_op *op, uint32_t qid, rt_err *err)
     rt_status st = rt_journal_append(s->journal, op, err);
     if (st != RT_OK)
         return st;
-    st = rt_annot_apply(s->annot, op, NULL, err);
+    st = applied_after_journal(s, op, NULL, err);
     if (st == RT_OK && op->kind == RT_OP_LABEL)
         rt_live_update(s->live, qid != RT_NO_ID ? qid : rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)));
     return st;
@@ -671,13 +695,17 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
         *done = 0;
         return st;
     }
+    rt_status first = RT_OK;   /* the lines are all on disk: each is applied, the first failure said */
     for (size_t i = 0; i < keep; i++) {
         const char *warn = NULL;
         rt_err e;
-        if (rt_annot_apply(s->annot, &ops[i], &warn, &e) == RT_OK && ops[i].kind == RT_OP_LABEL)
+        rt_status a = applied_after_journal(s, &ops[i], &warn, first == RT_OK ? err : &e);
+        if (a == RT_OK && ops[i].kind == RT_OP_LABEL)
             rt_live_update(s->live, rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid)));
+        if (first == RT_OK)
+            first = a;
     }
-    return RT_OK;
+    return first;
 }
 
 rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
@@ -777,9 +805,16 @@ rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *e
         ops[i].author = rt_strdup(s->annotator);
     }
     rt_status st = rt_journal_append_all(s->journal, ops, n, err);
-    for (size_t i = 0; st == RT_OK && i < n; i++)
-        rt_annot_apply(s->annot, &ops[i], NULL, err);
-    return st;
+    if (st != RT_OK)
+        return st;
+    rt_status first = RT_OK;   /* the lines are all on disk: each is applied, the first failure said */
+    for (size_t i = 0; i < n; i++) {
+        rt_err e;
+        rt_status a = applied_after_journal(s, &ops[i], NULL, first == RT_OK ? err : &e);
+        if (first == RT_OK)
+            first = a;
+    }
+    return first;
 }
 
 rt_status rt_session_review(rt_session *s, const char *package, uint32_t qid, uint32_t pid, const char *verdict,
