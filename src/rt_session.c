@@ -226,7 +226,7 @@ const char *rt_session_readonly(const rt_session *s)
     return s->journal ? rt_journal_readonly(s->journal) : "the team's decisions are made by adjudicating, not here";
 }
 
-static int settle(const rt_session *s, int wait, rt_err *err)
+static int settle(rt_session *s, int wait, rt_err *err)
 {
     size_t nruns = s->ws->nruns;
     int rc = rt_workspace_settle(s->ws, wait, err);
@@ -242,20 +242,24 @@ int rt_session_settle(rt_session *s, int wait, rt_err *err) { return settle(s, w
 
 /* Deferred runs and a collection still being indexed (rt_ws_spec.defer_runs, defer_collection),
  * waited for and taken in: before a passage only they may know is looked up. */
-static void settled(const rt_session *s)
+static void settled(rt_session *s)
 {
     rt_err e;
     if (s->ws->pending || s->ws->runs_pending)
         (void)settle(s, 1, &e);   /* a failure is in the report */
 }
 
+static int id_of_pid(const rt_session *s, const char *pid)
+{
+    return rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID;
+}
+
+/* Whether pid is a passage the workspace knows now (ids, or the collection). Only reads: what
+ * runs or a collection still being read may add is settle_for's to wait for. */
 static int known_pid(const rt_session *s, const char *pid)
 {
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
+    if (id_of_pid(s, pid))
         return 1;
-    settled(s);
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
-        return 1;   /* a run read meanwhile names it */
     const char *t;
     size_t tl;
     return s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl);
@@ -265,12 +269,36 @@ static int known_pid(const rt_session *s, const char *pid)
  * waited for before saying no: a query only they rank is known once they are in. */
 static int known_qid(const rt_session *s, const char *qid)
 {
-    rt_err e;
-    if (rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID)
-        return 1;
-    if (s->ws->runs_pending)
-        (void)settle(s, RT_SETTLE_RUNS, &e);   /* a failure is in the report */
     return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID;
+}
+
+/* Before a change is checked: when op names a query or passage the workspace does not know yet
+ * and runs or a collection are still being read, they are waited for and taken in (for a query,
+ * the runs only), as a query or passage only they name is known once they are in. The checks
+ * themselves (check_valid, rt_session_check) only read: a const check never changes the
+ * workspace. */
+static void settle_for(rt_session *s, const rt_op *op)
+{
+    if (!s->ws->pending && !s->ws->runs_pending)
+        return;
+    /* a passage no id names yet: the runs may name it (the collection alone would not take them in) */
+    int q = op->qid && !known_qid(s, op->qid), p = op->pid && !id_of_pid(s, op->pid);
+    for (size_t i = 0; i < op->nqids && !p; i++) {
+        q |= !known_qid(s, op->qids[i]);
+        p |= op->pids && !id_of_pid(s, op->pids[i]);
+    }
+    rt_err e;   /* a failure is in the workspace's report */
+    if (p)
+        settled(s);
+    else if (q && s->ws->runs_pending)
+        (void)settle(s, RT_SETTLE_RUNS, &e);
+}
+
+/* rt_session_check after settle_for: the check every change made here goes through. */
+static rt_status check_change(rt_session *s, const rt_op *op, rt_err *err)
+{
+    settle_for(s, op);
+    return rt_session_check(s, op, err);
 }
 
 static int known_leak_type(const char *t)
@@ -428,7 +456,7 @@ rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err)
         free(op->cat);   /* the journal holds the stable id, whatever name or number was typed */
         op->cat = rt_strdup(s->ws->taxonomy->cats[c].id);
     }
-    rt_status st = rt_session_check(s, op, err);
+    rt_status st = check_change(s, op, err);
     return st == RT_OK ? commit(s, op, RT_NO_ID, err) : st;
 }
 
@@ -460,7 +488,7 @@ void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch)
 /* Checks and commits op (owned: cleared here), made from ids; fills ch on success. */
 static rt_status change(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt_change *ch, rt_err *err)
 {
-    rt_status st = rt_session_check(s, op, err);
+    rt_status st = check_change(s, op, err);
     if (st == RT_OK)
         st = commit(s, op, qid, err);
     if (st == RT_OK) {
@@ -673,6 +701,7 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
         if (!ops[i].qid && ops[i].kind != RT_OP_SET)
             continue;   /* dropped by an earlier check-only pass */
         rt_err e;
+        settle_for(s, &ops[i]);
         if (check_valid(s, &ops[i], &e) != RT_OK)
             return rt_err_set(err, e.status, "%s: %s", import_place(&ops[i]), e.msg);
         if (rt_annot_is_noop(s->annot, &ops[i])) {
@@ -796,6 +825,7 @@ rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t gr
 rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *err)
 {
     for (size_t i = 0; i < n; i++) {
+        settle_for(s, &ops[i]);
         rt_status st = check_valid(s, &ops[i], err);
         if (st == RT_OK && rt_annot_package(s->annot, ops[i].name))
             st = rt_err_set(err, RT_EUSAGE, "a package named %s exists already (choose another --prefix)", ops[i].name);

@@ -73,7 +73,10 @@ const char *rt_session_readonly(const rt_session *s);
 int rt_session_settle(rt_session *s, int wait, rt_err *err);
 
 /* Checks op (known query and passage, grade in range, known category or leak type) without
- * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. */
+ * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. Only reads:
+ * runs or a collection still being read are not waited for, so a query or passage only they name
+ * is unknown here until they are in (rt_session_settle); the changes themselves (rt_session_do,
+ * the changes by id, imports) wait for them first. */
 rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err);
 
 /* Imports ops (judgments or tags made elsewhere; each op's via is "import FILE:LINE") all or
