@@ -198,6 +198,18 @@ rt_status rt_session_open_state(rt_session **out, rt_workspace *ws, const char *
     return open_session(out, ws, dir, annotator, 1, 0, err);
 }
 
+rt_session *rt_session_derived(rt_workspace *ws, const char *author, rt_annot *annot, const char *why)
+{
+    rt_session *s = rt_calloc(1, sizeof *s);
+    s->ws = ws;
+    s->annotator = rt_strdup(author);
+    s->journal_dir = rt_strdup("");
+    s->annot = annot;
+    s->derived = why;
+    s->live = rt_live_new(ws, annot);
+    return s;
+}
+
 void rt_session_close(rt_session **sp)
 {
     if (!sp || !*sp)
@@ -223,7 +235,7 @@ void rt_session_discard(rt_session **sp)
 
 const char *rt_session_readonly(const rt_session *s)
 {
-    return s->journal ? rt_journal_readonly(s->journal) : "the team's decisions are made by adjudicating, not here";
+    return s->journal ? rt_journal_readonly(s->journal) : s->derived ? s->derived : "no journal";
 }
 
 static int settle(rt_session *s, int wait, rt_err *err)

@@ -30,6 +30,8 @@ typedef struct rt_session {
                                               this workspace lacks: kept in the journal, applied to
                                               nothing; the first one's line and id */
     char *foreign_id[2];
+    const char *derived;       /* a derived session's reason to be read-only (rt_session_derived),
+                                  a static string; NULL for a session over a journal */
 } rt_session;
 
 
@@ -66,6 +68,13 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err);
 /* NULL when changes can be made; otherwise why not. Borrowed: valid until rt_session_close, or
  * an rt_session_refresh that finds the journal replaced (and closes the old one). */
 const char *rt_session_readonly(const rt_session *s);
+
+/* The one constructor of a derived session: over a state made elsewhere rather than read from a
+ * journal (the team's decisions, rt_team_session), by author (copied), with live metrics that
+ * follow annot. annot is taken: rt_session_close frees it. It has no journal and is read-only;
+ * rt_session_readonly gives why (a static string, borrowed). Owned: the caller closes it with
+ * rt_session_close, before ws. */
+rt_session *rt_session_derived(rt_workspace *ws, const char *author, rt_annot *annot, const char *why);
 
 /* rt_workspace_settle on the session's workspace, and the live metrics brought up to the runs it
  * took in (then on_runs is called). Same returns. The session does the same, waiting, before it

@@ -796,11 +796,7 @@ const rt_team_pair *rt_team_pair_of(const rt_team_decisions *d, uint32_t qid, ui
 rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
 {
     assert(rt_team_decisions_current(t, d));
-    rt_session *s = rt_calloc(1, sizeof *s);
-    s->ws = t->ws;
-    s->annotator = rt_strdup("team");
-    s->journal_dir = rt_strdup("");
-    s->annot = rt_annot_new(t->ws->qids, t->ws->pids, t->ws->taxonomy);
+    rt_annot *annot = rt_annot_new(t->ws->qids, t->ws->pids, t->ws->taxonomy);
     const rt_taxonomy *tax = t->ws->taxonomy;
     uint64_t seq = 1;
     int64_t now = rt_op_now_ms();
@@ -813,7 +809,7 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
             op.kind = RT_OP_LABEL;
             op.has_grade = 1;
             op.grade = p->grade;
-            rt_status st = rt_annot_apply(s->annot, &op, NULL, &err);
+            rt_status st = rt_annot_apply(annot, &op, NULL, &err);
             assert(st == RT_OK);   /* a grade some member gave: it was valid there */
             (void)st;
         }
@@ -822,11 +818,10 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
                 op.kind = RT_OP_TAG;
                 op.seq = seq++;
                 op.cat = tax->cats[c].id;
-                rt_status st = rt_annot_apply(s->annot, &op, NULL, &err);
+                rt_status st = rt_annot_apply(annot, &op, NULL, &err);
                 assert(st == RT_OK);   /* a category of the taxonomy: cannot fail */
                 (void)st;
             }
     }
-    s->live = rt_live_new(t->ws, s->annot);
-    return s;
+    return rt_session_derived(t->ws, "team", annot, "the team's decisions are made by adjudicating, not here");
 }
