@@ -220,6 +220,7 @@ void rt_session_close(rt_session **sp)
     rt_journal_close(&s->journal);
     free(s->foreign_id[0]);
     free(s->foreign_id[1]);
+    rt_op_clear(&s->last);
     free(s->annotator);
     free(s->journal_dir);
     free(s);
@@ -488,13 +489,18 @@ rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err) { return hist
 
 /* ---- changes by id: the strings are made once, for the journal line ----------------------- */
 
-void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch)
+/* Fills ch for op, just committed (qid, pid: its ids, RT_NO_ID to look them up), and keeps op as
+ * the session's last change (moved: *op is left empty), which ch->op borrows. */
+static void changed(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt_change *ch)
 {
-    ch->kind = op->kind;
-    ch->seq = op->seq;
-    ch->qid = op->qid ? rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) : RT_NO_ID;
-    ch->pid = op->pid ? rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid)) : RT_NO_ID;
-    rt_session_describe(s, op, ch->what, sizeof ch->what);
+    if (qid == RT_NO_ID && op->qid)
+        qid = rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid));
+    if (pid == RT_NO_ID && op->pid)
+        pid = rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid));
+    rt_op_clear(&s->last);
+    s->last = *op;
+    memset(op, 0, sizeof *op);
+    *ch = (rt_change){.kind = s->last.kind, .qid = qid, .pid = pid, .seq = s->last.seq, .op = &s->last};
 }
 
 /* Checks and commits op (owned: cleared here), made from ids; fills ch on success. */
@@ -503,13 +509,8 @@ static rt_status change(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt
     rt_status st = check_change(s, op, err);
     if (st == RT_OK)
         st = commit(s, op, qid, err);
-    if (st == RT_OK) {
-        ch->kind = op->kind;
-        ch->seq = op->seq;
-        ch->qid = qid;
-        ch->pid = pid;
-        rt_session_describe(s, op, ch->what, sizeof ch->what);
-    }
+    if (st == RT_OK)
+        changed(s, op, qid, pid, ch);
     rt_op_clear(op);
     return st;
 }
@@ -567,7 +568,7 @@ rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err)
     rt_op done;
     rt_status st = history(s, &done, redo, err);
     if (st == RT_OK)
-        rt_session_change_of(s, &done, ch);
+        changed(s, &done, RT_NO_ID, RT_NO_ID, ch);
     rt_op_clear(&done);
     return st;
 }
@@ -625,68 +626,6 @@ int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *g
     if (relabel)
         *relabel = rt_annot_label(s->annot, qid, pid);
     return rt_live_grade(s->live, qid, pid, grade);
-}
-
-void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len)
-{
-    const char *what = op->undo ? "undone: " : op->redo ? "redone: " : "";
-    const char *target = op->pid ? op->pid : "(query)";
-    size_t c = op->cat ? rt_taxonomy_find(s->ws->taxonomy, op->cat) : (size_t)-1;
-    const char *cat = c != (size_t)-1 ? s->ws->taxonomy->cats[c].name : op->cat;
-    switch (op->kind) {
-    case RT_OP_LABEL:
-        if (op->has_grade)
-            snprintf(buf, len, "%s%s %s labelled %d (#%" PRIu64 ")", what, op->qid, target,
-                     (int)op->grade, op->seq);
-        else
-            snprintf(buf, len, "%s%s %s back to its base judgment (#%" PRIu64 ")", what, op->qid,
-                     target, op->seq);
-        break;
-    case RT_OP_TAG:
-    case RT_OP_UNTAG:
-        snprintf(buf, len, "%s%s %s %s %s (#%" PRIu64 ")", what, op->qid, target,
-                 op->kind == RT_OP_TAG ? "tagged" : "untagged", cat, op->seq);
-        break;
-    case RT_OP_NOTE:
-        snprintf(buf, len, "%s%s %s note %s (#%" PRIu64 ")", what, op->qid, target,
-                 op->text[0] ? "saved" : "removed", op->seq);
-        break;
-    case RT_OP_LEAK:
-        snprintf(buf, len, "%s%s × %s: %s (#%" PRIu64 ")", what, op->qid, op->train,
-                 op->text[0] ? op->text : "label removed", op->seq);
-        break;
-    case RT_OP_SET:
-        if (op->has_list)
-            snprintf(buf, len, "%squery set %s: %zu queries (#%" PRIu64 ")", what, op->name,
-                     op->nqids, op->seq);
-        else
-            snprintf(buf, len, "%squery set %s removed (#%" PRIu64 ")", what, op->name, op->seq);
-        break;
-    case RT_OP_ADJUDICATE:
-        if (!op->has_grade && !op->has_cats)
-            snprintf(buf, len, "%s%s %s: adjudication withdrawn (#%" PRIu64 ")", what, op->qid, target, op->seq);
-        else {
-            char g[32] = "";
-            if (op->has_grade)
-                snprintf(g, sizeof g, " grade %d", (int)op->grade);
-            snprintf(buf, len, "%s%s %s adjudicated:%s%s%s (#%" PRIu64 ")", what, op->qid, target, g,
-                     op->has_grade && op->has_cats ? " and" : "", op->has_cats ? " categories" : "", op->seq);
-        }
-        break;
-    case RT_OP_PACKAGE:
-        if (op->has_list)
-            snprintf(buf, len, "%spackage %s: %zu pairs for %s (#%" PRIu64 ")", what, op->name, op->nqids,
-                     op->text, op->seq);
-        else
-            snprintf(buf, len, "%spackage %s removed (#%" PRIu64 ")", what, op->name, op->seq);
-        break;
-    case RT_OP_REVIEW:
-        snprintf(buf, len, "%s%s %s in %s: %s (#%" PRIu64 ")", what, op->qid, target, op->name,
-                 op->text[0] ? op->text : "review withdrawn", op->seq);
-        break;
-    default:
-        snprintf(buf, len, "?");
-    }
 }
 
 size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid)
@@ -823,13 +762,8 @@ rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t gr
         rt_op_clear(&op);
         return st;
     }
-    if ((st = commit(s, &op, qid, err)) == RT_OK) {
-        ch->kind = op.kind;
-        ch->seq = op.seq;
-        ch->qid = qid;
-        ch->pid = pid;
-        rt_session_describe(s, &op, ch->what, sizeof ch->what);
-    }
+    if ((st = commit(s, &op, qid, err)) == RT_OK)
+        changed(s, &op, qid, pid, ch);
     rt_op_clear(&op);
     return st;
 }

@@ -30,6 +30,7 @@ typedef struct rt_session {
                                               this workspace lacks: kept in the journal, applied to
                                               nothing; the first one's line and id */
     char *foreign_id[2];
+    rt_op last;                /* the last change made here (rt_change.op borrows it) */
     const char *derived;       /* a derived session's reason to be read-only (rt_session_derived),
                                   a static string; NULL for a session over a journal */
 } rt_session;
@@ -113,7 +114,9 @@ typedef struct rt_change {
     uint32_t qid;          /* the query it touched; RT_NO_ID for a query set */
     uint32_t pid;          /* the passage; RT_NO_ID for the query itself or none */
     uint64_t seq;          /* its sequence number in the journal */
-    char what[400];        /* one line for the status line (rt_session_describe) */
+    const rt_op *op;       /* the change as made (undo or redo set for a step): what the screen
+                              says of it. Borrowed: valid until the session's next change or
+                              rt_session_close */
 } rt_change;
 
 /* The changes, by interned ids (the way the workbench makes them): each builds the operation
@@ -149,8 +152,6 @@ rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *e
 
 /* Undo (redo 0) or redo the last change, as rt_session_undo / rt_session_redo. */
 rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err);
-/* The change op is (for an operation done through rt_session_do). */
-void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch);
 
 /* The id of a pid typed by a user: known to a run or the qrels, or else found in the collection
  * (then interned); RT_NO_ID when it is nowhere. */
@@ -176,8 +177,5 @@ size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid);
 
 /* RR@10 of run r on qid from the current judgments (what the query list shows and sorts by). */
 double rt_session_rr10(const rt_session *s, size_t r, uint32_t qid);
-
-/* One line describing op for the status line ("labelled q01 p0023 relevant (1)"). */
-void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len);
 
 #endif
