@@ -125,7 +125,8 @@ static int parse(int argc, char **argv, compare_args *a)
             a->o.seed = (uint64_t)x;
             break;
         case 'a':
-            if (rt_num_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK || !(a->o.alpha > 0 && a->o.alpha < 1))
+            if (rt_num_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK ||
+                !(a->o.alpha > 0 && a->o.alpha < 1))
                 rc = cli_usage("compare", "--alpha expects a number between 0 and 1, not '%s'", optarg);
             break;
         case 'W': a->workspace = optarg; break;

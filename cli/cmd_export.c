@@ -246,8 +246,9 @@ static int by_facet(const export_args *e, export_run *x)
     char list[512] = "";
     for (size_t k = 0; ws->facets && k < ws->facets->n; k++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", ws->facets->f[k].name);
-    return ws->facets ? cli_usage("export", "no facet %s (%s)", e->by, list)
-                      : cli_usage("export", "--by %s: the workspace has no facets (\"facets\" in it, or --facets F)", e->by);
+    if (ws->facets)
+        return cli_usage("export", "no facet %s (%s)", e->by, list);
+    return cli_usage("export", "--by %s: the workspace has no facets (\"facets\" in it, or --facets F)", e->by);
 }
 
 /* Writes the export: of the query set --set names when given, from the team's session with --team. */

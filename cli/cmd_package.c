@@ -332,7 +332,8 @@ int cmd_review_report(int argc, char **argv)
         }
         switch (c) {
         case 'x':
-            if (rt_num_parse_double(optarg, strlen(optarg), &threshold) != RT_NUM_OK || !(threshold >= 0 && threshold <= 1))
+            if (rt_num_parse_double(optarg, strlen(optarg), &threshold) != RT_NUM_OK ||
+                !(threshold >= 0 && threshold <= 1))
                 rc = cli_usage("review-report", "--threshold expects a number from 0 to 1, not '%s'", optarg);
             break;
         case 'v': rc = count("review-report", "--reviewers", optarg, 1, 1000, &reviewers); break;

@@ -38,12 +38,12 @@ static void *check(void *p, size_t n)
 
 /* Big blocks (BIG bytes and more) are offered huge pages: the first write to each 4 KiB page is a
  * fault, dear on a virtual machine, where a 2 MiB page takes one fault for 512 of them
- * (tests/bench/PERF.md has the costs). rt_mem_init has every big block mapped on its
- * own; a big block starts on the 2 MiB grid and spans whole huge pages, because the kernel gives
- * huge pages only to aligned 2 MiB spans: a block malloc maps where it likes has 4 KiB pages at
- * both ends, up to 4 MiB of them, and a block that realloc remaps to a new place keeps its old
- * pages and gains new ends. So a big block grows by moving into a new aligned block: a copy, at a tenth of the
- * cost of the faults it saves, made rare by the room the new block has (malloc_room). */
+ * (tests/bench/PERF.md has the costs). rt_mem_init has every big block mapped on its own; a big
+ * block starts on the 2 MiB grid and spans whole huge pages, because the kernel gives huge pages
+ * only to aligned 2 MiB spans: a block malloc maps where it likes has 4 KiB pages at both ends,
+ * up to 4 MiB of them, and a block that realloc remaps to a new place keeps its old pages and
+ * gains new ends. So a big block grows by moving into a new aligned block: a copy, at a tenth of
+ * the cost of the faults it saves, made rare by the room the new block has (malloc_room). */
 #define BIG ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 

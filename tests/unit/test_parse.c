@@ -100,20 +100,25 @@ int main(void)
     ok(rt_num_parse_int_in("-5", -10, 10, &v) && v == -5, "int_in: negative");
     ok(rt_num_parse_int_in("9223372036854775807", 0, INT64_MAX, &v) && v == INT64_MAX, "int_in: INT64_MAX");
     v = 42;
-    ok(!rt_num_parse_int_in("9223372036854775808", 0, INT64_MAX, &v) && v == 42, "int_in: INT64_MAX + 1 refused, *out untouched");
+    ok(!rt_num_parse_int_in("9223372036854775808", 0, INT64_MAX, &v) && v == 42,
+       "int_in: INT64_MAX + 1 refused, *out untouched");
     ok(!rt_num_parse_int_in("18446744073709551617", 0, INT64_MAX, &v), "int_in: 2^64 + 1 refused (no wrap to 1)");
     ok(!rt_num_parse_int_in("99999999999", INT32_MIN, INT32_MAX, &v), "int_in: beyond int32 refused");
     ok(!rt_num_parse_int_in("11", 1, 10, &v) && !rt_num_parse_int_in("0", 1, 10, &v), "int_in: out of range refused");
-    ok(!rt_num_parse_int_in("", 0, 10, &v) && !rt_num_parse_int_in("-", 0, 10, &v) && !rt_num_parse_int_in("+", 0, 10, &v),
+    ok(!rt_num_parse_int_in("", 0, 10, &v) && !rt_num_parse_int_in("-", 0, 10, &v) &&
+           !rt_num_parse_int_in("+", 0, 10, &v),
        "int_in: empty and sign-only refused");
-    ok(!rt_num_parse_int_in(" 5", 0, 10, &v) && !rt_num_parse_int_in("5 ", 0, 10, &v) && !rt_num_parse_int_in("5x", 0, 10, &v) &&
-       !rt_num_parse_int_in("2.7", 0, 10, &v) && !rt_num_parse_int_in("1e3", 0, 10000, &v), "int_in: blanks, junk, fractions refused");
+    ok(!rt_num_parse_int_in(" 5", 0, 10, &v) && !rt_num_parse_int_in("5 ", 0, 10, &v) &&
+           !rt_num_parse_int_in("5x", 0, 10, &v) && !rt_num_parse_int_in("2.7", 0, 10, &v) &&
+           !rt_num_parse_int_in("1e3", 0, 10000, &v),
+       "int_in: blanks, junk, fractions refused");
     ok(rt_num_int_value_in(2.0, 0, 10, &v) && v == 2, "int_value_in: 2.0 is 2");
     ok(!rt_num_int_value_in(2.7, 0, 10, &v), "int_value_in: 2.7 refused");
     ok(!rt_num_int_value_in(1e10, INT32_MIN, INT32_MAX, &v), "int_value_in: 1e10 beyond int32 refused");
     ok(!rt_num_int_value_in(1e300, INT64_MIN, INT64_MAX, &v) && !rt_num_int_value_in(-1e300, INT64_MIN, INT64_MAX, &v),
        "int_value_in: huge doubles refused without an undefined cast");
-    ok(!rt_num_int_value_in(NAN, 0, 10, &v) && !rt_num_int_value_in(INFINITY, 0, INT64_MAX, &v), "int_value_in: NaN and inf refused");
+    ok(!rt_num_int_value_in(NAN, 0, 10, &v) && !rt_num_int_value_in(INFINITY, 0, INT64_MAX, &v),
+       "int_value_in: NaN and inf refused");
 
     ok(rt_utf8_valid("中文abc", strlen("中文abc")), "valid UTF-8");
     ok(!rt_utf8_valid("\xC3\x28", 2), "invalid continuation");
