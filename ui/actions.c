@@ -18,7 +18,7 @@
 #include "queryset.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_sample.h"
 #include "term.h"
 #include "list.h"
@@ -139,8 +139,8 @@ static int act_resize(app *a, const char *arg)
 {
     char cs[32], rs[32];
     int64_t c, r;
-    if (!arg || sscanf(arg, "%31s %31s", cs, rs) != 2 || !rt_parse_int_in(cs, 1, 1000, &c) ||
-        !rt_parse_int_in(rs, 1, 1000, &r)) {
+    if (!arg || sscanf(arg, "%31s %31s", cs, rs) != 2 || !rt_num_parse_int_in(cs, 1, 1000, &c) ||
+        !rt_num_parse_int_in(rs, 1, 1000, &r)) {
         app_message(a, 1, "usage: :resize COLS ROWS");
         return -1;
     }

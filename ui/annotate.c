@@ -1,6 +1,7 @@
 /* annotate — tagging, relabelling and the other annotation actions of the workbench. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include "annotate.h"
 #include "team.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "list.h"
 #include "view.h"
 
@@ -19,13 +20,79 @@ static const char *pstr(const app *a, uint32_t pid)
     return pid == RT_NO_ID ? NULL : rt_strtab_str(a->s->ws->pids, pid);
 }
 
+/* One line for the status line saying what op did ("q01 p0023 labelled 1 (#12)"); the names
+ * are the journal's, a category by its name in the taxonomy. */
+static void describe(const rt_session *s, const rt_op *op, char *buf, size_t len)
+{
+    const char *what = op->undo ? "undone: " : op->redo ? "redone: " : "";
+    const char *target = op->pid ? op->pid : "(query)";
+    size_t c = op->cat ? rt_taxonomy_find(s->ws->taxonomy, op->cat) : (size_t)-1;
+    const char *cat = c != (size_t)-1 ? s->ws->taxonomy->cats[c].name : op->cat;
+    switch (op->kind) {
+    case RT_OP_LABEL:
+        if (op->has_grade)
+            snprintf(buf, len, "%s%s %s labelled %d (#%" PRIu64 ")", what, op->qid, target,
+                     (int)op->grade, op->seq);
+        else
+            snprintf(buf, len, "%s%s %s back to its base judgment (#%" PRIu64 ")", what, op->qid,
+                     target, op->seq);
+        break;
+    case RT_OP_TAG:
+    case RT_OP_UNTAG:
+        snprintf(buf, len, "%s%s %s %s %s (#%" PRIu64 ")", what, op->qid, target,
+                 op->kind == RT_OP_TAG ? "tagged" : "untagged", cat, op->seq);
+        break;
+    case RT_OP_NOTE:
+        snprintf(buf, len, "%s%s %s note %s (#%" PRIu64 ")", what, op->qid, target,
+                 op->text[0] ? "saved" : "removed", op->seq);
+        break;
+    case RT_OP_LEAK:
+        snprintf(buf, len, "%s%s × %s: %s (#%" PRIu64 ")", what, op->qid, op->train,
+                 op->text[0] ? op->text : "label removed", op->seq);
+        break;
+    case RT_OP_SET:
+        if (op->has_list)
+            snprintf(buf, len, "%squery set %s: %zu queries (#%" PRIu64 ")", what, op->name,
+                     op->nqids, op->seq);
+        else
+            snprintf(buf, len, "%squery set %s removed (#%" PRIu64 ")", what, op->name, op->seq);
+        break;
+    case RT_OP_ADJUDICATE:
+        if (!op->has_grade && !op->has_cats)
+            snprintf(buf, len, "%s%s %s: adjudication withdrawn (#%" PRIu64 ")", what, op->qid, target, op->seq);
+        else {
+            char g[32] = "";
+            if (op->has_grade)
+                snprintf(g, sizeof g, " grade %d", (int)op->grade);
+            snprintf(buf, len, "%s%s %s adjudicated:%s%s%s (#%" PRIu64 ")", what, op->qid, target, g,
+                     op->has_grade && op->has_cats ? " and" : "", op->has_cats ? " categories" : "", op->seq);
+        }
+        break;
+    case RT_OP_PACKAGE:
+        if (op->has_list)
+            snprintf(buf, len, "%spackage %s: %zu pairs for %s (#%" PRIu64 ")", what, op->name, op->nqids,
+                     op->text, op->seq);
+        else
+            snprintf(buf, len, "%spackage %s removed (#%" PRIu64 ")", what, op->name, op->seq);
+        break;
+    case RT_OP_REVIEW:
+        snprintf(buf, len, "%s%s %s in %s: %s (#%" PRIu64 ")", what, op->qid, target, op->name,
+                 op->text[0] ? op->text : "review withdrawn", op->seq);
+        break;
+    default:
+        snprintf(buf, len, "?");
+    }
+}
+
 int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err)
 {
     if (st != RT_OK) {
         app_message(a, 1, "%s", err->msg);
         return -1;
     }
-    app_message(a, 0, "%s", ch->what);
+    char what[400];
+    describe(a->s, ch->op, what, sizeof what);
+    app_message(a, 0, "%s", what);
     if (ch->qid != RT_NO_ID) {
         app_query_changed(a, ch->qid);
         team_after_change(a, ch->qid, ch->pid);   /* the annotator is on the team too */
@@ -269,7 +336,7 @@ int act_label(app *a, const char *arg)
     }
     int64_t v = 0;
     int base = strcmp(g, "base") == 0;
-    if (!base && !rt_parse_int_in(g, INT32_MIN, INT32_MAX, &v)) {
+    if (!base && !rt_num_parse_int_in(g, INT32_MIN, INT32_MAX, &v)) {
         app_message(a, 1, "grade \"%s\": a whole number (of the workspace's scale), or base", g);
         return -1;
     }

@@ -10,7 +10,7 @@
 #include "annotate.h"
 #include "queryset.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_sample.h"
 #include "list.h"
 #include "view.h"
@@ -44,7 +44,7 @@ int act_sample(app *a, const char *arg)
     int64_t n, seed;
     int used = 0;
     if (!arg || sscanf(arg, "%31s %31s %n", ns, ss, &used) != 2 || !used ||
-        !rt_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_parse_int_in(ss, 0, INT64_MAX, &seed)) {
+        !rt_num_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_num_parse_int_in(ss, 0, INT64_MAX, &seed)) {
         app_message(a, 1, "usage: :sample N SEED CONDITION (all | tagged | untagged | notop K RUN | worse A B)");
         return -1;
     }

@@ -32,8 +32,6 @@
 
 static volatile sig_atomic_t got_signal;
 
-static void on_signal(int sig) { got_signal = sig; }
-
 static double mono_s(void)
 {
     struct timespec ts;
@@ -41,63 +39,7 @@ static double mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void human(char *buf, size_t n, double bytes)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4)
-        bytes /= 1024, u++;
-    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
-static struct {
-    double start;        /* when this load began (0: not yet) */
-    double phase_start, last;
-    char phase[32];
-    int shown;           /* a progress line is on the terminal */
-} prog;
-
-void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
-{
-    (void)ctx;
-    double now = mono_s();
-    if (!prog.start)
-        prog.start = now;
-    if (strcmp(prog.phase, phase) != 0) {
-        snprintf(prog.phase, sizeof prog.phase, "%s", phase);
-        prog.phase_start = now;
-        prog.last = 0;
-    } else if (now - prog.last < 0.1 && done < total) {
-        return;   /* ten updates a second are enough */
-    }
-    const char *after = getenv("RETRIAGE_PROGRESS_AFTER");   /* seconds; the tests set 0 */
-    if (now - prog.start < (after && *after ? atof(after) : 0.5))
-        return;   /* a load that takes less than half a second shows nothing */
-    prog.last = now;
-    char line[200], d[32], t[32], r[32];
-    double secs = now - prog.phase_start;
-    human(d, sizeof d, (double)done);
-    human(t, sizeof t, (double)total);
-    human(r, sizeof r, secs > 0.05 ? (double)done / secs : 0);
-    if (total)
-        snprintf(line, sizeof line, "loading %s… %s of %s (%d%%), %s/s", phase, d, t,
-                 (int)(done * 100 / (total ? total : 1)), r);
-    else
-        snprintf(line, sizeof line, "loading %s…", phase);
-    /* Our own carriage return, so written past the stderr filter (the phase is one of ours). */
-    fflush(stderr);
-    dprintf(2, "\rretriage: %s\033[K", line);
-    prog.shown = 1;
-}
-
-void ui_progress_clear(void)
-{
-    if (prog.shown) {
-        fflush(stderr);
-        dprintf(2, "\r\033[K");   /* erase the progress line: ours, past the stderr filter */
-    }
-    memset(&prog, 0, sizeof prog);
-}
+static void on_signal(int sig) { got_signal = sig; }
 
 /* ---- the command line -------------------------------------------------------------------- */
 
@@ -553,8 +495,6 @@ int ui_run(rt_session *s, const ui_opts *o)
         app_set_query(&a, 0);
     int headless = o && o->script;
     rt_mapguard_set_fatal(0);   /* a shrunk collection is shown as such, not a crash */
-    if (!headless)
-        ui_progress_clear();
     if (term_init(headless, o ? o->cols : 80, o ? o->rows : 24) != 0) {
         fprintf(stderr, "retriage: cannot start the workbench: %s; run it in a terminal such as "
                 "xterm (TERM=xterm-256color), or use 'retriage export' and 'retriage eval' without "

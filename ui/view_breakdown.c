@@ -12,7 +12,7 @@
 #include "rt_breakdown.h"
 #include "rt_mem.h"
 #include "rt_text.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "team.h"
 #include "view.h"
 
@@ -143,7 +143,7 @@ int act_breakdown(app *a, const char *arg)
             bd->team = 1;
         } else if (!strcmp(w, "mine")) {
             bd->team = 0;
-        } else if (rt_parse_int_in(w, 1, INT32_MAX, &k)) {
+        } else if (rt_num_parse_int_in(w, 1, INT32_MAX, &k)) {
             a->bk = (size_t)k;
         } else {
             app_message(a, 1, "usage: :breakdown [K] [team|mine] (K: top passages of each run, default 5; team: the "

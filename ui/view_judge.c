@@ -12,7 +12,7 @@
 #include "judge.h"
 #include "pairlist.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_pool.h"
 #include "list.h"
 #include "view.h"
@@ -231,7 +231,7 @@ int act_judge(app *a, const char *arg)
     struct judge_state *js = judge_state(a);
     if (arg) {
         int64_t d;
-        if (!rt_parse_int_in(arg, 1, 100000, &d)) {
+        if (!rt_num_parse_int_in(arg, 1, 100000, &d)) {
             app_message(a, 1, "usage: :judge [DEPTH] (the pool depth, default 10)");
             return -1;
         }

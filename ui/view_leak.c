@@ -12,6 +12,7 @@
 #include "rt_leakage.h"
 #include "rt_mem.h"
 #include "view.h"
+#include "rt_leak.h"
 
 /* The keys 1-6 name these types; 0 removes the label. */
 static const char *const type_of_key[] = {"identical", "generalization", "specialization",

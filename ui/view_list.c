@@ -17,6 +17,8 @@
 #include "rt_text.h"
 #include "rt_warm.h"
 #include "view.h"
+#include "rt_thread.h"
+#include "rt_contrast.h"
 
 #define RUN_W 11
 #define DELTA_W 7
@@ -56,7 +58,7 @@ struct contrast_ahead {
 static void *contrast_ahead_thread(void *arg)
 {
     struct contrast_ahead *h = arg;
-    rt_warm_lower_priority();
+    rt_thread_lower_priority();
     for (size_t i = 0; i < h->ws->nq && !atomic_load(&h->stop); i++)
         for (int k = 0; k < 2; k++) {
             double v;

@@ -13,7 +13,7 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "team.h"
 #include "view.h"
 
@@ -102,7 +102,7 @@ int act_package(app *a, const char *arg)
         }
         actions_word(&p, v, room);
         int64_t x;
-        int good = rt_parse_int_in(v, 1, (int64_t)1 << 52, &x);
+        int good = rt_num_parse_int_in(v, 1, (int64_t)1 << 52, &x);
         if (good && !strcmp(w, "depth"))
             plan.depth = (size_t)x;
         else if (good && !strcmp(w, "size"))
