@@ -17,6 +17,7 @@
 #include "rt_run.h"
 #include "rt_strtab.h"
 #include "rt_taxonomy.h"
+#include "rt_wsconfig.h"
 
 /* Where the leakage check finds its training queries and vectors (see rt_leakage). */
 typedef struct rt_ws_leak {
@@ -27,42 +28,6 @@ typedef struct rt_ws_leak {
     double threshold;          /* NAN: the embedder's default */
     size_t k, dim;             /* 0: defaults */
 } rt_ws_leak;
-
-/* What to load. Paths are used as given (the JSON loader resolves them against the file). */
-typedef struct rt_ws_spec {
-    const char *name;
-    const char *queries;       /* optional */
-    const char *collection;    /* optional */
-    const char *qrels;         /* required */
-    const char **run_paths;    /* nruns paths; run_names[i] may be NULL (tag or stem) */
-    const char **run_names;
-    size_t nruns;
-    const char *measures;      /* list or preset; NULL: "dureader" */
-    int32_t level;             /* relevance level, default 1 */
-    int graded;                /* relabels use grades 0–3 instead of 0/1 */
-    rt_order order;
-    int strict;
-    const char *journal_dir;   /* NULL: the caller decides (see DESIGN.md §6) */
-    const char *annotator;
-    const char *train_queries; /* leakage: training queries, and optional embeddings */
-    const char *train_emb, *test_emb;
-    const char *leak_index;
-    double leak_threshold;     /* NAN or 0 with leak_threshold_set 0: default */
-    int leak_threshold_set;
-    size_t leak_k, leak_dim;
-    const char *facets;        /* optional: query facets (rt_facets) */
-    const char *dbqa;          /* an NLPCC DBQA file instead of queries, collection and qrels: the
-                                  runs are then its score files (rt_dbqa_write_workspace) */
-    const char *answers;       /* optional: the queries' human answers (rt_answers) */
-    int no_cache;              /* parse the inputs even when a workspace cache is fresh */
-    int defer_collection;      /* the workbench: a collection whose index must be built (one large
-                                  enough for a thread of its own) is still being indexed when the
-                                  open returns; rt_workspace_settle takes it in */
-    int defer_runs;            /* the workbench: runs read on threads (rt_ws_spec.nruns of at least
-                                  two, together at least RETRIAGE_PARALLEL_MIN bytes) are taken in
-                                  one by one: the open returns once the first is in, and
-                                  rt_workspace_settle takes each of the others in */
-} rt_ws_spec;
 
 typedef struct rt_ws_run {
     rt_run *run;
@@ -109,14 +74,9 @@ typedef void (*rt_ws_progress_fn)(void *ctx, const char *phase, uint64_t done, u
 rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
                             rt_ws_progress_fn progress, void *ctx, rt_err *err);
 
-/* Reads a workspace JSON file and opens it. Keys: name, queries, collection, qrels, runs (array
- * of paths or of {"name", "path"}), measures, level, graded, order ("score"|"file"), strict,
- * journal_dir, annotator, taxonomy (see rt_taxonomy_from_json), leakage ({"train_queries",
- * "train_embeddings", "test_embeddings", "threshold", "k", "index", "dim"}), facets (a TSV of
- * query facets, rt_facets), dbqa (an NLPCC DBQA file instead of queries, collection and qrels;
- * the runs are then its score files), answers (the queries' human answers, rt_answers; DuReader's
- * JSON lines also give the facets question_type and fact_or_opinion when "facets" is absent).
- * Paths are relative to the file's folder. flags: RT_WS_* or 0. */
+/* Opens the workspace a spec describes (rt_loader.c). Owned: the caller frees *out with
+ * rt_workspace_free. */
+/* Reads a workspace JSON file (rt_wsconfig_read: its keys) and opens it. flags: RT_WS_* or 0. */
 #define RT_WS_NO_CACHE 1u   /* parse the inputs even when the workspace cache is fresh */
 #define RT_WS_DEFER_COLLECTION 2u   /* rt_ws_spec.defer_collection */
 #define RT_WS_DEFER_RUNS 4u         /* rt_ws_spec.defer_runs */
@@ -191,5 +151,26 @@ size_t rt_workspace_rank_of(const rt_workspace *ws, size_t r, uint32_t qid, uint
 
 /* Finds a run by name or 1-based number; (size_t)-1 when none. */
 size_t rt_workspace_find_run(const rt_workspace *ws, const char *name);
+
+/* The container's own steps, for the loader (rt_loader.c), on the thread that uses ws. */
+
+/* An empty workspace with the settings of s (name, leakage check, level, journal, annotator) and
+ * room for s->nruns runs. Owned: rt_workspace_free. */
+rt_workspace *rt_workspace_new(const rt_ws_spec *s);
+
+/* ws->qlist rebuilt: queries file order, then judged queries, then run-only queries. */
+void rt_workspace_list_queries(rt_workspace *ws);
+
+/* Warns (in ws->report) about ids that do not line up between the inputs. */
+void rt_workspace_cross_check(rt_workspace *ws);
+
+/* Warns about judged passages the collection lacks (when there is one). */
+void rt_workspace_check_judged(rt_workspace *ws);
+
+/* run evaluated against the base qrels with ws->eval. Owned: rt_eval_result_free. */
+rt_eval_result *rt_workspace_eval_base(const rt_workspace *ws, const rt_run *run);
+
+/* What the base evaluation depends on besides the inputs: the measures and the relevance level. */
+uint64_t rt_workspace_evals_key(const rt_workspace *ws);
 
 #endif
