@@ -382,6 +382,61 @@ static int open_dir(rt_journal *j, const char *dir, rt_err *err)
     return -2;
 }
 
+/* The journal opened for appending (j->fd) with its lock taken, or j read-only saying why. */
+static void open_writable(rt_journal *j, int dirfd, const char *name, int existed)
+{
+    if (dirfd >= 0 && !j->readonly)
+        take_lock(j, dirfd, name);
+    if (dirfd < 0 || j->readonly)
+        return;
+    j->fd = open_regular(dirfd, name, O_RDWR | O_CREAT | O_APPEND, 0644);
+    if (j->fd < 0) {
+        char why[400];   /* e.g. a journal someone made read-only: browse, do not write */
+        snprintf(why, sizeof why, "%s is not writable (%s)", j->path, strerror(errno));
+        set_readonly(j, why);
+    } else if (!existed) {
+        j->created = 1;
+        rt_file_sync_dirfd(dirfd);
+    }
+}
+
+/* The journal's bytes (*buf, owned, NUL-terminated; empty when it does not exist), with j's
+ * identity (device, inode) and complete lines counted; RT_EINPUT with err set when it cannot be
+ * read. */
+static rt_status read_whole(rt_journal *j, int dirfd, const char *name, int existed, char **buf,
+                            size_t *len, rt_report *report, rt_err *err)
+{
+    /* A reader that could not finish an import committed into this folder reads the import's
+     * copy of the journal: its figures count every journal's new lines, as the import stands. */
+    char *pending = j->fd < 0 && dirfd >= 0 ? rt_jtxn_pending(dirfd, name) : NULL;
+    int rfd = j->fd;
+    if (rfd < 0 && pending && (rfd = open_regular(dirfd, pending, O_RDONLY, 0)) >= 0)
+        rt_report_add(report, RT_REPORT_WARNING, "%s: read from %s/%s, the copy an interrupted import "
+                      "committed (this open cannot finish the import)", j->path, j->dir, pending);
+    free(pending);
+    if (rfd < 0 && dirfd >= 0 && existed)
+        rfd = open_regular(dirfd, name, O_RDONLY, 0);
+    if (rfd < 0 && existed)
+        return rt_err_set(err, RT_EINPUT, "%s: %s", j->path, strerror(errno));
+    *len = 0;
+    *buf = rfd >= 0 ? read_fd(rfd, len) : rt_calloc(1, 1);
+    struct stat rsb;
+    if (*buf && rfd >= 0 && fstat(rfd, &rsb) == 0) {
+        j->dev = rsb.st_dev;
+        j->ino = rsb.st_ino;
+    }
+    if (rfd >= 0 && rfd != j->fd)
+        close(rfd);
+    if (!*buf)
+        return rt_err_set(err, RT_EINPUT, "%s: the journal (%zu bytes) does not fit in memory", j->path, *len);
+    for (size_t i = 0; i < *len; i++)   /* complete lines only: a line being written is read later */
+        if ((*buf)[i] == '\n') {
+            j->read_off = (off_t)i + 1;
+            j->lines++;
+        }
+    return RT_OK;
+}
+
 static rt_status open_common(rt_journal **out, const char *dir, const char *annotator, int lock,
                              rt_journal_op_fn fn, void *ctx, rt_report *report, rt_err *err)
 {
@@ -435,57 +490,14 @@ static rt_status open_common(rt_journal **out, const char *dir, const char *anno
     }
     struct stat sb;
     int existed = dirfd >= 0 && fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0;
-    if (dirfd >= 0 && !j->readonly)
-        take_lock(j, dirfd, name);
-    if (dirfd >= 0 && !j->readonly) {
-        j->fd = open_regular(dirfd, name, O_RDWR | O_CREAT | O_APPEND, 0644);
-        if (j->fd < 0) {
-            char why[400];   /* e.g. a journal someone made read-only: browse, do not write */
-            snprintf(why, sizeof why, "%s is not writable (%s)", j->path, strerror(errno));
-            set_readonly(j, why);
-        } else if (!existed) {
-            j->created = 1;
-            rt_file_sync_dirfd(dirfd);
-        }
-    }
-    /* A reader that could not finish an import committed into this folder reads the import's
-     * copy of the journal: its figures count every journal's new lines, as the import stands. */
-    char *pending = j->fd < 0 && dirfd >= 0 ? rt_jtxn_pending(dirfd, name) : NULL;
-    int rfd = j->fd;
-    if (rfd < 0 && pending && (rfd = open_regular(dirfd, pending, O_RDONLY, 0)) >= 0)
-        rt_report_add(report, RT_REPORT_WARNING, "%s: read from %s/%s, the copy an interrupted import "
-                      "committed (this open cannot finish the import)", j->path, dir, pending);
-    free(pending);
-    if (rfd < 0 && dirfd >= 0 && existed)
-        rfd = open_regular(dirfd, name, O_RDONLY, 0);
-    if (rfd < 0 && existed) {
-        rt_err_set(err, RT_EINPUT, "%s: %s", j->path, strerror(errno));
-        close(dirfd);
-        rt_journal_close(&j);
-        return RT_EINPUT;
-    }
+    open_writable(j, dirfd, name, existed);
     size_t len = 0;
-    char *buf = rfd >= 0 ? read_fd(rfd, &len) : rt_calloc(1, 1);
-    if (!buf) {
-        rt_err_set(err, RT_EINPUT, "%s: the journal (%zu bytes) does not fit in memory", j->path, len);
-        if (rfd != j->fd)
-            close(rfd);
+    char *buf = NULL;
+    if (read_whole(j, dirfd, name, existed, &buf, &len, report, err) != RT_OK) {
         close(dirfd);
         rt_journal_close(&j);
         return RT_EINPUT;
     }
-    struct stat rsb;
-    if (rfd >= 0 && fstat(rfd, &rsb) == 0) {
-        j->dev = rsb.st_dev;
-        j->ino = rsb.st_ino;
-    }
-    for (size_t i = 0; i < len; i++)   /* complete lines only: a line being written is read later */
-        if (buf[i] == '\n') {
-            j->read_off = (off_t)i + 1;
-            j->lines++;
-        }
-    if (rfd >= 0 && rfd != j->fd)
-        close(rfd);
     rt_status st = read_ops(j, dirfd, name, buf, len, fn, ctx, &nops, report, err);
     free(buf);
     if (st != RT_OK && j->made_lock && j->lock_fd >= 0) {   /* leave nothing beside a non-journal */
