@@ -21,6 +21,7 @@
 #include "rt_utf8.h"
 #include "rt_table.h"
 #include "rt_workspace.h"
+#include "tuning.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -257,7 +258,14 @@ static int from_workspace(compare_args *a, evaluated *e)
         snprintf(demo, sizeof demo, "%s", env ? env : RT_SRCDIR "/data/demo/workspace.json");
         path = demo;
     }
-    if (rt_workspace_open_json(&e->ws, path, 0, NULL, NULL, &err) != RT_OK)
+    rt_ws_config *c;
+    rt_status st = rt_wsconfig_read(&c, path, &err);
+    if (st == RT_OK) {
+        c->spec.tuning = cli_tuning();
+        st = rt_workspace_open_config(&e->ws, c, NULL, NULL, &err);
+        rt_wsconfig_free(&c);
+    }
+    if (st != RT_OK)
         return cli_fail(&err);
     if (!a->c.quiet)
         cli_print_warnings(e->ws->report);

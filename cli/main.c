@@ -16,6 +16,7 @@
 #include "rt_num.h"
 #include "rt_reader.h"
 #include "term.h"
+#include "tuning.h"
 
 static void usage(FILE *f)
 {
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
               stderr);
         return CLI_USAGE;
     }
+    cli_tuning_init();   /* the loading knobs, read once, before any thread */
     /* Widths and wide-character drawing need a UTF-8 character type; fall back to C.UTF-8 when
      * the environment names none (CI, cron). LC_CTYPE only: numbers keep a decimal point. */
     const char *ct = setlocale(LC_CTYPE, "");

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "opts.h"
+#include "tuning.h"
 #include "rt_measure.h"
 #include "rt_mem.h"
 #include "rt_num.h"
@@ -94,6 +95,7 @@ int cli_opts_handle(cli_opts *o, const char *cmd, int c, const char *arg)
 rt_run_opts cli_opts_run(const cli_opts *o)
 {
     rt_run_opts r = {0};
+    r.tuning = cli_tuning();
     r.format = o->run_format;
     r.order = o->order;
     r.strict = o->strict;

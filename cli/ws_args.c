@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "rt_mem.h"
 #include "progress.h"
+#include "tuning.h"
 #include "ws_args.h"
 
 const char ws_args_help[] =
@@ -198,14 +199,22 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
             fprintf(stderr, "retriage: the demo workspace was not found (set RETRIAGE_DEMO to data/demo/workspace.json)\n");
             return CLI_INPUT;
         }
-        unsigned flags = (w->spec.no_cache ? RT_WS_NO_CACHE : 0) | (w->spec.defer_collection ? RT_WS_DEFER_COLLECTION : 0) |
-                         (w->spec.defer_runs ? RT_WS_DEFER_RUNS : 0);
-        st = rt_workspace_open_json(ws, path, flags, progress ? cli_progress : NULL, NULL, &err);
+        rt_ws_config *c;
+        st = rt_wsconfig_read(&c, path, &err);
         free(path);
+        if (st == RT_OK) {
+            c->spec.no_cache = w->spec.no_cache;
+            c->spec.defer_collection = w->spec.defer_collection;
+            c->spec.defer_runs = w->spec.defer_runs;
+            c->spec.tuning = cli_tuning();
+            st = rt_workspace_open_config(ws, c, progress ? cli_progress : NULL, NULL, &err);
+            rt_wsconfig_free(&c);
+        }
     } else {
         w->spec.run_paths = w->paths;
         w->spec.run_names = w->names;
         w->spec.nruns = w->n;
+        w->spec.tuning = cli_tuning();
         st = rt_workspace_open(ws, &w->spec, progress ? cli_progress : NULL, NULL, &err);
     }
     if (progress)

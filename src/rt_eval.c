@@ -280,13 +280,12 @@ static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
  * the whole file's line numbers). */
 static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts, rt_eval_result **out)
 {
-    /* Below 64 MiB a second thread does not pay (tests/bench/PERF.md); RETRIAGE_PARALLEL_MIN (bytes) lowers the
-     * threshold so that tests can check the parallel path on small files. */
-    const char *env = getenv("RETRIAGE_PARALLEL_MIN");
-    long long min = env ? atoll(env) : 64LL << 20;
+    /* Below rt_tuning.parallel_min bytes a second thread does not pay (tests/bench/PERF.md); the
+     * tests lower it to check the parallel path on small files. */
+    uint64_t min = rt_tuning_or_default(opts ? opts->tuning : NULL)->parallel_min;
     struct stat sb;
     if ((opts && opts->format == RT_RUN_DUREADER) || strcmp(path, "-") == 0 || stat(path, &sb) != 0 ||
-        !S_ISREG(sb.st_mode) || (long long)sb.st_size < min)
+        !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size < min)
         return 0;
     uint64_t mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
     if (mid == 0)

@@ -21,13 +21,19 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const rt_faiss_api *api;
 static char why[PATH_MAX + 400];
 
-/* Where the module is: $RETRIAGE_FAISS_MODULE, else beside the program when it is there, else
+static char module_set[PATH_MAX];   /* rt_faiss_set_module's, or empty */
+
+void rt_faiss_set_module(const char *path)
+{
+    snprintf(module_set, sizeof module_set, "%s", path ? path : "");
+}
+
+/* Where the module is: rt_faiss_set_module's path, else beside the program when it is there, else
  * the package's library folder. */
 static void module_path(char *path, size_t n)
 {
-    const char *env = getenv("RETRIAGE_FAISS_MODULE");
-    if (env && *env) {
-        snprintf(path, n, "%s", env);
+    if (module_set[0]) {
+        snprintf(path, n, "%s", module_set);
         return;
     }
     char exe[PATH_MAX];

@@ -4,8 +4,8 @@
  * constructors (OpenBLAS allocates its buffers and starts a thread per core) would cost every
  * process time before main (tests/bench/PERF.md), and most never search: eval, export, a
  * workbench that is not asked for leakage. So they live in a module, retriage-faiss.so
- * (src/rt_faissmod.c), opened on the first call of rt_faiss_load: from $RETRIAGE_FAISS_MODULE when
- * it is set (the tests), else beside the running program (a build tree), else in the package's
+ * (src/rt_faissmod.c), opened on the first call of rt_faiss_load: from rt_faiss_set_module's path
+ * when one was set (the program's $RETRIAGE_FAISS_MODULE: the tests), else beside the running program (a build tree), else in the package's
  * library folder (an installed one). */
 #ifndef RT_FAISS_H
 #define RT_FAISS_H
@@ -42,5 +42,9 @@ typedef struct rt_faiss_api {
  * tried and why it could not be used (every later call says the same). Borrowed: a static
  * table, valid for the life of the program (the module is never unloaded). */
 const rt_faiss_api *rt_faiss_load(rt_err *err);
+
+/* The module to load instead of the one beside the program or in the package's folder (NULL or
+ * "": those). Before the first rt_faiss_load, on one thread: the program calls it at start. */
+void rt_faiss_set_module(const char *path);
 
 #endif

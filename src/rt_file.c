@@ -346,9 +346,8 @@ void rt_file_sweep_stale_at(int dirfd, const char *name)
     sweep_stale_at(dirfd, name);
 }
 
-void rt_file_test_hold(const char *env)
+void rt_file_test_hold(const char *path)
 {
-    const char *path = getenv(env);
     const struct timespec tick = {0, 10 * 1000 * 1000};
     for (int i = 0; path && *path && i < 12000 && access(path, F_OK) != 0; i++)
         nanosleep(&tick, NULL);

@@ -56,11 +56,11 @@ void rt_file_sync_dir_of(const char *path);
 /* mkdir -p dir with mode for the folders it creates. RT_EIO naming the folder that failed. */
 rt_status rt_file_mkdirs(const char *dir, mode_t mode, rt_err *err);
 
-/* For tests: when the environment variable ENV names a path, waits until that file exists (at
- * most two minutes, so that a test that died leaves nothing waiting for ever). A test holds a
- * background step there (the cache's writer, the collection's thread), acts, then lets it go,
+/* For tests: when path is not NULL or empty, waits until that file exists (at most two minutes,
+ * so that a test that died leaves nothing waiting for ever). A test holds a background step there
+ * (the cache's writer, the collection's thread: rt_tuning's waits), acts, then lets it go,
  * instead of guessing how long the step takes. */
-void rt_file_test_hold(const char *env);
+void rt_file_test_hold(const char *path);
 
 /* ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/WHAT, or NULL when neither names an absolute folder;
  * the folder may not exist yet. Owned: the caller frees it with free. */

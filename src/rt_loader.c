@@ -136,7 +136,7 @@ static void runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn 
             names[r] = s->run_names[r] ? rt_strdup(s->run_names[r]) : NULL;
     }
     p->s = (rt_ws_spec){.run_paths = paths, .run_names = names, .nruns = s->nruns, .order = s->order,
-                        .strict = s->strict};
+                        .strict = s->strict, .tuning = &ws->tuning};
     if (!(p->j = rt_runsjob_start(&p->s, progress != NULL, 1)))
         runs_pending_free(&p);
     ws->runs_pending = p;
@@ -200,15 +200,11 @@ static void runs_done(rt_workspace *ws)
 }
 
 /* Pids interned per settle call that does not wait: a few milliseconds, so that the workbench
- * handles a key between two steps (a whole run of 7 million pids took about 0.1 s; 65,536
- * pids take 1-3 ms, beside the threads reading the next runs).
- * RETRIAGE_SETTLE_STEP sets another number (the tests take runs in a few pids at a time). */
-static size_t settle_step(void)
+ * handles a key between two steps (tests/bench/PERF.md); rt_tuning.settle_step, at least 1 (the
+ * tests take runs in a few pids at a time). */
+static size_t settle_step(const rt_workspace *ws)
 {
-    const char *e = getenv("RETRIAGE_SETTLE_STEP");
-    char *end;
-    unsigned long long v = e ? strtoull(e, &end, 10) : 0;
-    return e && *e && !*end && v > 0 ? (size_t)v : (size_t)1 << 16;
+    return ws->tuning.settle_step ? ws->tuning.settle_step : 1;
 }
 
 /* Takes the next deferred run in: when it is parsed, a step at a time (settle_step pids a call;
@@ -232,7 +228,7 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
         }
     }
     if (p->taking && !p->base) {   /* a step, or every step when waited for */
-        if (!rt_run_intern_step(p->taking, wait ? SIZE_MAX : settle_step()))
+        if (!rt_run_intern_step(p->taking, wait ? SIZE_MAX : settle_step(ws)))
             return 0;
         rt_run_intern_finish(p->taking, p->s.run_paths[r], ws->report);
         p->base = rt_eval_begin(ws->eval, rt_run_name(p->taking));
@@ -240,7 +236,7 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
     }
     if (p->taking) {   /* evaluated a step of queries at a time (7,000 at once took 10-25 ms) */
         uint32_t nq = rt_qrels_nqueries(ws->qrels);
-        size_t step = settle_step() / 64 ? settle_step() / 64 : 1;   /* about as long as a pid step */
+        size_t step = settle_step(ws) / 64 ? settle_step(ws) / 64 : 1;   /* about as long as a pid step */
         uint32_t stop = wait || nq - p->evaluated <= step ? nq : p->evaluated + (uint32_t)step;
         for (; p->evaluated < stop; p->evaluated++) {
             size_t n;
@@ -417,7 +413,7 @@ static void open_cache(rt_workspace *ws, open_state *o)
     const rt_ws_spec *s = o->s;
     rt_wscache_key key = {.anchor = s->collection, .queries = s->queries, .qrels = s->qrels,
                           .runs = s->run_paths, .names = s->run_names, .nruns = s->nruns,
-                          .order = (int)s->order, .strict = s->strict};
+                          .order = (int)s->order, .strict = s->strict, .tuning = &ws->tuning};
     if (s->no_cache || (ws->cache = rt_wscache_begin(&key)) == NULL)
         return;
     phase(o->progress, o->ctx, "cache");
@@ -448,7 +444,7 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
 {
     const rt_ws_spec *s = o->s;
     rt_load_opts lo = {.strict = s->strict};
-    o->threaded = s->collection && !o->cached && rt_colljob_threaded(s->collection);
+    o->threaded = s->collection && !o->cached && rt_colljob_threaded(s->collection, ws->tuning.parallel_min);
     /* With the runs deferred too, the first screen waits for the first run only, and reading the
      * collection meanwhile would slow its reading (a disk scheduler seldom honours the idle I/O
      * class): the collection is started once that run is in. */
@@ -608,6 +604,9 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     if (s->nruns == 0)
         return rt_err_set(err, RT_EUSAGE, "a workspace needs at least one run");
     rt_workspace *ws = rt_workspace_new(s);
+    rt_ws_spec sp = *s;   /* with the workspace's copy of the tuning, which outlives the open */
+    sp.tuning = &ws->tuning;
+    s = &sp;
     open_state o = {.s = s, .progress = progress, .ctx = ctx};
     o.runs = rt_calloc(s->nruns, sizeof *o.runs);
     rt_status st = rt_measure_list_parse(s->measures ? s->measures : "dureader", &ws->ms, &ws->nm, err);
@@ -705,6 +704,25 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progr
     return s->dbqa ? open_dbqa(out, s, progress, ctx, err) : open_spec(out, s, progress, ctx, err);
 }
 
+rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_progress_fn progress,
+                                   void *ctx, rt_err *err)
+{
+    rt_status st = rt_workspace_open(out, &c->spec, progress, ctx, err);
+    if (st != RT_OK)
+        return st;
+    (*out)->path = rt_strdup(c->path);
+    if (!c->named) {   /* unnamed: called after its file */
+        free((*out)->name);
+        (*out)->name = rt_path_stem(c->path);
+    }
+    if (c->taxonomy) {
+        rt_taxonomy_free(&(*out)->taxonomy);
+        (*out)->taxonomy = c->taxonomy;
+        c->taxonomy = NULL;
+    }
+    return RT_OK;
+}
+
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
                                  rt_ws_progress_fn progress, void *ctx, rt_err *err)
 {
@@ -716,18 +734,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
     c->spec.no_cache = (flags & RT_WS_NO_CACHE) != 0;
     c->spec.defer_collection = (flags & RT_WS_DEFER_COLLECTION) != 0;
     c->spec.defer_runs = (flags & RT_WS_DEFER_RUNS) != 0;
-    if ((st = rt_workspace_open(out, &c->spec, progress, ctx, err)) == RT_OK) {
-        (*out)->path = rt_strdup(path);
-        if (!c->named) {   /* unnamed: called after its file */
-            free((*out)->name);
-            (*out)->name = rt_path_stem(path);
-        }
-        if (c->taxonomy) {
-            rt_taxonomy_free(&(*out)->taxonomy);
-            (*out)->taxonomy = c->taxonomy;
-            c->taxonomy = NULL;
-        }
-    }
+    st = rt_workspace_open_config(out, c, progress, ctx, err);
     rt_wsconfig_free(&c);
     return st;
 }

@@ -32,6 +32,7 @@ void rt_colljob_free(rt_colljob **jp)
     rt_collection_close(&j->c);
     rt_report_free(&j->report);
     free(j->path);
+    free(j->hold_path);
     free(j);
     *jp = NULL;
 }
@@ -50,7 +51,7 @@ static void *coll_thread(void *arg)
         atomic_store(&j->tid, rt_thread_idle_priority());
     if (j->behind && atomic_load(&j->hurry))   /* waited for before it had a thread id */
         rt_thread_normal_priority(atomic_load(&j->tid));
-    rt_file_test_hold("RETRIAGE_COLLECTION_WAIT");
+    rt_file_test_hold(j->hold_path);
     /* an index it builds is written by the cache's writer process when there is a cache; without
      * one, here, so that no step of the opening thread (a key, in the workbench) waits for it */
     j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);
@@ -69,33 +70,23 @@ int rt_colljob_start(rt_colljob **job, pthread_t *th, const rt_ws_spec *s, int s
     (*job)->report = rt_report_new();
     (*job)->behind = s->defer_collection;
     (*job)->save = save;
+    const char *wait = rt_tuning_or_default(s->tuning)->collection_wait;
+    (*job)->hold_path = wait ? rt_strdup(wait) : NULL;
     if (pthread_create(th, NULL, coll_thread, *job) == 0)
         return 1;
     rt_colljob_free(job);
     return 0;
 }
 
-/* RETRIAGE_PARALLEL_MIN, as eval's two-part reading: the bytes from which a workspace's files are
- * read on threads (64 MiB by default). */
-uint64_t rt_load_parallel_min(void)
-{
-    const char *e = getenv("RETRIAGE_PARALLEL_MIN");
-    char *end;
-    unsigned long long min = e && *e ? strtoull(e, &end, 10) : 64ULL << 20;
-    if (e && *e && *end)
-        min = 64ULL << 20;
-    return min;
-}
-
 /* Whether a collection is large enough to be opened on its own thread: by the work it takes, for a
  * compressed one 4 bytes a byte (text compresses 2-3 times, DuReader's Chinese 2.5 with gzip, and
  * it is read twice: decompressed, then indexed). */
-int rt_colljob_threaded(const char *path)
+int rt_colljob_threaded(const char *path, uint64_t parallel_min)
 {
     uint64_t size = rt_load_file_size(path);
     if (rt_file_codec(path) != RT_CODEC_NONE)
         size = size > UINT64_MAX / 4 ? UINT64_MAX : size * 4;
-    return size >= rt_load_parallel_min();
+    return size >= parallel_min;
 }
 
 /* A worker's reading progress is only counted (into rt_runsjob.read): the opening thread shows it
@@ -156,7 +147,7 @@ static void *runs_worker(void *arg)
                           .name = s->run_names ? s->run_names[r] : NULL};
         if (j->count)
             ro.progress = count_only, ro.progress_done = &j->read;
-        rt_status st = halves ? rt_run_parse_halves(&j->parsed[r], s->run_paths[r], &ro, rt_load_parallel_min(), &j->err[r])
+        rt_status st = halves ? rt_run_parse_halves(&j->parsed[r], s->run_paths[r], &ro, j->parallel_min, &j->err[r])
                               : rt_run_parse(&j->parsed[r], s->run_paths[r], &ro, &j->err[r]);
         pthread_mutex_lock(&j->mu);
         j->st[r] = st;
@@ -169,14 +160,14 @@ static void *runs_worker(void *arg)
 }
 
 /* How many threads parse runs: the cores, at most one per run; 0 for a workspace whose runs
- * are below RETRIAGE_PARALLEL_MIN (or of one run), read on the opening thread. */
+ * are below rt_tuning.parallel_min bytes (or of one run), read on the opening thread. */
 size_t rt_runsjob_threads(const rt_ws_spec *s)
 {
     uint64_t total = 0;
     for (size_t r = 0; r < s->nruns; r++)
         total += rt_load_file_size(s->run_paths[r]);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (s->nruns < 2 || total < rt_load_parallel_min() || cpus < 2)
+    if (s->nruns < 2 || total < rt_tuning_or_default(s->tuning)->parallel_min || cpus < 2)
         return 0;
     size_t n = cpus > 8 ? 8 : (size_t)cpus;
     return n < s->nruns ? n : s->nruns;
@@ -192,6 +183,7 @@ rt_runsjob *rt_runsjob_start(const rt_ws_spec *s, int count, int hold)
         return NULL;
     rt_runsjob *j = rt_calloc(1, sizeof *j);
     j->s = s;
+    j->parallel_min = rt_tuning_or_default(s->tuning)->parallel_min;
     j->count = count;
     j->hold = hold;
     j->go_on = hold;   /* deferred: a later run that fails is left out, the others still come */

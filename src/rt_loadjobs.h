@@ -16,15 +16,13 @@
 /* A file's size in bytes; 0 for "-", NULL or a file that cannot be stat'ed. */
 uint64_t rt_load_file_size(const char *path);
 
-/* The bytes from which a workspace's files are read on threads (64 MiB by default). */
-uint64_t rt_load_parallel_min(void);
-
 /* The collection opened on a thread of its own while the runs are parsed: a first open indexes
  * it, a pass over gigabytes that needs nothing from the runs. Its report lines are kept apart and
  * appended after the runs', where a sequential open puts them. Until finished is set the thread
  * owns c, report, st and err; after, the loader does. */
 typedef struct rt_colljob {
     char *path;
+    char *hold_path;   /* rt_tuning.collection_wait, copied: the thread waits for it first */
     rt_collection *c;
     rt_report *report;
     rt_status st;
@@ -37,8 +35,9 @@ typedef struct rt_colljob {
     _Atomic int hurry; /* waited for: back to the normal classes */
 } rt_colljob;
 
-/* Whether the collection at path is large enough to be opened on its own thread. */
-int rt_colljob_threaded(const char *path);
+/* Whether the collection at path is large enough to be opened on its own thread: its size (a
+ * compressed one's four times) of at least parallel_min bytes. */
+int rt_colljob_threaded(const char *path, uint64_t parallel_min);
 
 /* Starts the thread that opens the collection of s (job and th set), and writes its index when
  * save; 0 when it could not be made. */
@@ -55,6 +54,7 @@ void rt_colljob_free(rt_colljob **jp);
  * guarded by mu; parsed[r], st[r] and err[r] belong to the worker that took r until done[r]. */
 typedef struct rt_runsjob {
     const rt_ws_spec *s;
+    uint64_t parallel_min;   /* s's rt_tuning.parallel_min: a run this large is read in halves */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     size_t next;       /* the next run a worker takes */
@@ -77,7 +77,7 @@ typedef struct rt_runsjob {
 } rt_runsjob;
 
 /* How many threads parse runs: the cores, at most one per run; 0 for a workspace whose runs
- * are below the parallel threshold (or of one run), read on the opening thread. */
+ * are below rt_tuning.parallel_min bytes (or of one run), read on the opening thread. */
 size_t rt_runsjob_threads(const rt_ws_spec *s);
 
 /* Starts the workers that parse the runs of s (which must outlive them), or returns NULL when

@@ -14,6 +14,7 @@
 #include "rt_names.h"
 #include "rt_num.h"
 #include "rt_report.h"
+#include "rt_tuning.h"
 
 typedef enum rt_run_format {
     RT_RUN_AUTO = 0,
@@ -50,6 +51,7 @@ typedef struct rt_run_opts {
      * (MS MARCO's runs, for rt_run, which keeps the values). Other queries go to the callback
      * as always; rank order and counts are the same either way. */
     rt_run_values_fn values;
+    const rt_tuning *tuning;   /* rt_eval_file's parallel_min; NULL: the defaults */
 } rt_run_opts;
 
 /* The hash of a passage id in rt_hit.hash: of every byte, a multiply and a shift per eight

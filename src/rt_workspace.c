@@ -172,6 +172,7 @@ rt_workspace *rt_workspace_new(const rt_ws_spec *s)
     ws->journal_dir = s->journal_dir ? rt_strdup(s->journal_dir) : NULL;
     ws->annotator = s->annotator ? rt_strdup(s->annotator) : NULL;
     ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
+    ws->tuning = *rt_tuning_or_default(s->tuning);
     return ws;
 }
 

@@ -66,6 +66,7 @@ typedef struct rt_workspace {
                                   counts those taken in so far */
     int runs_failed;           /* deferred runs that could not be read (left out; the others came) */
     int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
+    rt_tuning tuning;          /* the spec's (or the defaults), as the open took it */
 } rt_workspace;
 
 /* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
@@ -76,7 +77,13 @@ rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
 
 /* Opens the workspace a spec describes (rt_loader.c). Owned: the caller frees *out with
  * rt_workspace_free. */
-/* Reads a workspace JSON file (rt_wsconfig_read: its keys) and opens it. flags: RT_WS_* or 0. */
+/* Opens the workspace of a JSON file read by rt_wsconfig_read (its spec as the caller left it:
+ * flags, tuning), named and with the taxonomy the file gives (taken from c). */
+rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_progress_fn progress,
+                                   void *ctx, rt_err *err);
+
+/* Reads a workspace JSON file (rt_wsconfig_read: its keys) and opens it with the default tuning.
+ * flags: RT_WS_* or 0. */
 #define RT_WS_NO_CACHE 1u   /* parse the inputs even when the workspace cache is fresh */
 #define RT_WS_DEFER_COLLECTION 2u   /* rt_ws_spec.defer_collection */
 #define RT_WS_DEFER_RUNS 4u         /* rt_ws_spec.defer_runs */

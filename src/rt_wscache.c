@@ -58,12 +58,10 @@
 #include <xxhash.h>
 
 #define WS_MAGIC "RTWSCACH"
-#define WS_BACKGROUND_DEFAULT (64u << 20)   /* a cache this large is written in the background */
 #define WS_VERSION 5u   /* 2: the collection's stamp and the judged pids it lacks; 3: evals;
                             4: runs without their scores; 5: every section checksummed (XXH3) */
 #define WS_ORDER_MARK 0x0102030405060708ULL
 #define WS_EXT ".rtws"
-#define WS_MIN_DEFAULT (16u << 20)
 
 enum { SEC_QIDS, SEC_PIDS, SEC_QRELS, SEC_REPORT, SEC_EVALS, SEC_RUNS };
 
@@ -108,6 +106,8 @@ struct rt_wscache {
     const unsigned char *report;  /* the report section of the map */
     size_t report_len;
     ws_coll coll;           /* the collection as begin stamped it; missing: as restored or set */
+    uint64_t background_min;   /* rt_tuning.cache_background_min */
+    char *writer_wait;      /* rt_tuning.cache_writer_wait, copied (the writer reads it after fork) */
     const unsigned char *evals;   /* the evals section of the map, or NULL */
     size_t evals_len;
 };
@@ -143,22 +143,13 @@ static uint64_t key_hash(const rt_wscache_key *k)
     return fold(h, opts, sizeof opts);
 }
 
-/* A size in bytes from the environment variable name, or def when unset or not a number. */
-static size_t env_size(const char *name, size_t def)
-{
-    const char *e = getenv(name);
-    if (!e || !*e)
-        return def;
-    char *end;
-    unsigned long long v = strtoull(e, &end, 10);
-    return *end ? def : (size_t)v;
-}
-
-static size_t cache_min(void) { return env_size("RETRIAGE_CACHE_MIN", WS_MIN_DEFAULT); }
-
 rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
 {
     rt_wscache *c = rt_calloc(1, sizeof *c);
+    const rt_tuning *t = rt_tuning_or_default(k->tuning);
+    uint64_t cache_min = t->cache_min;
+    c->background_min = t->cache_background_min;
+    c->writer_wait = t->cache_writer_wait ? rt_strdup(t->cache_writer_wait) : NULL;
     c->has_queries = k->queries != NULL;
     c->nruns = k->nruns;
     c->ninputs = (size_t)c->has_queries + 1 + k->nruns;
@@ -183,10 +174,10 @@ rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
             run_bytes += (uint64_t)st.st_size;
     }
     rt_err e;
-    for (i = 0; i < c->ninputs && run_bytes >= cache_min(); i++)
+    for (i = 0; i < c->ninputs && run_bytes >= cache_min; i++)
         if (rt_stamp_file(c->inputs[i], &c->stamps[i], &e) != RT_OK)
             run_bytes = 0;   /* gone or changed kind meanwhile */
-    if (run_bytes < cache_min() || run_bytes == 0) {
+    if (run_bytes < cache_min || run_bytes == 0) {
         rt_wscache_free(&c);
         return NULL;
     }
@@ -236,6 +227,7 @@ void rt_wscache_free(rt_wscache **cp)
     free(c->side);
     free(c->fallback);
     free(c->used);
+    free(c->writer_wait);
     if (c->writer > 0)   /* reaped when done; one still writing is the init process's to reap */
         (void)waitpid(c->writer, NULL, WNOHANG);
     if (c->map) {
@@ -674,7 +666,7 @@ static const char *input_changed(const rt_wscache *c, int sampled, size_t *which
  * parent's exit handlers (the terminal, buffered output). It is the one to read the inputs' content
  * samples again (the parent, at the end of an open, only fstats them, so that the sampling's cost
  * falls on the writer; tests/bench/PERF.md); an input that changed means no cache.
- * RETRIAGE_CACHE_WRITER_WAIT (a path, for tests) holds the write until that file exists, so that a
+ * rt_tuning.cache_writer_wait (a path, for tests) holds the write until that file exists, so that a
  * test can act while the writer waits and then let it go, instead of guessing a delay. */
 static void write_detached(const rt_wscache *c, const contents *w, void (*before)(void *), void *before_ctx)
 {
@@ -691,7 +683,7 @@ static void write_detached(const rt_wscache *c, const contents *w, void (*before
     for (int i = 3; i < 1024; i++)
         close(i);
 #endif
-    rt_file_test_hold("RETRIAGE_CACHE_WRITER_WAIT");
+    rt_file_test_hold(c->writer_wait);
     if (before)
         before(before_ctx);
     size_t changed;
@@ -736,7 +728,7 @@ long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const
     }
     h->file_size = off;   /* the checksums and meta_hash: by write_to, from the bytes it writes */
     contents w = {qids, pids, nqids, npids, qrels, runs, report, first, last, evals, meta, mlen};
-    int background = h->file_size >= env_size("RETRIAGE_CACHE_BACKGROUND_MIN", WS_BACKGROUND_DEFAULT);
+    int background = h->file_size >= c->background_min;
     if (!background && (d = input_changed(c, 1, &changed)) != NULL) {
         rt_report_add(report, RT_REPORT_INFO, "workspace cache not written: %s changed while it was read (%s)",
                       c->inputs[changed], d);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "rt_eval.h"
+#include "rt_tuning.h"
 #include "rt_qrels.h"
 #include "rt_report.h"
 #include "rt_run.h"
@@ -30,12 +31,14 @@ typedef struct rt_wscache_key {
     const char *const *names;        /* NULL, or per run its given name (NULL: none given) */
     size_t nruns;
     int order, strict;
+    const rt_tuning *tuning;         /* its cache_min, cache_background_min and cache_writer_wait;
+                                        NULL: the defaults. Read by rt_wscache_begin only */
 } rt_wscache_key;
 
 typedef struct rt_wscache rt_wscache;
 
 /* Starts caching for k: stamps its inputs before they are read. NULL when the workspace is not
- * cached: an input is not a regular file, or the runs are smaller than RETRIAGE_CACHE_MIN bytes
+ * cached: an input is not a regular file, or the runs are smaller than rt_tuning.cache_min bytes
  * (default 16 MiB: below that parsing is as fast as mapping). Owned: the caller frees it with
  * rt_wscache_free. */
 rt_wscache *rt_wscache_begin(const rt_wscache_key *k);

@@ -10,6 +10,7 @@
 #include "rt_err.h"
 #include "rt_run.h"
 #include "rt_taxonomy.h"
+#include "rt_tuning.h"
 
 /* What to load. Paths are used as given (the JSON reader resolves them against the file). */
 typedef struct rt_ws_spec {
@@ -42,9 +43,11 @@ typedef struct rt_ws_spec {
                                   enough for a thread of its own) is still being indexed when the
                                   open returns; the loader takes it in (rt_loader) */
     int defer_runs;            /* the workbench: runs read on threads (rt_ws_spec.nruns of at least
-                                  two, together at least the parallel threshold in bytes) are taken
+                                  two, together at least rt_tuning.parallel_min bytes) are taken
                                   in one by one: the open returns once the first is in, and the
                                   loader takes each of the others in */
+    const rt_tuning *tuning;   /* NULL: the defaults. Read during the open: the workspace keeps a
+                                  copy (its test-hold paths borrowed, see rt_tuning) */
 } rt_ws_spec;
 
 /* A workspace JSON file, read: the spec (every string in it owned by the config), and what the

@@ -73,9 +73,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         rt_measure_list_parse("RR@10,AP,nDCG@10,Success@1,MFR", &ms, &nm, &err) == RT_OK) {
         rt_eval *ev = rt_eval_new(q, qids, pids, ms, nm, 1);
         for (int parallel = 0; parallel < 2; parallel++) {
-            setenv("RETRIAGE_PARALLEL_MIN", parallel ? "0" : "999999999999", 1);
+            rt_tuning t = RT_TUNING_DEFAULTS;
+            t.parallel_min = parallel ? 0 : 999999999999ULL;
+            rt_run_opts po = o;
+            po.tuning = &t;
             rt_eval_result *r = NULL;
-            if (rt_eval_file(ev, path, &o, &r, &err) == RT_OK)
+            if (rt_eval_file(ev, path, &po, &r, &err) == RT_OK)
                 rt_eval_result_free(&r);
         }
         rt_eval_free(&ev);

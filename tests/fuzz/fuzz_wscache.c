@@ -22,6 +22,22 @@ static char ws_path[256], cache_path[512];
 static uint8_t *tmpl;   /* the cache this workspace writes: its key and stamps */
 static size_t tmpl_len;
 
+/* The workspace of ws_path with a cache for its small runs, written here, not by a child. */
+static rt_status open_tuned(rt_workspace **w, rt_err *err)
+{
+    static rt_tuning t = RT_TUNING_DEFAULTS;
+    t.cache_min = 0;
+    t.cache_background_min = 1000000000;
+    rt_ws_config *c;
+    rt_status st = rt_wsconfig_read(&c, ws_path, err);
+    if (st == RT_OK) {
+        c->spec.tuning = &t;
+        st = rt_workspace_open_config(w, c, NULL, NULL, err);
+        rt_wsconfig_free(&c);
+    }
+    return st;
+}
+
 static uint64_t get64(const uint8_t *p)
 {
     uint64_t v;
@@ -45,11 +61,9 @@ static void setup(void)
     static const char ws[] = "{\"queries\": \"q.tsv\", \"collection\": \"c.tsv\", \"qrels\": \"qrels\", "
                              "\"runs\": [\"run\"], \"measures\": \"RR@10,AP,nDCG@10\"}";
     snprintf(ws_path, sizeof ws_path, "%s", fuzz_file("ws.json", (const uint8_t *)ws, sizeof ws - 1));
-    setenv("RETRIAGE_CACHE_MIN", "0", 1);
-    setenv("RETRIAGE_CACHE_BACKGROUND_MIN", "1000000000", 1);   /* written here, not by a child */
     rt_workspace *w = NULL;
     rt_err err;
-    if (rt_workspace_open_json(&w, ws_path, 0, NULL, NULL, &err) != RT_OK)
+    if (open_tuned(&w, &err) != RT_OK)
         abort();
     rt_workspace_free(&w);
     DIR *d = opendir(fuzz_tmp());
@@ -110,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     free(b);
     rt_workspace *w = NULL;
     rt_err err;
-    if (rt_workspace_open_json(&w, ws_path, 0, NULL, NULL, &err) != RT_OK)
+    if (open_tuned(&w, &err) != RT_OK)
         abort();   /* a damaged cache is never an error: the inputs are read instead */
     rt_workspace_free(&w);
     return 0;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "rt_faiss.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_ngram.h"
@@ -515,6 +516,7 @@ static void test_planted(void)
 
 int main(void)
 {
+    rt_faiss_set_module(getenv("RETRIAGE_FAISS_MODULE"));   /* the build tree's, as the program does */
     test_flat_equals_brute_force();
     test_exact_blocks();
     test_factory_indexes();

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "journal_fixture.h"
+#include "rt_faiss.h"
 #include "rt_leakage.h"
 #include "rt_ngram.h"
 
@@ -41,6 +42,7 @@ static const char *matches(const rt_leakage *l, const rt_session *s, const char 
 
 int main(void)
 {
+    rt_faiss_set_module(getenv("RETRIAGE_FAISS_MODULE"));   /* the build tree's, as the program does */
     static const char *const types[] = {"identical", "generalization", "specialization", "reformulation"};
     int all = 1;
     for (size_t i = 0; i < 4; i++)

@@ -20,6 +20,7 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer, int no_cache)
 {
     spec->defer_collection = defer;
     spec->no_cache = no_cache;
+    spec->tuning = &tuning;
     rt_workspace *ws = NULL;
     rt_err err = {0};
     if (rt_workspace_open(&ws, spec, NULL, NULL, &err) != RT_OK)
@@ -83,14 +84,14 @@ int main(void)
 
     /* a cache written by a background process: forked when the collection comes in, it writes
      * the index too */
-    setenv("RETRIAGE_CACHE_BACKGROUND_MIN", "0", 1);
+    tuning.cache_background_min = 0;
     ws = open_ws(&spec, 1, 0);
     ok(ws && rt_workspace_settle(ws, 1, &err) == 1, "with a background writer: taken in");
     ok(ws && report_has(ws, "workspace cache being written in the background"), "the writer is started then");
     rt_workspace_free(&ws);
     for (int i = 0; i < 2000 && caches() == 0; i++)
         usleep(5000);
-    unsetenv("RETRIAGE_CACHE_BACKGROUND_MIN");
+    tuning.cache_background_min = (rt_tuning)RT_TUNING_DEFAULTS.cache_background_min;
     re = open_ws(&spec, 0, 0);
     ok(caches() == 1 && re && same_values(re, ref) && report_has(re, "1 judged passages are not in the collection"),
        "the reopen from what it wrote has every value and the count");

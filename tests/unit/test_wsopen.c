@@ -83,14 +83,16 @@ int main(void)
     uint64_t sizes[2] = {size_of(paths[0]), size_of(paths[1])};
     rt_ws_spec spec = {.qrels = qrels, .run_paths = paths, .nruns = 2, .measures = "RR@10,R@50",
                        .no_cache = 1};
+    rt_tuning tuning = RT_TUNING_DEFAULTS;
+    spec.tuning = &tuning;
 
-    setenv("RETRIAGE_PARALLEL_MIN", "99999999999", 1);   /* one by one */
+    tuning.parallel_min = 99999999999ULL;   /* one by one */
     rt_workspace *one = open_recorded("one by one", &spec, sizes);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus < 2) {
         printf("# skipped: the runs are read on threads only with two cores or more (%ld)\n", cpus);
     } else {
-        setenv("RETRIAGE_PARALLEL_MIN", "1", 1);   /* on threads */
+        tuning.parallel_min = 1;   /* on threads */
         rt_workspace *th = open_recorded("on threads", &spec, sizes);
         int same = one && th && one->nruns == th->nruns;
         for (size_t r = 0; same && r < one->nruns; r++)

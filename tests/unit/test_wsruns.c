@@ -27,6 +27,7 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer_runs, int defer_coll, i
     spec->defer_runs = defer_runs;
     spec->defer_collection = defer_coll;
     spec->no_cache = no_cache;
+    spec->tuning = &tuning;
     rt_workspace *ws = NULL;
     if (rt_workspace_open(&ws, spec, NULL, NULL, err) != RT_OK)
         printf("# open: %s\n", err->msg);
@@ -123,6 +124,7 @@ int main(void)
     remove_derived();
 
     /* deferred: the first run only, until settled */
+    tuning.settle_step = 1;   /* a pid a step: every run takes several calls */
     rt_workspace *ws = open_ws(&spec, 1, 0, 1, &err);
     size_t in = 0, of = 0;
     ok(ws && ws->nruns == 1 && ws->runs_pending, "a deferred open returns with its first run in");
@@ -132,7 +134,6 @@ int main(void)
     ok(ws && ws->nq == 3, "the query list has the first run's queries (%zu)", ws ? ws->nq : 0);
     int one_each = 1, rc = 0, steps = 0, quiet = 1;
     size_t was = ws ? ws->nruns : 0;
-    setenv("RETRIAGE_SETTLE_STEP", "1", 1);   /* a pid a step: every run takes several calls */
     for (int i = 0; ws && i < 4000 && ws->runs_pending; i++) {
         int busy = rt_workspace_runs_busy(ws);
         rc = rt_workspace_settle(ws, 0, &err);
@@ -143,7 +144,7 @@ int main(void)
         if (rc == 0 && !rt_workspace_runs_busy(ws))
             usleep(2000);
     }
-    unsetenv("RETRIAGE_SETTLE_STEP");
+    tuning.settle_step = (rt_tuning)RT_TUNING_DEFAULTS.settle_step;
     ok(one_each, "settling without waiting takes at most one run a call, and says so");
     ok(steps >= 4 && quiet && ws && !rt_workspace_runs_busy(ws),
        "a run is taken in a step a call (%d steps that left it half in), counted only when whole", steps);
@@ -319,7 +320,7 @@ int main(void)
     ok(!ws && strstr(err.msg, "bad.trec:2"), "a bad first run fails the deferred open itself");
 
     /* freed with a run half taken in: nothing leaks (ASan), nothing is left waiting */
-    setenv("RETRIAGE_SETTLE_STEP", "1", 1);
+    tuning.settle_step = 1;
     ws = open_ws(&spec, 1, 0, 1, &err);
     int half = 0;
     for (int i = 0; ws && i < 4000 && !half && ws->runs_pending; i++) {
@@ -329,7 +330,7 @@ int main(void)
         if (!half)
             usleep(2000);
     }
-    unsetenv("RETRIAGE_SETTLE_STEP");
+    tuning.settle_step = (rt_tuning)RT_TUNING_DEFAULTS.settle_step;
     ok(half && ws->nruns == 1, "a run half taken in is not counted");
     rt_workspace_free(&ws);
     ok(ws == NULL, "and the workspace is freed with it");

@@ -14,6 +14,9 @@
 #include "rt_workspace.h"
 
 static char dir[64];
+/* The tuning every open of these tests carries (rt_ws_spec.tuning): set by fixture_dir, changed
+ * by a test where it needs another number. */
+static rt_tuning tuning = RT_TUNING_DEFAULTS;
 
 /* Makes the folder, /tmp/NAME_XXXXXX (exits 2 when it cannot), the cache folder of the opens,
  * and sets what makes small inputs take the large ones' paths: the collection and the runs read
@@ -26,8 +29,8 @@ static __attribute__((unused)) void fixture_dir(const char *name)
         exit(2);
     }
     setenv("XDG_CACHE_HOME", dir, 1);
-    setenv("RETRIAGE_PARALLEL_MIN", "1", 1);
-    setenv("RETRIAGE_CACHE_MIN", "0", 1);
+    tuning.parallel_min = 1;
+    tuning.cache_min = 0;
 }
 
 /* The path of name in dir, written with text first unless text is NULL (exits 2 on failure). */
