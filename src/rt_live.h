@@ -17,7 +17,7 @@ typedef struct rt_live rt_live;
 rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *annot);
 void rt_live_free(rt_live **l);
 
-/* Evaluates the runs the workspace took in since (a deferred open's, rt_workspace_settle): they
+/* Evaluates the runs the workspace took in since (a deferred open's, rt_loader_poll): they
  * are not seen before this call. */
 void rt_live_sync(rt_live *l);
 

@@ -1,7 +1,7 @@
 /* rt_loader — opening a workspace: each input loaded with progress (the collection and the runs on
  * threads when they are large, rt_loadjobs), each run evaluated once against the base qrels, and,
  * for the workbench, what a deferred open left taken in step by step on the workspace's thread
- * (rt_workspace_settle), its report lines put where a waiting open puts them. */
+ * (rt_loader_poll, rt_loader_wait), its report lines put where a waiting open puts them. */
 #include "config.h"
 
 #include <pthread.h>
@@ -23,12 +23,13 @@
 #include "rt_path.h"
 #include "rt_reader.h"
 #include "rt_thread.h"
+#include "rt_warm.h"
 #include "rt_workspace.h"
 #include "rt_wsconfig.h"
 #include "rt_wscache.h"
 
 /* A collection still being indexed when the open returned (rt_ws_spec.defer_collection): its
- * thread, and what the open would have done with it, done by rt_workspace_settle instead: the
+ * thread, and what the open would have done with it, done by the loader instead: the
  * judged-pid check, and the workspace cache with the report lines first..last and the evals of
  * key ekey (the cache waits for the check, whose count it keeps). Their report lines go where the
  * open would have put them: the collection's at last, the check's and the cache's at checked. The
@@ -83,7 +84,7 @@ static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress
 }
 
 /* The runs still being parsed when the open returned (rt_ws_spec.defer_runs): the first is in,
- * the workers go on with the others, and rt_workspace_settle takes each in, in order, on the thread
+ * the workers go on with the others, and rt_loader_poll takes each in, in order, on the thread
  * that uses the workspace (ids are interned there, as a sequential open does). What the open would
  * have done once every run was in is done then: the cross-check, and the judged-pid check and the
  * workspace cache (or, with a collection still being indexed, its pending record updated so that
@@ -100,6 +101,37 @@ typedef struct rt_ws_runs {
     rt_eval_result *base;      /* then its evaluation, begun (NULL: still interning) */
     uint32_t evaluated;        /* the judged queries evaluated so far */
 } rt_ws_runs;
+
+/* What the warm-up thread reads: the runs and the collection as they were when it started,
+ * copied, so that nothing the workspace's thread changes afterwards (a collection taken in, the
+ * report, the ids) is read by it. */
+typedef struct warm_snapshot {
+    const rt_run **runs;
+    size_t nruns;
+    const rt_collection *collection;
+} warm_snapshot;
+
+/* What is still loading into a workspace (ws->loader), and the events not yet polled. Only the
+ * workspace's thread touches it; the threads it owns write only their jobs (rt_loadjobs). */
+struct rt_loader {
+    rt_ws_pending *coll;       /* the collection still being indexed, or NULL */
+    rt_ws_runs *runs;          /* the runs still being parsed, or NULL: ws->nruns counts those in */
+    size_t runs_failed;        /* deferred runs that could not be read (left out; the others came) */
+    int collection_failed;     /* a deferred collection could not be opened (the report says why) */
+    rt_load_event *q;          /* events q[said..nq) not yet returned by rt_loader_poll */
+    size_t nq, said, cap;
+    int done_said;             /* RT_LOAD_DONE was queued */
+    struct rt_warm *warm;      /* rt_loader_warm's thread, or NULL */
+    warm_snapshot *snap;       /* what that thread reads */
+    int warm_asked;            /* rt_loader_warm was called: later calls do nothing */
+};
+
+static void push(rt_loader *ld, const rt_load_event *ev)
+{
+    if (ld->nq == ld->cap)
+        ld->q = rt_grow_array(ld->q, ld->nq, ld->cap = ld->cap ? 2 * ld->cap : 8, sizeof *ld->q);
+    ld->q[ld->nq++] = *ev;
+}
 
 static void runs_pending_free(rt_ws_runs **pp)
 {
@@ -120,9 +152,9 @@ static void runs_pending_free(rt_ws_runs **pp)
     *pp = NULL;
 }
 
-/* Starts parsing the runs of s on workers (ws->runs_pending is set; the first run is taken in by
+/* Starts parsing the runs of s on workers (ws->loader->runs is set; the first run is taken in by
  * runs_take, after the queries and the qrels, and the open then returns without waiting for the
- * others). Does nothing (ws->runs_pending NULL) when the runs would not be read on threads. */
+ * others). Does nothing (ws->loader->runs NULL) when the runs would not be read on threads. */
 static void runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress)
 {
     if (!rt_runsjob_threads(s))
@@ -139,7 +171,7 @@ static void runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn 
                         .strict = s->strict, .tuning = &ws->tuning};
     if (!(p->j = rt_runsjob_start(&p->s, progress != NULL, 1)))
         runs_pending_free(&p);
-    ws->runs_pending = p;
+    ws->loader->runs = p;
 }
 
 /* Appends the lines of from to to, kinds kept. */
@@ -176,27 +208,28 @@ static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, size_t 
 /* Every deferred run is in (or one failed): what the open would have done next. */
 static void runs_done(rt_workspace *ws)
 {
-    rt_ws_runs *p = ws->runs_pending;
+    rt_ws_runs *p = ws->loader->runs;
     rt_runsjob_finish(&p->j);
-    ws->runs_pending = NULL;
+    ws->loader->runs = NULL;
     size_t n0 = rt_report_count(ws->report);
     rt_workspace_cross_check(ws);
-    if (ws->pending) {   /* the collection is taken in next, as after a waiting open's runs */
+    if (ws->loader->coll) {   /* the collection is taken in next, as after a waiting open's runs */
         rt_report_move_tail(ws->report, n0, p->after);
-        ws->pending->first = p->first;
-        ws->pending->last = p->at;
-        ws->pending->checked = p->after + (rt_report_count(ws->report) - n0);
-        ws->pending->ekey = p->ekey;
-        ws->pending->nqids = rt_strtab_count(ws->qids);
-        ws->pending->npids = rt_strtab_count(ws->pids);
+        ws->loader->coll->first = p->first;
+        ws->loader->coll->last = p->at;
+        ws->loader->coll->checked = p->after + (rt_report_count(ws->report) - n0);
+        ws->loader->coll->ekey = p->ekey;
+        ws->loader->coll->nqids = rt_strtab_count(ws->qids);
+        ws->loader->coll->npids = rt_strtab_count(ws->pids);
     } else {   /* the collection is in (or failed, or there is none): the rest of the open */
         rt_workspace_check_judged(ws);
-        if (ws->cache && !ws->runs_failed && !ws->collection_failed)
+        if (ws->cache && !ws->loader->runs_failed && !ws->loader->collection_failed)
             save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), p->first, p->at, p->ekey);
         rt_collection_save(ws->collection, ws->report);
         rt_report_move_tail(ws->report, n0, p->after);
     }
     runs_pending_free(&p);
+    push(ws->loader, &(rt_load_event){.kind = RT_LOAD_RUNS_DONE});
 }
 
 /* Pids interned per settle call that does not wait: a few milliseconds, so that the workbench
@@ -213,7 +246,7 @@ static size_t settle_step(const rt_workspace *ws)
  * still come; err and the report say why). */
 static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
 {
-    rt_ws_runs *p = ws->runs_pending;
+    rt_ws_runs *p = ws->loader->runs;
     size_t r = p->next;
     rt_status st = RT_OK;
     if (!p->taking) {
@@ -256,11 +289,13 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
     size_t n0 = p->taking_n0;
     p->next++;
     if (st != RT_OK) {
-        ws->runs_failed++;
+        ws->loader->runs_failed++;
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s (that run is not shown)", err->msg);
+        push(ws->loader, &(rt_load_event){.kind = RT_LOAD_FAILED, .run = r, .err = *err});
     } else {
         ws->nq = 0;   /* the queries only this run ranks come last */
         rt_workspace_list_queries(ws);
+        push(ws->loader, &(rt_load_event){.kind = RT_LOAD_RUN_READY, .run = ws->nruns - 1});
     }
     size_t k = rt_report_count(ws->report) - n0;
     rt_report_move_tail(ws->report, n0, p->at);
@@ -271,67 +306,26 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
     return st == RT_OK ? 1 : -1;
 }
 
-int rt_workspace_runs_busy(const rt_workspace *ws)
+/* The collection's thread is done (or waited for): what it made taken in, its events queued.
+ * Returns 1, or -1 when it could not be opened (err says why). */
+static int take_collection(rt_workspace *ws, rt_err *err)
 {
-    return ws->runs_pending && ws->runs_pending->taking;
-}
-
-void rt_workspace_abandon(rt_workspace *ws)
-{
-    if (ws->runs_pending) {   /* its workers stop after the run they read, or never (a pipe) */
-        rt_runsjob_abandon(&ws->runs_pending->j);
-        ws->runs_pending = NULL;   /* the job and what it read go with the process */
-    }
-    if (ws->pending) {   /* its thread only builds an index in memory */
-        atomic_store(&ws->pending->job->hurry, 1);
-        pthread_detach(ws->pending->th);
-        ws->pending = NULL;
-    }
-}
-
-int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total)
-{
-    if (!ws->runs_pending)
-        return 0;
-    *in = ws->runs_pending->next;
-    *total = ws->runs_pending->s.nruns;
-    return 1;
-}
-
-
-int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
-{
-    int taken = 0;
-    if (wait && wait != RT_SETTLE_RUNS && ws->pending && !atomic_load(&ws->pending->job->finished)) {
-        /* everything is waited for (a script, a command): the collection is no longer behind the
-         * runs but beside them, so that both cores stay busy to the end rather than one finishing
-         * the index alone once the runs are in */
-        atomic_store(&ws->pending->job->hurry, 1);
-        rt_thread_normal_priority(atomic_load(&ws->pending->job->tid));
-    }
-    while (ws->runs_pending) {   /* the runs first: with wait, the collection's part follows them */
-        int rc = runs_settle(ws, wait, err);
-        if (rc < 0)
-            return -1;
-        taken |= rc;
-        if (rc == 0 || !wait)   /* one run a call: the screen shows each */
-            break;
-    }
-    if (wait == RT_SETTLE_RUNS)
-        return taken;
-    rt_ws_pending *p = ws->pending;
-    if (!p || (!wait && !atomic_load(&p->job->finished)))
-        return taken;
-    if (!atomic_load(&p->job->finished)) {   /* waited for now: no longer behind other work */
-        atomic_store(&p->job->hurry, 1);
-        rt_thread_normal_priority(atomic_load(&p->job->tid));
-    }
+    rt_ws_pending *p = ws->loader->coll;
+    if (!atomic_load(&p->job->finished))   /* waited for now: no longer behind other work */
+        rt_colljob_hurry(p->job);
     pthread_join(p->th, NULL);
-    ws->pending = NULL;
+    ws->loader->coll = NULL;
     rt_colljob *j = p->job;
     int rc = 1;
-    rt_ws_runs *rp = ws->runs_pending;
-    if (rp && j->st == RT_OK) {
+    rt_ws_runs *rp = ws->loader->runs;
+    if (j->st != RT_OK) {   /* the open would have failed: the workbench goes on without passages */
+        *err = j->err;
+        ws->loader->collection_failed = 1;
+        append_report(ws->report, j->report);
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s (passages are not shown)", j->err.msg);
+        push(ws->loader, &(rt_load_event){.kind = RT_LOAD_FAILED, .collection = 1, .err = j->err});
+        rc = -1;
+    } else if (rp) {
         /* indexed before the last run is in: its passages show now; the judged-pid check and the
          * cache follow the runs (runs_done). Its lines go after the runs' so far (those of the
          * runs still to come go before them), the cross-check's after them. */
@@ -342,13 +336,7 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         rp->after += k;
         ws->collection = j->c;
         j->c = NULL;
-    } else if (j->st != RT_OK) {   /* the open would have failed: the workbench goes on without passages */
-        *err = j->err;
-        ws->collection_failed = 1;
-        append_report(ws->report, j->report);
-        rt_report_add(ws->report, RT_REPORT_WARNING, "%s (passages are not shown)", j->err.msg);
-        rc = -1;
-    } else {   /* as open_spec does when it waits for the collection, in its report's order */
+    } else {   /* as the open does when it waits for the collection, in its report's order */
         size_t n0 = rt_report_count(ws->report);
         append_report(ws->report, j->report);
         size_t k = rt_report_count(ws->report) - n0;
@@ -357,22 +345,145 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         j->c = NULL;
         size_t n1 = rt_report_count(ws->report);
         rt_workspace_check_judged(ws);
-        if (ws->cache && !ws->runs_failed)   /* the ids as the open left them: the journals may have added some since */
+        if (ws->cache && !ws->loader->runs_failed)   /* the ids as the open left them: the journals may
+                                                       have added some since */
             save_cache(ws, p->nqids, p->npids, p->first, p->last, p->ekey);
         rt_collection_save(ws->collection, ws->report);   /* no writer took it: here */
         rt_report_move_tail(ws->report, n1, p->checked + k);
     }
+    if (rc > 0)
+        push(ws->loader, &(rt_load_event){.kind = RT_LOAD_COLLECTION_READY});
     rt_colljob_free(&j);
     free(p);
     return rc;
 }
 
-int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total)
+/* What a deferred open left, taken in: the runs first (with wait, each whole; else a step of one),
+ * then the collection once its thread is done (with wait RT_LOAD_ALL, waited for). Returns 1 when
+ * something came in, 0 when nothing did, -1 when something could not be read (err: the first). */
+static int settle(rt_workspace *ws, unsigned wait, rt_err *err)
 {
-    if (!ws->pending)
+    rt_loader *ld = ws->loader;
+    int taken = 0, failed = 0;
+    if (wait == RT_LOAD_ALL && ld->coll && !atomic_load(&ld->coll->job->finished))
+        /* everything is waited for (a script, a command): the collection is no longer behind the
+         * runs but beside them, so that both cores stay busy to the end rather than one finishing
+         * the index alone once the runs are in */
+        rt_colljob_hurry(ld->coll->job);
+    while (ld->runs) {   /* the runs first: with wait, the collection's part follows them */
+        rt_err e;
+        int rc = runs_settle(ws, wait != 0, &e);
+        if (rc < 0 && !failed++)
+            *err = e;
+        taken |= rc > 0;
+        if (rc == 0 || !wait)   /* one run a call: the screen shows each */
+            break;
+    }
+    if (ld->coll && (wait == RT_LOAD_ALL || atomic_load(&ld->coll->job->finished))) {
+        rt_err e;
+        int rc = take_collection(ws, &e);
+        if (rc < 0 && !failed++)
+            *err = e;
+        taken |= rc > 0;
+    }
+    if (!ld->runs && !ld->coll && !ld->done_said) {   /* the end, once */
+        ld->done_said = 1;
+        push(ld, &(rt_load_event){.kind = RT_LOAD_DONE});
+    }
+    return failed ? -1 : taken;
+}
+
+int rt_loader_poll(rt_workspace *ws, int budget_ms, rt_load_event *ev)
+{
+    rt_loader *ld = ws->loader;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        if (ld && ld->said < ld->nq) {
+            *ev = ld->q[ld->said++];
+            if (ld->said == ld->nq)
+                ld->said = ld->nq = 0;
+            return 1;
+        }
+        if (!ld || (!ld->runs && !ld->coll))
+            return 0;
+        rt_err e;
+        (void)settle(ws, 0, &e);   /* a failure is an event */
+        if (ld->said < ld->nq)
+            continue;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long ms = (long)(t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+        if (ms >= budget_ms)
+            return 0;
+        if (!rt_loader_busy(ws))   /* nothing half taken in: the threads are given a moment */
+            nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
+    }
+}
+
+int rt_loader_wait(rt_workspace *ws, unsigned what, rt_err *err)
+{
+    rt_loader *ld = ws->loader;
+    int taken = 0, failed = 0;
+    while (ld && (ld->runs || (what == RT_LOAD_ALL && ld->coll))) {
+        rt_err e;
+        int rc = settle(ws, what, &e);
+        if (rc < 0 && !failed++)
+            *err = e;
+        taken |= rc > 0;
+        if (rc == 0 && !ld->runs)   /* RT_LOAD_RUNS: the collection comes later */
+            break;
+    }
+    return failed ? -1 : taken;
+}
+
+size_t rt_loader_queued(const rt_workspace *ws)
+{
+    return ws->loader ? ws->loader->nq - ws->loader->said : 0;
+}
+
+int rt_loader_busy(const rt_workspace *ws)
+{
+    return ws->loader && ws->loader->runs && ws->loader->runs->taking;
+}
+
+size_t rt_loader_runs_failed(const rt_workspace *ws) { return ws->loader ? ws->loader->runs_failed : 0; }
+int rt_loader_collection_failed(const rt_workspace *ws) { return ws->loader && ws->loader->collection_failed; }
+
+void rt_loader_abandon(rt_workspace *ws)
+{
+    rt_loader *ld = ws->loader;
+    if (!ld)
+        return;
+    if (ld->runs) {   /* its workers stop after the run they read, or never (a pipe) */
+        rt_runsjob_abandon(&ld->runs->j);
+        ld->runs = NULL;   /* the job and what it read go with the process */
+    }
+    if (ld->coll) {   /* its thread only builds an index in memory */
+        atomic_store(&ld->coll->job->hurry, 1);
+        pthread_detach(ld->coll->th);
+        ld->coll = NULL;
+    }
+}
+
+int rt_loader_runs_loading(const rt_workspace *ws, size_t *in, size_t *total)
+{
+    if (!ws->loader || !ws->loader->runs)
         return 0;
-    *done = atomic_load(&ws->pending->job->done);
-    *total = atomic_load(&ws->pending->job->total);
+    if (in)
+        *in = ws->loader->runs->next;
+    if (total)
+        *total = ws->loader->runs->s.nruns;
+    return 1;
+}
+
+int rt_loader_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total)
+{
+    if (!ws->loader || !ws->loader->coll)
+        return 0;
+    if (done)
+        *done = atomic_load(&ws->loader->coll->job->done);
+    if (total)
+        *total = atomic_load(&ws->loader->coll->job->total);
     return 1;
 }
 
@@ -432,7 +543,7 @@ static rt_status take_first_run(rt_workspace *ws, open_state *o, rt_err *err)
     uint64_t total = 0;
     for (size_t r = 0; r < o->s->nruns; r++)
         total += rt_load_file_size(o->s->run_paths[r]);
-    rt_ws_runs *p = ws->runs_pending;
+    rt_ws_runs *p = ws->loader->runs;
     rt_status st = runs_take(ws, &p->s, p->j, 0, 0, total, o->progress, o->ctx, err);
     p->next = 1;
     return st;
@@ -467,15 +578,15 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
         phase(o->progress, o->ctx, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
-    if (st == RT_OK && ws->runs_pending)
+    if (st == RT_OK && ws->loader->runs)
         st = take_first_run(ws, o, err);
-    if (st == RT_OK && !o->cached && !ws->runs_pending)
+    if (st == RT_OK && !o->cached && !ws->loader->runs)
         st = load_runs(ws, s, o->progress, o->ctx, err);
     if (o->coll_later)
         o->threaded = st == RT_OK && rt_colljob_start(&o->job, &o->coll_th, s, !ws->cache);
     o->last = rt_report_count(ws->report);
-    if (ws->runs_pending)
-        ws->runs_pending->first = o->first, ws->runs_pending->at = o->last;
+    if (ws->loader->runs)
+        ws->loader->runs->first = o->first, ws->loader->runs->at = o->last;
     return st;
 }
 
@@ -508,9 +619,9 @@ static rt_status coll_wait(rt_workspace *ws, open_state *o, rt_status st, rt_err
 static rt_status open_collection(rt_workspace *ws, open_state *o, rt_status st, rt_err *err)
 {
     const rt_ws_spec *s = o->s;
-    if (o->threaded && st == RT_OK && s->defer_collection) {   /* rt_workspace_settle takes it */
-        ws->pending = rt_calloc(1, sizeof *ws->pending);
-        *ws->pending = (rt_ws_pending){o->job, o->coll_th, o->first, o->last, 0, 0, 0, 0};
+    if (o->threaded && st == RT_OK && s->defer_collection) {   /* the loader takes it in */
+        ws->loader->coll = rt_calloc(1, sizeof *ws->loader->coll);
+        *ws->loader->coll = (rt_ws_pending){o->job, o->coll_th, o->first, o->last, 0, 0, 0, 0};
     } else if (o->threaded) {
         st = coll_wait(ws, o, st, err);
     } else if (st == RT_OK && s->collection) {
@@ -518,8 +629,8 @@ static rt_status open_collection(rt_workspace *ws, open_state *o, rt_status st, 
         st = rt_collection_open(&ws->collection, s->collection, o->progress ? collection_progress : NULL,
                                 &b, ws->report, err);
     }
-    if (ws->runs_pending)   /* a deferred run's cross-check goes past the collection's lines */
-        ws->runs_pending->after = rt_report_count(ws->report);
+    if (ws->loader->runs)   /* a deferred run's cross-check goes past the collection's lines */
+        ws->loader->runs->after = rt_report_count(ws->report);
     return st;
 }
 
@@ -549,11 +660,11 @@ static void open_checks(rt_workspace *ws, const open_state *o, uint64_t ekey)
 {
     rt_workspace_cross_check(ws);
     rt_workspace_check_judged(ws);
-    if (ws->pending) {
-        ws->pending->checked = rt_report_count(ws->report);
-        ws->pending->ekey = ekey;
-        ws->pending->nqids = rt_strtab_count(ws->qids);
-        ws->pending->npids = rt_strtab_count(ws->pids);
+    if (ws->loader->coll) {
+        ws->loader->coll->checked = rt_report_count(ws->report);
+        ws->loader->coll->ekey = ekey;
+        ws->loader->coll->nqids = rt_strtab_count(ws->qids);
+        ws->loader->coll->npids = rt_strtab_count(ws->pids);
     } else if (ws->cache && !o->cached) {   /* last: it keeps the evals and the count check_judged made */
         save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), o->first, o->last, ekey);
     }
@@ -604,6 +715,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     if (s->nruns == 0)
         return rt_err_set(err, RT_EUSAGE, "a workspace needs at least one run");
     rt_workspace *ws = rt_workspace_new(s);
+    rt_loader_attach(ws);
     rt_ws_spec sp = *s;   /* with the workspace's copy of the tuning, which outlives the open */
     sp.tuning = &ws->tuning;
     s = &sp;
@@ -618,8 +730,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     free(o.runs);
     if (st == RT_OK) {
         uint64_t ekey = open_evaluate(ws, &o);
-        if (ws->runs_pending)   /* the rest once every run is in (runs_done) */
-            ws->runs_pending->ekey = ekey;
+        if (ws->loader->runs)   /* the rest once every run is in (runs_done) */
+            ws->loader->runs->ekey = ekey;
         else
             open_checks(ws, &o, ekey);
         st = open_extras(ws, s, err);
@@ -739,14 +851,66 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
     return st;
 }
 
-void rt_loader_stop(rt_workspace *ws)
+void rt_loader_attach(rt_workspace *ws)
 {
-    runs_pending_free(&ws->runs_pending);   /* its workers read only the files */
-    if (ws->pending) {   /* a collection still being indexed: its thread reads only the file */
-        rt_colljob_hurry(ws->pending->job);
-        pthread_join(ws->pending->th, NULL);
-        rt_colljob_free(&ws->pending->job);
-        free(ws->pending);
-        ws->pending = NULL;
+    if (!ws->loader)
+        ws->loader = rt_calloc(1, sizeof *ws->loader);
+}
+
+void rt_loader_free(rt_workspace *ws)
+{
+    rt_loader *ld = ws->loader;
+    if (!ld)
+        return;
+    rt_warm_stop(&ld->warm);   /* first: it reads the runs and the mappings */
+    if (ld->snap)
+        free(ld->snap->runs);
+    free(ld->snap);
+    runs_pending_free(&ld->runs);   /* its workers read only the files */
+    if (ld->coll) {   /* a collection still being indexed: its thread reads only the file */
+        rt_colljob_hurry(ld->coll->job);
+        pthread_join(ld->coll->th, NULL);
+        rt_colljob_free(&ld->coll->job);
+        free(ld->coll);
     }
+    free(ld->q);
+    free(ld);
+    ws->loader = NULL;
+}
+
+
+/* The warm-up thread's work, after the index and the cache are mapped in: the runs checked, then
+ * the collection read into the page cache (the passages a key shows then wait for no disk read).
+ * Touches: the snapshot's runs (their rankings, read) and collection (its file, read). Never
+ * touches: the workspace, its ids, report or cache, the loader. */
+static void check_runs_then_collection(void *ctx, const atomic_int *stop)
+{
+    const warm_snapshot *w = ctx;
+    for (size_t r = 0; r < w->nruns; r++)
+        rt_run_check_all(w->runs[r], stop);
+    rt_collection_warm(w->collection, stop);
+}
+
+void rt_loader_warm(rt_workspace *ws)
+{
+    rt_loader *ld = ws->loader;
+    rt_warm_region reg[2];
+    size_t n = 0;
+    if (!ld || ld->warm_asked || ld->runs)   /* it reads every run: once they are all in */
+        return;
+    ld->warm_asked = 1;
+    /* the index first: each passage the compare view shows costs a few of its pages */
+    if (ws->collection && (reg[n].p = rt_collection_index_map(ws->collection, &reg[n].len)) != NULL)
+        n++;
+    if ((reg[n].p = rt_wscache_map(ws->cache, &reg[n].len)) != NULL)
+        n++;
+    if (!n)
+        return;
+    warm_snapshot *w = rt_calloc(1, sizeof *w);
+    w->runs = rt_calloc(ws->nruns + 1, sizeof *w->runs);
+    for (size_t r = 0; r < ws->nruns; r++)
+        w->runs[w->nruns++] = ws->runs[r].run;
+    w->collection = ws->collection;
+    ld->snap = w;
+    ld->warm = rt_warm_start(reg, n, check_runs_then_collection, w);
 }

@@ -62,14 +62,15 @@ static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
  * until they are in, and such an operation is applied as it always was. */
 static int replay_qid_known(const rt_session *s, const char *qid)
 {
-    return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID || s->ws->runs_pending != NULL;
+    return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID || rt_loader_runs_loading(s->ws, NULL, NULL);
 }
 
 /* Whether pid is a passage this workspace has (its qrels, runs or collection). Runs or a
  * collection still being read are not waited for either: what they may hold counts as known. */
 static int replay_pid_known(const rt_session *s, const char *pid)
 {
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID || s->ws->runs_pending || s->ws->pending)
+    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID || rt_loader_runs_loading(s->ws, NULL, NULL) ||
+        rt_loader_collection_loading(s->ws, NULL, NULL))
         return 1;
     const char *t;
     size_t tl;
@@ -239,27 +240,27 @@ const char *rt_session_readonly(const rt_session *s)
     return s->journal ? rt_journal_readonly(s->journal) : s->derived ? s->derived : "no journal";
 }
 
-static int settle(rt_session *s, int wait, rt_err *err)
+int rt_session_poll(rt_session *s, int budget_ms, rt_load_event *ev)
 {
-    size_t nruns = s->ws->nruns;
-    int rc = rt_workspace_settle(s->ws, wait, err);
-    if (s->ws->nruns != nruns) {
-        rt_live_sync(s->live);
-        if (s->on_runs)
-            s->on_runs(s->on_runs_ctx);
-    }
+    int got = rt_loader_poll(s->ws, budget_ms, ev);
+    rt_live_sync(s->live);   /* the runs in so far (a wait below may have taken them in) */
+    return got;
+}
+
+int rt_session_wait(rt_session *s, unsigned what, rt_err *err)
+{
+    int rc = rt_loader_wait(s->ws, what, err);
+    rt_live_sync(s->live);
     return rc;
 }
 
-int rt_session_settle(rt_session *s, int wait, rt_err *err) { return settle(s, wait, err); }
-
 /* Deferred runs and a collection still being indexed (rt_ws_spec.defer_runs, defer_collection),
- * waited for and taken in: before a passage only they may know is looked up. */
+ * waited for and taken in: before a passage only they may know is looked up. Their events stay
+ * queued for whoever polls (the workbench catches up then). */
 static void settled(rt_session *s)
 {
     rt_err e;
-    if (s->ws->pending || s->ws->runs_pending)
-        (void)settle(s, 1, &e);   /* a failure is in the report */
+    (void)rt_session_wait(s, RT_LOAD_ALL, &e);   /* a failure is an event, and in the report */
 }
 
 static int id_of_pid(const rt_session *s, const char *pid)
@@ -292,7 +293,8 @@ static int known_qid(const rt_session *s, const char *qid)
  * workspace. */
 static void settle_for(rt_session *s, const rt_op *op)
 {
-    if (!s->ws->pending && !s->ws->runs_pending)
+    int runs = rt_loader_runs_loading(s->ws, NULL, NULL);
+    if (!runs && !rt_loader_collection_loading(s->ws, NULL, NULL))
         return;
     /* a passage no id names yet: the runs may name it (the collection alone would not take them in) */
     int q = op->qid && !known_qid(s, op->qid), p = op->pid && !id_of_pid(s, op->pid);
@@ -303,8 +305,8 @@ static void settle_for(rt_session *s, const rt_op *op)
     rt_err e;   /* a failure is in the workspace's report */
     if (p)
         settled(s);
-    else if (q && s->ws->runs_pending)
-        (void)settle(s, RT_SETTLE_RUNS, &e);
+    else if (q && runs)
+        (void)rt_session_wait(s, RT_LOAD_RUNS, &e);
 }
 
 /* rt_session_check after settle_for: the check every change made here goes through. */

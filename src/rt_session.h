@@ -12,6 +12,7 @@
 #include "rt_err.h"
 #include "rt_journal.h"
 #include "rt_live.h"
+#include "rt_loader.h"
 #include "rt_workspace.h"
 
 typedef struct rt_session {
@@ -21,9 +22,6 @@ typedef struct rt_session {
     rt_live *live;
     char *annotator;
     char *journal_dir;
-    void (*on_runs)(void *ctx);   /* called when it took deferred runs in (rt_session_settle, or a
-                                     passage it had to know), or NULL; on_runs_ctx its argument */
-    void *on_runs_ctx;
     /* Read back at the open: operations naming a query the workspace's queries file does not
      * have (a journal of another workspace?), the first one's line and qid (said in a warning). */
     size_t foreign[2], foreign_line[2];   /* operations read back naming a query [0] or a passage [1]
@@ -77,15 +75,19 @@ const char *rt_session_readonly(const rt_session *s);
  * rt_session_close, before ws. */
 rt_session *rt_session_derived(rt_workspace *ws, const char *author, rt_annot *annot, const char *why);
 
-/* rt_workspace_settle on the session's workspace, and the live metrics brought up to the runs it
- * took in (then on_runs is called). Same returns. The session does the same, waiting, before it
- * looks up a passage that only runs or a collection not yet in may know. */
-int rt_session_settle(rt_session *s, int wait, rt_err *err);
+/* rt_loader_poll on the session's workspace, the live metrics brought up to the runs in. The
+ * session itself waits (rt_session_wait) before it looks up a query or passage that only runs or a
+ * collection not yet in may know: the events of what came in then are returned here afterwards,
+ * so that whoever polls catches up (the workspace's generation tells it sooner). */
+int rt_session_poll(rt_session *s, int budget_ms, rt_load_event *ev);
+
+/* rt_loader_wait on the session's workspace, the live metrics brought up to the runs in. */
+int rt_session_wait(rt_session *s, unsigned what, rt_err *err);
 
 /* Checks op (known query and passage, grade in range, known category or leak type) without
  * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. Only reads:
  * runs or a collection still being read are not waited for, so a query or passage only they name
- * is unknown here until they are in (rt_session_settle); the changes themselves (rt_session_do,
+ * is unknown here until they are in (rt_session_poll); the changes themselves (rt_session_do,
  * the changes by id, imports) wait for them first. */
 rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err);
 

@@ -176,40 +176,12 @@ rt_workspace *rt_workspace_new(const rt_ws_spec *s)
     return ws;
 }
 
-/* After the index and the cache are in: the runs checked, then the collection read into the page
- * cache (the passages a key shows then wait for no disk read). */
-static void check_runs_then_collection(void *ctx, const atomic_int *stop)
-{
-    const rt_workspace *ws = ctx;
-    for (size_t r = 0; r < ws->nruns; r++)
-        rt_run_check_all(ws->runs[r].run, stop);
-    rt_collection_warm(ws->collection, stop);
-}
-
-void rt_workspace_warm(rt_workspace *ws)
-{
-    rt_warm_region reg[2];
-    size_t n = 0;
-    if (ws->warm_asked || ws->runs_pending)   /* it reads every run: once they are all in */
-        return;
-    ws->warm_asked = 1;
-    /* the index first: each passage the compare view shows costs a few of its pages (on a cold
-     * disk, key replays had 5-6 keys over a frame this way, 14 the other way round, 21-24 without) */
-    if (ws->collection && (reg[n].p = rt_collection_index_map(ws->collection, &reg[n].len)) != NULL)
-        n++;
-    if ((reg[n].p = rt_wscache_map(ws->cache, &reg[n].len)) != NULL)
-        n++;
-    if (n)
-        ws->warm = rt_warm_start(reg, n, check_runs_then_collection, ws);
-}
-
 void rt_workspace_free(rt_workspace **wp)
 {
     if (!wp || !*wp)
         return;
     rt_workspace *ws = *wp;
-    rt_warm_stop(&ws->warm);   /* first: it reads the runs and the mappings */
-    rt_loader_stop(ws);   /* then the threads still loading: they read only the files */
+    rt_loader_free(ws);   /* first: its threads read the runs, the mappings and the files */
     for (size_t r = 0; r < ws->nruns; r++) {
         rt_run_free(&ws->runs[r].run);
         rt_eval_result_free(&ws->runs[r].base);

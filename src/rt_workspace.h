@@ -58,25 +58,20 @@ typedef struct rt_workspace {
     uint32_t *qlist;           /* every query the workspace knows: queries file order, then */
     size_t nq;                 /* judged queries, then run-only queries */
     struct rt_wscache *cache;  /* the workspace cache (rt_wscache), or NULL */
-    struct rt_warm *warm;      /* rt_workspace_warm's thread, or NULL */
-    struct rt_ws_pending *pending; /* the collection still being indexed (defer_collection), or
-                                  NULL; collection is NULL meanwhile */
-    int collection_failed;     /* a deferred collection could not be opened (the report says why) */
-    struct rt_ws_runs *runs_pending; /* the runs still being parsed (defer_runs), or NULL: nruns
-                                  counts those taken in so far */
-    int runs_failed;           /* deferred runs that could not be read (left out; the others came) */
-    int warm_asked;            /* rt_workspace_warm was called: later calls do nothing */
+    struct rt_loader *loader;  /* what is still loading into it (rt_loader.h: private; its
+                                  queries and events are the only way to know) */
     rt_tuning tuning;          /* the spec's (or the defaults), as the open took it */
 } rt_workspace;
 
 /* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
 typedef void (*rt_ws_progress_fn)(void *ctx, const char *phase, uint64_t done, uint64_t total);
 
+/* Opens the workspace a spec describes (rt_loader.c). With defer_runs or defer_collection, it
+ * returns before they are in: rt_loader_poll brings them. Owned: the caller frees *out with
+ * rt_workspace_free. */
 rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
                             rt_ws_progress_fn progress, void *ctx, rt_err *err);
 
-/* Opens the workspace a spec describes (rt_loader.c). Owned: the caller frees *out with
- * rt_workspace_free. */
 /* Opens the workspace of a JSON file read by rt_wsconfig_read (its spec as the caller left it:
  * flags, tuning), named and with the taxonomy the file gives (taken from c). */
 rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_progress_fn progress,
@@ -92,38 +87,6 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
 
 void rt_workspace_free(rt_workspace **ws);
 
-/* What a deferred open left, taken into ws. Deferred runs (rt_ws_spec.defer_runs) first, in
- * order: each is interned, evaluated and counted in ws->nruns (a run's queries join ws->qlist; a
- * live state sees the new runs after rt_live_sync); after the last, the cross-check. Then a
- * deferred collection (rt_ws_spec.defer_collection), once indexed: ws->collection is set, the
- * judged passages it lacks are reported, and the workspace cache (with the ids as they were when
- * the last run was in) and the index are written (by the cache's writer process) as a waiting
- * open would have. With wait 1, waits for everything; with RT_SETTLE_RUNS, for every run only; with
- * 0, takes a step of one run (rt_workspace_runs_busy until its last step), or the collection,
- * only when it is ready. Returns 1 when something was taken now, 0 when nothing was (none
- * pending, not ready, or a step that did not finish a run), -1 when a run (counted in ws->runs_failed: it is left out, the others
- * still come) or
- * the collection (ws->collection_failed: ws goes on without one) could not be read; err says
- * why, the report too, and no cache is written after a run failed. On the thread that uses ws. */
-int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err);
-#define RT_SETTLE_RUNS 2   /* wait: for the runs only; a collection is taken only when done */
-
-/* The process is about to end with runs still being read or a collection still being indexed:
- * their threads are told to stop, detached and left to the exit, never waited for (a run read from
- * a pipe may never end); rt_workspace_free then frees the rest. Nothing is written for them. */
-void rt_workspace_abandon(rt_workspace *ws);
-
-/* 1 while deferred runs (rt_ws_spec.defer_runs) are still being read, with how many are in
- * (ws->nruns) of how many; else 0. */
-int rt_workspace_runs_loading(const rt_workspace *ws, size_t *in, size_t *total);
-
-/* 1 while a read run is being taken in a step per rt_workspace_settle call that does not wait
- * (a few milliseconds each, so that keys are handled between them): call it again soon. */
-int rt_workspace_runs_busy(const rt_workspace *ws);
-
-/* 1 while a deferred collection is being indexed, with the bytes read of its total; else 0. */
-int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint64_t *total);
-
 /* The text of query qid, or NULL. Borrowed: valid until rt_workspace_free. */
 const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
 
@@ -132,14 +95,6 @@ const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
  * workspace has no collection, its collection is still being indexed (a deferred open), or pid is
  * not in it. */
 int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len);
-
-/* After the first screen of a reopen: on a low-priority thread (rt_warm), maps in the collection
- * index and the workspace cache, then checks every run's rankings (rt_run_check_all) and reads
- * the collection into the page cache, so that keys which read every ranking or show passages do
- * not fault them in one page at a time. Once per workspace; nothing while deferred runs are still
- * being taken in (ask again after) or when neither the index nor the cache is mapped; stopped by
- * rt_workspace_free. */
-void rt_workspace_warm(rt_workspace *ws);
 
 /* The first bytes of the passages of the n pids brought into memory together, before a screen
  * shows them (rt_collection_prefetch): from a cold collection, one disk wait instead of n. */

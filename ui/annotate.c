@@ -259,7 +259,7 @@ static int ids_of(app *a, const char *q, const char *p, uint32_t *qid, uint32_t 
 {
     *qid = rt_strtab_find(a->s->ws->qids, q, strlen(q));
     *pid = RT_NO_ID;
-    if (*qid == RT_NO_ID && a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* ranked by a later run? */
+    if (*qid == RT_NO_ID && rt_loader_runs_loading(a->s->ws, NULL, NULL) && app_wait(a, APP_WAIT_RUNS))   /* ranked by a later run? */
         *qid = rt_strtab_find(a->s->ws->qids, q, strlen(q));
     if (*qid == RT_NO_ID) {
         app_message(a, 1, "unknown query \"%s\"", q);

@@ -117,7 +117,7 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
     } else {
         char miss[160];
         uint64_t done, total;
-        int loading = rt_workspace_collection_loading(a->s->ws, &done, &total);
+        int loading = rt_loader_collection_loading(a->s->ws, &done, &total);
         /* a long pid is cut */
         snprintf(miss, sizeof miss, loading ? "[%s] …" : "[%s]", rt_strtab_str(a->s->ws->pids, pid));
         draw_text(y, x, w, miss, strlen(miss), role == ROLE_SELECTED ? role : ROLE_DIM, NULL);
@@ -242,45 +242,61 @@ void app_catch_up(app *a)
 size_t app_find_run(app *a, const char *name)
 {
     size_t r = rt_workspace_find_run(a->s->ws, name);
-    if (r == (size_t)-1 && a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* perhaps one still being read */
+    if (r == (size_t)-1 && rt_loader_runs_loading(a->s->ws, NULL, NULL) && app_wait(a, APP_WAIT_RUNS))   /* perhaps one still being read */
         r = rt_workspace_find_run(a->s->ws, name);
     return r;
 }
 
+int app_loading(const app *a)
+{
+    const rt_workspace *ws = a->s->ws;
+    return rt_loader_runs_loading(ws, NULL, NULL) || rt_loader_collection_loading(ws, NULL, NULL) ||
+           rt_loader_queued(ws);
+}
+
+/* One loading event: what the screen says of it. */
+static void loaded(app *a, const rt_load_event *ev)
+{
+    size_t warnings = rt_report_warnings(a->s->ws->report);
+    switch (ev->kind) {
+    case RT_LOAD_RUN_READY:
+    case RT_LOAD_DONE:
+        return;
+    case RT_LOAD_FAILED:
+        if (ev->collection)
+            app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
+        else   /* what to do first: a long path and message would push it off a narrow status line */
+            app_message(a, 1, "a run could not be read and is not shown (L: why): %s", ev->err.msg);
+        break;
+    case RT_LOAD_RUNS_DONE:
+        if (warnings > a->warned)
+            note_warnings(a, "every run is in");
+        break;
+    case RT_LOAD_COLLECTION_READY:   /* taken in now, or by the session (a passage it had to know) */
+        if (warnings > a->warned)
+            note_warnings(a, "the collection is in");
+        break;
+    }
+    a->warned = warnings;   /* (those it brought, when the session took it in, included) */
+}
+
 int app_settle(app *a, int wait)
 {
-    if (!a->coll_pending && !a->runs_pending)
+    if (!app_loading(a))
         return 0;
-    size_t nruns = a->s->ws->nruns;
     rt_err e;
-    e.msg[0] = '\0';
-    (void)rt_session_settle(a->s, wait, &e);
+    if (wait)   /* its failures come as events, below */
+        (void)rt_session_wait(a->s, RT_LOAD_ALL, &e);
+    rt_load_event ev;
+    int changed = 0;
+    /* a step (or the events a wait queued), then only what it queued: keys come between steps */
+    if (rt_session_poll(a->s, 0, &ev)) {
+        do {
+            loaded(a, &ev);
+            changed = 1;
+        } while (rt_loader_queued(a->s->ws) && rt_session_poll(a->s, 0, &ev));
+    }
     app_catch_up(a);
-    int changed = a->s->ws->nruns != nruns;
-    if (a->s->ws->runs_failed > a->runs_failed) {   /* a run that could not be read: left out */
-        a->runs_failed = a->s->ws->runs_failed;
-        changed = 1;
-        /* what to do first: a long path and message would push it off a narrow status line */
-        app_message(a, 1, "a run could not be read and is not shown (L: why)%s%s", e.msg[0] ? ": " : "", e.msg);
-        a->warned = rt_report_warnings(a->s->ws->report);
-    }
-    if (a->runs_pending && !a->s->ws->runs_pending) {   /* the last run is in */
-        a->runs_pending = 0;
-        changed = 1;
-        if (rt_report_warnings(a->s->ws->report) > a->warned)
-            note_warnings(a, "every run is in");
-        a->warned = rt_report_warnings(a->s->ws->report);
-    }
-    if (a->coll_pending && !a->s->ws->pending) {   /* taken in now, or by the session (a passage it had to know) */
-        a->coll_pending = 0;
-        changed = 1;
-        if (!a->s->ws->collection)
-            app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
-        else if (rt_report_warnings(a->s->ws->report) > a->warned)
-            note_warnings(a, "the collection is in");
-        a->warned = rt_report_warnings(a->s->ws->report);   /* (those it brought, when the session
-                                                          * took it in for a passage, included) */
-    }
     return changed;
 }
 
@@ -378,12 +394,12 @@ static void draw_status(app *a)
     app_columns_hint(a, hint, sizeof hint);
     char runs[64] = "", coll[48] = "";
     size_t in, of;
-    if (rt_workspace_runs_loading(a->s->ws, &in, &of))   /* the others still being read */
+    if (rt_loader_runs_loading(a->s->ws, &in, &of))   /* the others still being read */
         snprintf(runs, sizeof runs, "  runs: %zu of %zu read", in, of);
     else if (!hint[0])
         snprintf(runs, sizeof runs, "  %zu run%s", a->s->ws->nruns, a->s->ws->nruns == 1 ? "" : "s");
     uint64_t done, total;
-    if (rt_workspace_collection_loading(a->s->ws, &done, &total))   /* indexed behind this screen */
+    if (rt_loader_collection_loading(a->s->ws, &done, &total))   /* indexed behind this screen */
         snprintf(coll, sizeof coll, "  passages: indexing %d%%", total ? (int)(100 * done / total) : 0);
     snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", list_state(a)->nrows, a->s->ws->nq, runs,
              rt_run_name(a->s->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");

@@ -110,9 +110,6 @@ typedef struct app {
     int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
 
     /* loading behind the screen */
-    int coll_pending;          /* the collection was still being indexed when last looked at */
-    int runs_pending;          /* runs were still being read when last looked at */
-    int runs_failed;           /* of those, the ones that could not be read, said so */
     size_t warned;             /* load warnings the user was told of (or that were there at the
                                 * first screen): more since, and a run or the collection coming in
                                 * says so */
@@ -166,11 +163,14 @@ void app_message(app *a, int error, const char *fmt, ...) __attribute__((format(
 /* Draws the whole screen for the current view. */
 void app_draw(app *a);
 
-/* Takes in what the first screen did not wait for (rt_session_settle; with wait 1, waits for it
- * all, with RT_SETTLE_RUNS for every run): the next of the runs still being read, or the collection indexed behind it; the views
- * catch up with the runs taken in, and a message says what came of the last of them. 1 when
+/* Reacts to what loading brought (rt_session_poll's events: a step of the runs still being read,
+ * or the collection indexed behind the first screen; with wait 1, everything waited for first):
+ * the views catch up with the runs taken in, and a message says what came of them. 1 when
  * something came in or failed since the last call (redraw), else 0. */
 int app_settle(app *a, int wait);
+
+/* Whether anything is still loading behind the screen, or came in and is not yet said. */
+int app_loading(const app *a);
 
 /* rt_workspace_find_run, waiting for the runs still being read when name is none of those in. */
 size_t app_find_run(app *a, const char *name);

@@ -102,8 +102,7 @@ static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
 
 pair_hint hint_of(app *a, uint32_t qid, uint32_t pid)
 {
-    uint64_t done, total;
-    if (!a->s->ws->answers || rt_workspace_collection_loading(a->s->ws, &done, &total)) {   /* none yet */
+    if (!a->s->ws->answers || rt_loader_collection_loading(a->s->ws, NULL, NULL)) {   /* none yet */
         pair_hint none = {HINT_NONE, 0, 0, 0, 0, 0, 0};
         return none;
     }

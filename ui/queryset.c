@@ -51,7 +51,7 @@ int act_sample(app *a, const char *arg)
     rt_condition c;
     rt_err err;
     if (rt_condition_parse(a->s->ws, arg + used, &c, &err) != RT_OK &&
-        (!a->s->ws->runs_pending || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
+        (!rt_loader_runs_loading(a->s->ws, NULL, NULL) || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
          rt_condition_parse(a->s->ws, arg + used, &c, &err) != RT_OK)) {
         app_message(a, 1, "%s", err.msg);
         return -1;

@@ -239,7 +239,7 @@ static int run_script(app *a, const ui_opts *o)
     size_t len;
     int rc = 0, st;
     app_draw(a);
-    rt_workspace_warm(a->s->ws);   /* the first screen is up: the rest of the cache in the background */
+    rt_loader_warm(a->s->ws);   /* the first screen is up: the rest of the cache in the background */
     list_contrast_ahead(a);
     while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
         while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
@@ -302,7 +302,7 @@ static void run_tty(app *a)
     sigaction(SIGHUP, &sa, NULL);
     /* wake up now and then to see the signal flag; redraw only after input, or to show a run
      * come in (looked for more often while they are being read) */
-    timeout(a->runs_pending ? 50 : 250);
+    timeout(rt_loader_runs_loading(a->s->ws, NULL, NULL) ? 50 : 250);
     int dirty = 1;
     double drawn = 0;
     while (!a->quit && !got_signal) {
@@ -311,19 +311,19 @@ static void run_tty(app *a)
             app_draw(a);
             check_collection(a);
             refresh();
-            rt_workspace_warm(a->s->ws);   /* once the first screen is up; then nothing */
+            rt_loader_warm(a->s->ws);   /* once the first screen is up; then nothing */
             list_contrast_ahead(a);
         }
         wint_t ch;
         int r = get_wch(&ch);
         dirty = r != ERR;
-        if (a->coll_pending || a->runs_pending) {   /* what the first screen did not wait for: the
+        if (app_loading(a)) {   /* what the first screen did not wait for: the
                                                        runs as each comes in, the collection's progress */
             /* a run is taken in a step at a time, a key handled between two (none waits more than
              * a step); the progress is drawn again every 50 ms meanwhile, not after every step */
             dirty |= app_settle(a, 0) || (r == ERR && mono_s() - drawn >= 0.05);
         }
-        timeout(rt_workspace_runs_busy(a->s->ws) ? 0 : a->runs_pending ? 50 : 250);
+        timeout(rt_loader_busy(a->s->ws) ? 0 : rt_loader_runs_loading(a->s->ws, NULL, NULL) ? 50 : 250);
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -361,8 +361,6 @@ static void app_free(app *a)
     team_release(a);
 }
 
-static void app_runs_in(void *ctx) { app_catch_up(ctx); }
-
 /* Quitting while runs were still being read or the collection indexed: what the next open would
  * use is finished first (the runs when a workspace cache will keep them, the collection's index),
  * saying so; a signal meanwhile (a second ^C), or one that ended the workbench other than ^C
@@ -373,16 +371,15 @@ static void finish_loading(rt_session *s, int headless)
     rt_workspace *ws = s->ws;
     rt_err e;
     if (headless) {   /* a script settled everything before it started */
-        if (ws->runs_pending || ws->pending)
-            (void)rt_session_settle(s, 1, &e);
+        (void)rt_session_wait(s, RT_LOAD_ALL, &e);
         return;
     }
-    int runs = ws->runs_pending && ws->cache, index = ws->pending != NULL;
+    int runs = rt_loader_runs_loading(ws, NULL, NULL) && ws->cache, index = rt_loader_collection_loading(ws, NULL, NULL);
     if ((runs || index) && got_signal != SIGTERM && got_signal != SIGHUP) {
         size_t in = 0, of = 0;
         uint64_t done = 0, total = 0;
-        rt_workspace_runs_loading(ws, &in, &of);
-        rt_workspace_collection_loading(ws, &done, &total);
+        rt_loader_runs_loading(ws, &in, &of);
+        rt_loader_collection_loading(ws, &done, &total);
         char what[160] = "";
         if (runs)
             snprintf(what, sizeof what, "reading the runs (%zu of %zu read)%s", in, of, index ? " and " : "");
@@ -391,15 +388,13 @@ static void finish_loading(rt_session *s, int headless)
                      total ? (int)(100 * done / total) : 0);
         fprintf(stderr, "retriage: finishing %s for the next open (^C again quits without)\n", what);
         got_signal = 0;
-        while (!got_signal && ((ws->runs_pending && ws->cache) || ws->pending)) {
-            e.msg[0] = '\0';
-            if (rt_session_settle(s, 0, &e) < 0 && e.msg[0])
-                fprintf(stderr, "retriage: %s\n", e.msg);
-            else if (!rt_workspace_runs_busy(ws))   /* (a run half taken in: its next step now) */
-                nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
-        }
+        rt_load_event ev;
+        while (!got_signal && ((rt_loader_runs_loading(ws, NULL, NULL) && ws->cache) ||
+                               rt_loader_collection_loading(ws, NULL, NULL)))
+            if (rt_session_poll(s, 20, &ev) && ev.kind == RT_LOAD_FAILED)   /* 20 ms: ^C is seen */
+                fprintf(stderr, "retriage: %s\n", ev.err.msg);
     }
-    rt_workspace_abandon(ws);   /* what is still being read: left to the exit */
+    rt_loader_abandon(ws);   /* what is still being read: left to the exit */
 }
 
 /* Gives back the keys typed ahead during a wait (ncurses returns the last pushed first). */
@@ -426,8 +421,8 @@ int app_wait(app *a, unsigned what)
             a->msg[0] = '\0';
         app_settle(a, 0);
         noted |= a->warn_note;
-        int runs = (what & APP_WAIT_RUNS) && a->s->ws->runs_pending;
-        int coll = (what & APP_WAIT_COLLECTION) && a->s->ws->pending;
+        int runs = (what & APP_WAIT_RUNS) && rt_loader_runs_loading(a->s->ws, NULL, NULL);
+        int coll = (what & APP_WAIT_COLLECTION) && rt_loader_collection_loading(a->s->ws, NULL, NULL);
         if (!runs && !coll) {
             unget_keys(kind, key, nkeys);   /* typed meanwhile: the next commands */
             if (noted && !a->warn_note) {   /* said on a waiting message since cleared */
@@ -446,14 +441,14 @@ int app_wait(app *a, unsigned what)
         size_t in, of;
         uint64_t done, total;
         said = 1;
-        if (runs && rt_workspace_runs_loading(a->s->ws, &in, &of))
+        if (runs && rt_loader_runs_loading(a->s->ws, &in, &of))
             app_message(a, 0, "waiting for the runs still being read (%zu of %zu read)… Esc gives up", in, of);
-        else if (rt_workspace_collection_loading(a->s->ws, &done, &total))
+        else if (rt_loader_collection_loading(a->s->ws, &done, &total))
             app_message(a, 0, "waiting for the collection's index (%d%%)… Esc gives up",
                         total ? (int)(100 * done / total) : 0);
         else
             said = 0;
-        int busy = rt_workspace_runs_busy(a->s->ws);   /* a run half taken in: its next step at once */
+        int busy = rt_loader_busy(a->s->ws);   /* a run half taken in: its next step at once */
         if (!busy || mono_s() - drawn >= 0.05) {
             drawn = mono_s();
             app_draw(a);
@@ -480,14 +475,16 @@ int ui_run(rt_session *s, const ui_opts *o)
     rt_err e;
     /* A script replays against the whole workspace: a collection still being indexed is waited
      * for (and a bad one fails the run, as it fails a command). */
-    if (o && o->script && rt_session_settle(s, 1, &e) < 0) {
+    if (o && o->script && rt_session_wait(s, RT_LOAD_ALL, &e) < 0) {
         fprintf(stderr, "retriage: %s\n", e.msg);
         return 2;
     }
+    rt_load_event ev;
+    while (rt_loader_queued(ws))   /* in before the first screen: nothing to say of them */
+        (void)rt_session_poll(s, 0, &ev);
     app a = {.s = s, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .coll_pending = ws->pending != NULL,
-             .runs_pending = ws->runs_pending != NULL, .seen_runs = ws->nruns, .seen_nq = ws->nq};
+             .seen_runs = ws->nruns, .seen_nq = ws->nq};
     list_start(&a);
     app_compute_stats(&a);
     app_refresh_rows(&a);
@@ -502,7 +499,6 @@ int ui_run(rt_session *s, const ui_opts *o)
         app_free(&a);
         return 2;
     }
-    s->on_runs = app_runs_in, s->on_runs_ctx = &a;   /* runs the session took in, to know a passage */
     team_open_if_any(&a);   /* others' journals beside: the team views open at once */
     if (rt_session_readonly(s))
         app_message(&a, 1, "read-only: %s", rt_session_readonly(s));
@@ -525,7 +521,6 @@ int ui_run(rt_session *s, const ui_opts *o)
     if (rc == 0)
         term_end();
     finish_loading(s, headless);
-    s->on_runs = NULL;
     app_free(&a);
     return rc;
 }

@@ -282,6 +282,7 @@ int act_adjudicate(app *a, const char *arg)
     actions_word(&s, pstr, sizeof pstr);
     actions_word(&s, how, sizeof how);
     uint32_t qid = rt_strtab_find(a->s->ws->qids, q, strlen(q)), pid = rt_session_pid(a->s, pstr);
+    app_catch_up(a);   /* runs the session took in to know the passage */
     const rt_team_pair *p = qid != RT_NO_ID && pid != RT_NO_ID ? rt_team_pair_of(team_decisions(a), qid, pid) : NULL;
     if (!how[0] || !p) {
         app_message(a, 1, !how[0] ? "usage: :adjudicate QID PID ANNOTATOR|GRADE|withdraw"

@@ -72,9 +72,8 @@ void list_contrast_ahead(app *a)
 {
     struct list_state *l = list_state(a);
     struct contrast_memo *m = &l->memo;
-    size_t in, total;
     if (m->ahead_asked || a->s->ws->nruns < 2 || l->delta_a == l->delta_b ||
-        rt_workspace_runs_loading(a->s->ws, &in, &total))   /* taking a run in grows the query list it reads */
+        rt_loader_runs_loading(a->s->ws, NULL, NULL))   /* taking a run in grows the query list it reads */
         return;
     m->ahead_asked = 1;
     struct contrast_ahead *h = rt_calloc(1, sizeof *h);
@@ -467,7 +466,7 @@ int act_filter(app *a, const char *arg)
             t++;
         snprintf(l->text_filter, sizeof l->text_filter, "%s", t);
     } else if (rt_condition_parse(a->s->ws, arg, &l->cond, &err) == RT_OK ||
-               (a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS) &&   /* a run still being read */
+               (rt_loader_runs_loading(a->s->ws, NULL, NULL) && app_wait(a, APP_WAIT_RUNS) &&   /* a run still being read */
                 rt_condition_parse(a->s->ws, arg, &l->cond, &err) == RT_OK)) {
         l->filtering = 1;
         l->cond.measure = l->measure;   /* worse / better: on the list's measure */
@@ -506,7 +505,7 @@ int act_goto(app *a, const char *arg)
         return -1;
     }
     uint32_t q = rt_strtab_find(a->s->ws->qids, arg, strlen(arg));
-    if (q == RT_NO_ID && a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* one only a later run ranks? */
+    if (q == RT_NO_ID && rt_loader_runs_loading(a->s->ws, NULL, NULL) && app_wait(a, APP_WAIT_RUNS))   /* one only a later run ranks? */
         q = rt_strtab_find(a->s->ws->qids, arg, strlen(arg));
     for (size_t i = 0; q != RT_NO_ID && i < a->s->ws->nq; i++)
         if (a->s->ws->qlist[i] == q) {

@@ -195,7 +195,7 @@ static void draw_missing(app *a, int y, int height)
     rt_workspace *ws = a->s->ws;
     char m[4400];   /* a path of up to PATH_MAX bytes and the sentence */
     uint64_t done, total;
-    if (rt_workspace_collection_loading(ws, &done, &total))
+    if (rt_loader_collection_loading(ws, &done, &total))
         snprintf(m, sizeof m, "The collection is being indexed (%d%%): the passage shows when it is in.",
                  total ? (int)(100 * done / total) : 0);
     else if (ws->collection && rt_collection_changed(ws->collection))   /* not "not in it": unknown */
@@ -203,7 +203,7 @@ static void draw_missing(app *a, int y, int height)
                  "it again.", rt_collection_path(ws->collection));
     else
         snprintf(m, sizeof m, "%s", ws->collection ? "This passage id is not in the collection."
-                 : ws->collection_failed ? "The collection could not be opened (L says why)."
+                 : rt_loader_collection_failed(ws) ? "The collection could not be opened (L says why)."
                  : "No collection was loaded.");
     draw_wrapped(y, 0, a->cols, height > 8 ? 4 : 1, m, strlen(m), ROLE_DIM);
 }

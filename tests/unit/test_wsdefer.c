@@ -1,5 +1,5 @@
 /* test_wsdefer — a collection indexed behind the first screen (rt_ws_spec.defer_collection): the
- * open returns without it, rt_workspace_settle takes it in, and then everything is as an open that
+ * open returns without it, rt_loader_poll takes it in, and then everything is as an open that
  * waited would have left it: the passages, the judged passages it lacks, the workspace cache (and
  * what a reopen from that cache evaluates). Ids added before it came in are not in the cache; a
  * bad collection is an error at settling, with its file and line; a workspace freed
@@ -50,33 +50,33 @@ int main(void)
 
     /* the reference: an open that waits for its collection, and reads no cache */
     rt_workspace *ref = open_ws(&spec, 0, 1);
-    ok(ref && ref->collection && !ref->pending, "an open that waits has its collection");
+    ok(ref && ref->collection && !rt_loader_collection_loading(ref, NULL, NULL), "an open that waits has its collection");
     ok(ref && report_has(ref, "1 judged passages are not in the collection"), "and reports the judged passage it lacks");
     remove_derived();
 
     /* deferred: nothing of the collection until it is settled */
     rt_workspace *ws = open_ws(&spec, 1, 0);
     uint64_t done, total;
-    ok(ws && ws->pending && !ws->collection, "a deferred open returns without its collection");
-    ok(ws && rt_workspace_collection_loading(ws, &done, &total), "it says the collection is being indexed");
+    ok(ws && rt_loader_collection_loading(ws, NULL, NULL) && !ws->collection, "a deferred open returns without its collection");
+    ok(ws && rt_loader_collection_loading(ws, &done, &total), "it says the collection is being indexed");
     ok(ws && !passage_is(ws, "p1", "the first passage"), "no passage shows before it is in");
     ok(ws && !report_has(ws, "judged passages are not in the collection"), "the judged passages are not checked yet");
     ok(ws && same_values(ws, ref), "every value is there before it, as an open that waits has it");
     ok(caches() == 0, "no workspace cache is written before it is in");
     rt_err err = {0};
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1, "settling takes it in");
-    ok(ws && ws->collection && !ws->pending && !rt_workspace_collection_loading(ws, &done, &total),
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1, "settling takes it in");
+    ok(ws && ws->collection && !rt_loader_collection_loading(ws, NULL, NULL) && !rt_loader_collection_loading(ws, &done, &total),
        "then the workspace has it and nothing is pending");
     ok(ws && passage_is(ws, "p1", "the first passage") && passage_is(ws, "p3", "the third"), "the passages show");
     ok(ws && report_has(ws, "1 judged passages are not in the collection"), "the judged passage it lacks is reported");
     ok(ws && report_has(ws, "collection.tsv: 3 passages"), "the collection's own report line is there");
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 0, "settling again does nothing");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 0, "settling again does nothing");
     ok(caches() == 1, "the workspace cache is written once it is in");
     rt_workspace_free(&ws);
 
     /* a reopen maps that cache: the same values, and the count the cache kept */
     rt_workspace *re = open_ws(&spec, 1, 0);
-    ok(re && re->cache && !re->pending && re->collection, "a reopen uses the cache and the index: nothing deferred");
+    ok(re && re->cache && !rt_loader_collection_loading(re, NULL, NULL) && re->collection, "a reopen uses the cache and the index: nothing deferred");
     ok(re && same_values(re, ref), "every value from the cache is the waiting open's");
     ok(re && report_has(re, "1 judged passages are not in the collection"), "the reopen reports the count the cache kept");
     rt_workspace_free(&re);
@@ -86,7 +86,7 @@ int main(void)
      * the index too */
     tuning.cache_background_min = 0;
     ws = open_ws(&spec, 1, 0);
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1, "with a background writer: taken in");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1, "with a background writer: taken in");
     ok(ws && report_has(ws, "workspace cache being written in the background"), "the writer is started then");
     rt_workspace_free(&ws);
     for (int i = 0; i < 2000 && caches() == 0; i++)
@@ -107,7 +107,7 @@ int main(void)
         rt_strtab_intern(ws->pids, "p-journal", 9);
         rt_strtab_intern(ws->qids, "q-journal", 9);
     }
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1 && ws->collection, "ids added meanwhile: it is taken in");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1 && ws->collection, "ids added meanwhile: it is taken in");
     ok(caches() == 1, "and the cache is written");
     rt_workspace_free(&ws);
     re = open_ws(&spec, 0, 0);
@@ -121,7 +121,7 @@ int main(void)
 
     /* freed while being indexed: the thread is waited for, nothing leaks (under ASan) */
     ws = open_ws(&spec, 1, 0);
-    ok(ws && ws->pending, "opened deferred");
+    ok(ws && rt_loader_collection_loading(ws, NULL, NULL), "opened deferred");
     rt_workspace_free(&ws);
     ok(!ws, "freed before it was settled");
     remove_derived();
@@ -131,21 +131,23 @@ int main(void)
     rt_ws_spec bspec = spec;
     bspec.collection = bad;
     ws = open_ws(&bspec, 1, 0);
-    ok(ws && ws->pending, "a bad collection: the deferred open returns");
+    ok(ws && rt_loader_collection_loading(ws, NULL, NULL), "a bad collection: the deferred open returns");
     memset(&err, 0, sizeof err);
-    ok(ws && rt_workspace_settle(ws, 1, &err) == -1, "settling fails");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == -1, "settling fails");
     ok(strstr(err.msg, "bad.tsv:2:") != NULL, "with the file and line (%s)", err.msg);
-    ok(ws && !ws->collection && !ws->pending, "the workspace goes on without a collection");
+    ok(ws && !ws->collection && !rt_loader_collection_loading(ws, NULL, NULL), "the workspace goes on without a collection");
     ok(ws && report_has(ws, "bad.tsv:2:") && report_has(ws, "passages are not shown"), "the report says so");
     ok(caches() == 0, "no cache is written for it");
     rt_workspace_free(&ws);
 
     /* waiting only when asked: without wait, settling takes it in once the thread is done */
     ws = open_ws(&spec, 1, 1);
-    int r = 0;
-    for (int i = 0; ws && i < 2000 && (r = rt_workspace_settle(ws, 0, &err)) == 0; i++)
-        usleep(5000);
-    ok(r == 1 && ws->collection, "settling without waiting takes it in once it is indexed");
+    rt_load_event ev = {0};
+    int got = ws && rt_loader_poll(ws, 10000, &ev);   /* at most 10 s: the test fails, not hangs */
+    ok(got && ev.kind == RT_LOAD_COLLECTION_READY && ws->collection,
+       "polling takes it in once it is indexed, and says so");
+    ok(ws && rt_loader_poll(ws, 0, &ev) && ev.kind == RT_LOAD_DONE && !rt_loader_poll(ws, 0, &ev),
+       "then the end, once");
     rt_workspace_free(&ws);
 
     rt_workspace_free(&ref);

@@ -1,5 +1,5 @@
 /* test_wsruns — runs taken in behind the first screen (rt_ws_spec.defer_runs): the open returns
- * once the first run is in, rt_workspace_settle takes the others in one at a time, and then
+ * once the first run is in, rt_loader_poll takes the others in one at a time, and then
  * everything is as an open that waited would have left it: every value, the query list, the
  * report line by line (in its order), the workspace cache and what a reopen from it evaluates.
  * With the collection deferred too; a run that cannot be read fails at settling with its file and
@@ -95,13 +95,6 @@ static int same_live(const rt_session *a, const rt_session *b)
     return 1;
 }
 
-static int runs_in_calls;
-static void count_runs_in(void *ctx)
-{
-    (void)ctx;
-    runs_in_calls++;
-}
-
 int main(void)
 {
     fixture_dir("rt_wsruns");
@@ -119,7 +112,7 @@ int main(void)
 
     /* the reference: an open that waits for every run and the collection, and reads no cache */
     rt_workspace *ref = open_ws(&spec, 0, 0, 1, &err);
-    ok(ref && ref->nruns == 3 && !ref->runs_pending, "an open that waits has every run");
+    ok(ref && ref->nruns == 3 && !rt_loader_runs_loading(ref, NULL, NULL), "an open that waits has every run");
     ok(ref && report_has(ref, "run b: 1 queries are not in the queries file"), "and its cross-check lines");
     remove_derived();
 
@@ -127,28 +120,28 @@ int main(void)
     tuning.settle_step = 1;   /* a pid a step: every run takes several calls */
     rt_workspace *ws = open_ws(&spec, 1, 0, 1, &err);
     size_t in = 0, of = 0;
-    ok(ws && ws->nruns == 1 && ws->runs_pending, "a deferred open returns with its first run in");
-    ok(ws && rt_workspace_runs_loading(ws, &in, &of) && in == 1 && of == 3, "it says 1 of 3 runs are read");
+    ok(ws && ws->nruns == 1 && rt_loader_runs_loading(ws, NULL, NULL), "a deferred open returns with its first run in");
+    ok(ws && rt_loader_runs_loading(ws, &in, &of) && in == 1 && of == 3, "it says 1 of 3 runs are read");
     ok(ws && same_first(ws, ref), "the first run's values are there, as an open that waits has them");
     ok(ws && !report_has(ws, "queries are not in the queries file"), "the cross-check waits for every run");
     ok(ws && ws->nq == 3, "the query list has the first run's queries (%zu)", ws ? ws->nq : 0);
     int one_each = 1, rc = 0, steps = 0, quiet = 1;
     size_t was = ws ? ws->nruns : 0;
-    for (int i = 0; ws && i < 4000 && ws->runs_pending; i++) {
-        int busy = rt_workspace_runs_busy(ws);
-        rc = rt_workspace_settle(ws, 0, &err);
+    for (int i = 0; ws && i < 4000 && rt_loader_runs_loading(ws, NULL, NULL); i++) {
+        int busy = rt_loader_busy(ws);
+        rc = step(ws, &err);
         one_each &= rc >= 0 && ws->nruns - was <= 1 && (rc == 1) == (ws->nruns != was);
-        steps += rc == 0 && rt_workspace_runs_busy(ws);
+        steps += rc == 0 && rt_loader_busy(ws);
         quiet &= !busy || rc == 1 || ws->nruns == was;   /* a run half taken in is not yet in */
         was = ws->nruns;
-        if (rc == 0 && !rt_workspace_runs_busy(ws))
+        if (rc == 0 && !rt_loader_busy(ws))
             usleep(2000);
     }
     tuning.settle_step = (rt_tuning)RT_TUNING_DEFAULTS.settle_step;
     ok(one_each, "settling without waiting takes at most one run a call, and says so");
-    ok(steps >= 4 && quiet && ws && !rt_workspace_runs_busy(ws),
+    ok(steps >= 4 && quiet && ws && !rt_loader_busy(ws),
        "a run is taken in a step a call (%d steps that left it half in), counted only when whole", steps);
-    ok(ws && ws->nruns == 3 && !ws->runs_pending && !rt_workspace_runs_loading(ws, &in, &of), "then every run is in");
+    ok(ws && ws->nruns == 3 && !rt_loader_runs_loading(ws, NULL, NULL) && !rt_loader_runs_loading(ws, &in, &of), "then every run is in");
     ok(ws && same_values(ws, ref), "every value is the waiting open's");
     ok(ws && same_list(ws, ref), "the query list is the waiting open's, run-only queries last");
     ok(ws && same_report(ws, ref), "the report is the waiting open's, line by line");
@@ -156,15 +149,15 @@ int main(void)
     for (uint32_t id = 0; same_ids && id < rt_strtab_count(ws->pids); id++)
         same_ids = strcmp(rt_strtab_str(ws->pids, id), rt_strtab_str(ref->pids, id)) == 0;
     ok(same_ids, "and every pid has the waiting open's id (the steps intern in the file's order)");
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 0, "settling again does nothing");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 0, "settling again does nothing");
     rt_workspace_free(&ws);
     remove_derived();
 
     /* the collection deferred too: everything waited for at once */
     ws = open_ws(&spec, 1, 1, 1, &err);
-    ok(ws && ws->runs_pending && ws->pending, "runs and collection both deferred");
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1, "settling with wait takes them in");
-    ok(ws && !ws->runs_pending && !ws->pending && ws->collection, "then nothing is pending");
+    ok(ws && rt_loader_runs_loading(ws, NULL, NULL) && rt_loader_collection_loading(ws, NULL, NULL), "runs and collection both deferred");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1, "settling with wait takes them in");
+    ok(ws && !rt_loader_runs_loading(ws, NULL, NULL) && !rt_loader_collection_loading(ws, NULL, NULL) && ws->collection, "then nothing is pending");
     ok(ws && same_values(ws, ref) && same_list(ws, ref), "every value and the query list are the waiting open's");
     ok(ws && same_report(ws, ref), "and the report, line by line");
     rt_workspace_free(&ws);
@@ -182,11 +175,11 @@ int main(void)
     int fifo = mkfifo(rcp, 0600) == 0;
     ws = fifo ? open_ws(&spec, 1, 1, 1, &err) : NULL;
     for (int i = 0; ws && i < 4000 && !ws->collection; i++) {
-        if (rt_workspace_settle(ws, 0, &err) < 0)
+        if (step(ws, &err) < 0)
             break;
         usleep(2000);
     }
-    ok(ws && ws->collection && ws->runs_pending && ws->nruns == 2,
+    ok(ws && ws->collection && rt_loader_runs_loading(ws, NULL, NULL) && ws->nruns == 2,
        "the collection comes in while the third run is still being read");
     ok(ws && !report_has(ws, "judged passages are not in the collection"), "the judged passages are checked after the runs");
     pid_t child = fifo ? fork() : -1;
@@ -198,7 +191,7 @@ int main(void)
         }
         _exit(0);
     }
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1 && !ws->runs_pending && !ws->pending, "then the runs come in");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1 && !rt_loader_runs_loading(ws, NULL, NULL) && !rt_loader_collection_loading(ws, NULL, NULL), "then the runs come in");
     if (child > 0)
         waitpid(child, NULL, 0);
     ok(ws && same_values(ws, ref) && same_list(ws, ref), "every value and the query list are the waiting open's");
@@ -210,16 +203,16 @@ int main(void)
 
     /* the workspace cache: written once every run is in, and a reopen from it is the same */
     ws = open_ws(&spec, 1, 0, 0, &err);
-    ok(ws && ws->runs_pending && caches() == 0, "no cache is written before every run is in");
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1 && caches() == 1, "it is written once they are");
+    ok(ws && rt_loader_runs_loading(ws, NULL, NULL) && caches() == 0, "no cache is written before every run is in");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1 && caches() == 1, "it is written once they are");
     rt_workspace_free(&ws);
     rt_workspace *re = open_ws(&spec, 1, 0, 0, &err);
-    ok(re && re->cache && !re->runs_pending && re->nruns == 3, "a reopen from the cache has every run at once");
+    ok(re && re->cache && !rt_loader_runs_loading(re, NULL, NULL) && re->nruns == 3, "a reopen from the cache has every run at once");
     ok(re && same_values(re, ref) && same_list(re, ref), "with every value and the query list of the waiting open");
     rt_workspace_free(&re);
     remove_derived();
     ws = open_ws(&spec, 1, 1, 0, &err);
-    ok(ws && rt_workspace_settle(ws, 1, &err) == 1 && caches() == 1, "with the collection deferred too, once both are in");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == 1 && caches() == 1, "with the collection deferred too, once both are in");
     rt_workspace_free(&ws);
     re = open_ws(&spec, 1, 1, 0, &err);
     ok(re && re->cache && same_values(re, ref) && report_has(re, "1 judged passages are not in the collection"),
@@ -237,21 +230,21 @@ int main(void)
     ws = open_ws(&spec, 1, 0, 1, &err);
     ok(ws && rt_session_open(&sdef, ws, jdef, "x", 0, &err) == RT_OK, "and on a deferred one");
     if (sref && sdef) {
-        sdef->on_runs = count_runs_in;
         ok(rt_session_label(sref, "q1", "p2", 1, 1, &err) == RT_OK &&
            rt_session_label(sdef, "q1", "p2", 1, 1, &err) == RT_OK, "a label of a passage the first run names");
-        ok(ws->runs_pending && memcmp(rt_live_mean(sdef->live, 0), rt_live_mean(sref->live, 0),
+        ok(rt_loader_runs_loading(ws, NULL, NULL) && memcmp(rt_live_mean(sdef->live, 0), rt_live_mean(sref->live, 0),
                                       ws->nm * sizeof(double)) == 0,
            "while runs are read, the first run's live means are the waiting open's");
         size_t nruns = ws->nruns;   /* a const check only reads: it takes no run in */
         rt_op op = {.kind = RT_OP_LABEL, .qid = "q2", .pid = "p6", .has_grade = 1, .grade = 1};
         rt_session_check(sdef, &op, &err);
-        ok(ws->runs_pending && ws->nruns == nruns && runs_in_calls == 0,
+        ok(rt_loader_runs_loading(ws, NULL, NULL) && ws->nruns == nruns && rt_loader_queued(ws) == 0,
            "checking a label of a passage only run c names leaves the runs being read");
         ok(rt_session_label(sref, "q2", "p6", 1, 1, &err) == RT_OK &&
            rt_session_label(sdef, "q2", "p6", 1, 1, &err) == RT_OK, "a label of a passage only run c names (%s)",
            err.msg);
-        ok(!ws->runs_pending && ws->nruns == 3 && runs_in_calls >= 1, "took every run in first, and said so");
+        ok(!rt_loader_runs_loading(ws, NULL, NULL) && ws->nruns == 3 &&
+           !strcmp(drain(ws), "R1R2DE"), "took every run in first, and queued their events for the workbench");
         ok(same_live(sdef, sref), "every run's live values and means are the waiting open's");
         ok(rt_session_label(sref, "q8", "p1", 1, 0, &err) == RT_OK &&
            rt_session_label(sdef, "q8", "p1", 1, 0, &err) == RT_OK && same_live(sdef, sref),
@@ -267,9 +260,8 @@ int main(void)
     ok(ws && rt_session_open(&sdef, ws, jdef, "x", 1, &err) == RT_OK, "a read-only session over those labels");
     ok(rt_session_open(&sref, ref, jref, "x", 1, &err) == RT_OK, "and one on the waiting open");
     if (sdef && sref) {
-        runs_in_calls = 0;
-        sdef->on_runs = count_runs_in;
-        ok(rt_session_settle(sdef, 1, &err) == 1 && runs_in_calls == 1, "settling the session takes the runs in");
+        ok(rt_session_wait(sdef, RT_LOAD_ALL, &err) == 1 && !strcmp(drain(ws), "R1R2DE"),
+           "waiting on the session takes the runs in, an event each");
         ok(same_live(sdef, sref), "and its live metrics have every run, as the waiting open's");
     }
     rt_session_close(&sdef);
@@ -278,7 +270,7 @@ int main(void)
 
     /* freed while runs are being read: the workers are stopped, nothing leaks (under ASan) */
     ws = open_ws(&spec, 1, 1, 0, &err);
-    ok(ws && ws->runs_pending, "opened deferred");
+    ok(ws && rt_loader_runs_loading(ws, NULL, NULL), "opened deferred");
     rt_workspace_free(&ws);
     ok(!ws && caches() == 0, "freed before it was settled, and no cache written");
     remove_derived();
@@ -292,11 +284,11 @@ int main(void)
     rt_workspace *w0 = open_ws(&bspec, 0, 0, 1, &werr);
     ok(!w0 && strstr(werr.msg, "bad.trec:2"), "an open that waits fails on it (%s)", werr.msg);
     ws = open_ws(&bspec, 1, 0, 0, &err);
-    ok(ws && ws->runs_pending, "a deferred open returns");
+    ok(ws && rt_loader_runs_loading(ws, NULL, NULL), "a deferred open returns");
     memset(&err, 0, sizeof err);
-    ok(ws && rt_workspace_settle(ws, 1, &err) == -1, "settling fails");
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == -1, "settling fails");
     ok(strcmp(err.msg, werr.msg) == 0, "with the waiting open's message (%s)", err.msg);
-    ok(ws && ws->runs_failed && ws->nruns == 2 && !ws->runs_pending, "the runs before it are in, no other");
+    ok(ws && rt_loader_runs_failed(ws) && ws->nruns == 2 && !rt_loader_runs_loading(ws, NULL, NULL), "the runs before it are in, no other");
     ok(ws && report_has(ws, "bad.trec:2") && report_has(ws, "not shown"), "the report says so");
     ok(caches() == 0, "no cache is written for it");
     rt_workspace_free(&ws);
@@ -305,10 +297,12 @@ int main(void)
     bspec.run_paths = bmid;
     ws = open_ws(&bspec, 1, 0, 0, &err);
     memset(&err, 0, sizeof err);
-    ok(ws && rt_workspace_settle(ws, 1, &err) == -1 && strstr(err.msg, "bad.trec:2"), "a bad second run: settling fails on it");
-    ok(ws && ws->runs_pending && rt_workspace_settle(ws, 1, &err) == 1 && !ws->runs_pending,
-       "settling again takes the third run in");
-    ok(ws && ws->nruns == 2 && ws->runs_failed == 1 && !strcmp(rt_run_name(ws->runs[0].run), "a") &&
+    ok(ws && rt_loader_wait(ws, RT_LOAD_ALL, &err) == -1 && strstr(err.msg, "bad.trec:2"),
+       "a bad second run: waiting says so");
+    ok(ws && !rt_loader_runs_loading(ws, NULL, NULL), "and still takes the third run in");
+    const char *seq = ws ? drain(ws) : "";
+    ok(!strcmp(seq, "FrR1DE"), "its events: the second run failed, the third in, the runs done, the end (%s)", seq);
+    ok(ws && ws->nruns == 2 && rt_loader_runs_failed(ws) == 1 && !strcmp(rt_run_name(ws->runs[0].run), "a") &&
        !strcmp(rt_run_name(ws->runs[1].run), "b"), "the first and third runs are in, the second left out");
     ok(ws && report_has(ws, "bad.trec:2") && report_has(ws, "that run is not shown") && caches() == 0,
        "the report says so, and no cache is written");
@@ -323,10 +317,10 @@ int main(void)
     tuning.settle_step = 1;
     ws = open_ws(&spec, 1, 0, 1, &err);
     int half = 0;
-    for (int i = 0; ws && i < 4000 && !half && ws->runs_pending; i++) {
-        if (rt_workspace_settle(ws, 0, &err) < 0)
+    for (int i = 0; ws && i < 4000 && !half && rt_loader_runs_loading(ws, NULL, NULL); i++) {
+        if (step(ws, &err) < 0)
             break;
-        half = rt_workspace_runs_busy(ws);
+        half = rt_loader_busy(ws);
         if (!half)
             usleep(2000);
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_loader.h"
 #include "rt_workspace.h"
 
 static char dir[64];
@@ -31,6 +32,43 @@ static __attribute__((unused)) void fixture_dir(const char *name)
     setenv("XDG_CACHE_HOME", dir, 1);
     tuning.parallel_min = 1;
     tuning.cache_min = 0;
+}
+
+/* A step of taking in (rt_loader_poll with no budget), the events it brought drained: 1 when a run
+ * or the collection came in, -1 when something could not be read (err says why), 0 otherwise. */
+static __attribute__((unused)) int step(rt_workspace *ws, rt_err *err)
+{
+    rt_load_event ev;
+    int rc = 0;
+    if (!rt_loader_poll(ws, 0, &ev))
+        return 0;
+    do {
+        if (ev.kind == RT_LOAD_FAILED) {
+            *err = ev.err;
+            rc = -1;
+        } else if (rc == 0 && (ev.kind == RT_LOAD_RUN_READY || ev.kind == RT_LOAD_COLLECTION_READY)) {
+            rc = 1;
+        }
+    } while (rt_loader_queued(ws) && rt_loader_poll(ws, 0, &ev));
+    return rc;
+}
+
+/* The kinds of the events queued, drained, as letters: R a run in (then its index), D the runs
+ * done, C the collection in, F a failure (then r or c), E the end. */
+static __attribute__((unused)) const char *drain(rt_workspace *ws)
+{
+    static char seq[64];
+    size_t n = 0;
+    rt_load_event ev;
+    while (rt_loader_queued(ws) && rt_loader_poll(ws, 0, &ev) && n + 3 < sizeof seq) {
+        seq[n++] = "RDCFE"[ev.kind];
+        if (ev.kind == RT_LOAD_RUN_READY)
+            seq[n++] = (char)('0' + ev.run % 10);
+        if (ev.kind == RT_LOAD_FAILED)
+            seq[n++] = ev.collection ? 'c' : 'r';
+    }
+    seq[n] = '\0';
+    return seq;
 }
 
 /* The path of name in dir, written with text first unless text is NULL (exits 2 on failure). */
