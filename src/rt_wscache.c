@@ -367,6 +367,8 @@ typedef struct sums_job {
     size_t from, to, bad;
 } sums_job;
 
+/* A checksum thread. Touches: reads the sections from..to of the cache's mapping; writes bad.
+ * Never touches: the rest of the cache, which the opening thread checks meanwhile. */
 static void *sums_thread(void *arg)
 {
     sums_job *j = arg;
@@ -667,7 +669,17 @@ static const char *input_changed(const rt_wscache *c, int sampled, size_t *which
  * samples again (the parent, at the end of an open, only fstats them, so that the sampling's cost
  * falls on the writer; tests/bench/PERF.md); an input that changed means no cache.
  * rt_tuning.cache_writer_wait (a path, for tests) holds the write until that file exists, so that a
- * test can act while the writer waits and then let it go, instead of guessing a delay. */
+ * test can act while the writer waits and then let it go, instead of guessing a delay.
+ *
+ * Fork safety: the parent may have other threads at the fork (run workers parsing, the collection
+ * indexing, the warm-up), and only the forking thread goes on in the child, so the child must take
+ * no lock one of them may have held. It touches: c and w (the workspace's ids, qrels, runs, report
+ * and evals, owned by the forking thread, which was inside rt_wscache_save: consistent), before's
+ * collection (built, no thread of its own any more), files it opens itself and FILE streams it
+ * makes (fdopen, fopencookie: their locks are new), malloc (glibc resets its locks in the child),
+ * and rt_mapguard (lock-free). It never touches: a run worker's or the collection thread's job,
+ * their mutexes, the loader, standard streams (flushed before the fork, then /dev/null), the Faiss
+ * module (its once-lock). */
 static void write_detached(const rt_wscache *c, const contents *w, void (*before)(void *), void *before_ctx)
 {
     (void)setsid();
