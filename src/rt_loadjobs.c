@@ -44,6 +44,9 @@ static void coll_progress(void *ctx, uint64_t done, uint64_t total)
     atomic_store(&j->done, done);
 }
 
+/* The collection's thread. Touches: its job (the collection it opens, its report, status and
+ * error, until finished is set; the progress atomics) and, with save, the collection's index file.
+ * Never touches: the workspace, its ids, report or cache, the loader. */
 static void *coll_thread(void *arg)
 {
     rt_colljob *j = arg;
@@ -118,6 +121,10 @@ static void runs_progress(void *ctx, uint64_t done, uint64_t total)
     b->fn(b->ctx, "runs", d < b->total ? d : b->total, b->total);
 }
 
+/* A run worker. Touches: the job's shared fields under mu (next, busy, done, stop), and the run r
+ * it took (parsed[r], st[r], err[r], with its own id tables) until done[r] is set; read (atomic).
+ * Never touches: the workspace, its ids or report (a run is interned by the loader, on the
+ * workspace's thread), another worker's run. */
 static void *runs_worker(void *arg)
 {
     rt_runsjob *j = arg;
@@ -188,7 +195,13 @@ rt_runsjob *rt_runsjob_start(const rt_ws_spec *s, int count, int hold)
     j->hold = hold;
     j->go_on = hold;   /* deferred: a later run that fails is left out, the others still come */
     pthread_mutex_init(&j->mu, NULL);
-    pthread_cond_init(&j->cv, NULL);
+    /* its timed waits (the progress ticks while a run is waited for) count monotonic time: a clock
+     * set back meanwhile would stop the ticks */
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&j->cv, &ca);
+    pthread_condattr_destroy(&ca);
     j->parsed = rt_calloc(s->nruns, sizeof *j->parsed);
     j->st = rt_calloc(s->nruns, sizeof *j->st);
     j->err = rt_calloc(s->nruns, sizeof *j->err);
@@ -258,7 +271,7 @@ rt_status rt_runsjob_fetch(const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_
             if (j->done[r])
                 break;
             struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
+            clock_gettime(CLOCK_MONOTONIC, &until);
             until.tv_nsec += 100 * 1000 * 1000;
             if (until.tv_nsec >= 1000 * 1000 * 1000)
                 until.tv_sec++, until.tv_nsec -= 1000 * 1000 * 1000;

@@ -82,7 +82,8 @@ size_t rt_runsjob_threads(const rt_ws_spec *s);
 
 /* Starts the workers that parse the runs of s (which must outlive them), or returns NULL when
  * the runs are read one by one on the opening thread (no threads, or none could be made).
- * count: the workers count the bytes they read, for a progress line; hold: rt_runsjob.hold. */
+ * count: the workers count the bytes they read, for a progress line; hold: rt_runsjob.hold.
+ * Owned: the caller ends it with rt_runsjob_finish (or rt_runsjob_abandon). */
 rt_runsjob *rt_runsjob_start(const rt_ws_spec *s, int count, int hold);
 
 /* Stops the workers, joins them and frees the job with every run parsed and not taken. */

@@ -166,6 +166,8 @@ typedef struct half {
     rt_err err;
 } half;
 
+/* The second half's thread. Touches: its half (scan state, status, error). Never touches: the
+ * first half or the caller's tables, until joined. */
 static void *read_half(void *arg)
 {
     half *h = arg;

@@ -27,6 +27,9 @@ struct rt_warm {
     atomic_int stop, done;
 };
 
+/* The warm-up thread. Touches: the regions (read ahead, never written) and then's context (a
+ * snapshot its caller made for it: rt_loader_warm's). Never touches: anything its caller may
+ * change or free before rt_warm_stop, which joins it. */
 static void *warm_thread(void *arg)
 {
     rt_warm *w = arg;
