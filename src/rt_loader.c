@@ -57,7 +57,8 @@ static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j,
         rt_runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
         rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
                               j && progress ? rt_runs_tick_show : NULL, &rt);
-        ws->runs[ws->nruns++].run = run;   /* after a deferred run that failed: r is further on */
+        rt_workspace_add_run(ws, run, NULL);   /* evaluated with the others (after a deferred run that
+                                                  failed, r is further on than ws->nruns) */
     }
     rt_runsjob_taken(j, r, st);
     return st;
@@ -280,8 +281,7 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
         if (p->evaluated < nq)
             return 0;
         rt_eval_end(ws->eval, p->base);
-        ws->runs[ws->nruns].run = p->taking;   /* after a deferred run that failed: r is further on */
-        ws->runs[ws->nruns++].base = p->base;
+        rt_workspace_add_run(ws, p->taking, p->base);   /* after a deferred run that failed: r is further on */
         p->taking = NULL;
         p->base = NULL;
     }
@@ -334,14 +334,14 @@ static int take_collection(rt_workspace *ws, rt_err *err)
         size_t k = rt_report_count(ws->report) - n0;
         rt_report_move_tail(ws->report, n0, rp->at);
         rp->after += k;
-        ws->collection = j->c;
+        rt_workspace_set_collection(ws, j->c);
         j->c = NULL;
     } else {   /* as the open does when it waits for the collection, in its report's order */
         size_t n0 = rt_report_count(ws->report);
         append_report(ws->report, j->report);
         size_t k = rt_report_count(ws->report) - n0;
         rt_report_move_tail(ws->report, n0, p->last);
-        ws->collection = j->c;
+        rt_workspace_set_collection(ws, j->c);
         j->c = NULL;
         size_t n1 = rt_report_count(ws->report);
         rt_workspace_check_judged(ws);
@@ -572,7 +572,7 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
     o->first = rt_report_count(ws->report);
     if (st == RT_OK && o->cached) {
         for (size_t r = 0; r < s->nruns; r++)
-            ws->runs[ws->nruns++].run = o->runs[r];
+            rt_workspace_add_run(ws, o->runs[r], NULL);
         rt_wscache_replay(ws->cache, ws->report);
     } else if (st == RT_OK) {
         phase(o->progress, o->ctx, "qrels");
@@ -601,7 +601,7 @@ static rt_status coll_wait(rt_workspace *ws, open_state *o, rt_status st, rt_err
         nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
     }
     pthread_join(o->coll_th, NULL);
-    ws->collection = job->c;
+    rt_workspace_set_collection(ws, job->c);
     job->c = NULL;
     if (st != RT_OK)   /* a failed open writes no cache: the index is written now */
         rt_collection_save(ws->collection, job->report);
@@ -626,8 +626,9 @@ static rt_status open_collection(rt_workspace *ws, open_state *o, rt_status st, 
         st = coll_wait(ws, o, st, err);
     } else if (st == RT_OK && s->collection) {
         progress_bridge b = {o->progress, o->ctx};
-        st = rt_collection_open(&ws->collection, s->collection, o->progress ? collection_progress : NULL,
-                                &b, ws->report, err);
+        rt_collection *c = NULL;
+        st = rt_collection_open(&c, s->collection, o->progress ? collection_progress : NULL, &b, ws->report, err);
+        rt_workspace_set_collection(ws, c);
     }
     if (ws->loader->runs)   /* a deferred run's cross-check goes past the collection's lines */
         ws->loader->runs->after = rt_report_count(ws->report);

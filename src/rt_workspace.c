@@ -149,6 +149,21 @@ rt_eval_result *rt_workspace_eval_run(const rt_workspace *ws, const rt_eval *ev,
     return eval_run_with(ws, ev, ws->runs[r].run);
 }
 
+void rt_workspace_add_run(rt_workspace *ws, rt_run *run, rt_eval_result *base)
+{
+    if (ws->nruns == ws->runs_cap)   /* a loader's bug: never past the spec's runs */
+        abort();
+    ws->runs[ws->nruns].run = run;
+    ws->runs[ws->nruns++].base = base;
+    ws->generation++;
+}
+
+void rt_workspace_set_collection(rt_workspace *ws, rt_collection *c)
+{
+    ws->collection = c;
+    ws->generation++;
+}
+
 rt_workspace *rt_workspace_new(const rt_ws_spec *s)
 {
     rt_workspace *ws = rt_calloc(1, sizeof *ws);
@@ -172,6 +187,7 @@ rt_workspace *rt_workspace_new(const rt_ws_spec *s)
     ws->journal_dir = s->journal_dir ? rt_strdup(s->journal_dir) : NULL;
     ws->annotator = s->annotator ? rt_strdup(s->annotator) : NULL;
     ws->runs = rt_calloc(s->nruns, sizeof *ws->runs);
+    ws->runs_cap = s->nruns;
     ws->tuning = *rt_tuning_or_default(s->tuning);
     return ws;
 }

@@ -39,10 +39,11 @@ typedef struct rt_workspace {
     char *name;
     rt_strtab *qids, *pids;
     rt_queries *queries;       /* NULL when none was given */
-    rt_collection *collection; /* NULL when none was given */
+    rt_collection *collection; /* NULL when none was given (or not in yet); set only by
+                                  rt_workspace_set_collection */
     rt_qrels *qrels;
-    rt_ws_run *runs;
-    size_t nruns;
+    rt_ws_run *runs;           /* grows only by rt_workspace_add_run */
+    size_t nruns, runs_cap;
     rt_measure *ms;
     size_t nm;
     int32_t level;
@@ -61,6 +62,8 @@ typedef struct rt_workspace {
     struct rt_loader *loader;  /* what is still loading into it (rt_loader.h: private; its
                                   queries and events are the only way to know) */
     rt_tuning tuning;          /* the spec's (or the defaults), as the open took it */
+    uint64_t generation;       /* bumped each time it grows (a run, the collection): a view that
+                                  keeps state per run compares it with the one it was made for */
 } rt_workspace;
 
 /* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
@@ -119,6 +122,14 @@ size_t rt_workspace_find_run(const rt_workspace *ws, const char *name);
 /* An empty workspace with the settings of s (name, leakage check, level, journal, annotator) and
  * room for s->nruns runs. Owned: rt_workspace_free. */
 rt_workspace *rt_workspace_new(const rt_ws_spec *s);
+
+/* Run run (owned: taken) joins ws with its base evaluation (may be NULL during the open, which
+ * evaluates every run once they are in); ws->generation is bumped. Only ever for the spec's runs:
+ * at most runs_cap. */
+void rt_workspace_add_run(rt_workspace *ws, rt_run *run, rt_eval_result *base);
+
+/* The collection (owned: taken; NULL: none after all) is ws's now; ws->generation is bumped. */
+void rt_workspace_set_collection(rt_workspace *ws, rt_collection *c);
 
 /* ws->qlist rebuilt: queries file order, then judged queries, then run-only queries. */
 void rt_workspace_list_queries(rt_workspace *ws);

@@ -219,6 +219,9 @@ void app_catch_up(app *a)
 {
     rt_workspace *ws = a->s->ws;
     size_t nruns = a->seen_runs, nq = a->seen_nq;
+    if (ws->generation == a->seen_gen)   /* it has not grown since */
+        return;
+    a->seen_gen = ws->generation;
     if (ws->nruns == nruns && ws->nq == nq)
         return;
     a->seen_runs = ws->nruns;

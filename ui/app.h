@@ -116,6 +116,7 @@ typedef struct app {
     int warn_note;             /* that was said since the last draw: a message set after it (the
                                 * command that waited for them) keeps it */
     size_t seen_runs, seen_nq; /* the runs and listed queries the workbench's state is sized for */
+    uint64_t seen_gen;         /* the workspace's generation they were seen at */
 
     /* shared by several views and the exports */
     size_t bk;                  /* top k for the breakdown, "next failing" and exports (default 5) */

@@ -484,7 +484,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         (void)rt_session_poll(s, 0, &ev);
     app a = {.s = s, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .seen_runs = ws->nruns, .seen_nq = ws->nq};
+             .seen_runs = ws->nruns, .seen_nq = ws->nq, .seen_gen = ws->generation};
     list_start(&a);
     app_compute_stats(&a);
     app_refresh_rows(&a);

@@ -34,6 +34,8 @@ typedef struct contrast_fill {
     size_t from, to;
 } contrast_fill;
 
+/* A filling thread. Touches: its values [from, to); reads runs ra and rb, the qrels and
+ * ws->qlist, which nothing changes meanwhile (the caller joins it before it goes on). */
 static void *fill_contrast(void *arg)
 {
     contrast_fill *f = arg;
@@ -51,18 +53,24 @@ struct contrast_ahead {
     pthread_t th;
     const rt_workspace *ws;
     size_t ra, rb;
+    uint32_t *qlist;      /* the query list as it was when it started (a copy) */
+    size_t nq;
     double *v[2];         /* [0] RBO, [1] Jaccard@10, per query as in the memo */
     atomic_int stop, done;
 };
 
+/* The thread computing contrasts ahead. Touches: its own copy of the query list, runs ra and rb
+ * of the workspace (their rankings, read: a run in never changes, and the array of runs never
+ * moves), the qrels (read), and its values. Never touches: ws->qlist or ws->nq (the loader
+ * rebuilds them when a run comes in), the collection, the report, the session. */
 static void *contrast_ahead_thread(void *arg)
 {
     struct contrast_ahead *h = arg;
     rt_thread_lower_priority();
-    for (size_t i = 0; i < h->ws->nq && !atomic_load(&h->stop); i++)
+    for (size_t i = 0; i < h->nq && !atomic_load(&h->stop); i++)
         for (int k = 0; k < 2; k++) {
             double v;
-            h->v[k][i] = rt_contrast_of(h->ws, h->ra, h->rb, h->ws->qlist[i], k, &v) ? v : -1;
+            h->v[k][i] = rt_contrast_of(h->ws, h->ra, h->rb, h->qlist[i], k, &v) ? v : -1;
         }
     atomic_store(&h->done, !atomic_load(&h->stop));
     return NULL;
@@ -82,9 +90,13 @@ void list_contrast_ahead(app *a)
     h->rb = l->delta_b;
     for (int k = 0; k < 2; k++)
         h->v[k] = rt_reallocarray(NULL, a->s->ws->nq + 1, sizeof *h->v[k]);
+    h->nq = a->s->ws->nq;
+    h->qlist = rt_reallocarray(NULL, h->nq + 1, sizeof *h->qlist);
+    memcpy(h->qlist, a->s->ws->qlist, h->nq * sizeof *h->qlist);
     if (pthread_create(&h->th, NULL, contrast_ahead_thread, h) != 0) {
         free(h->v[0]);
         free(h->v[1]);
+        free(h->qlist);
         free(h);
         return;
     }
@@ -107,6 +119,7 @@ static void ahead_end(struct contrast_memo *m)
     pthread_join(h->th, NULL);
     free(h->v[0]);
     free(h->v[1]);
+    free(h->qlist);
     free(h);
     m->ahead = NULL;
 }
