@@ -268,7 +268,7 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
         p->base = rt_eval_begin(ws->eval, rt_run_name(p->taking));
         p->evaluated = 0;   /* and a step of it now: a run of few queries is in at once */
     }
-    if (p->taking) {   /* evaluated a step of queries at a time (7,000 at once took 10-25 ms) */
+    if (p->taking) {   /* evaluated a step of queries at a time (tests/bench/PERF.md) */
         uint32_t nq = rt_qrels_nqueries(ws->qrels);
         size_t step = settle_step(ws) / 64 ? settle_step(ws) / 64 : 1;   /* about as long as a pid step */
         uint32_t stop = wait || nq - p->evaluated <= step ? nq : p->evaluated + (uint32_t)step;

@@ -263,7 +263,7 @@ rt_status rt_runsjob_fetch(const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_
                 pthread_cond_wait(&j->cv, &j->mu);
                 continue;
             }
-            /* what the workers have read, ten times a second: a run of 250 MB takes a second */
+            /* what the workers have read, ten times a second (tests/bench/PERF.md) */
             rt_runs_tick rt = {progress, ctx, &j->read, total};
             pthread_mutex_unlock(&j->mu);
             rt_runs_tick_show(&rt);
