@@ -22,6 +22,7 @@
 #include "rt_mem.h"
 #include "rt_path.h"
 #include "rt_reader.h"
+#include "rt_runstage.h"
 #include "rt_thread.h"
 #include "rt_warm.h"
 #include "rt_workspace.h"
@@ -55,7 +56,7 @@ static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j,
     rt_status st = rt_runsjob_fetch(s, j, r, before, total, progress, ctx, &run, err);
     if (st == RT_OK) {
         rt_runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
-        rt_run_intern_ticking(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
+        rt_run_intern(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
                               j && progress ? rt_runs_tick_show : NULL, &rt);
         rt_workspace_add_run(ws, run, NULL);   /* evaluated with the others (after a deferred run that
                                                   failed, r is further on than ws->nruns) */
@@ -97,7 +98,7 @@ typedef struct rt_ws_runs {
     size_t first, at, after;
     uint64_t ekey;
     size_t next;               /* the next run of s to take in (ws->nruns fewer when one failed) */
-    rt_run *taking;            /* run next, being interned a step per settle call (not yet in ws) */
+    rt_run *taking;            /* run next, being interned a step per poll (not yet in ws) */
     size_t taking_n0;          /* the report's length when it was fetched */
     rt_eval_result *base;      /* then its evaluation, begun (NULL: still interning) */
     uint32_t evaluated;        /* the judged queries evaluated so far */
@@ -233,7 +234,7 @@ static void runs_done(rt_workspace *ws)
     push(ws->loader, &(rt_load_event){.kind = RT_LOAD_RUNS_DONE});
 }
 
-/* Pids interned per settle call that does not wait: a few milliseconds, so that the workbench
+/* Pids interned per step (an rt_loader_poll): a few milliseconds, so that the workbench
  * handles a key between two steps (tests/bench/PERF.md); rt_tuning.settle_step, at least 1 (the
  * tests take runs in a few pids at a time). */
 static size_t settle_step(const rt_workspace *ws)

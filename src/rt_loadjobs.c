@@ -12,6 +12,7 @@
 #include "rt_loadjobs.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
+#include "rt_runstage.h"
 #include "rt_thread.h"
 
 /* Workers stay at most RUNS_AHEAD runs past the last interned: a parsed run's other-than-decimal

@@ -15,6 +15,7 @@
 #include "rt_names.h"
 #include "rt_reader.h"
 #include "rt_run.h"
+#include "rt_runstage.h"
 #include "rt_id.h"
 #include "rt_path.h"
 
@@ -317,11 +318,6 @@ rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts 
     return rt_run_parse(out, path, hd.to ? &o : opts, err);
 }
 
-void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report)
-{
-    rt_run_intern_ticking(run, qids, pids, path, report, NULL, NULL);
-}
-
 void rt_run_intern_begin(rt_run *run, rt_strtab *qids, rt_strtab *pids)
 {
     run->qids = qids;
@@ -377,8 +373,8 @@ void rt_run_intern_finish(rt_run *run, const char *path, rt_report *report)
     rt_run_report_duplicates(&run->info, path, report);
 }
 
-void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
-                           rt_report *report, void (*tick)(void *ctx), void *tick_ctx)
+void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report,
+                   void (*tick)(void *ctx), void *tick_ctx)
 {
     enum { TICK = 1 << 18 };   /* pids interned between ticks, at most */
     rt_run_intern_begin(run, qids, pids);
@@ -395,7 +391,7 @@ rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, r
 {
     rt_status st = rt_run_parse(out, path, opts, err);
     if (st == RT_OK)
-        rt_run_intern(*out, qids, pids, path, report);
+        rt_run_intern(*out, qids, pids, path, report, NULL, NULL);
     return st;
 }
 

@@ -21,40 +21,11 @@
 typedef struct rt_run rt_run;
 
 /* Loads path, interning its qids and pids into the shared namespaces (which must outlive it).
- * Warnings (duplicates dropped) go to report. */
+ * Warnings (duplicates dropped) go to report. The one public way to load a run; the staged path
+ * the workspace loader takes (parsed on worker threads, interned in steps) is rt_runstage.h's. */
 rt_status rt_run_load(rt_run **out, const char *path, const rt_run_opts *opts, rt_strtab *qids,
                       rt_strtab *pids, rt_report *report, rt_err *err);
 void rt_run_free(rt_run **run);
-
-/* rt_run_load in two steps, for loading runs on several threads: rt_run_parse reads path into a
- * run whose ids are not yet interned (it touches no shared table: any thread may call it), and
- * rt_run_intern then interns its qids and pids in the file's order (the ids rt_run_load would
- * give, when runs are interned in the order they would have been loaded) and adds its lines to
- * report. A run must be interned before anything else is asked of it. */
-rt_status rt_run_parse(rt_run **out, const char *path, const rt_run_opts *opts, rt_err *err);
-void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path, rt_report *report);
-
-/* rt_run_parse reading a large file on two threads (rt_run_scan_halves): a regular line-based
- * file of at least min bytes, split at the line after its middle, whose queries' lines are
- * grouped (else each half keeps its lines and they are put together after). The same run,
- * report lines and errors as rt_run_parse, which it falls back to (a query in both halves apart
- * from the one straddling the split, a format the halves cannot read, an input error, whose
- * message then has the whole file's line numbers). opts->progress_done, if set, counts the bytes
- * read (of the file, as rt_run_parse counts them). */
-rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts *opts, uint64_t min,
-                              rt_err *err);
-/* rt_run_intern calling tick(tick_ctx) every few hundred thousand pids: the first run of a large
- * workspace adds most of its pids, which takes a while (a progress line keeps moving). */
-void rt_run_intern_ticking(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *path,
-                           rt_report *report, void (*tick)(void *ctx), void *tick_ctx);
-
-/* rt_run_intern in steps, for a thread that must stay responsive meanwhile (the workbench taking
- * a run in while keys come): begin interns the qids, each step at most budget more pids (in the
- * file's order: the same ids), returning 1 once every pid is; finish adds the report lines and
- * frees the texts. Until finish, nothing but the next step or rt_run_free may be asked of it. */
-void rt_run_intern_begin(rt_run *run, rt_strtab *qids, rt_strtab *pids);
-int rt_run_intern_step(rt_run *run, size_t budget);
-void rt_run_intern_finish(rt_run *run, const char *path, rt_report *report);
 
 /* The run's name and path, and what reading it found. Borrowed: valid until rt_run_free. */
 const char *rt_run_name(const rt_run *run);

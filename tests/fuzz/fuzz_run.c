@@ -9,6 +9,7 @@
 #include "rt_qrels.h"
 #include "rt_report.h"
 #include "rt_run.h"
+#include "rt_runstage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         }
         rt_strtab *hq = rt_strtab_new(), *hp = rt_strtab_new();
         rt_report *hr = rt_report_new();
-        rt_run_intern(halves, hq, hp, path, hr);
+        rt_run_intern(halves, hq, hp, path, hr, NULL, NULL);
         same_run(run, qids, pids, halves, hq, hp);
         rt_report_free(&hr);
         rt_strtab_free(&hq);

@@ -14,6 +14,7 @@
 #include "rt_qrels.h"
 #include "rt_report.h"
 #include "rt_run.h"
+#include "rt_runstage.h"
 #include "rt_strtab.h"
 #include "tap.h"
 
@@ -452,8 +453,8 @@ static void test_run_parse_intern(void)
     ok(st == RT_OK, "runs loaded and parsed");
     if (st != RT_OK)
         return;
-    rt_run_intern(b1, qb, pb, p1, rb);
-    rt_run_intern(b2, qb, pb, p2, rb);
+    rt_run_intern(b1, qb, pb, p1, rb, NULL, NULL);
+    rt_run_intern(b2, qb, pb, p2, rb, NULL, NULL);
     int same = rt_strtab_count(qa) == rt_strtab_count(qb) && rt_strtab_count(pa) == rt_strtab_count(pb) &&
                rt_report_count(ra) == rt_report_count(rb);
     for (uint32_t id = 0; same && id < rt_strtab_count(pa); id++)

@@ -14,6 +14,7 @@
 
 #include "rt_eval.h"
 #include "rt_run.h"
+#include "rt_runstage.h"
 #include "tap.h"
 
 /* A scan callback that writes "qid:pid,pid;qid:…" (what it was handed, in order). */
@@ -397,7 +398,7 @@ static void read_as(const char *path, const rt_run_opts *o, int halves, char *ou
     }
     rt_strtab *q = rt_strtab_new(), *p = rt_strtab_new();
     rt_report *rep = rt_report_new();
-    rt_run_intern(run, q, p, path, rep);
+    rt_run_intern(run, q, p, path, rep, NULL, NULL);
     const rt_run_info *i = rt_run_get_info(run);
     size_t n = (size_t)snprintf(out, cap, "%s %d %zu %zu %zu %zu %zu %zu|", i->name, (int)i->format, i->lines,
                                 i->hits, i->queries, i->duplicates, i->first_dup_line, i->physical_lines);
