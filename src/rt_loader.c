@@ -29,17 +29,20 @@
 #include "rt_wsconfig.h"
 #include "rt_wscache.h"
 
+/* The report's order (rt_report_set_key): a phase, and in the runs' phase the run's number, so
+ * that the lines of what a deferred open takes in later land where a waiting open puts them. The
+ * cache keeps the lines of the inputs' and the runs' phases (replayed by a reopen). */
+enum { PH_OPEN, PH_INPUTS, PH_RUNS, PH_COLLECTION, PH_CROSS, PH_JUDGED, PH_EXTRAS, PH_AFTER };
+#define KEY(phase, input) ((uint32_t)(phase) << 24 | (uint32_t)(input))
+
 /* A collection still being indexed when the open returned (rt_ws_spec.defer_collection): its
- * thread, and what the open would have done with it, done by the loader instead: the
- * judged-pid check, and the workspace cache with the report lines first..last and the evals of
- * key ekey (the cache waits for the check, whose count it keeps). Their report lines go where the
- * open would have put them: the collection's at last, the check's and the cache's at checked. The
- * cache holds the ids as the open left them, the first nqids and npids: the journals, replayed
- * meanwhile, may have added some. */
+ * thread, and what the open would have done with it, done by the loader instead: the judged-pid
+ * check, and the workspace cache with the evals of key ekey (the cache waits for the check, whose
+ * count it keeps). The cache holds the ids as the open left them, the first nqids and npids: the
+ * journals, replayed meanwhile, may have added some. */
 typedef struct rt_ws_pending {
     rt_colljob *job;
     pthread_t th;
-    size_t first, last, checked;
     uint64_t ekey;
     uint32_t nqids, npids;
 } rt_ws_pending;
@@ -53,6 +56,7 @@ static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j,
                            uint64_t total, rt_ws_progress_fn progress, void *ctx, rt_err *err)
 {
     rt_run *run;
+    uint32_t key = rt_report_set_key(ws->report, KEY(PH_RUNS, r));
     rt_status st = rt_runsjob_fetch(s, j, r, before, total, progress, ctx, &run, err);
     if (st == RT_OK) {
         rt_runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
@@ -62,6 +66,7 @@ static rt_status runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j,
                                                   failed, r is further on than ws->nruns) */
     }
     rt_runsjob_taken(j, r, st);
+    rt_report_set_key(ws->report, key);
     return st;
 }
 
@@ -90,16 +95,13 @@ static rt_status load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress
  * that uses the workspace (ids are interned there, as a sequential open does). What the open would
  * have done once every run was in is done then: the cross-check, and the judged-pid check and the
  * workspace cache (or, with a collection still being indexed, its pending record updated so that
- * they follow it). Report lines go where a waiting open puts them: a run's at at (the cache keeps
- * first..at), the cross-check's at after (past the lines of a collection opened meanwhile). */
+ * they follow it). Report lines go where a waiting open puts them, by their keys. */
 typedef struct rt_ws_runs {
     rt_runsjob *j;
     rt_ws_spec s;              /* the job's own: copies of the paths and names, order, strictness */
-    size_t first, at, after;
     uint64_t ekey;
     size_t next;               /* the next run of s to take in (ws->nruns fewer when one failed) */
     rt_run *taking;            /* run next, being interned a step per poll (not yet in ws) */
-    size_t taking_n0;          /* the report's length when it was fetched */
     rt_eval_result *base;      /* then its evaluation, begun (NULL: still interning) */
     uint32_t evaluated;        /* the judged queries evaluated so far */
 } rt_ws_runs;
@@ -189,8 +191,7 @@ static void append_report(rt_report *to, const rt_report *from)
 /* Writes the workspace cache of a parse: its first nqids and npids ids, qrels, runs, the evals of
  * key ekey and the report lines first..last; a built collection index goes to the cache's writer
  * process. */
-static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, size_t first, size_t last,
-                       uint64_t ekey)
+static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, uint64_t ekey)
 {
     rt_eval_result **base = rt_calloc(ws->nruns + 1, sizeof *base);
     rt_run **runs = rt_calloc(ws->nruns + 1, sizeof *runs);
@@ -199,6 +200,8 @@ static void save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, size_t 
         runs[r] = ws->runs[r].run;
     }
     rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
+    size_t first = rt_report_key_start(ws->report, KEY(PH_INPUTS, 0));   /* the lines it keeps */
+    size_t last = rt_report_key_start(ws->report, KEY(PH_COLLECTION, 0));
     long writer = rt_wscache_save(ws->cache, ws->qids, nqids, ws->pids, npids, ws->qrels, runs, &ev,
                                   ws->report, first, last, save_index, ws->collection);
     if (writer > 0)
@@ -213,23 +216,20 @@ static void runs_done(rt_workspace *ws)
     rt_ws_runs *p = ws->loader->runs;
     rt_runsjob_finish(&p->j);
     ws->loader->runs = NULL;
-    size_t n0 = rt_report_count(ws->report);
+    uint32_t key = rt_report_set_key(ws->report, KEY(PH_CROSS, 0));
     rt_workspace_cross_check(ws);
     if (ws->loader->coll) {   /* the collection is taken in next, as after a waiting open's runs */
-        rt_report_move_tail(ws->report, n0, p->after);
-        ws->loader->coll->first = p->first;
-        ws->loader->coll->last = p->at;
-        ws->loader->coll->checked = p->after + (rt_report_count(ws->report) - n0);
         ws->loader->coll->ekey = p->ekey;
         ws->loader->coll->nqids = rt_strtab_count(ws->qids);
         ws->loader->coll->npids = rt_strtab_count(ws->pids);
     } else {   /* the collection is in (or failed, or there is none): the rest of the open */
+        rt_report_set_key(ws->report, KEY(PH_JUDGED, 0));
         rt_workspace_check_judged(ws);
         if (ws->cache && !ws->loader->runs_failed && !ws->loader->collection_failed)
-            save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), p->first, p->at, p->ekey);
+            save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), p->ekey);
         rt_collection_save(ws->collection, ws->report);
-        rt_report_move_tail(ws->report, n0, p->after);
     }
+    rt_report_set_key(ws->report, key);
     runs_pending_free(&p);
     push(ws->loader, &(rt_load_event){.kind = RT_LOAD_RUNS_DONE});
 }
@@ -246,7 +246,7 @@ static size_t settle_step(const rt_workspace *ws)
  * the whole run when waiting for it with wait). Returns 1 when one was taken, 0 when it is still
  * being parsed or only a step was taken, -1 when it could not be read (it is left out, the others
  * still come; err and the report say why). */
-static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
+static int runs_step(rt_workspace *ws, int wait, rt_err *err)
 {
     rt_ws_runs *p = ws->loader->runs;
     size_t r = p->next;
@@ -254,7 +254,6 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
     if (!p->taking) {
         if (!wait && !rt_runsjob_ready(p->j, r))
             return 0;
-        p->taking_n0 = rt_report_count(ws->report);
         rt_run *run;
         st = rt_runsjob_fetch(&p->s, p->j, r, 0, 0, NULL, NULL, &run, err);
         if (st == RT_OK) {
@@ -287,7 +286,6 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
         p->base = NULL;
     }
     rt_runsjob_taken(p->j, r, st);
-    size_t n0 = p->taking_n0;
     p->next++;
     if (st != RT_OK) {
         ws->loader->runs_failed++;
@@ -298,13 +296,18 @@ static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
         rt_workspace_list_queries(ws);
         push(ws->loader, &(rt_load_event){.kind = RT_LOAD_RUN_READY, .run = ws->nruns - 1});
     }
-    size_t k = rt_report_count(ws->report) - n0;
-    rt_report_move_tail(ws->report, n0, p->at);
-    p->at += k;
-    p->after += k;
     if (p->next == p->s.nruns)
         runs_done(ws);
     return st == RT_OK ? 1 : -1;
+}
+
+/* runs_step with the report's lines keyed as the run's. */
+static int runs_settle(rt_workspace *ws, int wait, rt_err *err)
+{
+    uint32_t key = rt_report_set_key(ws->report, KEY(PH_RUNS, ws->loader->runs->next));
+    int rc = runs_step(ws, wait, err);
+    rt_report_set_key(ws->report, key);
+    return rc;
 }
 
 /* The collection's thread is done (or waited for): what it made taken in, its events queued.
@@ -326,31 +329,22 @@ static int take_collection(rt_workspace *ws, rt_err *err)
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s (passages are not shown)", j->err.msg);
         push(ws->loader, &(rt_load_event){.kind = RT_LOAD_FAILED, .collection = 1, .err = j->err});
         rc = -1;
-    } else if (rp) {
-        /* indexed before the last run is in: its passages show now; the judged-pid check and the
-         * cache follow the runs (runs_done). Its lines go after the runs' so far (those of the
-         * runs still to come go before them), the cross-check's after them. */
-        size_t n0 = rt_report_count(ws->report);
+    } else {
+        /* indexed before the last run is in (rp): its passages show now; the judged-pid check and
+         * the cache follow the runs (runs_done). Else as the open does when it waits for it. */
+        uint32_t key = rt_report_set_key(ws->report, KEY(PH_COLLECTION, 0));
         append_report(ws->report, j->report);
-        size_t k = rt_report_count(ws->report) - n0;
-        rt_report_move_tail(ws->report, n0, rp->at);
-        rp->after += k;
         rt_workspace_set_collection(ws, j->c);
         j->c = NULL;
-    } else {   /* as the open does when it waits for the collection, in its report's order */
-        size_t n0 = rt_report_count(ws->report);
-        append_report(ws->report, j->report);
-        size_t k = rt_report_count(ws->report) - n0;
-        rt_report_move_tail(ws->report, n0, p->last);
-        rt_workspace_set_collection(ws, j->c);
-        j->c = NULL;
-        size_t n1 = rt_report_count(ws->report);
-        rt_workspace_check_judged(ws);
-        if (ws->cache && !ws->loader->runs_failed)   /* the ids as the open left them: the journals may
-                                                       have added some since */
-            save_cache(ws, p->nqids, p->npids, p->first, p->last, p->ekey);
-        rt_collection_save(ws->collection, ws->report);   /* no writer took it: here */
-        rt_report_move_tail(ws->report, n1, p->checked + k);
+        rt_report_set_key(ws->report, KEY(PH_JUDGED, 0));
+        if (!rp)
+            rt_workspace_check_judged(ws);
+        if (!rp && ws->cache && !ws->loader->runs_failed)   /* the ids as the open left them: the
+                                                              journals may have added some since */
+            save_cache(ws, p->nqids, p->npids, p->ekey);
+        if (!rp)
+            rt_collection_save(ws->collection, ws->report);   /* no writer took it: here */
+        rt_report_set_key(ws->report, key);
     }
     if (rc > 0)
         push(ws->loader, &(rt_load_event){.kind = RT_LOAD_COLLECTION_READY});
@@ -516,7 +510,6 @@ typedef struct open_state {
     rt_colljob *job;       /* the collection's thread (threaded) */
     pthread_t coll_th;
     int threaded, coll_later;
-    size_t first, last;    /* the report lines a cache keeps; the qrels' and runs' lines end at last */
 } open_state;
 
 /* The parsed ids, qrels and runs from the workspace cache when it is there and fresh. */
@@ -570,7 +563,7 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
         phase(o->progress, o->ctx, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
     }
-    o->first = rt_report_count(ws->report);
+    rt_report_set_key(ws->report, KEY(PH_INPUTS, 0));   /* the lines a cache keeps start here */
     if (st == RT_OK && o->cached) {
         for (size_t r = 0; r < s->nruns; r++)
             rt_workspace_add_run(ws, o->runs[r], NULL);
@@ -585,9 +578,6 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
         st = load_runs(ws, s, o->progress, o->ctx, err);
     if (o->coll_later)
         o->threaded = st == RT_OK && rt_colljob_start(&o->job, &o->coll_th, s, !ws->cache);
-    o->last = rt_report_count(ws->report);
-    if (ws->loader->runs)
-        ws->loader->runs->first = o->first, ws->loader->runs->at = o->last;
     return st;
 }
 
@@ -620,9 +610,10 @@ static rt_status coll_wait(rt_workspace *ws, open_state *o, rt_status st, rt_err
 static rt_status open_collection(rt_workspace *ws, open_state *o, rt_status st, rt_err *err)
 {
     const rt_ws_spec *s = o->s;
+    rt_report_set_key(ws->report, KEY(PH_COLLECTION, 0));
     if (o->threaded && st == RT_OK && s->defer_collection) {   /* the loader takes it in */
         ws->loader->coll = rt_calloc(1, sizeof *ws->loader->coll);
-        *ws->loader->coll = (rt_ws_pending){o->job, o->coll_th, o->first, o->last, 0, 0, 0, 0};
+        *ws->loader->coll = (rt_ws_pending){o->job, o->coll_th, 0, 0, 0};
     } else if (o->threaded) {
         st = coll_wait(ws, o, st, err);
     } else if (st == RT_OK && s->collection) {
@@ -631,8 +622,6 @@ static rt_status open_collection(rt_workspace *ws, open_state *o, rt_status st, 
         st = rt_collection_open(&c, s->collection, o->progress ? collection_progress : NULL, &b, ws->report, err);
         rt_workspace_set_collection(ws, c);
     }
-    if (ws->loader->runs)   /* a deferred run's cross-check goes past the collection's lines */
-        ws->loader->runs->after = rt_report_count(ws->report);
     return st;
 }
 
@@ -660,15 +649,16 @@ static uint64_t open_evaluate(rt_workspace *ws, const open_state *o)
  * needs to follow it). */
 static void open_checks(rt_workspace *ws, const open_state *o, uint64_t ekey)
 {
+    rt_report_set_key(ws->report, KEY(PH_CROSS, 0));
     rt_workspace_cross_check(ws);
+    rt_report_set_key(ws->report, KEY(PH_JUDGED, 0));
     rt_workspace_check_judged(ws);
     if (ws->loader->coll) {
-        ws->loader->coll->checked = rt_report_count(ws->report);
         ws->loader->coll->ekey = ekey;
         ws->loader->coll->nqids = rt_strtab_count(ws->qids);
         ws->loader->coll->npids = rt_strtab_count(ws->pids);
     } else if (ws->cache && !o->cached) {   /* last: it keeps the evals and the count check_judged made */
-        save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), o->first, o->last, ekey);
+        save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), ekey);
     }
     rt_collection_save(ws->collection, ws->report);   /* built, and no writer took it: here */
 }
@@ -696,6 +686,7 @@ static int answers_are_json(const char *path)
 static rt_status open_extras(rt_workspace *ws, const rt_ws_spec *s, rt_err *err)
 {
     rt_status st = RT_OK;
+    rt_report_set_key(ws->report, KEY(PH_EXTRAS, 0));
     if (s->facets && (st = rt_facets_load(&ws->facets, s->facets, ws->qids, ws->report, err)) != RT_OK)
         return st;
     if (s->answers) {
@@ -740,6 +731,8 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     }
     if (st != RT_OK)
         rt_workspace_free(&ws);
+    else   /* what comes after the open (the session's lines, a failure taken in later) goes last */
+        rt_report_set_key(ws->report, KEY(PH_AFTER, 0));
     *out = ws;
     return st;
 }

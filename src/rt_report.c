@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt_mem.h"
 #include "rt_report.h"
@@ -11,6 +12,8 @@
 struct rt_report {
     char **lines;
     rt_report_kind *kinds;
+    uint32_t *keys;         /* non-decreasing */
+    uint32_t key;           /* the next lines' */
     size_t n, cap, warnings;
 };
 
@@ -24,6 +27,7 @@ void rt_report_free(rt_report **rp)
         free((*rp)->lines[i]);
     free((*rp)->lines);
     free((*rp)->kinds);
+    free((*rp)->keys);
     free(*rp);
     *rp = NULL;
 }
@@ -41,9 +45,18 @@ void rt_report_add(rt_report *r, rt_report_kind kind, const char *fmt, ...)
         r->cap = r->cap ? r->cap * 2 : 16;
         r->lines = rt_reallocarray(r->lines, r->cap, sizeof *r->lines);
         r->kinds = rt_reallocarray(r->kinds, r->cap, sizeof *r->kinds);
+        r->keys = rt_reallocarray(r->keys, r->cap, sizeof *r->keys);
     }
-    r->lines[r->n] = rt_strdup(buf);
-    r->kinds[r->n++] = kind;
+    size_t at = r->n;   /* after every line of its key or a lower one: most often the end */
+    while (at > 0 && r->keys[at - 1] > r->key)
+        at--;
+    memmove(r->lines + at + 1, r->lines + at, (r->n - at) * sizeof *r->lines);
+    memmove(r->kinds + at + 1, r->kinds + at, (r->n - at) * sizeof *r->kinds);
+    memmove(r->keys + at + 1, r->keys + at, (r->n - at) * sizeof *r->keys);
+    r->lines[at] = rt_strdup(buf);
+    r->kinds[at] = kind;
+    r->keys[at] = r->key;
+    r->n++;
     if (kind == RT_REPORT_WARNING)
         r->warnings++;
 }
@@ -58,24 +71,24 @@ const char *rt_report_line(const rt_report *r, size_t i, rt_report_kind *kind)
     return r->lines[i];
 }
 
-/* Reverses lines [a, b). */
-static void reverse(rt_report *r, size_t a, size_t b)
+uint32_t rt_report_set_key(rt_report *r, uint32_t key)
 {
-    for (; a + 1 < b; a++, b--) {
-        char *l = r->lines[a];
-        rt_report_kind k = r->kinds[a];
-        r->lines[a] = r->lines[b - 1];
-        r->kinds[a] = r->kinds[b - 1];
-        r->lines[b - 1] = l;
-        r->kinds[b - 1] = k;
-    }
+    if (!r)
+        return 0;
+    uint32_t old = r->key;
+    r->key = key;
+    return old;
 }
 
-void rt_report_move_tail(rt_report *r, size_t from, size_t at)
+size_t rt_report_key_start(const rt_report *r, uint32_t key)
 {
-    if (!r || at >= from || from >= r->n)
-        return;
-    reverse(r, at, from);   /* a rotation of [at, n) by three reversals */
-    reverse(r, from, r->n);
-    reverse(r, at, r->n);
+    size_t lo = 0, hi = rt_report_count(r);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }

@@ -73,8 +73,35 @@ static rt_workspace *open_recorded(const char *how, const rt_ws_spec *spec, cons
     return ws;
 }
 
+/* The report's keys: a line goes after every line of its key or a lower one, so that lines added
+ * late (a deferred run's, the collection's) land where a waiting open puts them. */
+static void test_report_keys(void)
+{
+    rt_report *r = rt_report_new();
+    rt_report_add(r, RT_REPORT_INFO, "qrels");
+    rt_report_set_key(r, 5);
+    rt_report_add(r, RT_REPORT_INFO, "cross-check");
+    uint32_t old = rt_report_set_key(r, 2);   /* a run taken in later */
+    rt_report_add(r, RT_REPORT_WARNING, "run b");
+    rt_report_add(r, RT_REPORT_INFO, "run b, second line");
+    ok(old == 5, "setting a key returns the one it replaces");
+    rt_report_set_key(r, 1);
+    rt_report_add(r, RT_REPORT_INFO, "run a");
+    rt_report_set_key(r, 9);
+    rt_report_add(r, RT_REPORT_INFO, "session");
+    const char *want[] = {"qrels", "run a", "run b", "run b, second line", "cross-check", "session"};
+    int same = rt_report_count(r) == 6;
+    for (size_t i = 0; same && i < 6; i++)
+        same = strcmp(rt_report_line(r, i, NULL), want[i]) == 0;
+    ok(same, "lines are in the order of their keys, then of their adding");
+    ok(rt_report_warnings(r) == 1 && rt_report_key_start(r, 2) == 2 && rt_report_key_start(r, 3) == 4 &&
+       rt_report_key_start(r, 10) == 6, "the first line of a key is found, warnings still counted");
+    rt_report_free(&r);
+}
+
 int main(void)
 {
+    test_report_keys();
     char *a = run_text(1), *b = run_text(2);
     const char *paths[2] = {tmp_file(a), tmp_file(b)};
     free(a);
