@@ -56,20 +56,22 @@ static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
     return 1;
 }
 
-/* Whether qid is a query this workspace has (its queries, qrels or runs). Only the loaders add
- * queries: an operation read back never does. Runs still being read behind the first screen
- * (the workbench's deferred open) are not waited for: a query they may name counts as known
- * until they are in, and such an operation is applied as it always was. */
-static int replay_qid_known(const rt_session *s, const char *qid)
+/* Whether a query an operation read back names is one this workspace has (its queries, qrels
+ * or runs), given its id as found (RT_NO_ID: none yet). Only the loaders add queries: an
+ * operation read back never does. Runs still being read behind the first screen (the
+ * workbench's deferred open) are not waited for: a query they may name counts as known until
+ * they are in, and such an operation is applied as it always was. */
+static int replay_qid_known(const rt_session *s, uint32_t id)
 {
-    return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID || s->ws->runs_pending != NULL;
+    return id != RT_NO_ID || s->ws->runs_pending != NULL;
 }
 
-/* Whether pid is a passage this workspace has (its qrels, runs or collection). Runs or a
- * collection still being read are not waited for either: what they may hold counts as known. */
-static int replay_pid_known(const rt_session *s, const char *pid)
+/* Whether pid, found as id, is a passage this workspace has (its qrels, runs or collection).
+ * Runs or a collection still being read are not waited for either: what they may hold counts
+ * as known. */
+static int replay_pid_known(const rt_session *s, const char *pid, uint32_t id)
 {
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID || s->ws->runs_pending || s->ws->pending)
+    if (id != RT_NO_ID || s->ws->runs_pending || s->ws->pending)
         return 1;
     const char *t;
     size_t tl;
@@ -85,24 +87,25 @@ static void note_foreign(rt_session *s, int what, const rt_op *op, const char *i
     s->foreign_id[what] = rt_strdup(id);
 }
 
-/* Whether op names a query or a passage this workspace does not have (a journal of another
- * workspace): such an operation stays in the journal and is applied to nothing, so that no
- * state, metric, team decision, agreement, package or export of this workspace sees it, and no
- * id of it is interned. A leak label's query is checked by the leakage view instead. */
+/* Whether op, read back and resolved without interning (RESOLVE_FIND), names a query or a
+ * passage this workspace does not have (a journal of another workspace): such an operation stays
+ * in the journal and is applied to nothing, so that no state, metric, team decision, agreement,
+ * package or export of this workspace sees it, and no id of it is interned. A leak label's query
+ * is checked by the leakage view instead. */
 static int foreign_op(rt_session *s, const rt_op *op)
 {
     if (op->kind == RT_OP_LEAK)
         return 0;
-    const char *q = op->qid && !replay_qid_known(s, op->qid) ? op->qid : NULL;   /* qid NULL: a set, a package */
-    for (size_t i = 0; !q && i < op->nqids; i++)
-        q = !replay_qid_known(s, op->qids[i]) ? op->qids[i] : NULL;
+    const char *q = op->qid && !replay_qid_known(s, op->id.qid) ? op->qid : NULL;   /* qid NULL: a set, a package */
+    for (size_t i = 0; !q && op->qids && i < op->nqids; i++)
+        q = !replay_qid_known(s, op->id.qids[i]) ? op->qids[i] : NULL;
     if (q) {
         note_foreign(s, 0, op, q);
         return 1;
     }
-    const char *p = op->pid && !replay_pid_known(s, op->pid) ? op->pid : NULL;
+    const char *p = op->pid && !replay_pid_known(s, op->pid, op->id.pid) ? op->pid : NULL;
     for (size_t i = 0; !p && op->pids && i < op->nqids; i++)
-        p = !replay_pid_known(s, op->pids[i]) ? op->pids[i] : NULL;
+        p = !replay_pid_known(s, op->pids[i], op->id.pids[i]) ? op->pids[i] : NULL;
     if (p)
         note_foreign(s, 1, op, p);
     return p != NULL;
@@ -110,26 +113,22 @@ static int foreign_op(rt_session *s, const rt_op *op)
 
 /* How resolve takes a name the workspace's tables lack. */
 enum {
-    RESOLVE_FIND,     /* RT_NO_ID (a const check: nothing changes) */
-    RESOLVE_CHANGE,   /* a passage the collection has is interned (as rt_session_pid does); else RT_NO_ID */
-    RESOLVE_REPLAY    /* interned: foreign_op let it through (runs or a collection still being read may
-                         name it, or a leak label's query), and the state has always taken such ids */
+    RESOLVE_FIND,     /* RT_NO_ID (a const check, an op read back before foreign_op: nothing changes) */
+    RESOLVE_CHANGE    /* a passage the collection has is interned (as rt_session_pid does); else RT_NO_ID */
 };
 
 static int known_pid(const rt_session *s, const char *pid);
 
-static uint32_t qid_of(const rt_session *s, const char *qid, int mode)
+/* Never interned: only the loaders add queries. */
+static uint32_t qid_of(const rt_session *s, const char *qid)
 {
-    uint32_t id = rt_strtab_find(s->ws->qids, qid, strlen(qid));
-    if (id == RT_NO_ID && mode == RESOLVE_REPLAY)
-        id = rt_strtab_intern(s->ws->qids, qid, strlen(qid));
-    return id;
+    return rt_strtab_find(s->ws->qids, qid, strlen(qid));
 }
 
 static uint32_t pid_of(const rt_session *s, const char *pid, int mode)
 {
     uint32_t id = rt_strtab_find(s->ws->pids, pid, strlen(pid));
-    if (id == RT_NO_ID && (mode == RESOLVE_REPLAY || (mode == RESOLVE_CHANGE && known_pid(s, pid))))
+    if (id == RT_NO_ID && mode == RESOLVE_CHANGE && known_pid(s, pid))
         id = rt_strtab_intern(s->ws->pids, pid, strlen(pid));
     return id;
 }
@@ -146,7 +145,7 @@ static void resolve(const rt_session *s, rt_op *op, int mode)
     const rt_taxonomy *tax = s->ws->taxonomy;
     op->by_id = 1;
     memset(&op->id, 0, sizeof op->id);
-    op->id.qid = op->qid ? qid_of(s, op->qid, mode) : RT_NO_ID;
+    op->id.qid = op->qid ? qid_of(s, op->qid) : RT_NO_ID;
     op->id.pid = op->pid ? pid_of(s, op->pid, mode) : RT_NO_ID;
     if (op->kind == RT_OP_TAG || op->kind == RT_OP_UNTAG) {
         op->id.cat = op->cat ? rt_taxonomy_find(tax, op->cat) : (size_t)-1;
@@ -162,7 +161,7 @@ static void resolve(const rt_session *s, rt_op *op, int mode)
     if (op->qids) {
         op->id.qids = rt_calloc(op->nqids + 1, sizeof *op->id.qids);
         for (size_t i = 0; i < op->nqids; i++)
-            op->id.qids[i] = qid_of(s, op->qids[i], mode);
+            op->id.qids[i] = qid_of(s, op->qids[i]);
     }
     if (op->pids) {
         op->id.pids = rt_calloc(op->nqids + 1, sizeof *op->id.pids);
@@ -171,36 +170,55 @@ static void resolve(const rt_session *s, rt_op *op, int mode)
     }
 }
 
-/* Applies one operation read back from journal j (s->journal may not be set yet). */
-static void replay_one(rt_session *s, rt_journal *j, rt_op *op)
+/* The names of op (read back, resolved with RESOLVE_FIND) that foreign_op let through without
+ * an id yet, interned: runs or a collection still being read may name them, or a leak label's
+ * query; the state has always taken such ids. */
+static void intern_rest(const rt_session *s, rt_op *op)
+{
+    rt_strtab *qt = s->ws->qids, *pt = s->ws->pids;
+    if (op->qid && op->id.qid == RT_NO_ID)
+        op->id.qid = rt_strtab_intern(qt, op->qid, strlen(op->qid));
+    if (op->pid && op->id.pid == RT_NO_ID)
+        op->id.pid = rt_strtab_intern(pt, op->pid, strlen(op->pid));
+    for (size_t i = 0; op->qids && i < op->nqids; i++) {
+        if (op->id.qids[i] == RT_NO_ID)
+            op->id.qids[i] = rt_strtab_intern(qt, op->qids[i], strlen(op->qids[i]));
+        if (op->pids && op->id.pids[i] == RT_NO_ID)
+            op->id.pids[i] = rt_strtab_intern(pt, op->pids[i], strlen(op->pids[i]));
+    }
+}
+
+/* Applies one operation read back from journal j (s->journal may not be set yet): its names
+ * looked up once (the journal's boundary), then foreign_op, then the state by ids. Returns the
+ * query of a label applied when the workspace had it before (RT_NO_ID otherwise): whose live
+ * metrics a refresh brings up to date. */
+static uint32_t replay_one(rt_session *s, rt_journal *j, rt_op *op)
 {
     rt_err e;
     const char *warn = NULL;
+    resolve(s, op, RESOLVE_FIND);
     if (foreign_op(s, op)) {
         rt_op_clear(op);
-        return;
+        return RT_NO_ID;
     }
-    resolve(s, op, RESOLVE_REPLAY);
+    uint32_t had = op->kind == RT_OP_LABEL ? op->id.qid : RT_NO_ID;
+    intern_rest(s, op);
     if (!replayable(s, op, &e) || rt_annot_apply(s->annot, op, &warn, &e) != RT_OK) {
         char why[1400];
         snprintf(why, sizeof why, "%s:%zu (operation %" PRIu64 "): %.900s; fix or delete that "
                  "line, or move the journal aside", rt_journal_path(j), op->line, op->seq, e.msg);
         rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s; not applied", why);
         rt_journal_refuse(j, why);
+        had = RT_NO_ID;
     } else if (warn) {
         rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s", rt_journal_path(j), op->seq,
                       warn);
     }
     rt_op_clear(op);
+    return had;
 }
 
-static void replay(rt_session *s, rt_op *ops, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        replay_one(s, s->journal, &ops[i]);
-}
-
-static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { replay_one(ctx, j, op); }
+static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { (void)replay_one(ctx, j, op); }
 
 /* Says how many operations read back name queries or passages this workspace lacks. */
 static void say_foreign(const rt_session *s, size_t before_q, size_t before_p)
@@ -858,10 +876,8 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
     uint32_t *touched = rt_calloc(n, sizeof *touched);
     size_t nt = 0, fq = s->foreign[0], fp = s->foreign[1];
     for (size_t i = 0; i < n; i++)   /* found, never interned: a query it lacks is none of its */
-        if (ops[i].kind == RT_OP_LABEL && ops[i].qid &&
-            (touched[nt] = rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid))) != RT_NO_ID)
+        if ((touched[nt] = replay_one(s, s->journal, &ops[i])) != RT_NO_ID)
             nt++;
-    replay(s, ops, n);
     say_foreign(s, fq, fp);
     for (size_t i = 0; s->live && i < nt; i++)
         rt_live_update(s->live, touched[i]);
