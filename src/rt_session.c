@@ -611,7 +611,7 @@ static rt_status history(rt_session *s, rt_op *done, int redo, rt_err *err)
 rt_status rt_session_undo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 0, err); }
 rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 1, err); }
 
-/* ---- changes by id: the strings are made once, for the journal line ----------------------- */
+/* ---- changes by id: no string is made; the journal names the ids as it writes the line ------ */
 
 /* Fills ch for op, just committed (qid, pid: its ids, RT_NO_ID to look them up), and keeps op as
  * the session's last change (moved: *op is left empty), which ch->op borrows. */

@@ -159,7 +159,8 @@ static void test_two_tables(rt_workspace *ws, rt_workspace *rev)
         return;
     const rt_label *l = rt_annot_label(r->annot, rq1, rp09);
     ok(l && l->grade == 1, "the relabel is on the second's ids of q1 and p09");
-    ok(!rt_annot_label(r->annot, q1, p09) && rt_annot_nlabels(r->annot) == 1, "and on nothing the first's ids name there");
+    ok(!rt_annot_label(r->annot, q1, p09) && rt_annot_nlabels(r->annot) == 1,
+       "and on nothing the first's ids name there");
     const rt_qset *qs = rt_annot_set(r->annot, "two");
     ok(qs && qs->n == 2 && qs->qids[0] == rq1 && qs->qids[1] == rt_strtab_find(rev->qids, "q3", 2),
        "the set holds the second's ids of q1 and q3");
@@ -197,7 +198,8 @@ static void test_state_takes_ids(rt_workspace *ws)
     rt_op good = {.kind = RT_OP_LABEL, .by_id = 1, .id = {.qid = rt_strtab_find(ws->qids, "q2", 2),
                                                           .pid = rt_strtab_find(ws->pids, "p04", 3)},
                   .has_grade = 1, .grade = 0, .seq = 1};
-    ok(rt_annot_apply(a, &good, NULL, &err) == RT_OK && rt_annot_label(a, good.id.qid, good.id.pid), "one by ids applies");
+    ok(rt_annot_apply(a, &good, NULL, &err) == RT_OK && rt_annot_label(a, good.id.qid, good.id.pid),
+       "one by ids applies");
     rt_annot_free(&a);
 }
 
@@ -210,8 +212,8 @@ static void test_foreign_verbatim(rt_workspace *ws)
     mkdir(dir, 0700);
     char path[600];
     snprintf(path, sizeof path, "%s/zed.jsonl", dir);
-    static const char foreign[] = "{\"seq\":2,  \"time\":\"2026-11-26T00:00:00.000Z\", \"author\":\"zed\",\"op\":\"label\","
-                                  "\"qid\":\"q1\",\"pid\":\"elsewhere-p\",\"grade\":1}\n";
+    static const char foreign[] = "{\"seq\":2,  \"time\":\"2026-11-26T00:00:00.000Z\", \"author\":\"zed\","
+                                  "\"op\":\"label\",\"qid\":\"q1\",\"pid\":\"elsewhere-p\",\"grade\":1}\n";
     char text[1024];
     snprintf(text, sizeof text, "{\"seq\":1,\"time\":\"2026-11-26T00:00:00.000Z\",\"author\":\"zed\",\"op\":\"label\","
                                 "\"qid\":\"q1\",\"pid\":\"p10\",\"grade\":1}\n%s", foreign);
@@ -236,10 +238,12 @@ static void test_foreign_verbatim(rt_workspace *ws)
     rt_op_clear(&imp);
     rt_session_close(&s);
     char *now = get_file(path, NULL);
-    ok(now && strncmp(now, text, strlen(text)) == 0, "the lines read, the foreign one too, are still there byte for byte");
+    ok(now && strncmp(now, text, strlen(text)) == 0,
+       "the lines read, the foreign one too, are still there byte for byte");
     free(now);
     if (ok(rt_session_open(&s, ws, dir, "zed", 1, &err) == RT_OK, "it opens again (%s)", err.msg)) {
-        ok(rt_annot_nops(s->annot) == 3 && s->foreign[1] == 1 && rt_strtab_find(ws->pids, "elsewhere-p", 11) == RT_NO_ID,
+        ok(rt_annot_nops(s->annot) == 3 && s->foreign[1] == 1 &&
+               rt_strtab_find(ws->pids, "elsewhere-p", 11) == RT_NO_ID,
            "replayed: three applied, the foreign one still to nothing");
         rt_session_close(&s);
     }
