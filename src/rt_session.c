@@ -547,8 +547,8 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
     return st;
 }
 
-/* Appends op durably, then applies it everywhere; qid is op's query id when the caller has it
- * (RT_NO_ID: looked up). */
+/* Appends op (resolved to ids) durably, then applies it everywhere; qid is op's query id when
+ * the caller has it (RT_NO_ID: op's own). */
 /* Every change is written to the journal first and applied to the state after. The journal is
  * the record: what the screen shows must be what a reopen replays to, so a change the disk
  * refuses (full, or the lock lost) must not be in the state either; written first, such a change
