@@ -109,7 +109,7 @@ report $? "tsv: the queries left out of a comparison (MFR undefined for a run) a
 run -m MFR --format json "$D/qrels" "$D/a.trec" "$D/n.trec"
 [ "$rc" -eq 0 ] && has_text '"mean_a":	null' "$D/out" && has_text '"mean_diff":	null' "$D/out" &&
     has_text '"p_wilcoxon_why":	"no query to compare"' "$D/out" && has_text '"p_randomization_why":	"no query to compare"' "$D/out" &&
-    grep -q "warning: 1 comparisons have no ttest p (e.g. the t-test needs at least two queries)" "$D/err"
+    has_text "warning: 1 comparisons have no ttest p (e.g. the t-test needs at least two queries)" "$D/err"
 report $? "no query to compare: means null as TSV's undefined, each test says why, so does the warning"
 # what eval says of the runs, compare says too: judged queries a run misses (they score 0), and
 # two runs of one name, which its rows and --baseline could not tell apart

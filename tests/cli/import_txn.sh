@@ -72,7 +72,7 @@ for n in $(seq 1 $steps); do
     [ "$before" != mixed ] || [ "$n" -ge 4 ]
     ok $? "kill -9 at step $n: before the commit point no journal ever changed"
     if [ "$n" -ge 4 ] && [ "$n" -lt $steps ]; then
-        grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err"
+        has_text "finished an import that was interrupted (3 journals)" "$D/reopen.err"
         ok $? "kill -9 at step $n: the open says it finished the import"
     fi
     [ -z "$(find "$J" -name '.*.jsonl.import-*' -o -name '.import.txn')" ] || [ "$n" -lt 4 ]
@@ -142,7 +142,7 @@ cp -a "$J" "$J2"
 reopen "$J2"
 state "$J2"; st=$state_
 [ "$st" = new ] && ! exists "$J2"/*.unimported-* &&
-    grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err" &&
+    has_text "finished an import that was interrupted (3 journals)" "$D/reopen.err" &&
     ! grep -q "is gone\|not the one" "$D/reopen.err"
 ok $? "a folder copied after the commit point finishes the import in the copy: every journal new ($st)"
 # the original, ann_a (renamed before the kill) then given a line by hand: it counts as finished
@@ -150,7 +150,7 @@ printf '{"seq":99,"time":"2026-11-18T11:06:40.123Z","author":"ann_a","op":"label
     >> "$J/ann_a.jsonl"
 reopen "$J"
 [ "$(wc -l < "$J/ann_a.jsonl")" -eq 4 ] && [ "$(wc -l < "$J/ann_b.jsonl")" -eq 3 ] &&
-    [ "$(wc -l < "$J/ann_c.jsonl")" -eq 3 ] && grep -q "finished an import that was interrupted (3 journals)" "$D/reopen.err"
+    [ "$(wc -l < "$J/ann_c.jsonl")" -eq 3 ] && has_text "finished an import that was interrupted (3 journals)" "$D/reopen.err"
 ok $? "a journal renamed before the kill and appended to since is finished, not called 'as it was'"
 
 # a reader who cannot write the folder (user nobody) cannot finish an import killed after one

@@ -6,6 +6,7 @@
 # an abort); an import header wider than 16 columns overflowed; '#' rows after a header were
 # dropped; an empty annotator cell, a category by number and a truncated compressed run were
 # reported wrongly.
+# shellcheck disable=SC2086 # ($IM and $cols are split where used)
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
@@ -121,10 +122,8 @@ report $? "journal: a line over RETRIAGE_JSON_MAX is no operation, said with the
 
 # ---- 11, 15, 17a, 17b. import ---------------------------------------------------------------
 # (the options as a plain string, split where used: the test's own paths hold no blanks)
-# shellcheck disable=SC2086
 IM="--demo --journal-dir $D/ji"
 cols=$(seq 1 196)
-# shellcheck disable=SC2086
 { printf 'annotator\tqid\tpid\tgrade'; printf '\tc%d' $cols; printf '\n'
   printf 'wide\tq01\tp0001\t1'; printf '\tx%d' $cols; printf '\n'; } > "$D/wide.tsv"
 CLI_CMD=import run $IM --judgments "$D/wide.tsv"

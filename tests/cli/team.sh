@@ -3,13 +3,13 @@
 # journal, all or nothing, file:line errors, safe against kills and locks) and `retriage agree`
 # (hand-computed kappas on a tiny workspace, undefined kappas said as such, and every figure of
 # ../shared/data/agreement/expected.json to 1e-9).
+# shellcheck disable=SC2086 # (the workspaces' options are split where used)
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 export XDG_CACHE_HOME="$D/cache"
 J="$D/j"
 # The workspaces' options are plain strings, split where used: the test's own paths (from mktemp)
 # hold no blanks.
-# shellcheck disable=SC2086
 # exists PATH… — the first PATH is there (a glob matched); nfiles N PATH… — a glob matched N files
 # (no ls | grep: two processes)
 exists() { [ -e "$1" ] || [ -L "$1" ]; }
@@ -48,12 +48,12 @@ report $? "export --team: the same"
 ln -s alice.jsonl "$J/eve.jsonl" && mkfifo "$J/pipe.jsonl" && mkdir "$J/dir.jsonl"
 run agree $WS
 [ "$rc" -eq 0 ] && grep -q "^alice	bob	relevance kappa	4	0.5000	$" "$D/out" &&
-    grep -q "eve.jsonl: a symbolic link (retriage never follows links to journals), not a journal: left out of the team" "$D/err" &&
+    has_text "eve.jsonl: a symbolic link (retriage never follows links to journals), not a journal: left out of the team" "$D/err" &&
     has_text "pipe.jsonl: a named pipe, not a journal: left out of the team" "$D/err" &&
     has_text "dir.jsonl: a folder, not a journal: left out of the team" "$D/err"
 report $? "agree: a symbolic link, a named pipe and a folder NAME.jsonl are left out, each named with what it is"
 run agree $WS --annotators alice,eve
-[ "$rc" -eq 1 ] && grep -q "eve.jsonl: a symbolic link (retriage never follows links to journals), not a journal" "$D/err"
+[ "$rc" -eq 1 ] && has_text "eve.jsonl: a symbolic link (retriage never follows links to journals), not a journal" "$D/err"
 report $? "agree --annotators naming the link: an error that says what it is"
 rm -f "$J/eve.jsonl" "$J/pipe.jsonl" && rmdir "$J/dir.jsonl"
 run agree $WS --annotators alice,notes
@@ -333,7 +333,7 @@ run package $WS --annotator lead --to bob --prefix "$(printf 'p\342\200\256q')"
     [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
 report $? "package --prefix holding U+202E (right-to-left override) is refused, nothing written"
 run package $WS --annotator "$(printf 'lead\342\200\213')" --to bob --prefix zw
-[ "$rc" -eq 1 ] && grep -q 'cannot name a journal: it has an invisible (format) character at an end' "$D/err"
+[ "$rc" -eq 1 ] && has_text 'cannot name a journal: it has an invisible (format) character at an end' "$D/err"
 report $? "package --annotator \"lead\" + U+200B is refused"
 run eval "$D/qrels" "$(printf 'bm25\342\200\257')=$D/run"
 [ "$rc" -eq 1 ] && grep -q 'run name ".*": it has spaces around it' "$D/err"
@@ -345,7 +345,7 @@ alice_em=$(printf 'alice\342\200\203')
 cp "$J/alice.jsonl" "$J/$alice_em.jsonl"
 run agree $WS
 [ "$rc" -eq 0 ] && grep -q "^alice	bob	relevance kappa	" "$D/out" && ! grep -q "$alice_em" "$D/out" &&
-    grep -q "no annotator can have that name (it has spaces around it): left out of the team" "$D/err"
+    has_text "no annotator can have that name (it has spaces around it): left out of the team" "$D/err"
 report $? "agree: a journal alice + U+2003 in the folder is no second alice: left out, said"
 rm -f "$J/$alice_em.jsonl"
 run package $WS --annotator lead --to alice --set nosuch
@@ -379,7 +379,7 @@ report $? "review-report: a mean accuracy of exactly the threshold passes (three
 # issue 33: the threshold and the means are written exactly (0.955 was shown as 0.95), and JSON
 # gives numbers, not rounded strings
 run review-report $AWS --reviewers 3 --threshold 0.955
-[ "$rc" -eq 0 ] && grep -q "	0.95	revise$" "$D/out" && grep -q "0 pass, 1 revise (threshold 0.955, 3 reviewers)" "$D/out"
+[ "$rc" -eq 0 ] && grep -q "	0.95	revise$" "$D/out" && has_text "0 pass, 1 revise (threshold 0.955, 3 reviewers)" "$D/out"
 report $? "review-report: threshold 0.955 shown as 0.955, the mean 0.95 below it: revise"
 run review-report $AWS --reviewers 3 --threshold 0.955 --format json
 [ "$rc" -eq 0 ] && has_text '"threshold":	0.955,' "$D/out" && has_text '"mean":	0.95,' "$D/out" &&
@@ -419,11 +419,11 @@ printf '{"seq":1,%s,"author":"rev","op":"package","name":"pk","text":"ann","pair
 printf '{"seq":2,%s,"author":"rev","op":"review","name":"pk","qid":"q1","pid":"p2","text":"Correct"}\n' "$T" >> "$D/rj/rev.jsonl"
 printf '{"seq":3,%s,"author":"rev","op":"adjudicate","qid":"q1","pid":"p2","grade":3,"settles":[]}\n' "$T" >> "$D/rj/rev.jsonl"
 run export $WS --journal-dir "$D/rj" --team --what qrels
-[ "$rc" -eq 0 ] && ! has_text "p2 3" "$D/out" && grep -q "rev.jsonl:3 (operation 3): grade 3 is outside this workspace's scale" "$D/err"
+[ "$rc" -eq 0 ] && ! has_text "p2 3" "$D/out" && has_text "rev.jsonl:3 (operation 3): grade 3 is outside this workspace's scale" "$D/err"
 report $? "an adjudication with a grade outside the scale is not applied (no grade 3 in binary team qrels)"
 run review-report $WS --journal-dir "$D/rj" --reviewers 1
 [ "$rc" -eq 0 ] && grep -q "^pk	ann	1	1	1	0		-	in review$" "$D/out" &&
-    grep -q 'rev.jsonl:2 (operation 2): review verdict "Correct"' "$D/err"
+    has_text 'rev.jsonl:2 (operation 2): review verdict "Correct"' "$D/err"
 report $? "a review verdict 'Correct' is reported, not counted as a wrong mark"
 
 # an adjudication that overrides what the annotators now agree on (bob changed his mind after it)
@@ -494,7 +494,7 @@ timeout 120 "$RETRIAGE" agree $MWS --format json > "$D/many.json" 2> /dev/null
 [ "$?" -eq 0 ] && [ "$(grep -c '"a":' "$D/many.json")" -eq 44850 ] && has_text '"krippendorff":' "$D/many.json"
 report $? "agree --format json, 300 annotators: 44850 pair objects, written as they are worked out"
 run agree $MWS --format md
-[ "$rc" -eq 1 ] && grep -q "44850 pairs of annotators are too many for a Markdown table (at most 5000" "$D/err"
+[ "$rc" -eq 1 ] && has_text "44850 pairs of annotators are too many for a Markdown table (at most 5000" "$D/err"
 report $? "agree --format md, 300 annotators: refused with a clear message, not laid out in memory"
 
 done_testing
