@@ -51,6 +51,9 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Prints the warnings of a load report to stderr, one "retriage: warning: …" line each. */
 void cli_print_warnings(const rt_report *rep);
 
+/* What the warning of runs read under one name (rt_run_warn_same_names) tells the user to do. */
+#define CLI_SAME_NAMES_HOW " (their TREC tag or file name): name them with NAME=RUN"
+
 /* Splits a run argument [NAME=]PATH: returns the path (Borrowed: it points into arg) and sets
  * *name to a new copy of NAME (caller frees), or to NULL when there is none. NAME= counts only when the whole argument is
  * not an existing file (paths may contain '='). */

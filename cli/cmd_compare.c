@@ -17,7 +17,8 @@
 #include "rt_eval.h"
 #include "rt_facets.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
 #include "rt_table.h"
 #include "rt_workspace.h"
 
@@ -114,17 +115,18 @@ static int parse(int argc, char **argv, compare_args *a)
             a->format = (rt_table_format)v;
             break;
         case 'n':
-            if (!rt_parse_int_in(optarg, 1, 100000000, &x))
+            if (!rt_num_parse_int_in(optarg, 1, 100000000, &x))
                 rc = cli_usage("compare", "--samples expects a whole number from 1 to 100000000, not '%s'", optarg);
             a->o.samples = (size_t)x;
             break;
         case 's':
-            if (!rt_parse_int_in(optarg, 0, INT64_MAX, &x))
+            if (!rt_num_parse_int_in(optarg, 0, INT64_MAX, &x))
                 rc = cli_usage("compare", "--seed expects a whole number, not '%s'", optarg);
             a->o.seed = (uint64_t)x;
             break;
         case 'a':
-            if (rt_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK || !(a->o.alpha > 0 && a->o.alpha < 1))
+            if (rt_num_parse_double(optarg, strlen(optarg), &a->o.alpha) != RT_NUM_OK ||
+                !(a->o.alpha > 0 && a->o.alpha < 1))
                 rc = cli_usage("compare", "--alpha expects a number between 0 and 1, not '%s'", optarg);
             break;
         case 'W': a->workspace = optarg; break;
@@ -235,13 +237,12 @@ static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
             rt_report_free(&w);
         }
     }
-    for (size_t r = 0; r < e->nr && !a->c.quiet; r++)   /* rows and --baseline could not tell them apart */
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(e->names[r], e->names[k]) == 0) {
-                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
-                        "file name): name them with NAME=RUN\n", k + 1, r + 1, e->names[r]);
-                break;
-            }
+    if (!a->c.quiet) {   /* rows and --baseline could not tell them apart */
+        rt_report *w = rt_report_new();
+        rt_run_warn_same_names((const char *const *)e->names, e->nr, CLI_SAME_NAMES_HOW, w);
+        cli_print_warnings(w);
+        rt_report_free(&w);
+    }
     e->nq = rt_qrels_nqueries(e->qrels);
     return a->facets ? load_facets(a, e->qids, e) : CLI_OK;
 }
@@ -564,7 +565,7 @@ static int find_run(const evaluated *e, const char *name, size_t *r)
             return 1;
         }
     int64_t k;
-    if (rt_parse_int_in(name, 1, (int64_t)e->nr, &k)) {
+    if (rt_num_parse_int_in(name, 1, (int64_t)e->nr, &k)) {
         *r = (size_t)k - 1;
         return 1;
     }

@@ -17,7 +17,9 @@
 #include "rt_file.h"
 #include "rt_outguard.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_id.h"
 #include "rt_pool.h"
 #include "rt_reader.h"
 
@@ -97,7 +99,7 @@ static int parse(int argc, char **argv, ds_args *a)
             a->runs[a->nruns++] = optarg;
             break;
         case 'k':
-            if (!rt_parse_int_in(optarg, 1, 1 << 30, &v))
+            if (!rt_num_parse_int_in(optarg, 1, 1 << 30, &v))
                 rc = cli_usage("dslabel", "--depth expects an integer >= 1, not '%s'", optarg);
             a->depth = (size_t)v;
             break;
@@ -250,15 +252,15 @@ static rt_status from_pairs(const ds_args *a, const rt_answers *ans, const rt_co
     ds_pairs v = {0};
     rt_strtab *ids = rt_strtab_new();   /* the pair file's ids, kept while the threads label */
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        if (rt_line_skippable(line, len))
+        if (rt_field_line_skippable(line, len))
             continue;
         rt_field f[3];
-        size_t n = memchr(line, '\t', len) ? rt_split_tab(line, len, f, 3) : rt_split_ws(line, len, f, 3);
+        size_t n = memchr(line, '\t', len) ? rt_field_split_tab(line, len, f, 3) : rt_field_split_ws(line, len, f, 3);
         if (n != 2 || !f[0].len || !f[1].len) {
             st = rt_err_at(err, RT_EINPUT, a->pairs, rt_reader_lineno(r), "expected qid<TAB>pid");
             break;
         }
-        st = rt_check_pair_ids(a->pairs, rt_reader_lineno(r), f[0].s, f[0].len, f[1].s, f[1].len, err);
+        st = rt_id_check_pair(a->pairs, rt_reader_lineno(r), f[0].s, f[0].len, f[1].s, f[1].len, err);
         if (st != RT_OK)   /* the ids are written out as they are */
             break;
         uint32_t qid = rt_strtab_find(qids, f[0].s, f[0].len);

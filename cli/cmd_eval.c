@@ -14,12 +14,13 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
-#include "ui.h"
+#include "progress.h"
 #include "opts.h"
 #include "rt_dbqa.h"
 #include "rt_eval.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
 #include "rt_table.h"
 
 static const char eval_help[] =
@@ -96,7 +97,7 @@ static void *format_part(void *arg)
             if (!x->defined[i * nm + m])
                 continue;
             const char *mname = p->a->ms[m].name;
-            size_t mlen = strlen(mname), need = run_len + mlen + qid_len + RT_G17_MAX + 4;
+            size_t mlen = strlen(mname), need = run_len + mlen + qid_len + RT_NUM_G17_MAX + 4;
             if (p->cap - p->len < need) {
                 p->cap = p->cap * 2 + need;
                 p->buf = rt_realloc(p->buf, p->cap);
@@ -111,7 +112,7 @@ static void *format_part(void *arg)
             memcpy(o, qid, qid_len);
             o += qid_len;
             *o++ = '\t';
-            o += rt_format_g17(o, x->value[i * nm + m]);
+            o += rt_num_format_g17(o, x->value[i * nm + m]);
             *o++ = '\n';
             p->len = (size_t)(o - p->buf);
         }
@@ -119,7 +120,7 @@ static void *format_part(void *arg)
     return NULL;
 }
 
-/* A run's per-query lines: tens of thousands of exact doubles (%.17g, rt_format_g17) were a tenth
+/* A run's per-query lines: tens of thousands of exact doubles (%.17g, rt_num_format_g17) were a tenth
  * of eval's time on 6,000 queries with printf, so a large run's are formatted in two halves on two
  * threads. */
 static void print_tsv_queries(const rt_eval *ev, const rt_eval_result *x, const eval_args *a)
@@ -291,11 +292,11 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
     return rc;
 }
 
-/* The run being read, on a terminal after half a second (ui_progress). */
+/* The run being read, on a terminal after half a second (cli_progress). */
 static void eval_progress(void *ctx, uint64_t done, uint64_t total)
 {
     (void)ctx;
-    ui_progress(NULL, "run", done, total);
+    cli_progress(NULL, "run", done, total);
 }
 
 int cmd_eval(int argc, char **argv)
@@ -342,7 +343,7 @@ int cmd_eval(int argc, char **argv)
         st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
                   : rt_eval_file(ev, path, &ro, &res[r], &err);
         if (ro.progress)
-            ui_progress_clear();
+            cli_progress_clear();
         free(name);
         if (st != RT_OK) {
             rc = cli_fail(&err);
@@ -355,13 +356,16 @@ int cmd_eval(int argc, char **argv)
             rt_report_free(&w);
         }
     }
-    for (size_t r = 0; r < nr && !a.quiet; r++)   /* two runs of one name read as one */
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(res[r]->name, res[k]->name) == 0) {
-                fprintf(stderr, "retriage: warning: runs %zu and %zu are both named \"%s\" (their TREC tag or "
-                        "file name): name them with NAME=RUN\n", k + 1, r + 1, res[r]->name);
-                break;
-            }
+    if (!a.quiet) {   /* two runs of one name read as one */
+        const char **names = rt_calloc(nr + 1, sizeof *names);
+        for (size_t r = 0; r < nr; r++)
+            names[r] = res[r]->name;
+        rt_report *w = rt_report_new();
+        rt_run_warn_same_names(names, nr, CLI_SAME_NAMES_HOW, w);
+        cli_print_warnings(w);
+        rt_report_free(&w);
+        free(names);
+    }
     if (a.format == RT_TABLE_TSV)
         print_tsv(ev, res, nr, &a);
     else if (a.format == RT_TABLE_JSON)

@@ -13,7 +13,7 @@
 #include "rt_export.h"
 #include "rt_facets.h"
 #include "rt_leakage.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_team.h"
 #include "ws_args.h"
 
@@ -110,7 +110,7 @@ static int parse(int argc, char **argv, ws_args *w, export_args *e)
         }
         case 'k': {
             int64_t k;
-            if (!rt_parse_int_in(optarg, 1, INT32_MAX, &k))
+            if (!rt_num_parse_int_in(optarg, 1, INT32_MAX, &k))
                 return cli_usage("export", "--top expects a whole number from 1 to %d, not '%s'",
                                  INT32_MAX, optarg);
             e->k = (long)k;
@@ -142,139 +142,185 @@ static int leaked_mask(const rt_session *s, int candidates, unsigned char **mask
     return CLI_OK;
 }
 
+/* What one export holds open: the workspace and session, the team's when --team, and what the
+ * export borrows from them (disputes, leakage candidates, the leaked facet). */
+typedef struct export_run {
+    rt_export_opts o;
+    rt_workspace *ws;
+    rt_session *sess, *team_sess;
+    rt_team *team;
+    rt_team_decisions *dec;
+    rt_table *disputes;
+    rt_leakage *cands;
+    rt_facets *leak_facet;
+} export_run;
+
+/* --what and --format into x->o, and the options that go only with some of them. Returns
+ * CLI_OK, a usage error, or -1 when --help was asked. */
+static int check_args(int rc, const export_args *e, export_run *x)
+{
+    rt_err err;
+    int what;
+    if (rc == CLI_OK && (rc = cli_parse_name("export", "--what", rt_export_whats, e->what, &what)) == CLI_OK)
+        x->o.what = (rt_export_what)what;
+    if (rc == CLI_OK && rt_export_format(x->o.what, e->format, &x->o.format, &err) != RT_OK)
+        rc = cli_usage("export", "%s", err.msg);
+    if (rc == CLI_OK && e->nnames && !e->team)
+        rc = cli_usage("export", "--annotators goes with --team");
+    if (rc == CLI_OK && e->by && x->o.what != RT_EXPORT_METRICS)
+        rc = cli_usage("export", "--by splits --what metrics");
+    if (rc == CLI_OK && x->o.what == RT_EXPORT_DISPUTES && !e->team)
+        rc = cli_usage("export", "the disputed pairs are the team's: add --team");
+    return rc;
+}
+
+/* --team: the team's decisions and the read-only session over them, said in one line. */
+static int open_team(const export_args *e, export_run *x)
+{
+    rt_err err;
+    if (rt_team_open(&x->team, x->ws, x->sess, 0, x->sess->journal_dir, e->names, e->nnames, &err) != RT_OK)
+        return cli_fail(&err);
+    rt_team_decisions *dec = x->dec = rt_team_decide(x->team, x->ws->report);
+    x->team_sess = rt_team_session(x->team, dec);
+    fprintf(stderr, "retriage: team of %zu: %zu pairs with a team grade (%zu agreed, %zu adjudicated); "
+            "%zu pairs decided differently, %zu of them unresolved (they keep their base judgment)\n",
+            x->team->n, dec->agreed + dec->adjudicated, dec->agreed, dec->adjudicated, dec->disputed,
+            dec->unresolved);
+    if (x->o.what == RT_EXPORT_DISPUTES)
+        x->o.table = x->disputes = rt_team_disputes_table(x->team, dec);
+    return CLI_OK;
+}
+
+/* A figure's runs (--runs A[,B]; the first two by default) and measure (--measure; the first). */
+static int figure_choice(const export_args *e, export_run *x)
+{
+    const rt_workspace *ws = x->ws;
+    rt_export_opts *o = &x->o;
+    o->fig_a = 0;
+    o->fig_b = ws->nruns > 1 ? 1 : 0;
+    o->fig_m = 0;
+    char a[256] = "", b[256] = "";
+    if (e->runs) {
+        const char *comma = strchr(e->runs, ',');
+        snprintf(a, sizeof a, "%.*s", comma ? (int)(comma - e->runs) : (int)strlen(e->runs), e->runs);
+        if (comma)
+            snprintf(b, sizeof b, "%s", comma + 1);
+    }
+    if (a[0] && (o->fig_a = rt_workspace_find_run(ws, a)) == (size_t)-1)
+        return cli_usage("export", "--runs: no run %s", a);
+    if (b[0] && (o->fig_b = rt_workspace_find_run(ws, b)) == (size_t)-1)
+        return cli_usage("export", "--runs: no run %s", b);
+    if (o->what == RT_EXPORT_FIG_DELTA && o->fig_a == o->fig_b)
+        return cli_usage("export", "figure-delta compares two runs: --runs A,B");
+    for (size_t m = 0; e->measure && m <= ws->nm; m++) {
+        if (m == ws->nm)
+            return cli_usage("export", "--measure: the workspace has no measure %s", e->measure);
+        if (strcasecmp(ws->ms[m].name, e->measure) == 0) {
+            o->fig_m = m;
+            break;
+        }
+    }
+    return CLI_OK;
+}
+
+/* --by FACET: the facet to split the metrics by; "leaked", when the workspace has no such facet,
+ * is DuReader-retrieval's Table 6: the leaked test queries and the others. */
+static int by_facet(const export_args *e, export_run *x)
+{
+    const rt_workspace *ws = x->ws;
+    if (!strcmp(e->by, "leaked") && rt_facets_find(ws->facets, "leaked") == (size_t)-1) {
+        unsigned char *mask = NULL;
+        int rc = leaked_mask(x->team_sess ? x->team_sess : x->sess, e->candidates, &mask);
+        if (rc == CLI_OK) {
+            x->leak_facet = rt_facets_from_mask("leaked", "duplicated", "others", mask, rt_strtab_count(ws->qids));
+            x->o.facets = x->leak_facet;
+        }
+        free(mask);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    x->o.by = rt_facets_find(x->o.facets ? x->o.facets : ws->facets, e->by);
+    x->o.split = 1;
+    if (x->o.by != (size_t)-1)
+        return CLI_OK;
+    char list[512] = "";
+    for (size_t k = 0; ws->facets && k < ws->facets->n; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", ws->facets->f[k].name);
+    if (ws->facets)
+        return cli_usage("export", "no facet %s (%s)", e->by, list);
+    return cli_usage("export", "--by %s: the workspace has no facets (\"facets\" in it, or --facets F)", e->by);
+}
+
+/* Writes the export: of the query set --set names when given, from the team's session with --team. */
+static int write_export(const export_args *e, const ws_args *w, export_run *x)
+{
+    rt_err err;
+    rt_session *src = x->team_sess ? x->team_sess : x->sess;
+    const rt_qset *set = e->set ? rt_annot_set(x->sess->annot, e->set) : NULL;
+    if (e->set && !set) {
+        fprintf(stderr, "retriage: no query set named \"%s\" in %s\n", e->set, rt_journal_path(x->sess->journal));
+        return CLI_INPUT;
+    }
+    if (set) {
+        x->o.qids = set->qids;
+        x->o.nqids = set->n;
+    }
+    cli_print_warnings(x->ws->report);
+    unsigned char *mask = NULL;
+    int rc = CLI_OK;
+    if (x->o.what == RT_EXPORT_LEAKAGE)
+        rc = leaked_mask(src, e->candidates, &mask);
+    x->o.leaked = mask;
+    rt_outguard *g = ws_args_guard(w, x->ws, x->sess);
+    if (rc == CLI_OK && rt_export_file(src, &x->o, w->opts.output, g, &err) != RT_OK)
+        rc = cli_fail(&err);
+    rt_outguard_free(&g);
+    free(mask);
+    x->o.leaked = NULL;
+    return rc;
+}
+
+static void export_run_free(export_run *x)
+{
+    rt_facets_free(&x->leak_facet);
+    rt_leakage_free(&x->cands);
+    rt_table_free(&x->disputes);
+    rt_session_close(&x->team_sess);
+    rt_team_decisions_free(&x->dec);
+    rt_team_free(&x->team);
+    rt_session_close(&x->sess);
+    rt_workspace_free(&x->ws);
+}
+
 int cmd_export(int argc, char **argv)
 {
     ws_args w;
     export_args e = {.k = 5};
     ws_args_init(&w, own_options);
-    int rc = parse(argc, argv, &w, &e);
-    rt_export_opts o = {.k = (size_t)e.k};
-    rt_err err;
-    int what;
-    if (rc == CLI_OK && (rc = cli_parse_name("export", "--what", rt_export_whats, e.what, &what)) == CLI_OK)
-        o.what = (rt_export_what)what;
-    if (rc == CLI_OK && rt_export_format(o.what, e.format, &o.format, &err) != RT_OK)
-        rc = cli_usage("export", "%s", err.msg);
+    export_run x = {.ws = NULL};
+    int rc = check_args(parse(argc, argv, &w, &e), &e, &x);
+    x.o.k = (size_t)e.k;
     if (rc < 0) {
         ws_args_free(&w);
         return CLI_OK;
     }
-    if (rc == CLI_OK && e.nnames && !e.team)
-        rc = cli_usage("export", "--annotators goes with --team");
-    if (rc == CLI_OK && e.by && o.what != RT_EXPORT_METRICS)
-        rc = cli_usage("export", "--by splits --what metrics");
-    if (rc == CLI_OK && o.what == RT_EXPORT_DISPUTES && !e.team)
-        rc = cli_usage("export", "the disputed pairs are the team's: add --team");
-    rt_workspace *ws = NULL;
-    rt_session *sess = NULL, *team_sess = NULL;
-    rt_team *team = NULL;
-    rt_team_decisions *dec = NULL;
-    rt_table *disputes = NULL;
     if (rc == CLI_OK)
-        rc = ws_args_open(&w, isatty(2), 1, &ws, &sess);
-    if (rc == CLI_OK && e.team) {
-        if (rt_team_open(&team, ws, sess, 0, sess->journal_dir, e.names, e.nnames, &err) != RT_OK) {
+        rc = ws_args_open(&w, isatty(2), 1, &x.ws, &x.sess);
+    if (rc == CLI_OK && e.team)
+        rc = open_team(&e, &x);
+    if (rc == CLI_OK && x.o.what == RT_EXPORT_LEAK_PAIRS && x.ws->leak.train_queries) {
+        rt_err err;   /* the cosine of each reviewed pair, when the check finds it a candidate */
+        if (rt_leakage_find(&x.cands, x.ws, &err) != RT_OK)
             rc = cli_fail(&err);
-        } else {
-            dec = rt_team_decide(team, ws->report);
-            team_sess = rt_team_session(team, dec);
-            fprintf(stderr, "retriage: team of %zu: %zu pairs with a team grade (%zu agreed, %zu adjudicated); "
-                    "%zu pairs decided differently, %zu of them unresolved (they keep their base judgment)\n",
-                    team->n, dec->agreed + dec->adjudicated, dec->agreed, dec->adjudicated, dec->disputed,
-                    dec->unresolved);
-            if (o.what == RT_EXPORT_DISPUTES)
-                o.table = disputes = rt_team_disputes_table(team, dec);
-        }
+        x.o.leakage = x.cands;
     }
-    rt_leakage *cands = NULL;
-    if (rc == CLI_OK && o.what == RT_EXPORT_LEAK_PAIRS && ws->leak.train_queries) {
-        /* the cosine of each reviewed pair, when the check finds it a candidate */
-        if (rt_leakage_find(&cands, ws, &err) != RT_OK)
-            rc = cli_fail(&err);
-        o.leakage = cands;
-    }
-    if (rc == CLI_OK && o.what >= RT_EXPORT_FIG_DELTA && o.what <= RT_EXPORT_FIG_BEFORE_AFTER) {   /* the figure's runs and measure */
-        o.fig_a = 0;
-        o.fig_b = ws->nruns > 1 ? 1 : 0;
-        o.fig_m = 0;
-        char a[256] = "", b[256] = "";
-        if (e.runs) {
-            const char *comma = strchr(e.runs, ',');
-            snprintf(a, sizeof a, "%.*s", comma ? (int)(comma - e.runs) : (int)strlen(e.runs), e.runs);
-            if (comma)
-                snprintf(b, sizeof b, "%s", comma + 1);
-        }
-        if (a[0] && (o.fig_a = rt_workspace_find_run(ws, a)) == (size_t)-1)
-            rc = cli_usage("export", "--runs: no run %s", a);
-        if (rc == CLI_OK && b[0] && (o.fig_b = rt_workspace_find_run(ws, b)) == (size_t)-1)
-            rc = cli_usage("export", "--runs: no run %s", b);
-        if (rc == CLI_OK && o.what == RT_EXPORT_FIG_DELTA && o.fig_a == o.fig_b)
-            rc = cli_usage("export", "figure-delta compares two runs: --runs A,B");
-        for (size_t m = 0; rc == CLI_OK && e.measure && m <= ws->nm; m++) {
-            if (m == ws->nm) {
-                rc = cli_usage("export", "--measure: the workspace has no measure %s", e.measure);
-                break;
-            }
-            if (strcasecmp(ws->ms[m].name, e.measure) == 0) {
-                o.fig_m = m;
-                break;
-            }
-        }
-    }
-    rt_facets *leak_facet = NULL;
-    if (rc == CLI_OK && e.by && !strcmp(e.by, "leaked") && rt_facets_find(ws->facets, "leaked") == (size_t)-1) {
-        /* DuReader-retrieval's Table 6 as a facet: the leaked test queries and the others */
-        unsigned char *mask = NULL;
-        rc = leaked_mask(team_sess ? team_sess : sess, e.candidates, &mask);
-        if (rc == CLI_OK) {
-            leak_facet = rt_facets_from_mask("leaked", "duplicated", "others", mask, rt_strtab_count(ws->qids));
-            o.facets = leak_facet;
-        }
-        free(mask);
-    }
-    if (rc == CLI_OK && e.by) {
-        o.by = rt_facets_find(o.facets ? o.facets : ws->facets, e.by);
-        o.split = 1;
-        if (o.by == (size_t)-1) {
-            char list[512] = "";
-            for (size_t k = 0; ws->facets && k < ws->facets->n; k++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", ws->facets->f[k].name);
-            rc = ws->facets ? cli_usage("export", "no facet %s (%s)", e.by, list)
-                            : cli_usage("export", "--by %s: the workspace has no facets (\"facets\" in it, or --facets F)", e.by);
-        }
-    }
-    if (rc == CLI_OK) {
-        rt_session *src = team_sess ? team_sess : sess;
-        const rt_qset *set = e.set ? rt_annot_set(sess->annot, e.set) : NULL;
-        if (e.set && !set) {
-            fprintf(stderr, "retriage: no query set named \"%s\" in %s\n", e.set,
-                    rt_journal_path(sess->journal));
-            rc = CLI_INPUT;
-        } else {
-            if (set) {
-                o.qids = set->qids;
-                o.nqids = set->n;
-            }
-            cli_print_warnings(ws->report);
-            unsigned char *mask = NULL;
-            if (o.what == RT_EXPORT_LEAKAGE)
-                rc = leaked_mask(src, e.candidates, &mask);
-            o.leaked = mask;
-            rt_outguard *g = ws_args_guard(&w, ws, sess);
-            if (rc == CLI_OK && rt_export_file(src, &o, w.opts.output, g, &err) != RT_OK)
-                rc = cli_fail(&err);
-            rt_outguard_free(&g);
-            free(mask);
-        }
-    }
-    rt_facets_free(&leak_facet);
-    rt_leakage_free(&cands);
-    rt_table_free(&disputes);
-    rt_session_close(&team_sess);
-    rt_team_decisions_free(&dec);
-    rt_team_free(&team);
-    rt_session_close(&sess);
-    rt_workspace_free(&ws);
+    if (rc == CLI_OK && x.o.what >= RT_EXPORT_FIG_DELTA && x.o.what <= RT_EXPORT_FIG_BEFORE_AFTER)
+        rc = figure_choice(&e, &x);
+    if (rc == CLI_OK && e.by)
+        rc = by_facet(&e, &x);
+    if (rc == CLI_OK)
+        rc = write_export(&e, &w, &x);
+    export_run_free(&x);
     for (size_t i = 0; i < e.nnames; i++)
         free(e.names[i]);
     free(e.names);

@@ -15,7 +15,6 @@
 #include "rt_journal.h"
 #include "rt_jtxn.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
 #include "rt_reader.h"
 #include "ws_args.h"
 

@@ -20,7 +20,7 @@
 #include "rt_leak.h"
 #include "rt_mem.h"
 #include "rt_ngram.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_queries.h"
 #include "rt_report.h"
 
@@ -92,7 +92,7 @@ typedef struct side {
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, double *v)
 {
-    if (rt_parse_double(s, strlen(s), v) != RT_NUM_OK || *v < lo || *v > hi)
+    if (rt_num_parse_double(s, strlen(s), v) != RT_NUM_OK || *v < lo || *v > hi)
         return cli_usage("leak", "%s expects a number from %g to %g, not '%s'", opt, lo, hi, s);
     return CLI_OK;
 }
@@ -100,7 +100,7 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, do
 static int parse_count(const char *opt, const char *s, int32_t hi, size_t *v)
 {
     int32_t x;
-    if (rt_parse_int32(s, strlen(s), &x) != RT_NUM_OK || x < 1 || x > hi)
+    if (rt_num_parse_int32(s, strlen(s), &x) != RT_NUM_OK || x < 1 || x > hi)
         return cli_usage("leak", "%s expects a whole number from 1 to %d, not '%s'", opt, (int)hi, s);
     *v = (size_t)x;
     return CLI_OK;

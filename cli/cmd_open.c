@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "ui.h"
 #include "ws_args.h"
 
@@ -61,7 +61,7 @@ static int parse_size(const char *s, int *cols, int *rows)
     c[x - s] = 0;
     strcpy(r, x + 1);
     int64_t cv, rv;
-    if (!rt_parse_int_in(c, 1, 1000, &cv) || !rt_parse_int_in(r, 1, 1000, &rv))
+    if (!rt_num_parse_int_in(c, 1, 1000, &cv) || !rt_num_parse_int_in(r, 1, 1000, &rv))
         return -1;
     *cols = (int)cv;
     *rows = (int)rv;

@@ -16,7 +16,9 @@
 #include "rt_mem.h"
 #include "rt_op.h"
 #include "rt_package.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
+#include "rt_id.h"
 #include "ws_args.h"
 
 #define STR_(x) #x
@@ -81,7 +83,7 @@ static const struct option report_options[] = {
 static int count(const char *cmd, const char *opt, const char *arg, int64_t lo, int64_t hi, size_t *v)
 {
     int64_t x;
-    if (!rt_parse_int_in(arg, lo, hi, &x))
+    if (!rt_num_parse_int_in(arg, lo, hi, &x))
         return cli_usage(cmd, "%s expects a whole number from %lld to %lld, not '%s'", opt, (long long)lo,
                          (long long)hi, arg);
     *v = (size_t)x;
@@ -330,7 +332,8 @@ int cmd_review_report(int argc, char **argv)
         }
         switch (c) {
         case 'x':
-            if (rt_parse_double(optarg, strlen(optarg), &threshold) != RT_NUM_OK || !(threshold >= 0 && threshold <= 1))
+            if (rt_num_parse_double(optarg, strlen(optarg), &threshold) != RT_NUM_OK ||
+                !(threshold >= 0 && threshold <= 1))
                 rc = cli_usage("review-report", "--threshold expects a number from 0 to 1, not '%s'", optarg);
             break;
         case 'v': rc = count("review-report", "--reviewers", optarg, 1, 1000, &reviewers); break;

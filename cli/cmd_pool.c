@@ -14,7 +14,8 @@
 #include "rt_mem.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_id.h"
 #include "rt_pool.h"
 
 static const char pool_help[] =
@@ -68,7 +69,7 @@ typedef struct pool_totals {
 
 static int parse_count(const char *opt, const char *arg, int32_t min, int32_t *out)
 {
-    if (rt_parse_int32(arg, strlen(arg), out) != RT_NUM_OK || *out < min)
+    if (rt_num_parse_int32(arg, strlen(arg), out) != RT_NUM_OK || *out < min)
         return cli_usage("pool", "%s expects an integer >= %d, not '%s'", opt, (int)min, arg);
     return CLI_OK;
 }

@@ -13,7 +13,7 @@
 #include "actions.h"
 #include "cli.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_reader.h"
 #include "term.h"
 
@@ -77,7 +77,7 @@ static int set_input_max(void)
         return 0;
     memcpy(num, v, n);
     num[n] = '\0';
-    if (!rt_parse_int_in(num, 1, INT64_MAX >> shift, &x))
+    if (!rt_num_parse_int_in(num, 1, INT64_MAX >> shift, &x))
         return 0;
     rt_input_max_set((size_t)x << shift, "RETRIAGE_JSON_MAX sets it");
     return 1;

@@ -8,7 +8,7 @@
 #include "opts.h"
 #include "rt_measure.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 
 void cli_opts_init(cli_opts *o)
 {
@@ -62,7 +62,7 @@ int cli_opts_handle(cli_opts *o, const char *cmd, int c, const char *arg)
     case CLI_OPT_MEASURES: add_measures(o, arg); return 1;
     case CLI_OPT_PRESET: return preset(o, cmd, arg);
     case CLI_OPT_LEVEL:
-        if (!rt_parse_int_in(arg, INT32_MIN, INT32_MAX, &level)) {
+        if (!rt_num_parse_int_in(arg, INT32_MIN, INT32_MAX, &level)) {
             cli_usage(cmd, "--level expects a whole number, not '%s'", arg);
             return CLI_OPTS_BAD;
         }

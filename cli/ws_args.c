@@ -9,8 +9,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
-#include "ui.h"
+#include "progress.h"
 #include "ws_args.h"
 
 const char ws_args_help[] =
@@ -201,16 +200,16 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
         }
         unsigned flags = (w->spec.no_cache ? RT_WS_NO_CACHE : 0) | (w->spec.defer_collection ? RT_WS_DEFER_COLLECTION : 0) |
                          (w->spec.defer_runs ? RT_WS_DEFER_RUNS : 0);
-        st = rt_workspace_open_json(ws, path, flags, progress ? ui_progress : NULL, NULL, &err);
+        st = rt_workspace_open_json(ws, path, flags, progress ? cli_progress : NULL, NULL, &err);
         free(path);
     } else {
         w->spec.run_paths = w->paths;
         w->spec.run_names = w->names;
         w->spec.nruns = w->n;
-        st = rt_workspace_open(ws, &w->spec, progress ? ui_progress : NULL, NULL, &err);
+        st = rt_workspace_open(ws, &w->spec, progress ? cli_progress : NULL, NULL, &err);
     }
     if (progress)
-        ui_progress_clear();
+        cli_progress_clear();
     if (st == RT_OK)
         st = rt_session_open(sess, *ws, w->journal_dir, w->annotator, readonly, &err);
     if (st != RT_OK) {

@@ -8,7 +8,10 @@
 
 #include "rt_answers.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_utf8.h"
+#include "rt_id.h"
+#include "rt_json.h"
 #include "rt_reader.h"
 
 typedef struct qanswers {
@@ -150,7 +153,7 @@ rt_status rt_answers_load(rt_answers **out, const char *path, rt_strtab *qids, i
     size_t len;
     while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
-        if (rt_line_skippable(line, len))
+        if (rt_field_line_skippable(line, len))
             continue;
         if (json < 0)
             json = line[strspn(line, " \t")] == '{';
@@ -160,7 +163,7 @@ rt_status rt_answers_load(rt_answers **out, const char *path, rt_strtab *qids, i
             continue;
         }
         rt_field f[3];
-        if (rt_split_tab(line, len, f, 3) != 2 || !f[0].len) {
+        if (rt_field_split_tab(line, len, f, 3) != 2 || !f[0].len) {
             st = rt_err_at(err, RT_EINPUT, path, no, "expected qid<TAB>answer (or DuReader JSON lines)");
             break;
         }

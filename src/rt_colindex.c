@@ -38,16 +38,15 @@ static size_t idx_file_size(size_t n, size_t span)
 
 /* ---- validating and mapping an index file ---------------------------------------------------- */
 
-/* Maps the index at ipath into c when it is valid for the collection described by stamp.
- * Returns 1 on success; 0 (missing, stale or of another version) or -1 (its header right, its body
- * not: damaged) leave c untouched: neither is an error, the index is rebuilt. The header is
- * checked, then the whole body against its checksum: a lookup checks that the entry it reads
- * lies inside the collection, but a flipped table slot or hash still answers "not
- * in the collection" for a pid that is there (a wrong count of positives, of judged passages
- * missing). Reading the body costs one pass over 20-36 bytes a passage (170-300 MB for MS
- * MARCO): from the page cache XXH3 takes it at memory speed (README, "Input formats", has the
- * measured cost); the workbench opens the collection on its own thread, so the wait falls
- * there, before any number that depends on the index is shown. */
+/* Maps the index at ipath into c when it is valid for the collection described by stamp. Returns 1
+ * on success; 0 (missing, stale or of another version) or -1 (its header right, its body not:
+ * damaged) leave c untouched: neither is an error, the index is rebuilt. The header is checked,
+ * then the whole body against its checksum: a lookup checks that the entry it reads lies inside the
+ * collection, but a flipped table slot or hash still answers "not in the collection" for a pid that
+ * is there (a wrong count of positives, of judged passages missing). Reading the body costs one
+ * pass over 20-36 bytes a passage: from the page cache XXH3 takes it at memory speed (README,
+ * "Input formats", and tests/bench/PERF.md); the workbench opens the collection on its own thread,
+ * so the wait falls there, before any number that depends on the index is shown. */
 int colindex_load(rt_collection *c, const char *ipath, const coll_stamp *stamp)
 {
     /* never an index through a link; a FIFO in its place is not waited on (refused below) */

@@ -17,7 +17,7 @@
 #include "rt_hash.h"
 #include "rt_mapguard.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 #include "rt_stamp.h"
 
@@ -134,7 +134,7 @@ static rt_status add_line(builder *b, const unsigned char *s, size_t off, size_t
 }
 
 /* The file is read, not scanned through its mapping: on a VM a page first touched through a
- * mapping costs ~15 µs (a 3 GB collection: 1.5 s), while read() copies through the kernel's own
+ * mapping costs a fault (tests/bench/PERF.md), while read() copies through the kernel's own
  * mapping. Lines are cut from a buffer of SCAN_BYTES, grown for a longer line. */
 #define SCAN_BYTES ((size_t)256 << 10)
 
@@ -416,7 +416,7 @@ static void report_open(const rt_collection *c, const char *unsaved, rt_report *
  * is ours, so any change to it (an edit in place with its mtime put back changes the ctime, which
  * no user can set back) means it is decompressed again. A checksum of the whole text is not
  * taken: it would read the whole copy at every open (MS MARCO: 3 GB; README, "Input formats",
- * has the measured cost), where the ctime already catches every write through the filesystem. */
+ * and tests/bench/PERF.md), where the ctime already catches every write through the filesystem. */
 static int source_stamp(const char *path, const char *text, char *buf, size_t n)
 {
     rt_stamp st, tt;

@@ -56,9 +56,6 @@ void rt_collection_saved_by(rt_collection *c, long pid, rt_report *report);
  * threads may use one collection at once. */
 size_t rt_collection_count(const rt_collection *c);
 
-/* Finds the passage of the len bytes at pid. On 1, *text points into the mapping (not
- * NUL-terminated, may hold any bytes: sanitise before display) and *tlen is its length; valid
- * until the collection is closed. Returns 0 when the pid is not in the collection. */
 /* Whether pid is in the collection, told from the index alone (the pid's first 8 bytes, its length
  * and, beyond 8 bytes, a 64-bit hash of it), without reading the collection: a reopen checks the
  * judged pids without faulting in its pages. Exact for pids of up to 8 bytes. */
@@ -70,6 +67,9 @@ int rt_collection_has(const rt_collection *c, const char *pid, size_t len);
 size_t rt_collection_count_missing(const rt_collection *c, const char *const *pids, const size_t *lens,
                                    size_t n);
 
+/* Finds the passage of the len bytes at pid. On 1, *text points into the mapping (not
+ * NUL-terminated, may hold any bytes: sanitise before display) and *tlen is its length; valid
+ * until the collection is closed. Returns 0 when the pid is not in the collection. */
 int rt_collection_find(const rt_collection *c, const char *pid, size_t len, const char **text,
                        size_t *tlen);
 

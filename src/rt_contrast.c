@@ -6,6 +6,8 @@
 
 #include "rt_contrast.h"
 #include "rt_mem.h"
+#include "rt_run.h"
+#include "rt_workspace.h"
 
 /* A small set of pid ids (open addressing; capacity a power of two above twice the items). */
 typedef struct idset {
@@ -98,4 +100,16 @@ int rt_jaccard(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, size_
     free(inA.slot);
     *v = (double)common / (double)(ka + kb - common);
     return 1;
+}
+
+int rt_contrast_of(const struct rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v)
+{
+    size_t na = 0, nb = 0;
+    const uint32_t *ra = rt_run_ranking(ws->runs[a].run, qid, &na);
+    const uint32_t *rb = rt_run_ranking(ws->runs[b].run, qid, &nb);
+    if (!ra)
+        na = 0;
+    if (!rb)
+        nb = 0;
+    return jaccard ? rt_jaccard(ra, na, rb, nb, RT_JACCARD_K, v) : rt_rbo(ra, na, rb, nb, RT_RBO_P, v);
 }

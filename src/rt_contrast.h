@@ -18,4 +18,10 @@ int rt_rbo(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, double p,
 /* |A_k ∩ B_k| / |A_k ∪ B_k| of the top k of a and b. Returns 0 (undefined) when both are empty. */
 int rt_jaccard(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, size_t k, double *v);
 
+struct rt_workspace;
+
+/* The contrast of runs a and b on qid without qrels: RBO (p 0.9) when jaccard is 0, else the
+ * Jaccard of the top 10; returns 0 when neither ranks the query. */
+int rt_contrast_of(const struct rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v);
+
 #endif

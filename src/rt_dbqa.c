@@ -8,8 +8,11 @@
 #include "rt_dbqa.h"
 #include "rt_file.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
 #include "rt_reader.h"
+#include "rt_path.h"
 
 typedef struct cand {
     uint32_t q;       /* question number, 0-based */
@@ -51,12 +54,12 @@ static rt_status add_line(rt_dbqa *d, rt_qrels_builder *b, const char *line, siz
                           size_t no, rt_err *err)
 {
     rt_field f[4];
-    size_t n = rt_split_tab(line, len, f, 4);
+    size_t n = rt_field_split_tab(line, len, f, 4);
     if (n != 3)
         return rt_err_at(err, RT_EINPUT, d->path, no,
                          "expected 3 tab-separated columns (question, sentence, label), found %zu", n);
     int32_t label;
-    if (rt_parse_int32(f[2].s, f[2].len, &label) != RT_NUM_OK)
+    if (rt_num_parse_int32(f[2].s, f[2].len, &label) != RT_NUM_OK)
         return rt_err_at(err, RT_EINPUT, d->path, no, "expected an integer label, found \"%.*s\"",
                          (int)(f[2].len > 40 ? 40 : f[2].len), f[2].s);
     if (f[0].len == 0)
@@ -163,7 +166,7 @@ static rt_status read_scores(const rt_dbqa *d, const char *path, scored *s, rt_e
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
         rt_field f[2];
-        if (rt_split_ws(line, len, f, 2) != 1) {
+        if (rt_field_split_ws(line, len, f, 2) != 1) {
             st = rt_err_at(err, RT_EINPUT, path, no, "expected one score per line");
             break;
         }
@@ -171,7 +174,7 @@ static rt_status read_scores(const rt_dbqa *d, const char *path, scored *s, rt_e
             st = rt_err_at(err, RT_EINPUT, path, no, "more scores than the %zu lines of %s", d->n, d->path);
             break;
         }
-        rt_num_status ns = rt_parse_double(f[0].s, f[0].len, &s[n].score);
+        rt_num_status ns = rt_num_parse_double(f[0].s, f[0].len, &s[n].score);
         if (ns != RT_NUM_OK) {
             st = rt_err_at(err, RT_EINPUT, path, no, ns == RT_NUM_NONFINITE ? "score is not finite"
                                                                             : "expected a numeric score");

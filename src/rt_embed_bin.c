@@ -62,8 +62,8 @@ static void from_le32(void *p, size_t nwords)
 }
 
 /* The index of the first NaN or infinity among x[0..n), or n. Whole groups of 64 are tested
- * without a branch per value (the exponent bits all set), which the compiler can vectorise: on a
- * 300 MB matrix this is a pass at memory speed. */
+ * without a branch per value (the exponent bits all set), which the compiler can vectorise: a pass
+ * at memory speed. */
 static size_t first_nonfinite(const float *x, size_t n)
 {
     size_t i = 0;

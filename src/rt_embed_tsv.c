@@ -9,7 +9,9 @@
 
 #include "rt_embed_load.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 
 typedef struct tsv_state {
@@ -26,8 +28,8 @@ typedef struct tsv_state {
 static size_t split(tsv_state *s, const char *line, size_t len)
 {
     for (;;) {
-        size_t nf = s->tabs ? rt_split_tab(line, len, s->f, s->fcap)
-                            : rt_split_ws(line, len, s->f, s->fcap);
+        size_t nf = s->tabs ? rt_field_split_tab(line, len, s->f, s->fcap)
+                            : rt_field_split_ws(line, len, s->f, s->fcap);
         if (nf <= s->fcap)
             return nf;
         s->fcap = nf;
@@ -43,7 +45,7 @@ static rt_status first_line(tsv_state *s, rt_embed_idcol ids, const char *line, 
     size_t nf = split(s, line, len);
     double v;
     s->has_id = ids == RT_EMBED_IDS_YES ||
-                (ids == RT_EMBED_IDS_AUTO && rt_parse_double(s->f[0].s, s->f[0].len, &v) == RT_NUM_BAD);
+                (ids == RT_EMBED_IDS_AUTO && rt_num_parse_double(s->f[0].s, s->f[0].len, &v) == RT_NUM_BAD);
     if (nf <= (size_t)s->has_id)
         return rt_err_at(err, RT_EINPUT, s->path, no, "expected %snumbers",
                          s->has_id ? "an id, then " : "");
@@ -95,7 +97,7 @@ static rt_status parse_row(tsv_state *s, const char *line, size_t len, size_t no
     for (size_t j = 0; j < e->d; j++) {
         const rt_field *fl = &s->f[j + (size_t)s->has_id];
         double v = 0;
-        rt_num_status ns = rt_parse_double(fl->s, fl->len, &v);
+        rt_num_status ns = rt_num_parse_double(fl->s, fl->len, &v);
         char show[96];
         if (ns == RT_NUM_BAD)
             return rt_err_at(err, RT_EINPUT, s->path, no, "component %zu: expected a number, found '%s'",
@@ -123,7 +125,7 @@ rt_status rt_embed_load_tsv(rt_embed **out, const char *path, rt_embed_idcol ids
     int rc = 0;
     while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
-        if (rt_line_skippable(line, len))
+        if (rt_field_line_skippable(line, len))
             continue;
         if (s.e->d == 0)
             st = first_line(&s, ids, line, len, no, err);

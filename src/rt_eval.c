@@ -12,6 +12,8 @@
 #include "rt_eval.h"
 #include "rt_mem.h"
 #include "rt_reader.h"
+#include "rt_id.h"
+#include "rt_path.h"
 
 struct rt_eval {
     const rt_qrels *qrels;
@@ -278,7 +280,7 @@ static int merge_parts(rt_eval_result *a, const rt_eval_result *b)
  * the whole file's line numbers). */
 static int eval_parallel(rt_eval *ev, const char *path, const rt_run_opts *opts, rt_eval_result **out)
 {
-    /* Below 64 MiB a second thread does not pay; RETRIAGE_PARALLEL_MIN (bytes) lowers the
+    /* Below 64 MiB a second thread does not pay (tests/bench/PERF.md); RETRIAGE_PARALLEL_MIN (bytes) lowers the
      * threshold so that tests can check the parallel path on small files. */
     const char *env = getenv("RETRIAGE_PARALLEL_MIN");
     long long min = env ? atoll(env) : 64LL << 20;

@@ -12,9 +12,10 @@
 #include "rt_leakage.h"
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
+#include "rt_leak.h"
 
 const rt_name rt_export_whats[] = {
     {"qrels", RT_EXPORT_QRELS}, {"qrels-diff", RT_EXPORT_QRELS_DIFF}, {"tags", RT_EXPORT_TAGS},

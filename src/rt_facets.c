@@ -10,7 +10,9 @@
 
 #include "rt_facets.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_id.h"
+#include "rt_json.h"
 #include "rt_reader.h"
 
 
@@ -118,7 +120,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
     given g = {0};
     while (st == RT_OK && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
-        if (rt_line_skippable(line, len))
+        if (rt_field_line_skippable(line, len))
             continue;
         if (json < 0 && (json = line[strspn(line, " \t")] == '{')) {
             f->n = 2;
@@ -130,7 +132,7 @@ rt_status rt_facets_load(rt_facets **out, const char *path, const rt_strtab *qid
             st = dureader_line(f, path, no, line, len, qids, &unknown, err);
             continue;
         }
-        size_t nf = rt_split_tab_all(line, len, &fl, &flcap);
+        size_t nf = rt_field_split_tab_all(line, len, &fl, &flcap);
         if (nf == (size_t)-1 || (!f->n && nf > 1 && !(f->f = calloc(nf - 1, sizeof *f->f)))) {
             st = rt_err_at(err, RT_EINPUT, path, no, "the fields of this line do not fit in memory");
             break;

@@ -1,11 +1,12 @@
 /* rt_faiss — the BLAS and the Faiss C API, loaded when a leakage search first needs them.
  *
  * Faiss links in the C++ runtime, OpenMP, the BLAS and LAPACK; loading those and running their
- * constructors (OpenBLAS allocates its buffers and starts a thread per core) costs every process
- * 10-20 ms before main, and most never search: eval, export, a workbench that is not asked for
- * leakage. So they live in a module, retriage-faiss.so (src/rt_faissmod.c), opened on the first
- * call of rt_faiss_load: from $RETRIAGE_FAISS_MODULE when it is set (the tests), else beside the
- * running program (a build tree), else in the package's library folder (an installed one). */
+ * constructors (OpenBLAS allocates its buffers and starts a thread per core) would cost every
+ * process time before main (tests/bench/PERF.md), and most never search: eval, export, a
+ * workbench that is not asked for leakage. So they live in a module, retriage-faiss.so
+ * (src/rt_faissmod.c), opened on the first call of rt_faiss_load: from $RETRIAGE_FAISS_MODULE when
+ * it is set (the tests), else beside the running program (a build tree), else in the package's
+ * library folder (an installed one). */
 #ifndef RT_FAISS_H
 #define RT_FAISS_H
 

@@ -10,7 +10,9 @@
 #include "rt_import.h"
 #include "rt_journal.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 
 /* The columns of a TSV header: the index of each name, -1 when absent; n columns in all. */
@@ -98,7 +100,7 @@ static rt_status add(rt_import *im, const char *path, size_t line, int tags, con
     if (why)
         return rt_err_at(err, RT_EINPUT, path, line, "annotator \"%s\" cannot name a journal: %s",
                          rt_id_show(who, strlen(who), shown, sizeof shown), why);
-    rt_status st = rt_check_pair_ids(path, line, q->s, q->len, p->s, p->len, err);
+    rt_status st = rt_id_check_pair(path, line, q->s, q->len, p->s, p->len, err);
     if (st != RT_OK)
         return st;
     int query_tag = tags && p->len == 1 && p->s[0] == '-';   /* as 'export --what tags' writes one */
@@ -112,7 +114,7 @@ static rt_status add(rt_import *im, const char *path, size_t line, int tags, con
                              rt_id_show(v->s, v->len, shown, sizeof shown));
         }
         op.cat = rt_strdup(tax->cats[c].id);
-    } else if (rt_parse_int32(v->s, v->len, &op.grade) != RT_NUM_OK) {
+    } else if (rt_num_parse_int32(v->s, v->len, &op.grade) != RT_NUM_OK) {
         rt_op_clear(&op);
         return rt_err_at(err, RT_EINPUT, path, line, "the grade must be a whole number");
     } else {
@@ -184,7 +186,7 @@ rt_status rt_import_read(rt_import *im, const char *path, int tags, const rt_tax
         size_t no = rt_reader_lineno(r);
         /* '#' comments only where no header says what the lines are: after a header, a line
          * is data, and an annotator may be called "#lead" */
-        if (first || trec ? rt_line_skippable(line, len) : blank(line, len))
+        if (first || trec ? rt_field_line_skippable(line, len) : blank(line, len))
             continue;
         if (first) {
             first = 0;
@@ -209,8 +211,8 @@ rt_status rt_import_read(rt_import *im, const char *path, int tags, const rt_tax
             trec = 1;
         }
         if (trec) {
-            rt_field f[4];   /* rt_split_ws keeps at most 4 and counts them all */
-            size_t nf = rt_split_ws(line, len, f, 4);
+            rt_field f[4];   /* rt_field_split_ws keeps at most 4 and counts them all */
+            size_t nf = rt_field_split_ws(line, len, f, 4);
             if (nf != 4) {
                 st = rt_err_at(err, RT_EINPUT, path, no, "expected a header line (annotator qid pid grade) "
                                "or TREC qrels (qid iteration pid grade), got %zu fields", nf);

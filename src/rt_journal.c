@@ -19,7 +19,7 @@
 #include "rt_jtxn.h"
 #include "rt_names.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 
 struct rt_journal {

@@ -570,3 +570,6 @@ rt_status rt_leak_find(const char *const *test_texts, size_t ntest,
     rt_embed_free(&tr);
     return st;
 }
+
+const char *const rt_leak_types[] = {"identical", "generalization", "specialization",
+                                     "reformulation", "different-topic", "not-leak", NULL};

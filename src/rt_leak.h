@@ -85,4 +85,10 @@ rt_status rt_leak_find(const char *const *test_texts, size_t ntest,
 rt_status rt_leak_search(const rt_embed *test, const rt_embed *train, const rt_leak_opts *o,
                          double threshold, rt_leak_pair **out, size_t *npairs, rt_err *err);
 
+/* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),
+ * NULL-terminated. */
+extern const char *const rt_leak_types[];
+/* The first this many of them say the pair is a leak; the rest that it is not. */
+#define RT_LEAK_TYPES_LEAKING 4
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "rt_leakage.h"
 #include "rt_mem.h"
+#include "rt_leak.h"
 
 static rt_status load_embeddings(const rt_workspace *ws, const rt_leakage *l, rt_embed **test,
                                  rt_embed **train, rt_err *err)

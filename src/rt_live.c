@@ -1,6 +1,7 @@
 /* rt_live — current metrics under relabels, recomputed per touched query. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,6 +338,7 @@ double rt_live_rr(const rt_live *l, size_t r, uint32_t qid, size_t k)
 
 int rt_live_value(const rt_live *l, size_t r, uint32_t qid, size_t m, double *v)
 {
+    assert(m < l->nm);
     uint32_t li = slot_of(l, qid);
     if (li == RT_NO_ID || !l->q[li].active || r >= l->nruns)
         return 0;

@@ -34,7 +34,9 @@ const double *rt_live_mean(const rt_live *l, size_t r);
 const size_t *rt_live_n_defined(const rt_live *l, size_t r);
 
 /* Rank (1-based) of the first currently relevant passage of run r for qid, over the whole
- * ranking; 0 when none (or qid has no judgment). Kept current by updates: O(1). */
+ * ranking; 0 when none (or qid has no judgment). Looked for (a walk down the ranking) at the first
+ * ask after qid's grades changed, then remembered: O(1) until the next rt_live_update of qid. The
+ * memo is written through l although l is const: not for threads sharing one rt_live. */
 size_t rt_live_first_rel(const rt_live *l, size_t r, uint32_t qid);
 
 /* Reciprocal rank of that passage within the top k (k 0: any rank), 0 when none: RR@k from the

@@ -36,16 +36,14 @@ static void *check(void *p, size_t n)
     return p;
 }
 
-/* Big blocks (BIG bytes and more) are offered huge pages. On a virtual machine the first write to
- * a 4 KiB page can cost 15 µs (it dominated reading 40,000 qrels lines, and a first open of MS
- * MARCO writes over a gigabyte of arrays: 480,000 faults); a 2 MiB page costs one, and 0.06 ms a
- * MiB once the machine has had the memory before. rt_mem_init has every big block mapped on its
- * own; a big block starts on the 2 MiB grid and spans whole huge pages, because the kernel gives
- * huge pages only to aligned 2 MiB spans: a block malloc maps where it likes has 4 KiB pages at
- * both ends, up to 4 MiB of them, and a block that realloc remaps to a new place keeps its old
- * pages and gains new ends (a run's 28 MB of pids grown by doubling took 2,500 faults, 10 MB of
- * its pages). So a big block grows by moving into a new aligned block: a copy, at a tenth of the
- * cost of the faults it saves, made rare by the room the new block has (malloc_room). */
+/* Big blocks (BIG bytes and more) are offered huge pages: the first write to each 4 KiB page is a
+ * fault, dear on a virtual machine, where a 2 MiB page takes one fault for 512 of them
+ * (tests/bench/PERF.md has the costs). rt_mem_init has every big block mapped on its own; a big
+ * block starts on the 2 MiB grid and spans whole huge pages, because the kernel gives huge pages
+ * only to aligned 2 MiB spans: a block malloc maps where it likes has 4 KiB pages at both ends,
+ * up to 4 MiB of them, and a block that realloc remaps to a new place keeps its old pages and
+ * gains new ends. So a big block grows by moving into a new aligned block: a copy, at a tenth of
+ * the cost of the faults it saves, made rare by the room the new block has (malloc_room). */
 #define BIG ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -105,9 +103,9 @@ static void *malloc_big(size_t n)
 /* A block for an array outgrowing its own: whole huge pages, and ROOM times the size asked for
  * (at least ROOM_MIN) of address space, which costs memory only where it is written. Grown by
  * doubling, an array then moves (a copy into fresh pages) every fourth time at most, not every
- * time: moving cost a first open of MS MARCO 0.5 GB of fresh pages (each of its runs' 28 MB of
- * pids had been written at 14, 7, 3.5, ... MB on its way there), which on a virtual machine is
- * 1-2 ms a MiB. With ROOM_MIN, an array of up to 256 MiB (a run's pids, the pid table, 8.8
+ * time: every move writes the whole array into fresh pages, each a fault (each of a run's
+ * arrays would otherwise be written again at half, a quarter, ... of its size on its way there).
+ * With ROOM_MIN, an array of up to 256 MiB (a run's pids, the pid table, 8.8
  * million passages' index entries) moves once, at 2 MiB. A system that will not give the room
  * gives what was asked. */
 #define ROOM 8

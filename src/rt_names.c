@@ -8,7 +8,7 @@
 #include <utf8proc.h>
 
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_utf8.h"
 
 int rt_name_value(const rt_name *t, const char *name, int *value)
 {

@@ -12,7 +12,7 @@
 
 #include "rt_mem.h"
 #include "rt_op.h"
-#include "rt_parse.h"
+#include "rt_json.h"
 #include "rt_reader.h"
 
 static const char *const kind_names[RT_OP_KIND_COUNT] = {"label", "tag", "untag", "note", "leak", "set",

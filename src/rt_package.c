@@ -8,7 +8,7 @@
 #include "rt_mem.h"
 #include "rt_names.h"
 #include "rt_package.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_pool.h"
 #include "rt_rng.h"
 

@@ -9,7 +9,10 @@
 #include "rt_image.h"
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_id.h"
+#include "rt_json.h"
 #include "rt_qrels.h"
 #include "rt_reader.h"
 
@@ -84,7 +87,7 @@ static uint32_t query_index(loader *L, uint32_t qid)
 static rt_status add(loader *L, const char *qs, size_t ql, const char *ps, size_t pl,
                      int32_t grade, size_t line, rt_err *err)
 {
-    rt_status st = rt_check_pair_ids(L->path, line, qs, ql, ps, pl, err);
+    rt_status st = rt_id_check_pair(L->path, line, qs, ql, ps, pl, err);
     if (st != RT_OK)
         return st;
     uint32_t qi = query_index(L, rt_strtab_intern(L->qids, qs, ql));
@@ -101,7 +104,7 @@ static rt_status add(loader *L, const char *qs, size_t ql, const char *ps, size_
 static int is_grade(const rt_field *f)
 {
     int32_t g;
-    return rt_parse_int32(f->s, f->len, &g) == RT_NUM_OK;
+    return rt_num_parse_int32(f->s, f->len, &g) == RT_NUM_OK;
 }
 
 /* Chooses the format in which every one of the first DETECT_LINES record lines parses: DuReader
@@ -123,23 +126,23 @@ static rt_qrels_format detect(const char *path, int *ambiguous, size_t *bad, rt_
     int first_shape = 0;   /* the first line's column counts: 1 TREC, 2 TSV */
     int json = -1, rc;
     while (seen < DETECT_LINES && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        if (rt_line_skippable(line, len))
+        if (rt_field_line_skippable(line, len))
             continue;
         size_t no = rt_reader_lineno(r);
         if (json < 0)
-            json = rt_line_first(line, len) == '{';
+            json = rt_field_line_first(line, len) == '{';
         if (json)
             break;
         rt_field f[5];
-        size_t nt = rt_split_tab(line, len, f, 5), nw0 = rt_split_ws(line, len, f, 5);
+        size_t nt = rt_field_split_tab(line, len, f, 5), nw0 = rt_field_split_ws(line, len, f, 5);
         if (!seen++)
             first_shape = nw0 == 4 ? 1 : nt == 2 || nt == 3 ? 2 : 0;
-        nt = rt_split_tab(line, len, f, 5);
+        nt = rt_field_split_tab(line, len, f, 5);
         if (!tsv_cols && (nt == 2 || nt == 3))
             tsv_cols = nt;
         if (!first_not_tsv && (nt != tsv_cols || (nt == 3 && !is_grade(&f[2]))))
             first_not_tsv = no;
-        size_t nw = rt_split_ws(line, len, f, 5);
+        size_t nw = rt_field_split_ws(line, len, f, 5);
         if (!first_not_trec && (nw != 4 || !is_grade(&f[3])))
             first_not_trec = no;
         if (first_not_tsv && first_not_trec)
@@ -164,7 +167,7 @@ static rt_qrels_format detect(const char *path, int *ambiguous, size_t *bad, rt_
 
 static rt_status parse_grade(loader *L, const rt_field *f, size_t line, int32_t *g, rt_err *err)
 {
-    if (rt_parse_int32(f->s, f->len, g) != RT_NUM_OK)
+    if (rt_num_parse_int32(f->s, f->len, g) != RT_NUM_OK)
         return rt_err_at(err, RT_EINPUT, L->path, line,
                          "expected an integer relevance grade, found \"%.*s\"",
                          (int)(f->len > 40 ? 40 : f->len), f->s);
@@ -177,7 +180,7 @@ static rt_status parse_text_line(loader *L, rt_qrels_format fmt, const char *lin
     rt_field f[5];
     int32_t grade = 1;
     if (fmt == RT_QRELS_TREC) {
-        size_t n = rt_split_ws(line, len, f, 5);
+        size_t n = rt_field_split_ws(line, len, f, 5);
         if (n != 4)
             return rt_err_at(err, RT_EINPUT, L->path, lineno,
                              "expected 4 columns (qid iter pid grade), found %zu", n);
@@ -186,7 +189,7 @@ static rt_status parse_text_line(loader *L, rt_qrels_format fmt, const char *lin
             return st;
         return add(L, f[0].s, f[0].len, f[2].s, f[2].len, grade, lineno, err);
     }
-    size_t n = rt_split_tab(line, len, f, 5);
+    size_t n = rt_field_split_tab(line, len, f, 5);
     if (!L->tsv_cols && (n == 2 || n == 3))
         L->tsv_cols = n;
     if (n != L->tsv_cols)
@@ -320,7 +323,7 @@ static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_report *rep, rt_e
     while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
         size_t no = rt_reader_lineno(r);
         /* JSON lines have no comments: there only blank lines are skipped. */
-        if (fmt == RT_QRELS_DUREADER ? rt_line_first(line, len) == 0 : rt_line_skippable(line, len))
+        if (fmt == RT_QRELS_DUREADER ? rt_field_line_first(line, len) == 0 : rt_field_line_skippable(line, len))
             continue;
         (void)no;
         st = fmt == RT_QRELS_DUREADER ? parse_json_line(L, line, len, no, err)

@@ -8,7 +8,10 @@
 
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
+#include "rt_id.h"
+#include "rt_json.h"
 #include "rt_queries.h"
 #include "rt_reader.h"
 
@@ -106,7 +109,7 @@ static rt_status parse_json(rt_queries *q, const char *path, size_t no, const ch
     else if (cJSON_IsString(id))
         st = add_checked(q, path, no, id->valuestring, strlen(id->valuestring), tx->valuestring,
                          strlen(tx->valuestring), opts, dups, fd, err);
-    else if (cJSON_IsNumber(id) && rt_int_value_in(id->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
+    else if (cJSON_IsNumber(id) && rt_num_int_value_in(id->valuedouble, -RT_JSON_INT_MAX, RT_JSON_INT_MAX, &num)) {
         int n = snprintf(nb, sizeof nb, "%lld", (long long)num);
         st = add_checked(q, path, no, nb, (size_t)n, tx->valuestring, strlen(tx->valuestring), opts,
                          dups, fd, err);

@@ -15,7 +15,7 @@
 #include "rt_mem.h"
 #include "rt_reader.h"
 
-#define READ_BYTES (256u << 10)   /* a page first touched costs ~15 µs on a VM: not more than needed */
+#define READ_BYTES (256u << 10)   /* a page first touched is a fault (dear on a VM): not more than needed */
 
 static size_t input_max = RT_INPUT_MAX_DEFAULT;
 static const char *input_max_hint;
@@ -461,35 +461,4 @@ rt_status rt_read_file(const char *path, char **bufp, size_t *lenp, rt_err *err)
     *bufp = buf;
     *lenp = len;
     return RT_OK;
-}
-
-char *rt_path_stem(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    const char *dot = strrchr(b, '.');
-    size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-    return rt_strndup(b, n);
-}
-
-char *rt_path_dir(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    if (!s)
-        return rt_strdup(".");
-    if (s == path)
-        return rt_strdup("/");
-    return rt_strndup(path, (size_t)(s - path));
-}
-
-char *rt_path_join(const char *base, const char *rel)
-{
-    if (!base || !*base || rel[0] == '/')
-        return rt_strdup(rel);
-    size_t a = strlen(base), b = strlen(rel);
-    char *p = rt_malloc(a + b + 2);
-    memcpy(p, base, a);
-    p[a] = '/';
-    memcpy(p + a + 1, rel, b + 1);
-    return p;
 }

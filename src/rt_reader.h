@@ -83,15 +83,4 @@ void rt_reader_set_lineno(rt_reader *r, size_t lineno);
  * cannot hold, is an RT_EINPUT error, never an abort. */
 rt_status rt_read_file(const char *path, char **buf, size_t *len, rt_err *err);
 
-/* The file's base name without directories and without its last extension, in a new string.
- * Owned, as the two below: the caller frees it with free. */
-char *rt_path_stem(const char *path);
-
-/* The directory part of path ("." when none), in a new string (Owned: free it with free). */
-char *rt_path_dir(const char *path);
-
-/* base joined with rel unless rel is absolute or base is empty, in a new string (Owned: free it
- * with free). */
-char *rt_path_join(const char *base, const char *rel);
-
 #endif

@@ -61,10 +61,16 @@ const char *rt_run_name(const rt_run *run);
 const char *rt_run_path(const rt_run *run);
 const rt_run_info *rt_run_get_info(const rt_run *run);
 
+/* The one check that runs are told apart by name (on screen, in a table, by --baseline): for each
+ * of names[0, n) that an earlier one already has, a warning "runs K and R are both named "NAME"HOW"
+ * in rep (K, R numbered from 1; HOW says how to name them, e.g. ": name them with NAME=RUN").
+ * Returns how many warnings it added. */
+size_t rt_run_warn_same_names(const char *const *names, size_t n, const char *how, rt_report *rep);
+
 /* The ranked pids of qid, or NULL with *n = 0 when the run has no such query. Borrowed: valid
  * until rt_run_free (for an attached run, the image's mapping must last as long). The scores are
- * not kept: they decided the order, and nothing reads them after (8 bytes a passage, 560 MB in
- * memory and in the cache for 10 runs of 7,000 × 1,000). */
+ * not kept: they decided the order, and nothing reads them after (8 bytes a passage, in memory
+ * and in the cache). */
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n);
 
 /* Asks the system to read qid's ranking (pids and scores) in the background, without waiting:

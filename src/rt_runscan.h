@@ -12,7 +12,7 @@
 
 #include "rt_err.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_report.h"
 
 typedef enum rt_run_format {
@@ -86,7 +86,7 @@ static inline uint64_t rt_run_pid_hash_padded(const char *p, size_t len)
         return rt_run_pid_hash(p, len);
     const uint64_t k = 0x9fb21c651e98df25ULL;
     uint64_t h = (len + 1) * 0x9e3779b97f4a7c15ULL;
-    uint64_t w = rt_load8(p) & ((UINT64_C(1) << (8 * len)) - 1);   /* len < 8: the shift is defined */
+    uint64_t w = rt_num_load8(p) & ((UINT64_C(1) << (8 * len)) - 1);   /* len < 8: the shift is defined */
     h = (h ^ w) * k;
     h ^= h >> 32;
     h *= k;

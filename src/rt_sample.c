@@ -8,7 +8,7 @@
 
 #include "rt_mem.h"
 #include "rt_contrast.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_rng.h"
 #include "rt_sample.h"
 
@@ -24,7 +24,7 @@ static int condition_words(const rt_workspace *ws, char **w, int n, rt_condition
     }
     if (n == 3 && strcmp(kind, "notop") == 0) {
         int64_t k = 0;
-        int ok = rt_parse_int_in(w[1], 1, INT32_MAX, &k);
+        int ok = rt_num_parse_int_in(w[1], 1, INT32_MAX, &k);
         c->kind = RT_COND_NOTOP;
         c->k = (size_t)k;
         c->a = rt_workspace_find_run(ws, w[2]);
@@ -39,14 +39,14 @@ static int condition_words(const rt_workspace *ws, char **w, int n, rt_condition
         c->kind = kind[0] == 'r' ? RT_COND_RBO : RT_COND_JACCARD;
         c->a = rt_workspace_find_run(ws, w[1]);
         c->b = rt_workspace_find_run(ws, w[2]);
-        return rt_parse_double(w[3], strlen(w[3]), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0 &&
+        return rt_num_parse_double(w[3], strlen(w[3]), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0 &&
                c->min_delta <= 1 && c->a != (size_t)-1 && c->b != (size_t)-1;
     }
     if ((n == 3 || n == 4) && (strcmp(kind, "worse") == 0 || strcmp(kind, "better") == 0)) {
         c->kind = kind[0] == 'w' ? RT_COND_WORSE : RT_COND_BETTER;
         c->a = rt_workspace_find_run(ws, w[1]);
         c->b = rt_workspace_find_run(ws, w[2]);
-        int ok = n == 3 || (rt_parse_double(w[3], strlen(w[3]), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0);
+        int ok = n == 3 || (rt_num_parse_double(w[3], strlen(w[3]), &c->min_delta) == RT_NUM_OK && c->min_delta >= 0);
         return ok && c->a != (size_t)-1 && c->b != (size_t)-1;
     }
     return 0;
@@ -72,18 +72,6 @@ rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condit
                       "worse RUN_A RUN_B [MIN_DELTA] | better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | "
                       "jaccard RUN_A RUN_B MAX | zero RUN (runs by name or number)",
                       text);
-}
-
-int rt_contrast_of(const rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v)
-{
-    size_t na = 0, nb = 0;
-    const uint32_t *ra = rt_run_ranking(ws->runs[a].run, qid, &na);
-    const uint32_t *rb = rt_run_ranking(ws->runs[b].run, qid, &nb);
-    if (!ra)
-        na = 0;
-    if (!rb)
-        nb = 0;
-    return jaccard ? rt_jaccard(ra, na, rb, nb, RT_JACCARD_K, v) : rt_rbo(ra, na, rb, nb, RT_RBO_P, v);
 }
 
 int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)

@@ -31,10 +31,6 @@ typedef struct rt_condition {
                           :sample has always done; the query list sets its own) */
 } rt_condition;
 
-/* The contrast of runs a and b on qid without qrels: RBO (p 0.9) when jaccard is 0, else the
- * Jaccard of the top 10; returns 0 when neither ranks the query. */
-int rt_contrast_of(const rt_workspace *ws, size_t a, size_t b, uint32_t qid, int jaccard, double *v);
-
 /* Parses a condition; runs are named or numbered from 1. */
 rt_status rt_condition_parse(const rt_workspace *ws, const char *text, rt_condition *c, rt_err *err);
 

@@ -10,12 +10,11 @@
 
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_reader.h"
 #include "rt_session.h"
-
-const char *const rt_leak_types[] = {"identical", "generalization", "specialization",
-                                     "reformulation", "different-topic", "not-leak", NULL};
+#include "rt_path.h"
+#include "rt_leak.h"
 
 char *rt_session_default_dir(const rt_workspace *ws)
 {
@@ -199,6 +198,18 @@ rt_status rt_session_open_state(rt_session **out, rt_workspace *ws, const char *
     return open_session(out, ws, dir, annotator, 1, 0, err);
 }
 
+rt_session *rt_session_derived(rt_workspace *ws, const char *author, rt_annot *annot, const char *why)
+{
+    rt_session *s = rt_calloc(1, sizeof *s);
+    s->ws = ws;
+    s->annotator = rt_strdup(author);
+    s->journal_dir = rt_strdup("");
+    s->annot = annot;
+    s->derived = why;
+    s->live = rt_live_new(ws, annot);
+    return s;
+}
+
 void rt_session_close(rt_session **sp)
 {
     if (!sp || !*sp)
@@ -209,6 +220,7 @@ void rt_session_close(rt_session **sp)
     rt_journal_close(&s->journal);
     free(s->foreign_id[0]);
     free(s->foreign_id[1]);
+    rt_op_clear(&s->last);
     free(s->annotator);
     free(s->journal_dir);
     free(s);
@@ -224,10 +236,10 @@ void rt_session_discard(rt_session **sp)
 
 const char *rt_session_readonly(const rt_session *s)
 {
-    return s->journal ? rt_journal_readonly(s->journal) : "the team's decisions are made by adjudicating, not here";
+    return s->journal ? rt_journal_readonly(s->journal) : s->derived ? s->derived : "no journal";
 }
 
-static int settle(const rt_session *s, int wait, rt_err *err)
+static int settle(rt_session *s, int wait, rt_err *err)
 {
     size_t nruns = s->ws->nruns;
     int rc = rt_workspace_settle(s->ws, wait, err);
@@ -243,20 +255,24 @@ int rt_session_settle(rt_session *s, int wait, rt_err *err) { return settle(s, w
 
 /* Deferred runs and a collection still being indexed (rt_ws_spec.defer_runs, defer_collection),
  * waited for and taken in: before a passage only they may know is looked up. */
-static void settled(const rt_session *s)
+static void settled(rt_session *s)
 {
     rt_err e;
     if (s->ws->pending || s->ws->runs_pending)
         (void)settle(s, 1, &e);   /* a failure is in the report */
 }
 
+static int id_of_pid(const rt_session *s, const char *pid)
+{
+    return rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID;
+}
+
+/* Whether pid is a passage the workspace knows now (ids, or the collection). Only reads: what
+ * runs or a collection still being read may add is settle_for's to wait for. */
 static int known_pid(const rt_session *s, const char *pid)
 {
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
+    if (id_of_pid(s, pid))
         return 1;
-    settled(s);
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID)
-        return 1;   /* a run read meanwhile names it */
     const char *t;
     size_t tl;
     return s->ws->collection && rt_collection_find(s->ws->collection, pid, strlen(pid), &t, &tl);
@@ -266,12 +282,36 @@ static int known_pid(const rt_session *s, const char *pid)
  * waited for before saying no: a query only they rank is known once they are in. */
 static int known_qid(const rt_session *s, const char *qid)
 {
-    rt_err e;
-    if (rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID)
-        return 1;
-    if (s->ws->runs_pending)
-        (void)settle(s, RT_SETTLE_RUNS, &e);   /* a failure is in the report */
     return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID;
+}
+
+/* Before a change is checked: when op names a query or passage the workspace does not know yet
+ * and runs or a collection are still being read, they are waited for and taken in (for a query,
+ * the runs only), as a query or passage only they name is known once they are in. The checks
+ * themselves (check_valid, rt_session_check) only read: a const check never changes the
+ * workspace. */
+static void settle_for(rt_session *s, const rt_op *op)
+{
+    if (!s->ws->pending && !s->ws->runs_pending)
+        return;
+    /* a passage no id names yet: the runs may name it (the collection alone would not take them in) */
+    int q = op->qid && !known_qid(s, op->qid), p = op->pid && !id_of_pid(s, op->pid);
+    for (size_t i = 0; i < op->nqids && !p; i++) {
+        q |= !known_qid(s, op->qids[i]);
+        p |= op->pids && !id_of_pid(s, op->pids[i]);
+    }
+    rt_err e;   /* a failure is in the workspace's report */
+    if (p)
+        settled(s);
+    else if (q && s->ws->runs_pending)
+        (void)settle(s, RT_SETTLE_RUNS, &e);
+}
+
+/* rt_session_check after settle_for: the check every change made here goes through. */
+static rt_status check_change(rt_session *s, const rt_op *op, rt_err *err)
+{
+    settle_for(s, op);
+    return rt_session_check(s, op, err);
 }
 
 static int known_leak_type(const char *t)
@@ -385,6 +425,30 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
 
 /* Appends op durably, then applies it everywhere; qid is op's query id when the caller has it
  * (RT_NO_ID: looked up). */
+/* Every change is written to the journal first and applied to the state after. The journal is
+ * the record: what the screen shows must be what a reopen replays to, so a change the disk
+ * refuses (full, or the lock lost) must not be in the state either; written first, such a change
+ * fails before anything moved. Applied first, it would have to be taken back out of the state,
+ * and the state has no general inverse for that.
+ *
+ * The apply cannot fail for a change rt_session_check (or the import's check) passed: both look
+ * categories and ids up as the apply does. Should it fail all the same, the line is on disk and
+ * the state lacks it; applied_after_journal then makes the session read-only, saying so (no more
+ * changes built on a state the journal does not describe), and returns the error, which says
+ * that the line is kept and that a reopen replays it. */
+static rt_status applied_after_journal(rt_session *s, const rt_op *op, const char **warn, rt_err *err)
+{
+    rt_err e;
+    rt_status st = rt_annot_apply(s->annot, op, warn, &e);
+    if (st == RT_OK)
+        return RT_OK;
+    char why[700];
+    snprintf(why, sizeof why, "change #%" PRIu64 " is in the journal but could not be applied (%.500s): reopen "
+             "the workspace to replay it", op->seq, e.msg);
+    rt_journal_refuse(s->journal, why);
+    return rt_err_set(err, st, "%s", why);
+}
+
 static rt_status commit(rt_session *s, rt_op *op, uint32_t qid, rt_err *err)
 {
     free(op->author);
@@ -392,7 +456,7 @@ static rt_status commit(rt_session *s, rt_op *op, uint32_t qid, rt_err *err)
     rt_status st = rt_journal_append(s->journal, op, err);
     if (st != RT_OK)
         return st;
-    st = rt_annot_apply(s->annot, op, NULL, err);
+    st = applied_after_journal(s, op, NULL, err);
     if (st == RT_OK && op->kind == RT_OP_LABEL)
         rt_live_update(s->live, qid != RT_NO_ID ? qid : rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)));
     return st;
@@ -405,7 +469,7 @@ rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err)
         free(op->cat);   /* the journal holds the stable id, whatever name or number was typed */
         op->cat = rt_strdup(s->ws->taxonomy->cats[c].id);
     }
-    rt_status st = rt_session_check(s, op, err);
+    rt_status st = check_change(s, op, err);
     return st == RT_OK ? commit(s, op, RT_NO_ID, err) : st;
 }
 
@@ -425,28 +489,28 @@ rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err) { return hist
 
 /* ---- changes by id: the strings are made once, for the journal line ----------------------- */
 
-void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch)
+/* Fills ch for op, just committed (qid, pid: its ids, RT_NO_ID to look them up), and keeps op as
+ * the session's last change (moved: *op is left empty), which ch->op borrows. */
+static void changed(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt_change *ch)
 {
-    ch->kind = op->kind;
-    ch->seq = op->seq;
-    ch->qid = op->qid ? rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)) : RT_NO_ID;
-    ch->pid = op->pid ? rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid)) : RT_NO_ID;
-    rt_session_describe(s, op, ch->what, sizeof ch->what);
+    if (qid == RT_NO_ID && op->qid)
+        qid = rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid));
+    if (pid == RT_NO_ID && op->pid)
+        pid = rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid));
+    rt_op_clear(&s->last);
+    s->last = *op;
+    memset(op, 0, sizeof *op);
+    *ch = (rt_change){.kind = s->last.kind, .qid = qid, .pid = pid, .seq = s->last.seq, .op = &s->last};
 }
 
 /* Checks and commits op (owned: cleared here), made from ids; fills ch on success. */
 static rt_status change(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt_change *ch, rt_err *err)
 {
-    rt_status st = rt_session_check(s, op, err);
+    rt_status st = check_change(s, op, err);
     if (st == RT_OK)
         st = commit(s, op, qid, err);
-    if (st == RT_OK) {
-        ch->kind = op->kind;
-        ch->seq = op->seq;
-        ch->qid = qid;
-        ch->pid = pid;
-        rt_session_describe(s, op, ch->what, sizeof ch->what);
-    }
+    if (st == RT_OK)
+        changed(s, op, qid, pid, ch);
     rt_op_clear(op);
     return st;
 }
@@ -504,7 +568,7 @@ rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err)
     rt_op done;
     rt_status st = history(s, &done, redo, err);
     if (st == RT_OK)
-        rt_session_change_of(s, &done, ch);
+        changed(s, &done, RT_NO_ID, RT_NO_ID, ch);
     rt_op_clear(&done);
     return st;
 }
@@ -564,68 +628,6 @@ int rt_session_grade(const rt_session *s, uint32_t qid, uint32_t pid, int32_t *g
     return rt_live_grade(s->live, qid, pid, grade);
 }
 
-void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len)
-{
-    const char *what = op->undo ? "undone: " : op->redo ? "redone: " : "";
-    const char *target = op->pid ? op->pid : "(query)";
-    size_t c = op->cat ? rt_taxonomy_find(s->ws->taxonomy, op->cat) : (size_t)-1;
-    const char *cat = c != (size_t)-1 ? s->ws->taxonomy->cats[c].name : op->cat;
-    switch (op->kind) {
-    case RT_OP_LABEL:
-        if (op->has_grade)
-            snprintf(buf, len, "%s%s %s labelled %d (#%" PRIu64 ")", what, op->qid, target,
-                     (int)op->grade, op->seq);
-        else
-            snprintf(buf, len, "%s%s %s back to its base judgment (#%" PRIu64 ")", what, op->qid,
-                     target, op->seq);
-        break;
-    case RT_OP_TAG:
-    case RT_OP_UNTAG:
-        snprintf(buf, len, "%s%s %s %s %s (#%" PRIu64 ")", what, op->qid, target,
-                 op->kind == RT_OP_TAG ? "tagged" : "untagged", cat, op->seq);
-        break;
-    case RT_OP_NOTE:
-        snprintf(buf, len, "%s%s %s note %s (#%" PRIu64 ")", what, op->qid, target,
-                 op->text[0] ? "saved" : "removed", op->seq);
-        break;
-    case RT_OP_LEAK:
-        snprintf(buf, len, "%s%s × %s: %s (#%" PRIu64 ")", what, op->qid, op->train,
-                 op->text[0] ? op->text : "label removed", op->seq);
-        break;
-    case RT_OP_SET:
-        if (op->has_list)
-            snprintf(buf, len, "%squery set %s: %zu queries (#%" PRIu64 ")", what, op->name,
-                     op->nqids, op->seq);
-        else
-            snprintf(buf, len, "%squery set %s removed (#%" PRIu64 ")", what, op->name, op->seq);
-        break;
-    case RT_OP_ADJUDICATE:
-        if (!op->has_grade && !op->has_cats)
-            snprintf(buf, len, "%s%s %s: adjudication withdrawn (#%" PRIu64 ")", what, op->qid, target, op->seq);
-        else {
-            char g[32] = "";
-            if (op->has_grade)
-                snprintf(g, sizeof g, " grade %d", (int)op->grade);
-            snprintf(buf, len, "%s%s %s adjudicated:%s%s%s (#%" PRIu64 ")", what, op->qid, target, g,
-                     op->has_grade && op->has_cats ? " and" : "", op->has_cats ? " categories" : "", op->seq);
-        }
-        break;
-    case RT_OP_PACKAGE:
-        if (op->has_list)
-            snprintf(buf, len, "%spackage %s: %zu pairs for %s (#%" PRIu64 ")", what, op->name, op->nqids,
-                     op->text, op->seq);
-        else
-            snprintf(buf, len, "%spackage %s removed (#%" PRIu64 ")", what, op->name, op->seq);
-        break;
-    case RT_OP_REVIEW:
-        snprintf(buf, len, "%s%s %s in %s: %s (#%" PRIu64 ")", what, op->qid, target, op->name,
-                 op->text[0] ? op->text : "review withdrawn", op->seq);
-        break;
-    default:
-        snprintf(buf, len, "?");
-    }
-}
-
 size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid)
 {
     return rt_live_first_rel(s->live, r, qid);
@@ -650,6 +652,7 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
         if (!ops[i].qid && ops[i].kind != RT_OP_SET)
             continue;   /* dropped by an earlier check-only pass */
         rt_err e;
+        settle_for(s, &ops[i]);
         if (check_valid(s, &ops[i], &e) != RT_OK)
             return rt_err_set(err, e.status, "%s: %s", import_place(&ops[i]), e.msg);
         if (rt_annot_is_noop(s->annot, &ops[i])) {
@@ -672,13 +675,17 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
         *done = 0;
         return st;
     }
+    rt_status first = RT_OK;   /* the lines are all on disk: each is applied, the first failure said */
     for (size_t i = 0; i < keep; i++) {
         const char *warn = NULL;
         rt_err e;
-        if (rt_annot_apply(s->annot, &ops[i], &warn, &e) == RT_OK && ops[i].kind == RT_OP_LABEL)
+        rt_status a = applied_after_journal(s, &ops[i], &warn, first == RT_OK ? err : &e);
+        if (a == RT_OK && ops[i].kind == RT_OP_LABEL)
             rt_live_update(s->live, rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid)));
+        if (first == RT_OK)
+            first = a;
     }
-    return RT_OK;
+    return first;
 }
 
 rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
@@ -755,13 +762,8 @@ rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t gr
         rt_op_clear(&op);
         return st;
     }
-    if ((st = commit(s, &op, qid, err)) == RT_OK) {
-        ch->kind = op.kind;
-        ch->seq = op.seq;
-        ch->qid = qid;
-        ch->pid = pid;
-        rt_session_describe(s, &op, ch->what, sizeof ch->what);
-    }
+    if ((st = commit(s, &op, qid, err)) == RT_OK)
+        changed(s, &op, qid, pid, ch);
     rt_op_clear(&op);
     return st;
 }
@@ -769,6 +771,7 @@ rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t gr
 rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *err)
 {
     for (size_t i = 0; i < n; i++) {
+        settle_for(s, &ops[i]);
         rt_status st = check_valid(s, &ops[i], err);
         if (st == RT_OK && rt_annot_package(s->annot, ops[i].name))
             st = rt_err_set(err, RT_EUSAGE, "a package named %s exists already (choose another --prefix)", ops[i].name);
@@ -778,9 +781,16 @@ rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *e
         ops[i].author = rt_strdup(s->annotator);
     }
     rt_status st = rt_journal_append_all(s->journal, ops, n, err);
-    for (size_t i = 0; st == RT_OK && i < n; i++)
-        rt_annot_apply(s->annot, &ops[i], NULL, err);
-    return st;
+    if (st != RT_OK)
+        return st;
+    rt_status first = RT_OK;   /* the lines are all on disk: each is applied, the first failure said */
+    for (size_t i = 0; i < n; i++) {
+        rt_err e;
+        rt_status a = applied_after_journal(s, &ops[i], NULL, first == RT_OK ? err : &e);
+        if (first == RT_OK)
+            first = a;
+    }
+    return first;
 }
 
 rt_status rt_session_review(rt_session *s, const char *package, uint32_t qid, uint32_t pid, const char *verdict,

@@ -30,13 +30,11 @@ typedef struct rt_session {
                                               this workspace lacks: kept in the journal, applied to
                                               nothing; the first one's line and id */
     char *foreign_id[2];
+    rt_op last;                /* the last change made here (rt_change.op borrows it) */
+    const char *derived;       /* a derived session's reason to be read-only (rt_session_derived),
+                                  a static string; NULL for a session over a journal */
 } rt_session;
 
-/* The leak types a reviewer can give a candidate pair (Fröbe et al. 2022, plus "not a leak"),
- * NULL-terminated. */
-extern const char *const rt_leak_types[];
-/* The first this many of them say the pair is a leak; the rest that it is not. */
-#define RT_LEAK_TYPES_LEAKING 4
 
 /* The journal folder when none is given: the workspace's journal_dir, else "annotations" beside
  * the workspace file, else "./annotations" (an implicit workspace). Owned: the caller frees it
@@ -72,13 +70,23 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err);
  * an rt_session_refresh that finds the journal replaced (and closes the old one). */
 const char *rt_session_readonly(const rt_session *s);
 
+/* The one constructor of a derived session: over a state made elsewhere rather than read from a
+ * journal (the team's decisions, rt_team_session), by author (copied), with live metrics that
+ * follow annot. annot is taken: rt_session_close frees it. It has no journal and is read-only;
+ * rt_session_readonly gives why (a static string, borrowed). Owned: the caller closes it with
+ * rt_session_close, before ws. */
+rt_session *rt_session_derived(rt_workspace *ws, const char *author, rt_annot *annot, const char *why);
+
 /* rt_workspace_settle on the session's workspace, and the live metrics brought up to the runs it
  * took in (then on_runs is called). Same returns. The session does the same, waiting, before it
  * looks up a passage that only runs or a collection not yet in may know. */
 int rt_session_settle(rt_session *s, int wait, rt_err *err);
 
 /* Checks op (known query and passage, grade in range, known category or leak type) without
- * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. */
+ * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. Only reads:
+ * runs or a collection still being read are not waited for, so a query or passage only they name
+ * is unknown here until they are in (rt_session_settle); the changes themselves (rt_session_do,
+ * the changes by id, imports) wait for them first. */
 rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err);
 
 /* Imports ops (judgments or tags made elsewhere; each op's via is "import FILE:LINE") all or
@@ -106,7 +114,9 @@ typedef struct rt_change {
     uint32_t qid;          /* the query it touched; RT_NO_ID for a query set */
     uint32_t pid;          /* the passage; RT_NO_ID for the query itself or none */
     uint64_t seq;          /* its sequence number in the journal */
-    char what[400];        /* one line for the status line (rt_session_describe) */
+    const rt_op *op;       /* the change as made (undo or redo set for a step): what the screen
+                              says of it. Borrowed: valid until the session's next change or
+                              rt_session_close */
 } rt_change;
 
 /* The changes, by interned ids (the way the workbench makes them): each builds the operation
@@ -142,8 +152,6 @@ rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *e
 
 /* Undo (redo 0) or redo the last change, as rt_session_undo / rt_session_redo. */
 rt_status rt_session_step(rt_session *s, int redo, rt_change *ch, rt_err *err);
-/* The change op is (for an operation done through rt_session_do). */
-void rt_session_change_of(const rt_session *s, const rt_op *op, rt_change *ch);
 
 /* The id of a pid typed by a user: known to a run or the qrels, or else found in the collection
  * (then interned); RT_NO_ID when it is nowhere. */
@@ -169,8 +177,5 @@ size_t rt_session_first_rel(const rt_session *s, size_t r, uint32_t qid);
 
 /* RR@10 of run r on qid from the current judgments (what the query list shows and sorts by). */
 double rt_session_rr10(const rt_session *s, size_t r, uint32_t qid);
-
-/* One line describing op for the status line ("labelled q01 p0023 relevant (1)"). */
-void rt_session_describe(const rt_session *s, const rt_op *op, char *buf, size_t len);
 
 #endif

@@ -203,8 +203,8 @@ static int32_t alpha_id(const alpha *al, uint32_t c)
  * moving λ to that span's F1 from a start below the best, a handful of passes reach the best F1,
  * at which the value is 0 (λ rises strictly each pass, so it ends; at most 5 passes in 23,000
  * random and periodic cases of up to 50,000 characters). Each pass is one linear sweep (below),
- * so the search is O(|p| · passes) whatever |a| is: it was O(|p|·|a|), 12-17 s for 400,000
- * characters against an answer of 10,000. Everything is integer, so the best F1 and the
+ * so the search is O(|p| · passes) whatever |a| is, not the brute force's O(|p|·|a|)
+ * (tests/bench/PERF.md has the figures). Everything is integer, so the best F1 and the
  * decision F1 >= t are exactly the brute force's.
  *
  * A span worth scoring starts and ends on an answer character (trimming others only raises its

@@ -17,8 +17,7 @@ static uint64_t fold(uint64_t h, uint64_t x) { return rt_hash_mix(h ^ (x + 0x9e3
 enum { EDGE = 64 * 1024, BLOCK = 4096, INNER = 64 };
 
 /* Asks for the pages rt_stamp_sample reads of the mapping base (size bytes) at once: from a cold
- * disk they are read together rather than one fault after another (13 stamps of a large
- * workspace: 0.22-0.33 s one by one). */
+ * disk they are read together rather than one fault after another (tests/bench/PERF.md). */
 static void will_need(const unsigned char *base, size_t size)
 {
     long pg = sysconf(_SC_PAGESIZE);

@@ -322,8 +322,8 @@ static void *randomize_share(void *arg)
  * floor(q·(samples − 1)): the i + 2 smallest means hold them, or the samples − i largest,
  * whichever are fewer. So a comparison keeps only that tail of each quantile (for 2.5% and 97.5%,
  * 2.5% of the means each) in a heap, and counts the means at or below and at or above 0 for the
- * p: the figures are exactly those of sorting every mean, in a twentieth of the memory (10^8
- * samples: 40 MB a comparison instead of 800 MB, and no sort's copy). */
+ * p: the figures are exactly those of sorting every mean, in a twentieth of the memory, and no
+ * sort's copy (tests/bench/PERF.md). */
 
 /* The cap smallest values of y seen (y = x for a low tail, −x for a high one), in a max-heap. */
 typedef struct tail {

@@ -5,6 +5,7 @@
  * until a rehash (the mapping is private, so an insert copies only the page it writes). */
 #include "config.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "rt_hash.h"
 #include "rt_image.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_strtab.h"
 
 #define CHUNK_BYTES (256u * 1024u)
@@ -58,7 +59,7 @@ struct rt_strtab {
     int num_off;            /* 1: not kept (an attached table, or values too large) */
 };
 
-#define NUM_MAX (1u << 26)   /* values at most this: num[] is at most 256 MiB, 35 MiB for MS MARCO */
+#define NUM_MAX (1u << 26)   /* values at most this: num[] is at most 256 MiB */
 #define NUM_HEAP (1u << 16)  /* num[] up to this many entries is a heap block; past it, reserved */
 
 /* The value of s when it is a canonical decimal of 1-8 digits, else -1. */
@@ -100,7 +101,7 @@ static inline uint32_t len_of(const rt_strtab *t, uint32_t id)
 
 static inline uint64_t hash_of(const rt_strtab *t, uint32_t id)
 {
-    return rt_hash_bytes(str_of(t, id), len_of(t, id));   /* not kept: 70 MB on MS MARCO */
+    return rt_hash_bytes(str_of(t, id), len_of(t, id));   /* not kept: 8 bytes an id, for a lookup's rare miss */
 }
 
 /* memcmp(a, b, n) == 0 for the short strings ids are, without a library call. */
@@ -403,10 +404,10 @@ int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value)
 {
     if (len == 0 || len > 8 || (s[0] == '0' && len > 1))
         return 0;
-    uint64_t w = rt_load8(s);
-    if (rt_leading_digits(w) < len)
+    uint64_t w = rt_num_load8(s);
+    if (rt_num_leading_digits(w) < len)
         return 0;
-    uint64_t v = rt_digits_value(w, len);
+    uint64_t v = rt_num_digits_value(w, len);
     if (v >= NUM_MAX)
         return 0;
     *value = (uint32_t)v;
@@ -420,7 +421,7 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
         for (size_t k = 0; k < n; k++) {
             if (v[k] >= NUM_MAX)
                 return k;
-            size_t len = rt_format_u32(buf, v[k]);
+            size_t len = rt_num_format_u32(buf, v[k]);
             v[k] = rt_strtab_intern(t, buf, len);
         }
         return n;
@@ -434,7 +435,7 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
             return k;
         uint32_t id = x < t->num_len ? t->num[x] - 1 : RT_NO_ID;
         if (id == RT_NO_ID) {   /* a new one: num[] alone finds it, no hash, no slot */
-            size_t len = rt_format_u32(buf, x);
+            size_t len = rt_num_format_u32(buf, x);
             grow_ids(t);
             id = t->count++;
             t->strs[id - t->nbase] = store(t, buf, len);
@@ -447,8 +448,18 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
     return n;
 }
 
-const char *rt_strtab_str(const rt_strtab *t, uint32_t id) { return str_of(t, id); }
-size_t rt_strtab_len(const rt_strtab *t, uint32_t id) { return len_of(t, id); }
+/* An id from another table, or RT_NO_ID, would read past the arrays: a caller's bug, caught here. */
+const char *rt_strtab_str(const rt_strtab *t, uint32_t id)
+{
+    assert(id < t->count);
+    return str_of(t, id);
+}
+
+size_t rt_strtab_len(const rt_strtab *t, uint32_t id)
+{
+    assert(id < t->count);
+    return len_of(t, id);
+}
 uint32_t rt_strtab_count(const rt_strtab *t) { return t->count; }
 size_t rt_strtab_bytes(const rt_strtab *t) { return t->bytes; }
 

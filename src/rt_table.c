@@ -6,7 +6,7 @@
 
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_table.h"
 #include "rt_text.h"
 
@@ -73,7 +73,7 @@ int rt_table_format_parse(const char *name, rt_table_format *fmt)
 
 /* Where the JSON number in s starts (after a leading '+', which JSON does not allow), or NULL
  * when s is not a number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
- * Stricter than rt_parse_double on purpose: "inf", "0x1p3" or "007" must stay strings. */
+ * Stricter than rt_num_parse_double on purpose: "inf", "0x1p3" or "007" must stay strings. */
 static const char *json_number(const char *s)
 {
     const char *start = *s == '+' ? s + 1 : s, *p = start;

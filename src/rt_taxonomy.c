@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_taxonomy.h"
 
 static size_t add_group(rt_taxonomy *t, const char *name)
@@ -129,7 +129,7 @@ size_t rt_taxonomy_find(const rt_taxonomy *t, const char *id)
         if (strcmp(t->cats[i].name, id) == 0)
             return i;
     int64_t n;
-    if (rt_parse_int_in(id, 1, (int64_t)t->ncats, &n))
+    if (rt_num_parse_int_in(id, 1, (int64_t)t->ncats, &n))
         return (size_t)n - 1;
     return (size_t)-1;
 }

@@ -15,7 +15,7 @@
 #include "rt_live.h"
 #include "rt_mem.h"
 #include "rt_names.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 #include "rt_team.h"
 
 /* ---- the members ------------------------------------------------------------------------- */
@@ -796,11 +796,7 @@ const rt_team_pair *rt_team_pair_of(const rt_team_decisions *d, uint32_t qid, ui
 rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
 {
     assert(rt_team_decisions_current(t, d));
-    rt_session *s = rt_calloc(1, sizeof *s);
-    s->ws = t->ws;
-    s->annotator = rt_strdup("team");
-    s->journal_dir = rt_strdup("");
-    s->annot = rt_annot_new(t->ws->qids, t->ws->pids, t->ws->taxonomy);
+    rt_annot *annot = rt_annot_new(t->ws->qids, t->ws->pids, t->ws->taxonomy);
     const rt_taxonomy *tax = t->ws->taxonomy;
     uint64_t seq = 1;
     int64_t now = rt_op_now_ms();
@@ -813,69 +809,19 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
             op.kind = RT_OP_LABEL;
             op.has_grade = 1;
             op.grade = p->grade;
-            rt_annot_apply(s->annot, &op, NULL, &err);
+            rt_status st = rt_annot_apply(annot, &op, NULL, &err);
+            assert(st == RT_OK);   /* a grade some member gave: it was valid there */
+            (void)st;
         }
         for (size_t c = 0; p->has_cats && c < tax->ncats; c++)
             if (p->cats >> c & 1) {
                 op.kind = RT_OP_TAG;
                 op.seq = seq++;
                 op.cat = tax->cats[c].id;
-                rt_annot_apply(s->annot, &op, NULL, &err);   /* a category of the taxonomy: cannot fail */
+                rt_status st = rt_annot_apply(annot, &op, NULL, &err);
+                assert(st == RT_OK);   /* a category of the taxonomy: cannot fail */
+                (void)st;
             }
     }
-    s->live = rt_live_new(t->ws, s->annot);
-    return s;
-}
-
-/* A member's decision on a pair as text: "1", "0 entity,typo", "-" when none. */
-static void decision_text(const rt_team *t, size_t m, uint32_t q, uint32_t p, char *buf, size_t n)
-{
-    const rt_label *l = rt_annot_label(A(t, m), q, p);
-    const rt_tag *tg = rt_annot_tag(A(t, m), q, p);
-    size_t o = (size_t)snprintf(buf, n, "%s", "");
-    if (l)
-        o += (size_t)snprintf(buf + o, n - o, "%d", (int)l->grade);
-    for (size_t c = 0, k = 0; tg && c < t->ws->taxonomy->ncats && o < n; c++)
-        if (tg->cats >> c & 1)
-            o += (size_t)snprintf(buf + o, n - o, "%s%s", k++ ? "," : l ? " " : "", t->ws->taxonomy->cats[c].id);
-    if (!buf[0])
-        snprintf(buf, n, "-");
-}
-
-rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d)
-{
-    size_t nc = 5 + t->n;
-    const char **h = rt_calloc(nc, sizeof *h);
-    h[0] = "qid";
-    h[1] = "pid";
-    h[2] = "differ";
-    for (size_t m = 0; m < t->n; m++)
-        h[3 + m] = t->m[m].name;
-    h[3 + t->n] = "adjudicated_by";
-    h[4 + t->n] = "status";
-    assert(rt_team_decisions_current(t, d));
-    rt_table *tab = rt_table_new(nc, h);
-    char (*cells)[256] = rt_calloc(t->n + 1, sizeof *cells);
-    const char **row = rt_calloc(nc, sizeof *row);
-    for (size_t i = 0; i < d->n; i++) {
-        const rt_team_pair *p = &d->p[i];
-        if (!p->differ)
-            continue;
-        row[0] = rt_strtab_str(t->ws->qids, p->qid);
-        row[1] = rt_strtab_str(t->ws->pids, p->pid);
-        row[2] = p->differ == (RT_DIFFER_GRADE | RT_DIFFER_CATS) ? "grade,categories"
-                 : p->differ == RT_DIFFER_GRADE                    ? "grade"
-                                                                   : "categories";
-        for (size_t m = 0; m < t->n; m++) {
-            decision_text(t, m, p->qid, p->pid, cells[m], sizeof cells[m]);
-            row[3 + m] = cells[m];
-        }
-        row[3 + t->n] = p->has_adj ? t->m[p->adj_member].name : "";
-        row[4 + t->n] = p->unresolved ? "unresolved" : "resolved";
-        rt_table_add(tab, row);
-    }
-    free(cells);
-    free(row);
-    free(h);
-    return tab;
+    return rt_session_derived(t->ws, "team", annot, "the team's decisions are made by adjudicating, not here");
 }

@@ -11,6 +11,7 @@
 #define RT_TEAM_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "rt_agree.h"
@@ -180,5 +181,17 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d);
  * ("1", "0 entity,typo", "-"), who adjudicated it, and whether a difference is left. Owned: the
  * caller frees it with rt_table_free. */
 rt_table *rt_team_disputes_table(const rt_team *t, const rt_team_decisions *d);
+
+/* Markdown and LaTeX are laid out over the whole table: more pairs of annotators than this are
+ * refused for them rather than held (the other formats are written as the pairs are worked out). */
+#define RT_TEAM_AGREEMENT_TABLE_PAIRS 5000
+
+/* Writes the agreement to f in fmt: per pair of raters (worked out, written and dropped one at a
+ * time) the observed agreement, the relevance kappa (linear and quadratic too when graded) and
+ * each category's kappa, then Fleiss' kappa and Krippendorff's alpha from r (the overall figures,
+ * rt_team_agreement_overall). JSON: annotators, level, graded, pairs, fleiss, krippendorff, names
+ * repaired to UTF-8. RT_EIO when f cannot be written. */
+rt_status rt_team_agreement_write(FILE *f, const rt_team *t, const rt_team_agreement *r, rt_table_format fmt,
+                                  rt_err *err);
 
 #endif

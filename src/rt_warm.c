@@ -2,16 +2,14 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_mem.h"
+#include "rt_thread.h"
 #include "rt_warm.h"
 
 #ifndef MADV_POPULATE_READ
@@ -19,9 +17,6 @@
 #endif
 
 #define CHUNK ((size_t)4 << 20)   /* mapped between looks at the stop flag */
-#define IOPRIO_WHO_PROCESS 1
-#define IOPRIO_IDLE (3 << 13)     /* class 3 (idle) in the top bits, level 0 */
-#define IOPRIO_NORMAL (2 << 13 | 4)   /* class 2 (best effort), its middle level */
 
 struct rt_warm {
     pthread_t th;
@@ -32,23 +27,10 @@ struct rt_warm {
     atomic_int stop, done;
 };
 
-void rt_warm_lower_priority(void)
-{
-#ifdef SYS_gettid
-    /* this thread only: the keys first, for the processor and for the disk (the idle class reads
-     * only when nothing else waits on it) */
-    long tid = syscall(SYS_gettid);
-    (void)setpriority(PRIO_PROCESS, (id_t)tid, 10);
-#ifdef SYS_ioprio_set
-    (void)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, IOPRIO_IDLE);
-#endif
-#endif
-}
-
 static void *warm_thread(void *arg)
 {
     rt_warm *w = arg;
-    rt_warm_lower_priority();
+    rt_thread_lower_priority();
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     int ok = 1;
     for (size_t i = 0; i < w->n && ok; i++) {
@@ -104,42 +86,3 @@ void rt_warm_stop(rt_warm **wp)
 }
 
 int rt_warm_done(const rt_warm *w) { return w && atomic_load(&((rt_warm *)w)->done); }
-
-void rt_warm_behind_ui_priority(void)
-{
-#ifdef SYS_gettid
-    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 5);   /* this thread only (Linux) */
-#endif
-}
-
-long rt_warm_idle_priority(void)
-{
-#ifdef SYS_gettid
-    long tid = syscall(SYS_gettid);
-#ifdef SCHED_IDLE
-    struct sched_param none = {0};
-    (void)sched_setscheduler((pid_t)tid, SCHED_IDLE, &none);   /* refused: it stays as it is */
-#else
-    (void)setpriority(PRIO_PROCESS, (id_t)tid, 10);
-#endif
-#ifdef SYS_ioprio_set
-    (void)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, IOPRIO_IDLE);
-#endif
-    return tid;
-#else
-    return 0;
-#endif
-}
-
-void rt_warm_normal_priority(long tid)
-{
-    if (tid <= 0)
-        return;
-#ifdef SCHED_IDLE
-    struct sched_param none = {0};   /* allowed without privilege: SCHED_IDLE to SCHED_OTHER at nice 0 */
-    (void)sched_setscheduler((pid_t)tid, SCHED_OTHER, &none);
-#endif
-#ifdef SYS_ioprio_set
-    (void)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, IOPRIO_NORMAL);
-#endif
-}

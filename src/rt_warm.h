@@ -1,6 +1,6 @@
 /* rt_warm — makes a reopened workspace's mapped files resident while the user looks at the first
  * screen. A reopen maps the workspace cache and the collection index; the first touch of each
- * page of a mapping then costs a fault (on a VM ~15 µs, and a disk read when the file is cold),
+ * page of a mapping then costs a fault (dear on a VM, and a disk read when the file is cold),
  * which a key reading every run's rankings (a sort by RBO, a filter) pays for 100,000 pages.
  * One low-priority thread asks the kernel to map the regions (MADV_POPULATE_READ, a chunk at a
  * time, so that stopping waits at most one chunk), then runs the caller's step over the resident
@@ -32,22 +32,5 @@ void rt_warm_stop(rt_warm **w);
 
 /* Whether the thread has finished every region and the step (for tests). */
 int rt_warm_done(const rt_warm *w);
-
-/* Lowers the calling thread's priority to the warming thread's: nice 10, and the idle I/O class
- * (it reads only when nothing else waits on the disk). For other work done ahead of use. */
-void rt_warm_lower_priority(void);
-
-/* Puts the calling thread a little behind the thread that draws and takes keys (nice 5, the I/O
- * class unchanged): work the user waits for, but not at the cost of a key. */
-void rt_warm_behind_ui_priority(void);
-
-/* Puts the calling thread behind all other work: the idle scheduling class (it runs on a core that
- * would otherwise idle) and the idle I/O class. Returns its thread id, for
- * rt_warm_normal_priority (0 when it has none). For work nothing waits on yet. */
-long rt_warm_idle_priority(void);
-
-/* Thread tid (from rt_warm_idle_priority) back to the normal classes: something waits on it now,
- * and other work must not starve it. Nothing for tid 0. */
-void rt_warm_normal_priority(long tid);
 
 #endif

@@ -21,11 +21,15 @@
 #include "rt_journal.h"
 #include "rt_leak.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_json.h"
 #include "rt_reader.h"
 #include "rt_warm.h"
 #include "rt_workspace.h"
 #include "rt_wscache.h"
+#include "rt_thread.h"
+#include "rt_path.h"
 
 typedef struct progress_bridge {
     rt_ws_progress_fn fn;
@@ -79,14 +83,12 @@ static void list_queries(rt_workspace *ws)
 /* Warns about ids that do not line up between the inputs. */
 static void cross_check(rt_workspace *ws)
 {
-    for (size_t r = 0; r < ws->nruns; r++)   /* two runs of one name cannot be told apart on screen */
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(rt_run_name(ws->runs[r].run), rt_run_name(ws->runs[k].run)) == 0) {
-                rt_report_add(ws->report, RT_REPORT_WARNING, "runs %zu and %zu are both named \"%s\": name them "
-                              "(--run NAME=PATH, or {\"name\", \"path\"} in the workspace file)", k + 1, r + 1,
-                              rt_run_name(ws->runs[r].run));
-                break;
-            }
+    const char **names = rt_calloc(ws->nruns + 1, sizeof *names);   /* told apart on screen */
+    for (size_t r = 0; r < ws->nruns; r++)
+        names[r] = rt_run_name(ws->runs[r].run);
+    rt_run_warn_same_names(names, ws->nruns, ": name them (--run NAME=PATH, or {\"name\", \"path\"} in the "
+                           "workspace file)", ws->report);
+    free(names);
     if (ws->queries) {
         size_t unknown = 0;
         for (uint32_t i = 0; i < rt_qrels_nqueries(ws->qrels); i++)
@@ -195,7 +197,7 @@ static int answers_are_json(const char *path)
     size_t len;
     int json = 0;
     while (rt_reader_next(r, &line, &len, &e) == 1)
-        if (!rt_line_skippable(line, len)) {
+        if (!rt_field_line_skippable(line, len)) {
             json = line[strspn(line, " \t")] == '{';
             break;
         }
@@ -324,9 +326,9 @@ static void *coll_thread(void *arg)
 {
     coll_job *j = arg;
     if (j->behind)   /* the first screen waits for the runs, not for it */
-        atomic_store(&j->tid, rt_warm_idle_priority());
+        atomic_store(&j->tid, rt_thread_idle_priority());
     if (j->behind && atomic_load(&j->hurry))   /* waited for before it had a thread id */
-        rt_warm_normal_priority(atomic_load(&j->tid));
+        rt_thread_normal_priority(atomic_load(&j->tid));
     rt_file_test_hold("RETRIAGE_COLLECTION_WAIT");
     /* an index it builds is written by the cache's writer process when there is a cache; without
      * one, here, so that no step of the opening thread (a key, in the workbench) waits for it */
@@ -466,7 +468,7 @@ static void *runs_worker(void *arg)
         int halves = j->hold || r + 1 == j->s->nruns;
         pthread_mutex_unlock(&j->mu);
         if (j->go_on && !halves && !behind) {   /* deferred, after the first run: the keys first */
-            rt_warm_behind_ui_priority();
+            rt_thread_behind_ui_priority();
             behind = 1;
         }
         const rt_ws_spec *s = j->s;
@@ -1079,7 +1081,7 @@ static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t 
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, dot ? dot + 1 : key);
     if (!x)
         return RT_OK;
-    if (cJSON_IsNumber(x) && rt_int_value_in(x->valuedouble, min, max, v))
+    if (cJSON_IsNumber(x) && rt_num_int_value_in(x->valuedouble, min, max, v))
         return RT_OK;
     return rt_err_at(err, RT_EINPUT, path, 0, "\"%s\" must be a whole number from %lld to %lld",
                      key, (long long)min, (long long)max);
@@ -1284,7 +1286,7 @@ void rt_workspace_free(rt_workspace **wp)
     runs_pending_free(&ws->runs_pending);   /* its workers read only the files */
     if (ws->pending) {   /* a collection still being indexed: its thread reads only the file */
         atomic_store(&ws->pending->job->hurry, 1);
-        rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
+        rt_thread_normal_priority(atomic_load(&ws->pending->job->tid));
         pthread_join(ws->pending->th, NULL);
         coll_job_free(&ws->pending->job);
         free(ws->pending);
@@ -1328,7 +1330,7 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
          * runs but beside them, so that both cores stay busy to the end rather than one finishing
          * the index alone once the runs are in */
         atomic_store(&ws->pending->job->hurry, 1);
-        rt_warm_normal_priority(atomic_load(&ws->pending->job->tid));
+        rt_thread_normal_priority(atomic_load(&ws->pending->job->tid));
     }
     while (ws->runs_pending) {   /* the runs first: with wait, the collection's part follows them */
         int rc = runs_settle(ws, wait, err);
@@ -1345,7 +1347,7 @@ int rt_workspace_settle(rt_workspace *ws, int wait, rt_err *err)
         return taken;
     if (!atomic_load(&p->job->finished)) {   /* waited for now: no longer behind other work */
         atomic_store(&p->job->hurry, 1);
-        rt_warm_normal_priority(atomic_load(&p->job->tid));
+        rt_thread_normal_priority(atomic_load(&p->job->tid));
     }
     pthread_join(p->th, NULL);
     ws->pending = NULL;
@@ -1447,7 +1449,7 @@ size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
         if (strcmp(rt_run_name(ws->runs[r].run), name) == 0)
             return r;
     int64_t n;
-    if (rt_parse_int_in(name, 1, (int64_t)ws->nruns, &n))
+    if (rt_num_parse_int_in(name, 1, (int64_t)ws->nruns, &n))
         return (size_t)n - 1;
     return (size_t)-1;
 }

@@ -160,14 +160,18 @@ int rt_workspace_collection_loading(const rt_workspace *ws, uint64_t *done, uint
 /* The text of query qid, or NULL. Borrowed: valid until rt_workspace_free. */
 const char *rt_workspace_query_text(const rt_workspace *ws, uint32_t qid);
 
-/* The passage text of pid (borrowed from the mapping, not NUL-terminated, valid until
- * rt_workspace_free), or 0. */
+/* The passage text of pid: 1 with *text and *len set (borrowed from the collection's mapping, not
+ * NUL-terminated, any bytes: sanitise before display; valid until rt_workspace_free); 0 when the
+ * workspace has no collection, its collection is still being indexed (a deferred open), or pid is
+ * not in it. */
 int rt_workspace_passage(const rt_workspace *ws, uint32_t pid, const char **text, size_t *len);
 
-/* After the first screen of a reopen: maps in the collection index and the workspace cache on a
- * low-priority thread (rt_warm), then checks every mapped run's rankings, so that keys which read
- * every ranking do not fault them in one page at a time. Nothing when nothing is mapped; stopped
- * by rt_workspace_free. */
+/* After the first screen of a reopen: on a low-priority thread (rt_warm), maps in the collection
+ * index and the workspace cache, then checks every run's rankings (rt_run_check_all) and reads
+ * the collection into the page cache, so that keys which read every ranking or show passages do
+ * not fault them in one page at a time. Once per workspace; nothing while deferred runs are still
+ * being taken in (ask again after) or when neither the index nor the cache is mapped; stopped by
+ * rt_workspace_free. */
 void rt_workspace_warm(rt_workspace *ws);
 
 /* The first bytes of the passages of the n pids brought into memory together, before a screen

@@ -27,7 +27,7 @@
  * send it back to the inputs, so the numbers already shown or about to be shown would have to
  * read as none, which changes them. The price is one pass over the whole file at every reopen,
  * where before only the small arrays and the rankings used were read: XXH3 runs at memory speed,
- * but a cold cache is read from disk (README, "Input formats", has the measured cost). The run
+ * but a cold cache is read from disk (README, "Input formats", and tests/bench/PERF.md). The run
  * sections, most of the file, are split between two threads (the second takes the later half
  * of the runs; the first the small sections and the earlier half, then attaches the id tables),
  * so a reopen on two cores waits for about half of the hashing. A section that does not match
@@ -666,16 +666,16 @@ static const char *input_changed(const rt_wscache *c, int sampled, size_t *which
     return NULL;
 }
 
-/* The child that writes a large cache while the workbench opens (fork: a copy-on-write snapshot
- * of what was parsed, which the parent goes on to change). It leaves the terminal's session and
- * closes every descriptor it inherited: a pipe the parent writes to (retriage eval | head) must
- * reach its end when the parent exits, and the journal's lock must go with the parent. Its temporary
- * file carries its own process id, so a later open sweeps it only if this writer died. Exits
- * without the parent's exit handlers (the terminal, buffered output). It is the one to read the
- * inputs' content samples again (the parent, at the end of an open, only fstats them: 11 files
- * of MS MARCO took 40 ms there); an input that changed means no cache. RETRIAGE_CACHE_WRITER_WAIT
- * (a path, for tests) holds the write until that file exists, so that a test can act while the
- * writer waits and then let it go, instead of guessing a delay. */
+/* The child that writes a large cache while the workbench opens (fork: a copy-on-write snapshot of
+ * what was parsed, which the parent goes on to change). It leaves the terminal's session and closes
+ * every descriptor it inherited: a pipe the parent writes to (retriage eval | head) must reach its
+ * end when the parent exits, and the journal's lock must go with the parent. Its temporary file
+ * carries its own process id, so a later open sweeps it only if this writer died. Exits without the
+ * parent's exit handlers (the terminal, buffered output). It is the one to read the inputs' content
+ * samples again (the parent, at the end of an open, only fstats them, so that the sampling's cost
+ * falls on the writer; tests/bench/PERF.md); an input that changed means no cache.
+ * RETRIAGE_CACHE_WRITER_WAIT (a path, for tests) holds the write until that file exists, so that a
+ * test can act while the writer waits and then let it go, instead of guessing a delay. */
 static void write_detached(const rt_wscache *c, const contents *w, void (*before)(void *), void *before_ctx)
 {
     (void)setsid();

@@ -18,9 +18,10 @@
 #include "queryset.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_sample.h"
 #include "term.h"
+#include "list.h"
 #include "view.h"
 
 #define LIST VIEW_BIT(VIEW_LIST)
@@ -54,8 +55,7 @@ static int act_right(app *a, const char *arg) { (void)arg; return act_side(a, 1)
 static int act_open(app *a, const char *arg)
 {
     (void)arg;
-    const view_ops *v = view_current(a);
-    return v->open ? v->open(a) : 0;
+    return view_open(a);
 }
 
 static int act_back(app *a, const char *arg)
@@ -76,19 +76,20 @@ static int act_redraw(app *a, const char *arg) { (void)arg; (void)a; clearok(cur
 
 static int step_query(app *a, int d)
 {
-    if (!a->nrows)
+    struct list_state *l = list_state(a);
+    if (!l->nrows)
         return 0;
     size_t pos = 0;
-    for (size_t i = 0; i < a->nrows; i++)
-        if (a->rows_idx[i] == a->cur)
+    for (size_t i = 0; i < l->nrows; i++)
+        if (l->rows_idx[i] == a->cur)
             pos = i;
-    if ((d < 0 && pos == 0) || (d > 0 && pos + 1 >= a->nrows)) {
+    if ((d < 0 && pos == 0) || (d > 0 && pos + 1 >= l->nrows)) {
         app_message(a, 0, d < 0 ? "first query of the list" : "last query of the list");
         return 0;
     }
     pos = (size_t)((long)pos + d);
-    a->sel = pos;
-    app_set_query(a, a->rows_idx[pos]);
+    l->sel = pos;
+    app_set_query(a, l->rows_idx[pos]);
     if (view_current(a)->flags & VIEW_OF_PASSAGE)
         app_pop(a);
     return 0;
@@ -138,8 +139,8 @@ static int act_resize(app *a, const char *arg)
 {
     char cs[32], rs[32];
     int64_t c, r;
-    if (!arg || sscanf(arg, "%31s %31s", cs, rs) != 2 || !rt_parse_int_in(cs, 1, 1000, &c) ||
-        !rt_parse_int_in(rs, 1, 1000, &r)) {
+    if (!arg || sscanf(arg, "%31s %31s", cs, rs) != 2 || !rt_num_parse_int_in(cs, 1, 1000, &c) ||
+        !rt_num_parse_int_in(rs, 1, 1000, &r)) {
         app_message(a, 1, "usage: :resize COLS ROWS");
         return -1;
     }

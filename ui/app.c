@@ -12,6 +12,7 @@
 
 #include "actions.h"
 #include "app.h"
+#include "list.h"
 #include "draw.h"
 #include "hint.h"
 #include "judge.h"
@@ -22,7 +23,7 @@
 #define MIN_COLS 40
 #define MIN_ROWS 8
 
-uint32_t app_qid(const app *a) { return a->ws->qlist[a->cur]; }
+uint32_t app_qid(const app *a) { return a->s->ws->qlist[a->cur]; }
 
 int app_grade(const app *a, uint32_t qid, uint32_t pid, int32_t *grade)
 {
@@ -32,7 +33,7 @@ int app_grade(const app *a, uint32_t qid, uint32_t pid, int32_t *grade)
 /* Judged passages of list row qi (the per-run figures come from the session). */
 static void query_stats(app *a, size_t qi)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     uint32_t q = ws->qlist[qi];
     uint32_t bi = rt_qrels_index(ws->qrels, q);
     size_t nj = 0, nl;
@@ -41,22 +42,22 @@ static void query_stats(app *a, size_t qi)
     const rt_label *l = rt_annot_labels(a->s->annot, q, &nl);
     for (size_t k = 0; k < nl; k++)
         nj += !rt_workspace_grade(ws, q, l[k].pid, &(int32_t){0});
-    a->judged[qi] = (uint32_t)nj;
+    list_state(a)->judged[qi] = (uint32_t)nj;
 }
 
 void app_compute_stats(app *a)
 {
-    rt_workspace *ws = a->ws;
-    a->judged = rt_calloc(ws->nq + 1, sizeof *a->judged);
-    a->contrast_memo = rt_calloc(1, sizeof *a->contrast_memo);
+    rt_workspace *ws = a->s->ws;
+    struct list_state *l = list_state(a);
+    l->judged = rt_calloc(ws->nq + 1, sizeof *l->judged);
     for (size_t i = 0; i < ws->nq; i++)
         query_stats(a, i);
 }
 
 void app_query_changed(app *a, uint32_t qid)
 {
-    for (size_t i = 0; i < a->ws->nq; i++)
-        if (a->ws->qlist[i] == qid) {
+    for (size_t i = 0; i < a->s->ws->nq; i++)
+        if (a->s->ws->qlist[i] == qid) {
             query_stats(a, i);
             judge_forget(a, i);
         }
@@ -72,11 +73,11 @@ int app_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int 
     int32_t g, bg;
     const rt_label *l;
     int judged = rt_session_grade(a->s, qid, pid, &g, &l);
-    int bjudged = rt_workspace_grade(a->ws, qid, pid, &bg);
-    int rel = judged && g >= a->ws->level;
+    int bjudged = rt_workspace_grade(a->s->ws, qid, pid, &bg);
+    int rel = judged && g >= a->s->ws->level;
     char b[64];
     size_t n = 0;
-    char now = badge_char(judged, g, a->ws->level), was = badge_char(bjudged, bg, a->ws->level);
+    char now = badge_char(judged, g, a->s->ws->level), was = badge_char(bjudged, bg, a->s->ws->level);
     if (l && (!bjudged || bg != g)) {
         b[n++] = was;
         b[n++] = '>';
@@ -89,7 +90,7 @@ int app_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int 
     const rt_tag *t = rt_annot_tag(a->s->annot, qid, pid);
     n = 0;
     if (t && (t->cats || t->note)) {
-        const rt_taxonomy *tax = a->ws->taxonomy;
+        const rt_taxonomy *tax = a->s->ws->taxonomy;
         b[n++] = '[';
         for (size_t c = 0; c < tax->ncats && n + 4 < sizeof b; c++)
             if (t->cats >> c & 1)
@@ -108,7 +109,7 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
     size_t tl;
     if (w <= 0)
         return;
-    if (rt_workspace_passage(a->ws, pid, &text, &tl)) {
+    if (rt_workspace_passage(a->s->ws, pid, &text, &tl)) {
         /* Only the beginning shows: no glyph is narrower than a column per 4 bytes (escapes are
          * wider still), so 4 bytes a column suffice. */
         size_t want = (size_t)w * 4 + 8;
@@ -116,9 +117,9 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
     } else {
         char miss[160];
         uint64_t done, total;
-        int loading = rt_workspace_collection_loading(a->ws, &done, &total);
+        int loading = rt_workspace_collection_loading(a->s->ws, &done, &total);
         /* a long pid is cut */
-        snprintf(miss, sizeof miss, loading ? "[%s] …" : "[%s]", rt_strtab_str(a->ws->pids, pid));
+        snprintf(miss, sizeof miss, loading ? "[%s] …" : "[%s]", rt_strtab_str(a->s->ws->pids, pid));
         draw_text(y, x, w, miss, strlen(miss), role == ROLE_SELECTED ? role : ROLE_DIM, NULL);
     }
 }
@@ -126,7 +127,7 @@ void app_draw_passage_start(app *a, int y, int x, int w, uint32_t pid, term_role
 const char *app_tag_keys(const app *a, char *buf, size_t n)
 {
     char lo = 0, hi = 0;
-    const rt_taxonomy *t = a->ws->taxonomy;
+    const rt_taxonomy *t = a->s->ws->taxonomy;
     for (size_t c = 0; c < t->ncats; c++)
         if (t->cats[c].key) {
             lo = !lo || t->cats[c].key < lo ? t->cats[c].key : lo;
@@ -143,8 +144,8 @@ const char *app_tag_keys(const app *a, char *buf, size_t n)
 
 size_t app_query_index(const app *a, uint32_t qid)
 {
-    for (size_t i = 0; i < a->ws->nq; i++)
-        if (a->ws->qlist[i] == qid)
+    for (size_t i = 0; i < a->s->ws->nq; i++)
+        if (a->s->ws->qlist[i] == qid)
             return i;
     return 0;
 }
@@ -154,7 +155,7 @@ void app_set_query(app *a, size_t index)
     a->cur = index;
     a->rank = 0;   /* the side-by-side scrolls back to it when it draws */
     rt_overlap_free(&a->ov);
-    const char *t = rt_workspace_query_text(a->ws, app_qid(a));
+    const char *t = rt_workspace_query_text(a->s->ws, app_qid(a));
     a->ov = rt_overlap_new(t ? t : "", t ? strlen(t) : 0);
 }
 
@@ -190,7 +191,7 @@ void app_message(app *a, int error, const char *fmt, ...)
     a->msg_error = error;
     if (a->warn_note) {   /* a command that waited for what brought them: its message, and them */
         size_t o = strlen(a->msg);
-        snprintf(a->msg + o, sizeof a->msg - o, "  (%zu load warnings: press L)", rt_report_warnings(a->ws->report));
+        snprintf(a->msg + o, sizeof a->msg - o, "  (%zu load warnings: press L)", rt_report_warnings(a->s->ws->report));
         a->warn_note = 0;
     }
 }
@@ -200,7 +201,7 @@ void app_message(app *a, int error, const char *fmt, ...)
  * draw (the command that waited for them) says them too. */
 static void note_warnings(app *a, const char *what)
 {
-    size_t n = rt_report_warnings(a->ws->report);
+    size_t n = rt_report_warnings(a->s->ws->report);
     a->warn_note = 0;
     if (a->msg[0]) {
         size_t o = strlen(a->msg);
@@ -216,34 +217,33 @@ static void note_warnings(app *a, const char *what)
  * and the team's state kept per run or per listed query. */
 void app_catch_up(app *a)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     size_t nruns = a->seen_runs, nq = a->seen_nq;
     if (ws->nruns == nruns && ws->nq == nq)
         return;
     a->seen_runs = ws->nruns;
     a->seen_nq = ws->nq;
+    struct list_state *l = list_state(a);
     if (ws->nq != nq) {
-        a->judged = rt_reallocarray(a->judged, ws->nq + 1, sizeof *a->judged);
+        l->judged = rt_reallocarray(l->judged, ws->nq + 1, sizeof *l->judged);
         for (size_t i = nq; i < ws->nq; i++)
             query_stats(a, i);
-        a->rows_idx = rt_reallocarray(a->rows_idx, ws->nq + 1, sizeof *a->rows_idx);
+        l->rows_idx = rt_reallocarray(l->rows_idx, ws->nq + 1, sizeof *l->rows_idx);
     }
-    if (nruns < 2 && ws->nruns > 1 && a->delta_a == 0 && a->delta_b == 0)
-        a->delta_b = 1;   /* as an open with every run gives */
-    list_runs_changed(a);
-    compare_runs_changed(a);
-    judge_runs_changed(a);
-    team_runs_changed(a);
-    size_t top = a->top;   /* the list stays where it was scrolled to (the draw keeps sel on it) */
+    if (nruns < 2 && ws->nruns > 1 && l->delta_a == 0 && l->delta_b == 0)
+        l->delta_b = 1;   /* as an open with every run gives */
+    view_runs_changed(a);
+    team_runs_changed(a);   /* (the team is no view: its decisions as a session, for the metrics) */
+    size_t top = l->top;   /* the list stays where it was scrolled to (the draw keeps sel on it) */
     app_refresh_rows(a);
-    a->top = top;
+    l->top = top;
 }
 
 size_t app_find_run(app *a, const char *name)
 {
-    size_t r = rt_workspace_find_run(a->ws, name);
-    if (r == (size_t)-1 && a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* perhaps one still being read */
-        r = rt_workspace_find_run(a->ws, name);
+    size_t r = rt_workspace_find_run(a->s->ws, name);
+    if (r == (size_t)-1 && a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* perhaps one still being read */
+        r = rt_workspace_find_run(a->s->ws, name);
     return r;
 }
 
@@ -251,34 +251,34 @@ int app_settle(app *a, int wait)
 {
     if (!a->coll_pending && !a->runs_pending)
         return 0;
-    size_t nruns = a->ws->nruns;
+    size_t nruns = a->s->ws->nruns;
     rt_err e;
     e.msg[0] = '\0';
     (void)rt_session_settle(a->s, wait, &e);
     app_catch_up(a);
-    int changed = a->ws->nruns != nruns;
-    if (a->ws->runs_failed > a->runs_failed) {   /* a run that could not be read: left out */
-        a->runs_failed = a->ws->runs_failed;
+    int changed = a->s->ws->nruns != nruns;
+    if (a->s->ws->runs_failed > a->runs_failed) {   /* a run that could not be read: left out */
+        a->runs_failed = a->s->ws->runs_failed;
         changed = 1;
         /* what to do first: a long path and message would push it off a narrow status line */
         app_message(a, 1, "a run could not be read and is not shown (L: why)%s%s", e.msg[0] ? ": " : "", e.msg);
-        a->warned = rt_report_warnings(a->ws->report);
+        a->warned = rt_report_warnings(a->s->ws->report);
     }
-    if (a->runs_pending && !a->ws->runs_pending) {   /* the last run is in */
+    if (a->runs_pending && !a->s->ws->runs_pending) {   /* the last run is in */
         a->runs_pending = 0;
         changed = 1;
-        if (rt_report_warnings(a->ws->report) > a->warned)
+        if (rt_report_warnings(a->s->ws->report) > a->warned)
             note_warnings(a, "every run is in");
-        a->warned = rt_report_warnings(a->ws->report);
+        a->warned = rt_report_warnings(a->s->ws->report);
     }
-    if (a->coll_pending && !a->ws->pending) {   /* taken in now, or by the session (a passage it had to know) */
+    if (a->coll_pending && !a->s->ws->pending) {   /* taken in now, or by the session (a passage it had to know) */
         a->coll_pending = 0;
         changed = 1;
-        if (!a->ws->collection)
+        if (!a->s->ws->collection)
             app_message(a, 1, "the collection could not be opened, passages are not shown: press L for why");
-        else if (rt_report_warnings(a->ws->report) > a->warned)
+        else if (rt_report_warnings(a->s->ws->report) > a->warned)
             note_warnings(a, "the collection is in");
-        a->warned = rt_report_warnings(a->ws->report);   /* (those it brought, when the session
+        a->warned = rt_report_warnings(a->s->ws->report);   /* (those it brought, when the session
                                                           * took it in for a passage, included) */
     }
     return changed;
@@ -288,7 +288,7 @@ int app_settle(app *a, int wait)
 
 size_t app_tax_legend(const app *a, int full, char *buf, size_t n)
 {
-    const rt_taxonomy *t = a->ws->taxonomy;
+    const rt_taxonomy *t = a->s->ws->taxonomy;
     size_t o = 0;
     if (n)
         buf[0] = '\0';
@@ -312,9 +312,9 @@ int app_draw_tax_legend(app *a, int bottom)
 void app_draw_query_line(app *a, int y)
 {
     uint32_t q = app_qid(a);
-    const char *qt = rt_workspace_query_text(a->ws, q);
+    const char *qt = rt_workspace_query_text(a->s->ws, q);
     char head[160];
-    snprintf(head, sizeof head, "%s  ", rt_strtab_str(a->ws->qids, q));   /* a long qid is cut */
+    snprintf(head, sizeof head, "%s  ", rt_strtab_str(a->s->ws->qids, q));   /* a long qid is cut */
     int used = draw_text(y, 0, a->cols, head, strlen(head), ROLE_HEADER, NULL);
     draw_text(y, used, a->cols - used, qt ? qt : "(no text)", qt ? strlen(qt) : 9, ROLE_NORMAL, a->ov);
 }
@@ -329,7 +329,7 @@ static void draw_title(app *a)
 {
     char buf[512];
     const char *ro = rt_session_readonly(a->s);
-    snprintf(buf, sizeof buf, " retriage — %s — %s — %s%s%s", a->ws->name, view_current(a)->name,
+    snprintf(buf, sizeof buf, " retriage — %s — %s — %s%s%s", a->s->ws->name, view_current(a)->name,
              a->s->annotator, ro ? " (read-only)" : "", a->set ? " — set " : "");
     if (a->set)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", a->set);
@@ -373,20 +373,20 @@ static void draw_status(app *a)
         draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
         return;
     }
-    size_t warn = rt_report_warnings(a->ws->report);
+    size_t warn = rt_report_warnings(a->s->ws->report);
     char hint[128];
     app_columns_hint(a, hint, sizeof hint);
     char runs[64] = "", coll[48] = "";
     size_t in, of;
-    if (rt_workspace_runs_loading(a->ws, &in, &of))   /* the others still being read */
+    if (rt_workspace_runs_loading(a->s->ws, &in, &of))   /* the others still being read */
         snprintf(runs, sizeof runs, "  runs: %zu of %zu read", in, of);
     else if (!hint[0])
-        snprintf(runs, sizeof runs, "  %zu run%s", a->ws->nruns, a->ws->nruns == 1 ? "" : "s");
+        snprintf(runs, sizeof runs, "  %zu run%s", a->s->ws->nruns, a->s->ws->nruns == 1 ? "" : "s");
     uint64_t done, total;
-    if (rt_workspace_collection_loading(a->ws, &done, &total))   /* indexed behind this screen */
+    if (rt_workspace_collection_loading(a->s->ws, &done, &total))   /* indexed behind this screen */
         snprintf(coll, sizeof coll, "  passages: indexing %d%%", total ? (int)(100 * done / total) : 0);
-    snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", a->nrows, a->ws->nq, runs,
-             rt_run_name(a->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");
+    snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", list_state(a)->nrows, a->s->ws->nq, runs,
+             rt_run_name(a->s->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");
     size_t o = strlen(buf);   /* a run name longer than the line cuts it, and the tail goes */
     snprintf(buf + o, sizeof buf - o, "  ? help  : command  q back");
     draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
@@ -418,7 +418,7 @@ void app_draw(app *a)
 
 void app_draw_passage_of(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, term_role role)
 {
-    const char *qt = rt_workspace_query_text(a->ws, qid);
+    const char *qt = rt_workspace_query_text(a->s->ws, qid);
     rt_overlap *ov = rt_overlap_new(qt ? qt : "", qt ? strlen(qt) : 0), *keep = a->ov;
     a->ov = ov;
     app_draw_passage_start(a, y, x, w, pid, role);
@@ -429,9 +429,7 @@ void app_draw_passage_of(app *a, int y, int x, int w, uint32_t qid, uint32_t pid
 void app_open_passage(app *a, uint32_t qid, uint32_t pid)
 {
     app_set_query(a, app_query_index(a, qid));
-    a->pid = pid;
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, pid, NULL);
 }
 
 void app_region(app *a, int y, int x0, int x1, region_kind kind, size_t va, size_t vb)
@@ -452,7 +450,7 @@ int app_mouse(app *a, int x, int y, int clicks, int wheel)
             continue;
         switch (r->kind) {
         case REGION_CURSOR: {
-            size_t n = (size_t)-1 / 2, *pos = view_current(a)->cursor ? view_current(a)->cursor(a, &n) : &a->scroll;
+            size_t n, *pos = view_cursor(a, &n);
             if (r->a < n)
                 *pos = r->a;
             break;
@@ -464,8 +462,8 @@ int app_mouse(app *a, int x, int y, int clicks, int wheel)
         case REGION_SORT:
             return act_sort_by(a, (sort_key)r->a, r->b);
         }
-        if (clicks >= 2 && view_current(a)->open)
-            return view_current(a)->open(a);
+        if (clicks >= 2)
+            return view_open(a);
         return 0;
     }
     return -1;

@@ -1,7 +1,8 @@
-/* app — the workbench's state shared by the views, the action table and the event loop: the
- * listed queries, where the user is (query, run, rank, passage), messages, and each view's
- * cursor. Views are records (view.h); actions change this state and never paint: the event loop
- * redraws the whole screen after every key (about a millisecond a frame, make bench-ui). */
+/* app — the workbench's state shared by the views, the action table and the event loop: where
+ * the user is (view, query, run, rank), the message line, the prompt, and one pointer to each
+ * view's own state (view.h: view_state). Views are records (view.h); actions change this state
+ * and never paint: the event loop redraws the whole screen after every key (about a millisecond
+ * a frame, make bench-ui). */
 #ifndef RT_APP_H
 #define RT_APP_H
 
@@ -68,13 +69,47 @@ typedef enum pending_kind {
 } pending_kind;
 
 typedef struct app {
-    rt_session *s;
-    rt_workspace *ws;
+    rt_session *s;              /* the session: the workspace (s->ws), judgments, journal */
     int rows, cols;
+
+    /* navigation: the view on screen and the way back, the current query, run and rank */
     view_id view;
     view_id stack[8];
     int depth;
     int quit;
+    size_t cur;                 /* the current query: index into ws->qlist */
+    size_t col;                 /* focused run */
+    size_t rank;                /* focused rank (0-based) of the side by side */
+    rt_overlap *ov;             /* overlap with the current query's text */
+    size_t scroll;              /* the position of the views without a cursor of their own (help,
+                                 * report, metrics, breakdown, agreement): view_cursor */
+
+    /* each view's own state, by view_id (view_state allocates it at the view's first use; NULL
+     * until then, and for a view without state) */
+    void *state[VIEW_COUNT];
+
+    /* what the last draw left: where to click, and which of its columns the view showed (the
+     * status line's "runs 1-3 of 6"): the first, how many, of how many, what (htotal 0: none) */
+    region regions[APP_MAX_REGIONS];
+    int nregions;
+    size_t hfirst, hshown, htotal;
+    const char *hwhat;
+
+    /* the message line */
+    char msg[512];
+    int msg_error;
+    int msg_keep;               /* the message stays until the next key (app_wait was given up) */
+
+    /* the prompt, and keys that wait for a second one */
+    int prompt;                 /* 0, ':' or '/' */
+    char line[512];
+    size_t line_len;
+    pending_kind pending;
+    uint32_t pend_qid, pend_pid;
+    int key;                    /* the key that started the running action */
+    int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
+
+    /* loading behind the screen */
     int coll_pending;          /* the collection was still being indexed when last looked at */
     int runs_pending;          /* runs were still being read when last looked at */
     int runs_failed;           /* of those, the ones that could not be read, said so */
@@ -84,95 +119,16 @@ typedef struct app {
     int warn_note;             /* that was said since the last draw: a message set after it (the
                                 * command that waited for them) keeps it */
     size_t seen_runs, seen_nq; /* the runs and listed queries the workbench's state is sized for */
-    int mouse;                  /* mouse events are taken (interactive unless --no-mouse; scripts with --mouse) */
-    region regions[APP_MAX_REGIONS];   /* what the last draw made clickable */
-    int nregions;
-    char msg[512];
-    int msg_error;
-    int msg_keep;               /* the message stays until the next key (app_wait was given up) */
 
-    uint32_t *judged;           /* judged passages per query index */
-
-    /* query list */
-    size_t *rows_idx;           /* visible rows: indices into ws->qlist */
-    size_t nrows;
-    size_t sel, top;
-    sort_key sort;
-    size_t sort_run;
-    size_t list_m;              /* the measure the list shows (index into ws->ms) */
-    int contrast;               /* the list's contrast column: 0 none, 1 RBO, 2 Jaccard@10 */
-    struct contrast_memo {      /* its values per query, computed once per kind for a pair of runs: */
-        double *v[2];           /* rankings do not change, and a sort compares each value log n */
-        size_t ra[2], rb[2];    /* times ([0] RBO, [1] Jaccard; NULL: not computed) */
-        struct contrast_ahead *ahead;   /* both kinds being computed ahead (view_list.c), or NULL */
-        int ahead_asked;
-    } *contrast_memo;
-    int sort_desc;
-    char text_filter[256];
-    int filtering;              /* only the queries that meet cond */
-    rt_condition cond;
-    size_t delta_a, delta_b;    /* runs compared in the delta column */
-    size_t list_hoff;           /* the list's first run column shown (h/l move the focused run) */
-    size_t metrics_hoff;        /* the metrics panel's first measure column shown */
-    size_t bd_hoff;             /* the breakdown's first run column shown */
-    /* the columns the view on screen drew (set by its draw, read by the status line): the
-     * first, how many, of how many, and what they are ("runs", "measures"); htotal 0: none */
-    size_t hfirst, hshown, htotal;
-    const char *hwhat;
-
-    /* side by side */
-    size_t cur;                 /* index into ws->qlist */
-    size_t col;                 /* focused run */
-    size_t rank;                /* focused rank (0-based) */
-    struct compare_view *compare_view;  /* view_compare.c's own (NULL until first drawn) */
-    struct grep_view *grep_view;        /* view_grep.c's own (NULL until :grep) */
-    rt_overlap *ov;             /* overlap of the current query */
-
-    /* passage */
-    uint32_t pid;
-    size_t pscroll;
-    char find[256];             /* the passage search (/ or :find in the passage view), or "" */
-    size_t find_at;             /* the current match, 0-based */
-    size_t find_n;              /* matches in the passage on screen (set when it is drawn) */
-    int find_jump;              /* scroll to the current match at the next draw */
-
-    /* help, report, metrics */
-    size_t scroll;
-
-    /* annotation */
-    pending_kind pending;
-    uint32_t pend_qid, pend_pid;
-    int key;                    /* the key that started the running action */
-    size_t bk;                  /* top k for the breakdown and for "next failing" (default 5) */
-    int breakdown_team;         /* the breakdown counts the team's categories (:breakdown team) */
-    size_t baseline_run;        /* the metrics panel marks runs against it ((size_t)-1: none) */
-    size_t facet_by;            /* the metrics panel splits by this facet ((size_t)-1: none) */
-    int plot;                   /* the plot view's figure: 0 difference, 1 histogram, 2 before/after */
+    /* shared by several views and the exports */
+    size_t bk;                  /* top k for the breakdown, "next failing" and exports (default 5) */
     char *set;                  /* the query set the list and breakdown are limited to, or NULL */
-
-    /* judging: view_judge.c's own state (NULL until it is first used) */
-    struct judge_state *judge;
-    struct hint_cache *hints;           /* hint.c's (NULL until a hint is drawn) */
-
-    /* leakage review */
-    struct rt_leakage *leak;    /* found on first use of the view */
-    struct leak_view *leak_view;    /* view_leak.c's cursor (NULL until first used) */
+    struct hint_cache *hints;   /* hint.c's (NULL until a hint is drawn) */
+    struct rt_leakage *leak;    /* the leakage candidates, found on first use of the view */
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
-
-    /* the team of annotators (team.c): opened on first use of its views */
-    struct team_state *team;
+    struct team_state *team;    /* the team of annotators (team.c): opened on first use */
     char **annotators;          /* --annotators, or NULL: every journal of the folder */
     size_t nannotators;
-    struct agree_view *agree_view;        /* view_agree.c's own */
-    struct disputes_view *disputes_view;  /* view_disputes.c's own */
-    size_t pkg_sel;                       /* view_packages.c's cursor */
-    struct package_view *package_view;    /* view_package.c's own */
-    struct review_view *review_view;      /* view_review.c's own */
-
-    /* command line */
-    int prompt;                 /* 0, ':' or '/' */
-    char line[512];
-    size_t line_len;
 } app;
 
 /* The current grade of (qid, pid) (base ⊕ relabels); 0 when unjudged. */

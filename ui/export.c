@@ -11,6 +11,7 @@
 #include "rt_export.h"
 #include "rt_names.h"
 #include "rt_leakage.h"
+#include "list.h"
 #include "view.h"
 
 static int is_format(const char *w)
@@ -21,6 +22,7 @@ static int is_format(const char *w)
 
 int act_export(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     /* WHAT [FORMAT] PATH: the second word is a format when it names one and a path follows */
     char what[32], fmt[32] = "", path[1024];
     const char *p = arg ? arg : "";
@@ -37,7 +39,7 @@ int act_export(app *a, const char *arg)
     }
     snprintf(path, sizeof path, "%s", p);
     /* figures: the delta runs and the list's measure, as the screen shows them */
-    rt_export_opts o = {.k = a->bk, .fig_a = a->delta_a, .fig_b = a->delta_b, .fig_m = a->list_m};
+    rt_export_opts o = {.k = a->bk, .fig_a = l->delta_a, .fig_b = l->delta_b, .fig_m = l->measure};
     rt_err err;
     if (!path[0] || !rt_export_what_parse(what, &o.what)) {
         char list[512];

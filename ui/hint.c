@@ -53,17 +53,17 @@ static void grow(struct hint_cache *c)
 static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
 {
     pair_hint h = {HINT_NONE, 0, 0, 0, 0, 0, 0};
-    if (!a->ws->answers)
+    if (!a->s->ws->answers)
         return h;
     const rt_normtext *const *an;
-    size_t na = rt_answers_of(a->ws->answers, qid, &an);
+    size_t na = rt_answers_of(a->s->ws->answers, qid, &an);
     if (!na) {
         h.state = HINT_NO_ANSWERS;
         return h;
     }
     const char *text;
     size_t len;
-    if (!rt_workspace_passage(a->ws, pid, &text, &len)) {
+    if (!rt_workspace_passage(a->s->ws, pid, &text, &len)) {
         h.state = HINT_NO_PASSAGE;
         return h;
     }
@@ -103,7 +103,7 @@ static pair_hint compute(app *a, uint32_t qid, uint32_t pid)
 pair_hint hint_of(app *a, uint32_t qid, uint32_t pid)
 {
     uint64_t done, total;
-    if (!a->ws->answers || rt_workspace_collection_loading(a->ws, &done, &total)) {   /* none yet */
+    if (!a->s->ws->answers || rt_workspace_collection_loading(a->s->ws, &done, &total)) {   /* none yet */
         pair_hint none = {HINT_NONE, 0, 0, 0, 0, 0, 0};
         return none;
     }
@@ -124,7 +124,7 @@ pair_hint hint_of(app *a, uint32_t qid, uint32_t pid)
 
 int hint_draw_badge(app *a, int y, int x, int w, uint32_t qid, uint32_t pid, int focused)
 {
-    if (!a->ws->answers || w < 4)
+    if (!a->s->ws->answers || w < 4)
         return 0;
     pair_hint h = hint_of(a, qid, pid);
     if (h.state != HINT_OK)

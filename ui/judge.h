@@ -21,9 +21,6 @@ void judge_counts(app *a, uint32_t qid, size_t *judged, size_t *size);
 /* Forgets the cached counts of list row qi (its judgments changed). */
 void judge_forget(app *a, size_t qi);
 
-/* Runs were taken in (app_settle): the pools and counts are made again. */
-void judge_runs_changed(app *a);
-
 int act_judge(app *a, const char *arg);
 
 #endif

@@ -10,8 +10,9 @@
 #include "annotate.h"
 #include "queryset.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "rt_sample.h"
+#include "list.h"
 #include "view.h"
 
 int act_set(app *a, const char *arg)
@@ -20,7 +21,7 @@ int act_set(app *a, const char *arg)
         free(a->set);
         a->set = NULL;
         app_refresh_rows(a);
-        app_message(a, 0, "all queries (%zu shown)", a->nrows);
+        app_message(a, 0, "all queries (%zu shown)", list_state(a)->nrows);
         return 0;
     }
     if (!rt_annot_set(a->s->annot, arg)) {
@@ -33,7 +34,7 @@ int act_set(app *a, const char *arg)
     free(a->set);
     a->set = name;
     app_refresh_rows(a);
-    app_message(a, 0, "query set %s: %zu queries shown", a->set, a->nrows);
+    app_message(a, 0, "query set %s: %zu queries shown", a->set, list_state(a)->nrows);
     return 0;
 }
 
@@ -43,15 +44,15 @@ int act_sample(app *a, const char *arg)
     int64_t n, seed;
     int used = 0;
     if (!arg || sscanf(arg, "%31s %31s %n", ns, ss, &used) != 2 || !used ||
-        !rt_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_parse_int_in(ss, 0, INT64_MAX, &seed)) {
+        !rt_num_parse_int_in(ns, 1, INT32_MAX, &n) || !rt_num_parse_int_in(ss, 0, INT64_MAX, &seed)) {
         app_message(a, 1, "usage: :sample N SEED CONDITION (all | tagged | untagged | notop K RUN | worse A B)");
         return -1;
     }
     rt_condition c;
     rt_err err;
-    if (rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK &&
-        (!a->ws->runs_pending || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
-         rt_condition_parse(a->ws, arg + used, &c, &err) != RT_OK)) {
+    if (rt_condition_parse(a->s->ws, arg + used, &c, &err) != RT_OK &&
+        (!a->s->ws->runs_pending || !app_wait(a, APP_WAIT_RUNS) ||   /* a run still being read? */
+         rt_condition_parse(a->s->ws, arg + used, &c, &err) != RT_OK)) {
         app_message(a, 1, "%s", err.msg);
         return -1;
     }

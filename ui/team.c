@@ -27,8 +27,6 @@ struct team_state {
     size_t nseen;
 };
 
-static struct team_state *T(const app *a) { return a->team; }
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -63,9 +61,9 @@ static size_t seen_ops(const struct team_state *ts, const char *name)
 
 static void decide(app *a)
 {
-    struct team_state *ts = T(a);
+    struct team_state *ts = a->team;
     rt_team_decisions_free(&ts->d);
-    ts->d = rt_team_decide(ts->t, a->ws->report);
+    ts->d = rt_team_decide(ts->t, a->s->ws->report);
     ts->gen++;
 }
 
@@ -75,7 +73,7 @@ int team_ensure(app *a)
         return 0;
     rt_team *t;
     rt_err err;
-    if (rt_team_open(&t, a->ws, a->s, 1, a->s->journal_dir, a->annotators, a->nannotators, &err) != RT_OK) {
+    if (rt_team_open(&t, a->s->ws, a->s, 1, a->s->journal_dir, a->annotators, a->nannotators, &err) != RT_OK) {
         app_message(a, 1, "team: %s", err.msg);
         return -1;
     }
@@ -99,7 +97,7 @@ unsigned team_generation(const app *a) { return a->team ? a->team->gen : 0; }
 
 void team_poll(app *a)
 {
-    struct team_state *ts = T(a);
+    struct team_state *ts = a->team;
     if (!ts)
         return;
     ts->last_poll = now_s();
@@ -129,7 +127,7 @@ void team_poll(app *a)
 
 void team_after_change(app *a, uint32_t qid, uint32_t pid)
 {
-    struct team_state *ts = T(a);
+    struct team_state *ts = a->team;
     if (!ts)
         return;
     if (pid == RT_NO_ID || !rt_team_redecide(ts->t, ts->d, qid, pid))
@@ -141,7 +139,7 @@ void team_after_change(app *a, uint32_t qid, uint32_t pid)
 
 void team_release(app *a)
 {
-    struct team_state *ts = T(a);
+    struct team_state *ts = a->team;
     if (!ts)
         return;
     rt_session_close(&ts->view);
@@ -162,9 +160,9 @@ const char *team_decision_text(const app *a, size_t m, uint32_t qid, uint32_t pi
     buf[0] = 0;
     if (l)
         o += (size_t)snprintf(buf, n, "%d", (int)l->grade);
-    for (size_t c = 0, k = 0; tg && c < a->ws->taxonomy->ncats && o < n; c++)
+    for (size_t c = 0, k = 0; tg && c < a->s->ws->taxonomy->ncats && o < n; c++)
         if (tg->cats >> c & 1)
-            o += (size_t)snprintf(buf + o, n - o, "%s%s", k++ ? "," : l ? " " : "", a->ws->taxonomy->cats[c].id);
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", k++ ? "," : l ? " " : "", a->s->ws->taxonomy->cats[c].id);
     if (!buf[0])
         snprintf(buf, n, "-");
     return buf;
@@ -172,13 +170,13 @@ const char *team_decision_text(const app *a, size_t m, uint32_t qid, uint32_t pi
 
 void team_runs_changed(app *a)
 {
-    if (T(a))
-        rt_session_close(&T(a)->view);
+    if (a->team)
+        rt_session_close(&a->team->view);
 }
 
 rt_session *team_session(app *a)
 {
-    struct team_state *ts = T(a);
+    struct team_state *ts = a->team;
     if (!ts)
         return NULL;
     if (!ts->view || ts->view_gen != ts->gen) {
@@ -191,7 +189,7 @@ rt_session *team_session(app *a)
 
 const rt_package_report *team_packages(app *a)
 {
-    struct team_state *ts = T(a);
+    struct team_state *ts = a->team;
     if (!ts)
         return NULL;
     /* the UI's generation misses package operations (an undo of one has no query); the report's

@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "annotate.h"
 #include "app.h"
+#include "list.h"
 #include "hint.h"
 #include "keys.h"
 #include "rt_file.h"
@@ -31,8 +32,6 @@
 
 static volatile sig_atomic_t got_signal;
 
-static void on_signal(int sig) { got_signal = sig; }
-
 static double mono_s(void)
 {
     struct timespec ts;
@@ -40,63 +39,7 @@ static double mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void human(char *buf, size_t n, double bytes)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4)
-        bytes /= 1024, u++;
-    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
-static struct {
-    double start;        /* when this load began (0: not yet) */
-    double phase_start, last;
-    char phase[32];
-    int shown;           /* a progress line is on the terminal */
-} prog;
-
-void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
-{
-    (void)ctx;
-    double now = mono_s();
-    if (!prog.start)
-        prog.start = now;
-    if (strcmp(prog.phase, phase) != 0) {
-        snprintf(prog.phase, sizeof prog.phase, "%s", phase);
-        prog.phase_start = now;
-        prog.last = 0;
-    } else if (now - prog.last < 0.1 && done < total) {
-        return;   /* ten updates a second are enough */
-    }
-    const char *after = getenv("RETRIAGE_PROGRESS_AFTER");   /* seconds; the tests set 0 */
-    if (now - prog.start < (after && *after ? atof(after) : 0.5))
-        return;   /* a load that takes less than half a second shows nothing */
-    prog.last = now;
-    char line[200], d[32], t[32], r[32];
-    double secs = now - prog.phase_start;
-    human(d, sizeof d, (double)done);
-    human(t, sizeof t, (double)total);
-    human(r, sizeof r, secs > 0.05 ? (double)done / secs : 0);
-    if (total)
-        snprintf(line, sizeof line, "loading %s… %s of %s (%d%%), %s/s", phase, d, t,
-                 (int)(done * 100 / (total ? total : 1)), r);
-    else
-        snprintf(line, sizeof line, "loading %s…", phase);
-    /* Our own carriage return, so written past the stderr filter (the phase is one of ours). */
-    fflush(stderr);
-    dprintf(2, "\rretriage: %s\033[K", line);
-    prog.shown = 1;
-}
-
-void ui_progress_clear(void)
-{
-    if (prog.shown) {
-        fflush(stderr);
-        dprintf(2, "\r\033[K");   /* erase the progress line: ours, past the stderr filter */
-    }
-    memset(&prog, 0, sizeof prog);
-}
+static void on_signal(int sig) { got_signal = sig; }
 
 /* ---- the command line -------------------------------------------------------------------- */
 
@@ -296,7 +239,7 @@ static int run_script(app *a, const ui_opts *o)
     size_t len;
     int rc = 0, st;
     app_draw(a);
-    rt_workspace_warm(a->ws);   /* the first screen is up: the rest of the cache in the background */
+    rt_workspace_warm(a->s->ws);   /* the first screen is up: the rest of the cache in the background */
     list_contrast_ahead(a);
     while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
         while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
@@ -368,7 +311,7 @@ static void run_tty(app *a)
             app_draw(a);
             check_collection(a);
             refresh();
-            rt_workspace_warm(a->ws);   /* once the first screen is up; then nothing */
+            rt_workspace_warm(a->s->ws);   /* once the first screen is up; then nothing */
             list_contrast_ahead(a);
         }
         wint_t ch;
@@ -380,7 +323,7 @@ static void run_tty(app *a)
              * a step); the progress is drawn again every 50 ms meanwhile, not after every step */
             dirty |= app_settle(a, 0) || (r == ERR && mono_s() - drawn >= 0.05);
         }
-        timeout(rt_workspace_runs_busy(a->ws) ? 0 : a->runs_pending ? 50 : 250);
+        timeout(rt_workspace_runs_busy(a->s->ws) ? 0 : a->runs_pending ? 50 : 250);
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -412,11 +355,7 @@ static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
     free(a->set);
-    free(a->judged);
-    free(a->rows_idx);
-    for (int v = 0; v < VIEW_COUNT; v++)
-        if (view_get((view_id)v)->release)
-            view_get((view_id)v)->release(a);
+    view_release_all(a);
     rt_leakage_free(&a->leak);
     hint_release(a);
     team_release(a);
@@ -487,13 +426,13 @@ int app_wait(app *a, unsigned what)
             a->msg[0] = '\0';
         app_settle(a, 0);
         noted |= a->warn_note;
-        int runs = (what & APP_WAIT_RUNS) && a->ws->runs_pending;
-        int coll = (what & APP_WAIT_COLLECTION) && a->ws->pending;
+        int runs = (what & APP_WAIT_RUNS) && a->s->ws->runs_pending;
+        int coll = (what & APP_WAIT_COLLECTION) && a->s->ws->pending;
         if (!runs && !coll) {
             unget_keys(kind, key, nkeys);   /* typed meanwhile: the next commands */
             if (noted && !a->warn_note) {   /* said on a waiting message since cleared */
                 if (!a->msg[0])
-                    app_message(a, 0, "%zu load warnings: press L to read them", rt_report_warnings(a->ws->report));
+                    app_message(a, 0, "%zu load warnings: press L to read them", rt_report_warnings(a->s->ws->report));
                 a->warn_note = 1;
             }
             return 1;
@@ -507,14 +446,14 @@ int app_wait(app *a, unsigned what)
         size_t in, of;
         uint64_t done, total;
         said = 1;
-        if (runs && rt_workspace_runs_loading(a->ws, &in, &of))
+        if (runs && rt_workspace_runs_loading(a->s->ws, &in, &of))
             app_message(a, 0, "waiting for the runs still being read (%zu of %zu read)… Esc gives up", in, of);
-        else if (rt_workspace_collection_loading(a->ws, &done, &total))
+        else if (rt_workspace_collection_loading(a->s->ws, &done, &total))
             app_message(a, 0, "waiting for the collection's index (%d%%)… Esc gives up",
                         total ? (int)(100 * done / total) : 0);
         else
             said = 0;
-        int busy = rt_workspace_runs_busy(a->ws);   /* a run half taken in: its next step at once */
+        int busy = rt_workspace_runs_busy(a->s->ws);   /* a run half taken in: its next step at once */
         if (!busy || mono_s() - drawn >= 0.05) {
             drawn = mono_s();
             app_draw(a);
@@ -545,24 +484,17 @@ int ui_run(rt_session *s, const ui_opts *o)
         fprintf(stderr, "retriage: %s\n", e.msg);
         return 2;
     }
-    app a = {.s = s, .ws = ws, .delta_b = ws->nruns > 1 ? 1 : 0, .bk = 5,
+    app a = {.s = s, .bk = 5,
              .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .baseline_run = (size_t)-1, .facet_by = (size_t)-1, .coll_pending = ws->pending != NULL,
+             .coll_pending = ws->pending != NULL,
              .runs_pending = ws->runs_pending != NULL, .seen_runs = ws->nruns, .seen_nq = ws->nq};
-    for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
-        if (!strcmp(ws->ms[m].name, "RR@10")) {
-            a.list_m = m;
-            break;
-        }
+    list_start(&a);
     app_compute_stats(&a);
-    a.rows_idx = rt_calloc(ws->nq + 1, sizeof *a.rows_idx);
     app_refresh_rows(&a);
     if (ws->nq)
         app_set_query(&a, 0);
     int headless = o && o->script;
     rt_mapguard_set_fatal(0);   /* a shrunk collection is shown as such, not a crash */
-    if (!headless)
-        ui_progress_clear();
     if (term_init(headless, o ? o->cols : 80, o ? o->rows : 24) != 0) {
         fprintf(stderr, "retriage: cannot start the workbench: %s; run it in a terminal such as "
                 "xterm (TERM=xterm-256color), or use 'retriage export' and 'retriage eval' without "

@@ -20,12 +20,4 @@ typedef struct ui_opts {
  * message, with the script's line number, has been printed to stderr). */
 int ui_run(rt_session *s, const ui_opts *opts);
 
-/* Erases the progress line ui_progress drew (a terminal on standard error). */
-void ui_progress_clear(void);
-
-/* Opens the terminal early, shows loading progress while the workspace loads, then hands it
- * over to ui_run. Returns a progress callback for rt_workspace_open and its context. NULL opts
- * (or a script) means no progress display. */
-void ui_progress(void *ctx, const char *phase, uint64_t done, uint64_t total);
-
 #endif

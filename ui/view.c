@@ -2,6 +2,10 @@
  * focus. */
 #include "config.h"
 
+#include <stdlib.h>
+
+#include "pairlist.h"
+#include "rt_mem.h"
 #include "view.h"
 
 static const view_ops *const views[VIEW_COUNT] = {
@@ -19,22 +23,80 @@ const view_ops *view_get(view_id v) { return views[v < VIEW_COUNT ? v : VIEW_LIS
 
 const view_ops *view_current(const app *a) { return view_get(a->view); }
 
+void *view_state(app *a, view_id v)
+{
+    const view_ops *o = view_get(v);
+    if (!o->state_size)
+        return NULL;
+    if (!a->state[v]) {
+        a->state[v] = rt_calloc(1, o->state_size);
+        if (o->init)
+            o->init(a->state[v]);
+    }
+    return a->state[v];
+}
+
+void view_runs_changed(app *a)
+{
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (a->state[v] && view_get((view_id)v)->runs_changed)
+            view_get((view_id)v)->runs_changed(a, a->state[v]);
+}
+
+void view_release_all(app *a)
+{
+    for (int v = 0; v < VIEW_COUNT; v++) {
+        if (a->state[v] && view_get((view_id)v)->release)
+            view_get((view_id)v)->release(a->state[v]);
+        free(a->state[v]);
+        a->state[v] = NULL;
+    }
+}
+
 int view_focus(app *a, uint32_t *qid, uint32_t *pid)
 {
     const view_ops *v = view_current(a);
     *pid = RT_NO_ID;
     if (v->focus)
         return v->focus(a, qid, pid);
-    if (!a->ws->nq)
+    if (v->pairs)
+        return pairlist_focus(a, v->pairs, qid, pid);
+    if (!a->s->ws->nq)
         return 0;
     *qid = app_qid(a);
     return 1;
 }
 
-void view_move(app *a, long d)
+size_t *view_cursor(app *a, size_t *n)
 {
     const view_ops *v = view_current(a);
-    size_t n = (size_t)-1 / 2, *pos = v->cursor ? v->cursor(a, &n) : &a->scroll;
+    if (v->cursor)
+        return v->cursor(a, n);
+    if (v->pairs)
+        return pairlist_cursor(a, v->pairs, n);
+    *n = (size_t)-1 / 2;   /* a->scroll: the view bounds it when it draws */
+    return &a->scroll;
+}
+
+int view_open(app *a)
+{
+    const view_ops *v = view_current(a);
+    return v->open ? v->open(a) : v->pairs ? pairlist_open(a, v->pairs) : 0;
+}
+
+int view_next_todo(app *a, int (*otherwise)(app *a))
+{
+    const view_ops *v = view_current(a);
+    if (v->next_todo)
+        return v->next_todo(a);
+    if (v->pairs && v->pairs->todo)
+        return pairlist_next_todo(a, v->pairs);
+    return otherwise(a);
+}
+
+void view_move(app *a, long d)
+{
+    size_t n, *pos = view_cursor(a, &n);
     if (n == 0) {
         *pos = 0;
         return;
@@ -49,5 +111,5 @@ void view_move(app *a, long d)
 
 size_t view_focused_run(const app *a)
 {
-    return a->col < a->ws->nruns ? a->col : 0;
+    return a->col < a->s->ws->nruns ? a->col : 0;
 }

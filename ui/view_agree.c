@@ -39,26 +39,18 @@ static void forget_rows(struct agree_view *g)
     g->nraters = 0;
 }
 
-static struct agree_view *G(app *a)
-{
-    if (!a->agree_view)
-        a->agree_view = rt_calloc(1, sizeof *a->agree_view);
-    return a->agree_view;
-}
+static struct agree_view *agree_state(app *a) { return view_state(a, VIEW_AGREE); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->agree_view) {
-        forget_rows(a->agree_view);
-        rt_team_agreement_free(&a->agree_view->r);
-    }
-    free(a->agree_view);
-    a->agree_view = NULL;
+    struct agree_view *g = state;
+    forget_rows(g);
+    rt_team_agreement_free(&g->r);
 }
 
 static void compute(app *a)
 {
-    struct agree_view *g = G(a);
+    struct agree_view *g = agree_state(a);
     if (g->r && g->gen == team_generation(a))
         return;
     forget_rows(g);
@@ -81,7 +73,7 @@ static void compute(app *a)
 /* Pair i of raters (in the order (0,1), (0,2), …, (1,2), …), worked out the first time. */
 static const rt_pair_agreement *row_of(app *a, size_t i)
 {
-    struct agree_view *g = G(a);
+    struct agree_view *g = agree_state(a);
     if (!g->rows[i]) {
         size_t x = 0, k = i;
         while (k >= g->nraters - 1 - x) {   /* rater x heads nraters - 1 - x pairs */
@@ -118,9 +110,9 @@ static void draw(app *a, int top, int height)
     if (!team_of(a))
         return;
     compute(a);
-    struct agree_view *g = G(a);
+    struct agree_view *g = agree_state(a);
     const rt_team *t = team_of(a);
-    const rt_taxonomy *tax = a->ws->taxonomy;
+    const rt_taxonomy *tax = a->s->ws->taxonomy;
     int y = top;
     int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "agreement of %zu annotators:", t->n);
     for (size_t m = 0; m < t->n && x < a->cols; m++)
@@ -141,7 +133,7 @@ static void draw(app *a, int top, int height)
     if (a->scroll > maxscroll)
         a->scroll = maxscroll;
     x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%-25s %6s %7s %7s %s", "annotators", "pairs", "observd", "kappa",
-                 a->ws->graded ? "  linear  quadr " : "");
+                 a->s->ws->graded ? "  linear  quadr " : "");
     x += draw_fmt(y, x, a->cols - x, ROLE_HEADER, " %6s", "tagged");
     for (size_t c = 0; c < tax->ncats && x + 8 <= a->cols; c++)
         x += draw_fmt(y, x, 8, ROLE_HEADER, " %7.7s", tax->cats[c].id);
@@ -157,7 +149,7 @@ static void draw(app *a, int top, int height)
             snprintf(obs, sizeof obs, "%7s", "-");
         x = draw_fmt(y, 0, a->cols, ROLE_NORMAL, "%-25.25s %6zu %s %s", names, p->relevance.items, obs,
                      fmt_k(&p->relevance, b1, sizeof b1));
-        if (a->ws->graded)
+        if (a->s->ws->graded)
             x += draw_fmt(y, x, a->cols - x, ROLE_NORMAL, " %s %s", fmt_k(&p->linear, b2, sizeof b2),
                           fmt_k(&p->quadratic, b3, sizeof b3));
         x += draw_fmt(y, x, a->cols - x, ROLE_NORMAL, "  %6zu", p->tag_items);
@@ -167,4 +159,5 @@ static void draw(app *a, int top, int height)
     }
 }
 
-const view_ops view_agree_ops = {.name = "agreement", .draw = draw, .release = release};
+const view_ops view_agree_ops = {.name = "agreement", .draw = draw, .state_size = sizeof(struct agree_view),
+    .release = release};

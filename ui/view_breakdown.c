@@ -12,13 +12,22 @@
 #include "rt_breakdown.h"
 #include "rt_mem.h"
 #include "rt_text.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "team.h"
 #include "view.h"
 
 #define NAME_W 36
 #define ALL_W 14
 #define RUN_W 13
+
+/* The view's own state: its first run column shown, and whether it counts the team's categories
+ * (:breakdown team). */
+struct breakdown_state {
+    size_t hoff;
+    int team;
+};
+
+static struct breakdown_state *breakdown_state(app *a) { return view_state(a, VIEW_BREAKDOWN); }
 
 static void bar(int y, int x, int w, double share)
 {
@@ -55,10 +64,11 @@ static void row(app *a, const rt_breakdown *b, int y, const char *label, int gro
 
 static void draw(app *a, int top, int height)
 {
+    struct breakdown_state *bd = breakdown_state(a);
     const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
-    rt_session *src = a->breakdown_team && team_session(a) ? team_session(a) : a->s;
+    rt_session *src = bd->team && team_session(a) ? team_session(a) : a->s;
     rt_breakdown *b = rt_breakdown_compute(src, a->bk, set ? set->qids : NULL, set ? set->n : 0);
-    const rt_taxonomy *tax = a->ws->taxonomy;
+    const rt_taxonomy *tax = a->s->ws->taxonomy;
     char head[512];
     snprintf(head, sizeof head, "%s%zu tagged items over %zu queries%s%s | runs count their top %zu "
              "(:breakdown K, :breakdown team|mine)", src != a->s ? "the team's categories: " : "", b->total[0],
@@ -74,9 +84,9 @@ static void draw(app *a, int top, int height)
         barw = avail - (int)nruns * RUN_W - 1;
         barw = barw > 30 ? 30 : barw < 5 ? 0 : barw;
     }
-    if (a->bd_hoff + fit > nruns)
-        a->bd_hoff = nruns - fit;
-    app_show_columns(a, a->bd_hoff, fit, nruns, "runs");
+    if (bd->hoff + fit > nruns)
+        bd->hoff = nruns - fit;
+    app_show_columns(a, bd->hoff, fit, nruns, "runs");
     char at[32], legend[1024];
     int atw = snprintf(at, sizeof at, "@%zu", a->bk);
     char **names = app_run_short_names(a, (size_t)(RUN_W - 2 - atw > 3 ? RUN_W - 2 - atw : 3), legend, sizeof legend);
@@ -91,7 +101,7 @@ static void draw(app *a, int top, int height)
     draw_text(top + 1, x, ALL_W + (barw ? barw + 1 : 0), allh, strlen(allh), ROLE_HEADER, NULL);
     x += ALL_W + (barw ? barw + 1 : 0);
     for (size_t k = 0; k < fit; k++, x += RUN_W) {
-        size_t r = a->bd_hoff + k;
+        size_t r = bd->hoff + k;
         draw_fmt(top + 1, x, RUN_W - 1, ROLE_HEADER, " %s%s", names[r], at);
         draw_fill(top + 1, x + RUN_W - 1, 1, ROLE_HEADER);
     }
@@ -121,6 +131,7 @@ static void draw(app *a, int top, int height)
 
 int act_breakdown(app *a, const char *arg)
 {
+    struct breakdown_state *bd = breakdown_state(a);
     const char *p = arg ? arg : "";
     char w[64];
     while (*p) {
@@ -129,10 +140,10 @@ int act_breakdown(app *a, const char *arg)
         if (!strcmp(w, "team")) {
             if (team_ensure(a) != 0)
                 return -1;
-            a->breakdown_team = 1;
+            bd->team = 1;
         } else if (!strcmp(w, "mine")) {
-            a->breakdown_team = 0;
-        } else if (rt_parse_int_in(w, 1, INT32_MAX, &k)) {
+            bd->team = 0;
+        } else if (rt_num_parse_int_in(w, 1, INT32_MAX, &k)) {
             a->bk = (size_t)k;
         } else {
             app_message(a, 1, "usage: :breakdown [K] [team|mine] (K: top passages of each run, default 5; team: the "
@@ -148,10 +159,13 @@ int act_breakdown(app *a, const char *arg)
 /* h / l: the run columns that do not fit */
 static void side(app *a, int d)
 {
-    if (d < 0 && a->bd_hoff > 0)
-        a->bd_hoff--;
-    else if (d > 0 && a->bd_hoff + a->hshown < a->ws->nruns)
-        a->bd_hoff++;
+    struct breakdown_state *bd = breakdown_state(a);
+    if (d < 0 && bd->hoff > 0)
+        bd->hoff--;
+    else if (d > 0 && bd->hoff + a->hshown < a->s->ws->nruns)
+        bd->hoff++;
 }
 
-const view_ops view_breakdown_ops = {.name = "breakdown", .draw = draw, .side = side};
+const view_ops view_breakdown_ops = {
+    .name = "breakdown", .draw = draw, .side = side, .state_size = sizeof(struct breakdown_state),
+};

@@ -31,29 +31,21 @@ struct compare_view {
     size_t mask;
 };
 
-static struct compare_view *C(app *a)
+static struct compare_view *compare_state(app *a) { return view_state(a, VIEW_COMPARE); }
+
+static void init(void *state) { ((struct compare_view *)state)->rq = RT_NO_ID; }
+
+static void release(void *state)
 {
-    if (!a->compare_view) {
-        a->compare_view = rt_calloc(1, sizeof *a->compare_view);
-        a->compare_view->rq = RT_NO_ID;
-    }
-    return a->compare_view;
+    struct compare_view *v = state;
+    free(v->slot);
+    free(v->rank);
 }
 
-static void release(app *a)
+static void runs_changed(app *a, void *state)
 {
-    if (a->compare_view) {
-        free(a->compare_view->slot);
-        free(a->compare_view->rank);
-    }
-    free(a->compare_view);
-    a->compare_view = NULL;
-}
-
-void compare_runs_changed(app *a)
-{
-    if (a->compare_view)
-        a->compare_view->rq = RT_NO_ID;   /* the rank table has a column per run */
+    (void)a;
+    ((struct compare_view *)state)->rq = RT_NO_ID;   /* the rank table has a column per run */
 }
 
 static size_t rank_slot(const struct compare_view *v, uint32_t pid)
@@ -68,12 +60,12 @@ static size_t rank_slot(const struct compare_view *v, uint32_t pid)
  * answer, from the table of the query's ranks). */
 static size_t rank_in(app *a, size_t r, uint32_t q, uint32_t pid)
 {
-    struct compare_view *v = C(a);
-    size_t nr = a->ws->nruns;
+    struct compare_view *v = compare_state(a);
+    size_t nr = a->s->ws->nruns;
     if (v->rq != q) {
         size_t total = 0, n;
         for (size_t k = 0; k < nr; k++)
-            total += rt_run_ranking(a->ws->runs[k].run, q, &n) ? n : 0;
+            total += rt_run_ranking(a->s->ws->runs[k].run, q, &n) ? n : 0;
         size_t cap = 64;
         while (cap < 2 * total + 2)
             cap <<= 1;
@@ -83,7 +75,7 @@ static size_t rank_in(app *a, size_t r, uint32_t q, uint32_t pid)
         v->rank = rt_calloc(cap * nr, sizeof *v->rank);
         v->mask = cap - 1;
         for (size_t k = 0; k < nr; k++) {
-            const uint32_t *p = rt_run_ranking(a->ws->runs[k].run, q, &n);
+            const uint32_t *p = rt_run_ranking(a->s->ws->runs[k].run, q, &n);
             for (size_t i = 0; p && i < n; i++) {
                 size_t s = rank_slot(v, p[i]);
                 v->slot[s] = p[i] + 1;
@@ -102,12 +94,12 @@ static size_t columns_fit(const app *a)
     size_t n = (size_t)(a->cols / MIN_COL_W);
     if (n < 1)
         n = 1;
-    return n < a->ws->nruns ? n : a->ws->nruns;
+    return n < a->s->ws->nruns ? n : a->s->ws->nruns;
 }
 
 static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int focused)
 {
-    rt_workspace *ws = a->ws;
+    rt_workspace *ws = a->s->ws;
     uint32_t q = app_qid(a);
     size_t n;
     const uint32_t *p = rt_run_ranking(ws->runs[r].run, q, &n);
@@ -146,44 +138,46 @@ static void draw_cell(app *a, int y, int x, int w, size_t r, size_t rank, int fo
  * screen would otherwise wait for one read per run and per cell, one after the other). */
 static void prefetch_cells(app *a, uint32_t q, size_t ncol, size_t rows, size_t colw)
 {
+    struct compare_view *cv = compare_state(a);
     /* once per screen of cells: a key that moves within it reads nothing new */
-    uint64_t now = ((uint64_t)q << 32) ^ ((uint64_t)C(a)->top_rank << 16) ^ ((uint64_t)C(a)->col_off << 8) ^
+    uint64_t now = ((uint64_t)q << 32) ^ ((uint64_t)cv->top_rank << 16) ^ ((uint64_t)cv->col_off << 8) ^
                    ((uint64_t)ncol << 4) ^ (uint64_t)rows ^ ((uint64_t)colw << 40);
-    if (now == C(a)->fetched)
+    if (now == cv->fetched)
         return;
-    C(a)->fetched = now;
-    for (size_t r = 0; r < a->ws->nruns; r++)   /* every run's ranking: the cells show ranks in all */
-        rt_run_prefetch(a->ws->runs[r].run, q);
+    cv->fetched = now;
+    for (size_t r = 0; r < a->s->ws->nruns; r++)   /* every run's ranking: the cells show ranks in all */
+        rt_run_prefetch(a->s->ws->runs[r].run, q);
     size_t cap = ncol * rows, n = 0;
     uint32_t *pids = rt_reallocarray(NULL, cap ? cap : 1, sizeof *pids);
     for (size_t c = 0; c < ncol; c++) {
         size_t len;
-        const uint32_t *p = rt_run_ranking(a->ws->runs[C(a)->col_off + c].run, q, &len);
-        for (size_t row = 0; row < rows && C(a)->top_rank + row < len; row++)
-            pids[n++] = p[C(a)->top_rank + row];
+        const uint32_t *p = rt_run_ranking(a->s->ws->runs[cv->col_off + c].run, q, &len);
+        for (size_t row = 0; row < rows && cv->top_rank + row < len; row++)
+            pids[n++] = p[cv->top_rank + row];
     }
-    rt_workspace_prefetch(a->ws, pids, n, colw * 4 + 8);   /* as app_draw_passage_start reads */
+    rt_workspace_prefetch(a->s->ws, pids, n, colw * 4 + 8);   /* as app_draw_passage_start reads */
     free(pids);
 }
 
 static void draw(app *a, int top, int height)
 {
-    rt_workspace *ws = a->ws;
+    struct compare_view *cv = compare_state(a);
+    rt_workspace *ws = a->s->ws;
     uint32_t q = app_qid(a);
     app_draw_query_line(a, top);
     if (height > 6)
         height -= app_draw_tax_legend(a, top + height - 1);
 
     size_t ncol = columns_fit(a);
-    if (a->col < C(a)->col_off)
-        C(a)->col_off = a->col;
-    if (a->col >= C(a)->col_off + ncol)
-        C(a)->col_off = a->col - ncol + 1;
-    if (C(a)->col_off + ncol > ws->nruns)
-        C(a)->col_off = ws->nruns - ncol;
+    if (a->col < cv->col_off)
+        cv->col_off = a->col;
+    if (a->col >= cv->col_off + ncol)
+        cv->col_off = a->col - ncol + 1;
+    if (cv->col_off + ncol > ws->nruns)
+        cv->col_off = ws->nruns - ncol;
     int colw = a->cols / (int)ncol;
     for (size_t c = 0; c < ncol; c++) {
-        size_t r = C(a)->col_off + c;
+        size_t r = cv->col_off + c;
         int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
         size_t fr = rt_session_first_rel(a->s, r, q);
         char h[160];
@@ -200,15 +194,15 @@ static void draw(app *a, int top, int height)
     int rows = height - 2;
     if (rows < 1)
         return;
-    if (a->rank < C(a)->top_rank)
-        C(a)->top_rank = a->rank;
-    if (a->rank >= C(a)->top_rank + (size_t)rows)
-        C(a)->top_rank = a->rank - (size_t)rows + 1;
+    if (a->rank < cv->top_rank)
+        cv->top_rank = a->rank;
+    if (a->rank >= cv->top_rank + (size_t)rows)
+        cv->top_rank = a->rank - (size_t)rows + 1;
     prefetch_cells(a, q, ncol, (size_t)rows, (size_t)colw);
     for (int row = 0; row < rows; row++) {
-        size_t rank = C(a)->top_rank + (size_t)row;
+        size_t rank = cv->top_rank + (size_t)row;
         for (size_t c = 0; c < ncol; c++) {
-            size_t r = C(a)->col_off + c;
+            size_t r = cv->col_off + c;
             int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
             draw_cell(a, top + 2 + row, x, w, r, rank, r == a->col && rank == a->rank);
             app_region(a, top + 2 + row, x, x + w, REGION_CELL, r, rank);
@@ -218,8 +212,8 @@ static void draw(app *a, int top, int height)
     }
     if (ncol < ws->nruns) {
         char more[64];
-        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", C(a)->col_off + 1,
-                         C(a)->col_off + ncol, ws->nruns);
+        int n = snprintf(more, sizeof more, " runs %zu-%zu of %zu (h/l scroll) ", cv->col_off + 1,
+                         cv->col_off + ncol, ws->nruns);
         draw_text(top, a->cols - n, n, more, (size_t)n, ROLE_DIM, NULL);
     }
 }
@@ -227,11 +221,11 @@ static void draw(app *a, int top, int height)
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
 {
     *pid = RT_NO_ID;
-    if (!a->ws->nq)
+    if (!a->s->ws->nq)
         return 0;
     *qid = app_qid(a);
     size_t n;
-    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, *qid, &n);
+    const uint32_t *p = rt_run_ranking(a->s->ws->runs[a->col].run, *qid, &n);
     if (a->rank >= n)
         return 0;
     *pid = p[a->rank];
@@ -242,9 +236,9 @@ static int focus(app *a, uint32_t *qid, uint32_t *pid)
 static size_t *cursor(app *a, size_t *n)
 {
     *n = 0;
-    for (size_t r = 0; r < a->ws->nruns; r++) {
+    for (size_t r = 0; r < a->s->ws->nruns; r++) {
         size_t len;
-        rt_run_ranking(a->ws->runs[r].run, app_qid(a), &len);
+        rt_run_ranking(a->s->ws->runs[r].run, app_qid(a), &len);
         if (len > *n)
             *n = len;
     }
@@ -254,14 +248,12 @@ static size_t *cursor(app *a, size_t *n)
 static int open_passage(app *a)
 {
     size_t n;
-    const uint32_t *p = rt_run_ranking(a->ws->runs[a->col].run, app_qid(a), &n);
+    const uint32_t *p = rt_run_ranking(a->s->ws->runs[a->col].run, app_qid(a), &n);
     if (a->rank >= n) {
-        app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->ws->runs[a->col].run), a->rank + 1);
+        app_message(a, 1, "run %s has no passage at rank %zu", rt_run_name(a->s->ws->runs[a->col].run), a->rank + 1);
         return -1;
     }
-    a->pid = p[a->rank];
-    a->pscroll = 0;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, p[a->rank], NULL);
     return 0;
 }
 
@@ -269,7 +261,7 @@ static void side(app *a, int d)
 {
     if (d < 0 && a->col > 0)
         a->col--;
-    else if (d > 0 && a->col + 1 < a->ws->nruns)
+    else if (d > 0 && a->col + 1 < a->s->ws->nruns)
         a->col++;
 }
 
@@ -278,17 +270,18 @@ static void legend(app *a, char *buf, size_t len)
 {
     char tag[16], rel[16], nrel[16], undo[16], open[16];
     size_t o = (size_t)snprintf(buf, len, " run %s  +/-/? judged  [keys] tags  %s tag  %s/%s relabel  %s undo  ranks in ",
-                                rt_run_name(a->ws->runs[view_focused_run(a)].run),
+                                rt_run_name(a->s->ws->runs[view_focused_run(a)].run),
                                 app_tag_keys(a, tag, sizeof tag), actions_keys_of("relevant", rel, sizeof rel),
                                 actions_keys_of("not-relevant", nrel, sizeof nrel), actions_keys_of("undo", undo, sizeof undo));
-    for (size_t r = 0, k = 0; r < a->ws->nruns && o + 64 < len; r++)
+    for (size_t r = 0, k = 0; r < a->s->ws->nruns && o + 64 < len; r++)
         if (r != a->col)
-            o += (size_t)snprintf(buf + o, len - o, "%s%s", k++ ? "/" : "", rt_run_name(a->ws->runs[r].run));
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", k++ ? "/" : "", rt_run_name(a->s->ws->runs[r].run));
     if (o + 1 < len)   /* long run names fill the line: the rest is cut */
         snprintf(buf + o, len - o, "  %s passage", actions_keys_of("open", open, sizeof open));
 }
 
 const view_ops view_compare_ops = {
     .name = "side by side", .flags = VIEW_IN_QUERY | VIEW_RUN_FOCUS, .draw = draw, .focus = focus,
-    .cursor = cursor, .open = open_passage, .side = side, .legend = legend, .release = release,
+    .cursor = cursor, .open = open_passage, .side = side, .legend = legend,
+    .state_size = sizeof(struct compare_view), .init = init, .release = release, .runs_changed = runs_changed,
 };

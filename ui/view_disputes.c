@@ -13,6 +13,7 @@
 #include "annotate.h"
 #include "app.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
@@ -20,28 +21,22 @@
 /* What only this view keeps: the rows shown (indices into the decisions), the cursor, the
  * filters, and the decisions' generation the rows were built from. */
 struct disputes_view {
-    size_t *rows, nrows, sel, top;
+    size_t *rows, nrows;
+    pairlist list;
     unsigned differ;         /* RT_DIFFER_* shown (0: every kind) */
     int unresolved_only;
     char a[256], b[256];     /* only the pairs these two annotators decided differently ("": any);
                                 room for any annotator's name (under 200 bytes) */
     unsigned gen;
     int built;
+    int colw;                /* an annotator's column, as wide as the last draw made it */
 };
 
-static struct disputes_view *Q(app *a)
-{
-    if (!a->disputes_view)
-        a->disputes_view = rt_calloc(1, sizeof *a->disputes_view);
-    return a->disputes_view;
-}
+static struct disputes_view *disputes_state(app *a) { return view_state(a, VIEW_DISPUTES); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->disputes_view)
-        free(a->disputes_view->rows);
-    free(a->disputes_view);
-    a->disputes_view = NULL;
+    free(((struct disputes_view *)state)->rows);
 }
 
 /* Whether members x and y decided the pair differently in a kind of mask. */
@@ -59,14 +54,14 @@ static int differ_between(const app *a, size_t x, size_t y, const rt_team_pair *
 
 static void rebuild(app *a)
 {
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     const rt_team *t = team_of(a);
     const rt_team_decisions *d = team_decisions(a);
     size_t x = rt_team_find(t, q->a), y = rt_team_find(t, q->b);
     uint32_t keep_q = RT_NO_ID, keep_p = RT_NO_ID;
-    if (q->built && q->sel < q->nrows) {
-        keep_q = d->p[q->rows[q->sel]].qid;   /* (the decisions are rebuilt in the same order) */
-        keep_p = d->p[q->rows[q->sel]].pid;
+    if (q->built && q->list.sel < q->nrows) {
+        keep_q = d->p[q->rows[q->list.sel]].qid;   /* (the decisions are rebuilt in the same order) */
+        keep_p = d->p[q->rows[q->list.sel]].pid;
     }
     free(q->rows);
     q->rows = rt_calloc(d->n + 1, sizeof *q->rows);
@@ -79,18 +74,19 @@ static void rebuild(app *a)
         if (q->a[0] && (x == (size_t)-1 || y == (size_t)-1 || !differ_between(a, x, y, p, mask)))
             continue;
         if (p->qid == keep_q && p->pid == keep_p)
-            q->sel = q->nrows;
+            q->list.sel = q->nrows;
         q->rows[q->nrows++] = i;
     }
-    if (q->sel >= q->nrows)
-        q->sel = q->nrows ? q->nrows - 1 : 0;
+    if (q->list.sel >= q->nrows)
+        q->list.sel = q->nrows ? q->nrows - 1 : 0;
     q->gen = team_generation(a);
     q->built = 1;
 }
 
 static void ensure_rows(app *a)
 {
-    if (!Q(a)->built || Q(a)->gen != team_generation(a))
+    struct disputes_view *dq = disputes_state(a);
+    if (!dq->built || dq->gen != team_generation(a))
         rebuild(a);
 }
 
@@ -99,15 +95,45 @@ static const rt_team_pair *focused(app *a)
     if (!team_of(a))
         return NULL;
     ensure_rows(a);
-    struct disputes_view *q = Q(a);
-    return q->sel < q->nrows ? &team_decisions(a)->p[q->rows[q->sel]] : NULL;
+    struct disputes_view *q = disputes_state(a);
+    return q->list.sel < q->nrows ? &team_decisions(a)->p[q->rows[q->list.sel]] : NULL;
 }
+
+static pairlist *list(app *a) { return &disputes_state(a)->list; }
+
+/* The rows shown (made again first when the decisions changed). */
+static size_t count(app *a)
+{
+    if (!team_of(a))
+        return 0;
+    ensure_rows(a);
+    return disputes_state(a)->nrows;
+}
+
+static const rt_team_pair *row_pair(app *a, size_t i) { return &team_decisions(a)->p[disputes_state(a)->rows[i]]; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
+{
+    *qid = row_pair(a, i)->qid;
+    *pid = row_pair(a, i)->pid;
+    return 1;
+}
+
+/* Unresolved: no adjudication settles it. */
+static int todo(app *a, size_t i) { return row_pair(a, i)->unresolved; }
+
+static void draw_row(app *a, int y, size_t i, int focused_row);
+
+static const pairlist_ops pairs = {
+    .list = list, .count = count, .pair = pair, .todo = todo, .all_done = "every disagreement shown is resolved",
+    .draw_row = draw_row,
+};
 
 int act_disputes(app *a, const char *arg)
 {
     if (team_ensure(a) != 0)
         return -1;
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     const char *p = arg ? arg : "";
     char w[256];   /* an annotator's name whole */
     while (*p) {
@@ -184,12 +210,12 @@ static int adjudicate(app *a, const rt_team_pair *p, int has_grade, int32_t grad
     int rc = annotate_outcome(a, st, &ch, &err);
     if (rc != 0)
         return rc;
-    struct disputes_view *q = Q(a);   /* annotate_outcome has decided the pair again */
+    struct disputes_view *q = disputes_state(a);   /* annotate_outcome has decided the pair again */
     ensure_rows(a);
     /* on to the next pair still unresolved */
-    for (size_t i = q->sel + 1; i < q->nrows; i++)
+    for (size_t i = q->list.sel + 1; i < q->nrows; i++)
         if (team_decisions(a)->p[q->rows[i]].unresolved) {
-            q->sel = i;
+            q->list.sel = i;
             break;
         }
     return 0;
@@ -229,7 +255,7 @@ static int own_grade(app *a, int32_t g)
 int act_adj_relevant(app *a, const char *arg)
 {
     (void)arg;
-    return own_grade(a, a->ws->level > 0 ? a->ws->level : 1);
+    return own_grade(a, a->s->ws->level > 0 ? a->s->ws->level : 1);
 }
 
 int act_adj_not_relevant(app *a, const char *arg)
@@ -255,7 +281,7 @@ int act_adjudicate(app *a, const char *arg)
     actions_word(&s, q, sizeof q);
     actions_word(&s, pstr, sizeof pstr);
     actions_word(&s, how, sizeof how);
-    uint32_t qid = rt_strtab_find(a->ws->qids, q, strlen(q)), pid = rt_session_pid(a->s, pstr);
+    uint32_t qid = rt_strtab_find(a->s->ws->qids, q, strlen(q)), pid = rt_session_pid(a->s, pstr);
     const rt_team_pair *p = qid != RT_NO_ID && pid != RT_NO_ID ? rt_team_pair_of(team_decisions(a), qid, pid) : NULL;
     if (!how[0] || !p) {
         app_message(a, 1, !how[0] ? "usage: :adjudicate QID PID ANNOTATOR|GRADE|withdraw"
@@ -284,12 +310,12 @@ int act_adjudicate(app *a, const char *arg)
     return -1;
 }
 
-static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
+static void draw_pair_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
 {
     const rt_team *t = team_of(a);
     term_role role = focus ? ROLE_SELECTED : p->unresolved ? ROLE_NORMAL : ROLE_DIM;
     int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-4s ", p->unresolved ? '!' : ' ',
-                     rt_strtab_str(a->ws->qids, p->qid), rt_strtab_str(a->ws->pids, p->pid),
+                     rt_strtab_str(a->s->ws->qids, p->qid), rt_strtab_str(a->s->ws->pids, p->pid),
                      p->differ == (RT_DIFFER_GRADE | RT_DIFFER_CATS) ? "g+c" : p->differ == RT_DIFFER_GRADE ? "g" : "c");
     char buf[256];
     for (size_t m = 0; m < t->n && x + colw <= a->cols; m++, x += colw)
@@ -298,12 +324,17 @@ static void draw_row(app *a, int y, const rt_team_pair *p, int focus, int colw)
         draw_fmt(y, x, a->cols - x, role, "%s", p->has_adj ? t->m[p->adj_member].name : "");
 }
 
+static void draw_row(app *a, int y, size_t i, int focused_row)
+{
+    draw_pair_row(a, y, row_pair(a, i), focused_row, disputes_state(a)->colw);
+}
+
 /* The focused pair in full: the query, the passage's start, each annotator's decision and note. */
 static void draw_detail(app *a, int y, int h, const rt_team_pair *p)
 {
     const rt_team *t = team_of(a);
-    const char *qt = rt_workspace_query_text(a->ws, p->qid);
-    int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%s  ", rt_strtab_str(a->ws->qids, p->qid));
+    const char *qt = rt_workspace_query_text(a->s->ws, p->qid);
+    int x = draw_fmt(y, 0, a->cols, ROLE_HEADER, "%s  ", rt_strtab_str(a->s->ws->qids, p->qid));
     draw_text(y, x, a->cols - x, qt ? qt : "", qt ? strlen(qt) : 0, ROLE_HEADER, NULL);
     if (h > 1)
         app_draw_passage_of(a, y + 1, 2, a->cols - 2, p->qid, p->pid, ROLE_NORMAL);
@@ -322,16 +353,17 @@ static void draw(app *a, int top, int height)
     if (!team_of(a))
         return;
     ensure_rows(a);
-    struct disputes_view *q = Q(a);
+    struct disputes_view *q = disputes_state(a);
     const rt_team *t = team_of(a);
     const rt_team_decisions *d = team_decisions(a);
-    draw_fmt(top, 0, a->cols, ROLE_HEADER, "disagreements: resolved %zu / %zu | shown %zu (%s%s%s%s%s%s) | team of %zu",
-             d->disputed - d->unresolved, d->disputed, q->nrows,
-             q->differ == RT_DIFFER_GRADE ? "grade" : q->differ == RT_DIFFER_CATS ? "categories" : "grade and categories",
-             q->unresolved_only ? ", unresolved" : "", q->a[0] ? ", " : "", q->a, q->a[0] ? " vs " : "", q->b, t->n);
-    static const char keys[] = "1-9 adopt that annotator's decision  + relevant  - not relevant  w withdraw  "
-                               "u undo  Enter passage  :disputes filters";
-    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
+    pairlist_header(a, top, "1-9 adopt that annotator's decision  + relevant  - not relevant  w withdraw  "
+                    "u undo  Enter passage  :disputes filters",
+                    "disagreements: resolved %zu / %zu | shown %zu (%s%s%s%s%s%s) | team of %zu",
+                    d->disputed - d->unresolved, d->disputed, q->nrows,
+                    q->differ == RT_DIFFER_GRADE  ? "grade"
+                    : q->differ == RT_DIFFER_CATS ? "categories"
+                                                  : "grade and categories",
+                    q->unresolved_only ? ", unresolved" : "", q->a[0] ? ", " : "", q->a, q->a[0] ? " vs " : "", q->b, t->n);
     int colw = t->n ? (a->cols - 33 - 10) / (int)t->n : 10;
     if (colw > 22)
         colw = 22;
@@ -351,62 +383,13 @@ static void draw(app *a, int top, int height)
     int rows = height - 3 - (height - 3 > detail + 3 ? detail : 0);
     if (rows < 1)
         rows = 1;
-    if (q->sel < q->top)
-        q->top = q->sel;
-    if (q->sel >= q->top + (size_t)rows)
-        q->top = q->sel - (size_t)rows + 1;
-    for (int r = 0; r < rows && q->top + (size_t)r < q->nrows; r++) {
-        size_t i = q->top + (size_t)r;
-        draw_row(a, top + 3 + r, &d->p[q->rows[i]], i == q->sel, colw);
-    }
+    q->colw = colw;
+    pairlist_draw(a, &pairs, top + 3, (size_t)rows);
     if (height - 3 > detail + 3)
-        draw_detail(a, top + 3 + rows, detail, &d->p[q->rows[q->sel]]);
-}
-
-static size_t *cursor(app *a, size_t *n)
-{
-    ensure_rows(a);
-    *n = Q(a)->nrows;
-    return &Q(a)->sel;
-}
-
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
-{
-    const rt_team_pair *p = focused(a);
-    if (!p)
-        return 0;
-    *qid = p->qid;
-    *pid = p->pid;
-    return 1;
-}
-
-/* Enter: the passage in full. */
-static int open(app *a)
-{
-    const rt_team_pair *p = focused(a);
-    if (!p)
-        return 0;
-    app_open_passage(a, p->qid, p->pid);
-    return 0;
-}
-
-/* x: the next unresolved pair. */
-static int next_todo(app *a)
-{
-    struct disputes_view *q = Q(a);
-    ensure_rows(a);
-    for (size_t step = 1; step <= q->nrows; step++) {
-        size_t i = (q->sel + step) % q->nrows;
-        if (team_decisions(a)->p[q->rows[i]].unresolved) {
-            q->sel = i;
-            return 0;
-        }
-    }
-    app_message(a, 0, "every disagreement shown is resolved");
-    return 0;
+        draw_detail(a, top + 3 + rows, detail, &d->p[q->rows[q->list.sel]]);
 }
 
 const view_ops view_disputes_ops = {
-    .name = "disagreements", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .release = release,
+    .name = "disagreements", .draw = draw, .pairs = &pairs, .state_size = sizeof(struct disputes_view),
+    .release = release,
 };

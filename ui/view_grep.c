@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "app.h"
+#include "list.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "rt_text.h"
 #include "view.h"
@@ -23,23 +25,16 @@ typedef struct grep_hit {
 struct grep_view {
     char text[256];
     grep_hit *hit;
-    size_t n, cap, sel, top;
+    size_t n, cap;
+    pairlist list;
     size_t queries, passages;   /* searched */
 };
 
-static struct grep_view *G(app *a)
-{
-    if (!a->grep_view)
-        a->grep_view = rt_calloc(1, sizeof *a->grep_view);
-    return a->grep_view;
-}
+static struct grep_view *grep_state(app *a) { return view_state(a, VIEW_GREP); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->grep_view)
-        free(a->grep_view->hit);
-    free(a->grep_view);
-    a->grep_view = NULL;
+    free(((struct grep_view *)state)->hit);
 }
 
 /* The first case-insensitive (ASCII letters) occurrence of needle in s, or (size_t)-1. */
@@ -67,22 +62,23 @@ int act_grep(app *a, const char *arg)
     }
     if (!app_wait(a, APP_WAIT_COLLECTION))   /* a collection still being indexed: searched once it is in */
         return -1;
-    if (!a->ws->collection) {
+    if (!a->s->ws->collection) {
         app_message(a, 1, ":grep searches the passages: the workspace has no collection");
         return -1;
     }
-    struct grep_view *g = G(a);
+    struct grep_view *g = grep_state(a);
     snprintf(g->text, sizeof g->text, "%s", arg);
-    g->n = g->sel = g->top = g->queries = g->passages = 0;
-    size_t np = rt_strtab_count(a->ws->pids);
+    g->n = g->queries = g->passages = 0;
+    g->list = (pairlist){0, 0};
+    size_t np = rt_strtab_count(a->s->ws->pids);
     size_t *seen = rt_calloc(np + 1, sizeof *seen);   /* query index + 1 that last saw the pid */
-    for (size_t row = 0; row < a->nrows; row++) {
-        size_t qi = a->rows_idx[row];
-        uint32_t q = a->ws->qlist[qi];
+    for (size_t row = 0; row < list_state(a)->nrows; row++) {
+        size_t qi = list_state(a)->rows_idx[row];
+        uint32_t q = a->s->ws->qlist[qi];
         g->queries++;
-        for (size_t r = 0; r < a->ws->nruns; r++) {
+        for (size_t r = 0; r < a->s->ws->nruns; r++) {
             size_t n;
-            const uint32_t *p = rt_run_ranking(a->ws->runs[r].run, q, &n);
+            const uint32_t *p = rt_run_ranking(a->s->ws->runs[r].run, q, &n);
             for (size_t k = 0; k < n; k++) {
                 if (p[k] < np && seen[p[k]] == qi + 1) {
                     for (size_t h = g->n; h-- > 0 && g->hit[h].qi == qi;)   /* a better rank elsewhere */
@@ -96,7 +92,7 @@ int act_grep(app *a, const char *arg)
                     seen[p[k]] = qi + 1;
                 const char *t;
                 size_t tl;
-                if (!rt_workspace_passage(a->ws, p[k], &t, &tl))
+                if (!rt_workspace_passage(a->s->ws, p[k], &t, &tl))
                     continue;
                 g->passages++;
                 size_t at = find_ci(t, tl, g->text);
@@ -114,9 +110,53 @@ int act_grep(app *a, const char *arg)
     return 0;
 }
 
+static pairlist *list(app *a) { return &grep_state(a)->list; }
+
+static size_t count(app *a) { return grep_state(a)->n; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
+{
+    const grep_hit *h = &grep_state(a)->hit[i];
+    *qid = a->s->ws->qlist[h->qi];
+    *pid = h->pid;
+    return 1;
+}
+
+/* Hit i: its query, passage, the best rank a run gives it, and the text from a little before the
+ * match, the match highlighted. A click focuses it. */
+static void draw_row(app *a, int y, size_t i, int focused)
+{
+    struct grep_view *g = grep_state(a);
+    rt_workspace *ws = a->s->ws;
+    const grep_hit *h = &g->hit[i];
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    app_region(a, y, 0, a->cols, REGION_CURSOR, i, 0);
+    uint32_t q = ws->qlist[h->qi];
+    int x = draw_fmt(y, 0, a->cols, role, "%-6s %-10s %s@%zu  ", rt_strtab_str(ws->qids, q),
+                     rt_strtab_str(ws->pids, h->pid), rt_run_name(ws->runs[h->run].run), h->rank);
+    const char *t;
+    size_t tl;
+    if (!rt_workspace_passage(ws, h->pid, &t, &tl))
+        return;
+    size_t from = h->at > 24 ? h->at - 24 : 0, nlen = strlen(g->text);
+    while (from > 0 && ((unsigned char)t[from] & 0xC0) == 0x80)
+        from--;
+    size_t len = tl - from > 4096 ? 4096 : tl - from;
+    uint8_t *mark = rt_calloc(len + 1, 1);
+    if (h->at - from + nlen <= len)
+        memset(mark + (h->at - from), DRAW_MARK_MATCH, nlen);
+    rt_glyphs gl = {0};
+    rt_text_sanitize(t + from, len, 0, &gl);
+    draw_glyphs(y, x, a->cols - x, &gl, 0, gl.n, mark, role);
+    rt_glyphs_free(&gl);
+    free(mark);
+}
+
+static const pairlist_ops pairs = {.list = list, .count = count, .pair = pair, .draw_row = draw_row};
+
 static void draw(app *a, int top, int height)
 {
-    struct grep_view *g = G(a);
+    struct grep_view *g = grep_state(a);
     draw_fmt(top, 0, a->cols, ROLE_HEADER, "\"%s\": %zu passages of the %zu ranked for %zu listed queries (Enter opens one)",
              g->text, g->n, g->passages, g->queries);
     int rows = height - 1;
@@ -125,74 +165,23 @@ static void draw(app *a, int top, int height)
         draw_text(top + 1, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
     }
-    if (g->sel >= g->n)
-        g->sel = g->n - 1;
-    if (g->sel < g->top)
-        g->top = g->sel;
-    if (g->sel >= g->top + (size_t)rows)
-        g->top = g->sel - (size_t)rows + 1;
-    size_t nlen = strlen(g->text);
-    for (int row = 0; row < rows && g->top + (size_t)row < g->n; row++) {
-        const grep_hit *h = &g->hit[g->top + (size_t)row];
-        term_role role = g->top + (size_t)row == g->sel ? ROLE_SELECTED : ROLE_NORMAL;
-        app_region(a, top + 1 + row, 0, a->cols, REGION_CURSOR, g->top + (size_t)row, 0);
-        uint32_t q = a->ws->qlist[h->qi];
-        int x = draw_fmt(top + 1 + row, 0, a->cols, role, "%-6s %-10s %s@%zu  ", rt_strtab_str(a->ws->qids, q),
-                         rt_strtab_str(a->ws->pids, h->pid), rt_run_name(a->ws->runs[h->run].run), h->rank);
-        const char *t;
-        size_t tl;
-        if (!rt_workspace_passage(a->ws, h->pid, &t, &tl))
-            continue;
-        /* the text from a little before the match, the match highlighted */
-        size_t from = h->at > 24 ? h->at - 24 : 0;
-        while (from > 0 && ((unsigned char)t[from] & 0xC0) == 0x80)
-            from--;
-        size_t len = tl - from > 4096 ? 4096 : tl - from;
-        uint8_t *mark = rt_calloc(len + 1, 1);
-        if (h->at - from + nlen <= len)
-            memset(mark + (h->at - from), DRAW_MARK_MATCH, nlen);
-        rt_glyphs gl = {0};
-        rt_text_sanitize(t + from, len, 0, &gl);
-        draw_glyphs(top + 1 + row, x, a->cols - x, &gl, 0, gl.n, mark, role);
-        rt_glyphs_free(&gl);
-        free(mark);
-    }
-}
-
-static size_t *cursor(app *a, size_t *n)
-{
-    *n = G(a)->n;
-    return &G(a)->sel;
-}
-
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
-{
-    struct grep_view *g = G(a);
-    if (!g->n)
-        return 0;
-    *qid = a->ws->qlist[g->hit[g->sel].qi];
-    *pid = g->hit[g->sel].pid;
-    return 1;
+    pairlist_draw(a, &pairs, top + 1, (size_t)rows);
 }
 
 static int open_hit(app *a)
 {
-    struct grep_view *g = G(a);
+    struct grep_view *g = grep_state(a);
     if (!g->n)
         return 0;
-    const grep_hit *h = &g->hit[g->sel];
+    const grep_hit *h = &g->hit[g->list.sel];
     app_set_query(a, h->qi);
     a->col = h->run;
     a->rank = h->rank - 1;
-    a->pid = h->pid;
-    a->pscroll = 0;
-    snprintf(a->find, sizeof a->find, "%s", g->text);   /* the match highlighted in the passage */
-    a->find_at = 0;
-    a->find_jump = 1;
-    app_push(a, VIEW_PASSAGE);
+    passage_show(a, h->pid, g->text);   /* the match highlighted in the passage */
     return 0;
 }
 
 const view_ops view_grep_ops = {
-    .name = "grep", .draw = draw, .cursor = cursor, .focus = focus, .open = open_hit, .release = release,
+    .name = "grep", .draw = draw, .pairs = &pairs, .open = open_hit,
+    .state_size = sizeof(struct grep_view), .release = release,
 };

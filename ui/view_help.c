@@ -67,7 +67,7 @@ static void build(app *a, help_rows *h)
     add_wrapped(h, "", 0, intro, a->cols, ROLE_NORMAL);
     add(h, " ", 1, ROLE_NORMAL);
     /* the taxonomy: which digit tags which category (t then the digit tags the query) */
-    const rt_taxonomy *t = a->ws->taxonomy;
+    const rt_taxonomy *t = a->s->ws->taxonomy;
     add_wrapped(h, "", 0, "Categories: the digit keys tag the focused passage; t then a digit tags the query",
                 a->cols, ROLE_HEADER);
     for (size_t g = 0; g < t->ngroups; g++) {

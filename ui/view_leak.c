@@ -12,6 +12,7 @@
 #include "rt_leakage.h"
 #include "rt_mem.h"
 #include "view.h"
+#include "rt_leak.h"
 
 /* The keys 1-6 name these types; 0 removes the label. */
 static const char *const type_of_key[] = {"identical", "generalization", "specialization",
@@ -23,25 +24,14 @@ struct leak_view {
     size_t sel, top;
 };
 
-static struct leak_view *L(app *a)
-{
-    if (!a->leak_view)
-        a->leak_view = rt_calloc(1, sizeof *a->leak_view);
-    return a->leak_view;
-}
-
-static void release(app *a)
-{
-    free(a->leak_view);
-    a->leak_view = NULL;
-}
+static struct leak_view *leak_state(app *a) { return view_state(a, VIEW_LEAK); }
 
 static int ensure(app *a)
 {
     if (a->leak)
         return 0;
     rt_err err;
-    if (rt_leakage_find(&a->leak, a->ws, &err) != RT_OK) {
+    if (rt_leakage_find(&a->leak, a->s->ws, &err) != RT_OK) {
         app_message(a, 1, "leakage: %s", err.msg);
         return -1;
     }
@@ -68,21 +58,22 @@ static const char *label_of(app *a, const rt_leak_pair *p)
 
 int act_leak_type(app *a, const char *arg)
 {
+    struct leak_view *lv = leak_state(a);
     (void)arg;
-    if (!a->leak || L(a)->sel >= a->leak->npairs)
+    if (!a->leak || lv->sel >= a->leak->npairs)
         return 0;
     int k = a->key - '0';
     if (k < 0 || k > 6) {
         app_message(a, 1, "1 identical, 2 generalization, 3 specialization, 4 reformulation, 5 different topic, 6 not a leak, 0 clears");
         return -1;
     }
-    const rt_leak_pair *p = &a->leak->pairs[L(a)->sel];
+    const rt_leak_pair *p = &a->leak->pairs[lv->sel];
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_type_leak(a->s, a->leak->test_qid[p->test], rt_leakage_train_qid(a->leak, p),
                                                       k ? type_of_key[k - 1] : "", &ch, &err), &ch, &err);
-    if (rc == 0 && L(a)->sel + 1 < a->leak->npairs)
-        L(a)->sel++;
+    if (rc == 0 && lv->sel + 1 < a->leak->npairs)
+        lv->sel++;
     return rc;
 }
 
@@ -103,12 +94,13 @@ int act_leaked(app *a, const char *arg)
 
 int leak_next_unreviewed(app *a)
 {
+    struct leak_view *lv = leak_state(a);
     if (!a->leak || !a->leak->npairs)
         return 0;
     for (size_t step = 1; step <= a->leak->npairs; step++) {
-        size_t i = (L(a)->sel + step) % a->leak->npairs;
+        size_t i = (lv->sel + step) % a->leak->npairs;
         if (!label_of(a, &a->leak->pairs[i])) {
-            L(a)->sel = i;
+            lv->sel = i;
             return 0;
         }
     }
@@ -120,14 +112,14 @@ static void draw_pair(app *a, int y, int h, size_t i)
 {
     const rt_leak_pair *p = &a->leak->pairs[i];
     uint32_t q = a->leak->test_qid[p->test];
-    int focused = i == L(a)->sel;
+    int focused = i == leak_state(a)->sel;
     term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-    const char *tt = rt_workspace_query_text(a->ws, q), *rt = rt_leakage_train_text(a->leak, p);
+    const char *tt = rt_workspace_query_text(a->s->ws, q), *rt = rt_leakage_train_text(a->leak, p);
     const char *type = label_of(a, p);
     rt_overlap *ov_test = rt_overlap_new(rt ? rt : "", rt ? strlen(rt) : 0);
     rt_overlap *ov_train = rt_overlap_new(tt ? tt : "", tt ? strlen(tt) : 0);
     int x = draw_fmt(y, 0, a->cols, role, "%5.3f %-16s ", p->score, type ? type : "-");
-    x += draw_fmt(y, x, a->cols - x, role, "%s  ", rt_strtab_str(a->ws->qids, q));
+    x += draw_fmt(y, x, a->cols - x, role, "%s  ", rt_strtab_str(a->s->ws->qids, q));
     draw_text(y, x, a->cols - x, tt ? tt : "", tt ? strlen(tt) : 0, role, ov_test);
     if (h > 1) {
         x = draw_fmt(y + 1, 0, a->cols, ROLE_DIM, "%23s", "train ");
@@ -140,6 +132,7 @@ static void draw_pair(app *a, int y, int h, size_t i)
 
 static void draw(app *a, int top, int height)
 {
+    struct leak_view *lv = leak_state(a);
     if (!a->leak)
         return;
     size_t reviewed = 0;
@@ -177,23 +170,23 @@ static void draw(app *a, int top, int height)
     size_t per = 2, rows = height > 1 + kr ? (size_t)(height - 1 - kr) / per : 0;
     if (rows == 0)
         return;
-    if (L(a)->sel >= a->leak->npairs)
-        L(a)->sel = a->leak->npairs - 1;
-    if (L(a)->sel < L(a)->top)
-        L(a)->top = L(a)->sel;
-    if (L(a)->sel >= L(a)->top + rows)
-        L(a)->top = L(a)->sel - rows + 1;
-    for (size_t r = 0; r < rows && L(a)->top + r < a->leak->npairs; r++)
-        draw_pair(a, top + 1 + kr + (int)(r * per), (int)per, L(a)->top + r);
+    if (lv->sel >= a->leak->npairs)
+        lv->sel = a->leak->npairs - 1;
+    if (lv->sel < lv->top)
+        lv->top = lv->sel;
+    if (lv->sel >= lv->top + rows)
+        lv->top = lv->sel - rows + 1;
+    for (size_t r = 0; r < rows && lv->top + r < a->leak->npairs; r++)
+        draw_pair(a, top + 1 + kr + (int)(r * per), (int)per, lv->top + r);
 }
 
 static size_t *cursor(app *a, size_t *n)
 {
     *n = leak_npairs(a);
-    return &L(a)->sel;
+    return &leak_state(a)->sel;
 }
 
 const view_ops view_leak_ops = {
     .name = "leakage", .draw = draw, .cursor = cursor, .next_todo = leak_next_unreviewed,
-    .release = release,
+    .state_size = sizeof(struct leak_view),
 };

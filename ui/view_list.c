@@ -11,11 +11,14 @@
 #include <string.h>
 
 #include "app.h"
+#include "list.h"
 #include "draw.h"
 #include "rt_mem.h"
 #include "rt_text.h"
 #include "rt_warm.h"
 #include "view.h"
+#include "rt_thread.h"
+#include "rt_contrast.h"
 
 #define RUN_W 11
 #define DELTA_W 7
@@ -24,7 +27,9 @@
 
 /* Filling a contrast memo: the queries [from, to) of it, on one of two threads. */
 typedef struct contrast_fill {
-    const app *a;
+    const rt_workspace *ws;
+    size_t ra, rb;
+    int kind;       /* 0 RBO, 1 Jaccard@10 */
     double *v;
     size_t from, to;
 } contrast_fill;
@@ -34,8 +39,7 @@ static void *fill_contrast(void *arg)
     contrast_fill *f = arg;
     for (size_t i = f->from; i < f->to; i++) {
         double v;
-        f->v[i] = rt_contrast_of(f->a->ws, f->a->delta_a, f->a->delta_b, f->a->ws->qlist[i], f->a->contrast == 2, &v)
-                      ? v : -1;
+        f->v[i] = rt_contrast_of(f->ws, f->ra, f->rb, f->ws->qlist[i], f->kind, &v) ? v : -1;
     }
     return NULL;
 }
@@ -54,7 +58,7 @@ struct contrast_ahead {
 static void *contrast_ahead_thread(void *arg)
 {
     struct contrast_ahead *h = arg;
-    rt_warm_lower_priority();
+    rt_thread_lower_priority();
     for (size_t i = 0; i < h->ws->nq && !atomic_load(&h->stop); i++)
         for (int k = 0; k < 2; k++) {
             double v;
@@ -66,18 +70,19 @@ static void *contrast_ahead_thread(void *arg)
 
 void list_contrast_ahead(app *a)
 {
-    struct contrast_memo *m = a->contrast_memo;
+    struct list_state *l = list_state(a);
+    struct contrast_memo *m = &l->memo;
     size_t in, total;
-    if (m->ahead_asked || a->ws->nruns < 2 || a->delta_a == a->delta_b ||
-        rt_workspace_runs_loading(a->ws, &in, &total))   /* taking a run in grows the query list it reads */
+    if (m->ahead_asked || a->s->ws->nruns < 2 || l->delta_a == l->delta_b ||
+        rt_workspace_runs_loading(a->s->ws, &in, &total))   /* taking a run in grows the query list it reads */
         return;
     m->ahead_asked = 1;
     struct contrast_ahead *h = rt_calloc(1, sizeof *h);
-    h->ws = a->ws;
-    h->ra = a->delta_a;
-    h->rb = a->delta_b;
+    h->ws = a->s->ws;
+    h->ra = l->delta_a;
+    h->rb = l->delta_b;
     for (int k = 0; k < 2; k++)
-        h->v[k] = rt_reallocarray(NULL, a->ws->nq + 1, sizeof *h->v[k]);
+        h->v[k] = rt_reallocarray(NULL, a->s->ws->nq + 1, sizeof *h->v[k]);
     if (pthread_create(&h->th, NULL, contrast_ahead_thread, h) != 0) {
         free(h->v[0]);
         free(h->v[1]);
@@ -87,9 +92,9 @@ void list_contrast_ahead(app *a)
     m->ahead = h;
 }
 
-int list_contrast_ahead_busy(const app *a)
+int list_contrast_ahead_busy(app *a)
 {
-    const struct contrast_ahead *h = a->contrast_memo->ahead;
+    const struct contrast_ahead *h = list_state(a)->memo.ahead;
     return h && !atomic_load(&h->done) && !atomic_load(&h->stop);
 }
 
@@ -108,17 +113,17 @@ static void ahead_end(struct contrast_memo *m)
 }
 
 /* Whether the memo holds kind k for the delta pair now. */
-static int memo_holds(const app *a, const struct contrast_memo *m, int k)
+static int memo_holds(const struct list_state *l, const struct contrast_memo *m, int k)
 {
-    return m->v[k] && m->ra[k] == a->delta_a && m->rb[k] == a->delta_b;
+    return m->v[k] && m->ra[k] == l->delta_a && m->rb[k] == l->delta_b;
 }
 
 /* Takes both kinds, each with its pair, into the memo from the thread computing ahead when it is
  * done and its pair is the delta pair now. */
-static void ahead_take(const app *a, struct contrast_memo *m)
+static void ahead_take(struct list_state *l, struct contrast_memo *m)
 {
     struct contrast_ahead *h = m->ahead;
-    if (!h || !atomic_load(&h->done) || h->ra != a->delta_a || h->rb != a->delta_b)
+    if (!h || !atomic_load(&h->done) || h->ra != l->delta_a || h->rb != l->delta_b)
         return;
     pthread_join(h->th, NULL);   /* it has ended */
     for (int k = 0; k < 2; k++) {
@@ -136,17 +141,19 @@ static void ahead_take(const app *a, struct contrast_memo *m)
  * Taken from the thread computing ahead when it is done with the pair, else computed for every
  * query at the first need for this kind and pair of runs (on both cores, the thread ahead stopped:
  * RBO of 7,000 rankings of 1,000 is a seventh of a second on one), then remembered. */
-static double contrast_of(const app *a, size_t qi)
+static double contrast_of(app *a, size_t qi)
 {
-    struct contrast_memo *m = a->contrast_memo;
-    int k = a->contrast == 2;
-    if (!memo_holds(a, m, k))
-        ahead_take(a, m);
-    if (!memo_holds(a, m, k)) {   /* checked again: what a take brings holds for its own pair only */
+    struct list_state *l = list_state(a);
+    struct contrast_memo *m = &l->memo;
+    int k = l->contrast == 2;
+    if (!memo_holds(l, m, k))
+        ahead_take(l, m);
+    if (!memo_holds(l, m, k)) {   /* checked again: what a take brings holds for its own pair only */
         ahead_end(m);   /* not done yet, or another pair: the cores are this computation's */
-        size_t nq = a->ws->nq;
+        size_t nq = a->s->ws->nq;
         m->v[k] = rt_reallocarray(m->v[k], nq + 1, sizeof *m->v[k]);
-        contrast_fill f[2] = {{a, m->v[k], 0, nq / 2}, {a, m->v[k], nq / 2, nq}};
+        contrast_fill f[2] = {{a->s->ws, l->delta_a, l->delta_b, k, m->v[k], 0, nq / 2},
+                              {a->s->ws, l->delta_a, l->delta_b, k, m->v[k], nq / 2, nq}};
         pthread_t th;
         int two = nq >= 512 && pthread_create(&th, NULL, fill_contrast, &f[1]) == 0;
         if (!two)
@@ -154,8 +161,8 @@ static double contrast_of(const app *a, size_t qi)
         fill_contrast(&f[0]);
         if (two)
             pthread_join(th, NULL);
-        m->ra[k] = a->delta_a;
-        m->rb[k] = a->delta_b;
+        m->ra[k] = l->delta_a;
+        m->rb[k] = l->delta_b;
     }
     return m->v[k][qi];
 }
@@ -163,10 +170,10 @@ static double contrast_of(const app *a, size_t qi)
 /* ---- the rows: which queries the list shows, in which order ------------------------------ */
 
 /* Run r's value of the list's measure on query qi (0 when undefined: MFR without a relevant). */
-static double value_of(const app *a, size_t qi, size_t r)
+static double value_of(app *a, size_t qi, size_t r)
 {
     double v = 0;
-    return rt_live_value(a->s->live, r, a->ws->qlist[qi], a->list_m, &v) ? v : 0;
+    return rt_live_value(a->s->live, r, a->s->ws->qlist[qi], list_state(a)->measure, &v) ? v : 0;
 }
 
 static int contains_ci(const char *hay, const char *needle)
@@ -186,26 +193,28 @@ static int in_set(const rt_qset *set, uint32_t q)
     return 0;
 }
 
-static int visible(const app *a, size_t qi)
+static int visible(app *a, size_t qi)
 {
-    uint32_t q = a->ws->qlist[qi];
+    struct list_state *l = list_state(a);
+    uint32_t q = a->s->ws->qlist[qi];
     if (a->set && !in_set(rt_annot_set(a->s->annot, a->set), q))
         return 0;
-    if (a->text_filter[0]) {
-        const char *t = rt_workspace_query_text(a->ws, q);
-        if (!contains_ci(rt_strtab_str(a->ws->qids, q), a->text_filter) && !(t && contains_ci(t, a->text_filter)))
+    if (l->text_filter[0]) {
+        const char *t = rt_workspace_query_text(a->s->ws, q);
+        if (!contains_ci(rt_strtab_str(a->s->ws->qids, q), l->text_filter) && !(t && contains_ci(t, l->text_filter)))
             return 0;
     }
     /* the same conditions as :sample, over the judged queries (unjudged ones cannot fail), but
      * those that read no qrels (tags, contrasts) over every query */
-    rt_cond_kind k = a->cond.kind;
+    rt_cond_kind k = l->cond.kind;
     int any = k == RT_COND_RBO || k == RT_COND_JACCARD || k == RT_COND_TAGGED || k == RT_COND_UNTAGGED;
-    return !a->filtering || ((any || rt_live_is_judged(a->s->live, q)) && rt_condition_holds(a->s, &a->cond, q));
+    return !l->filtering || ((any || rt_live_is_judged(a->s->live, q)) && rt_condition_holds(a->s, &l->cond, q));
 }
 
-static double delta_of(const app *a, size_t qi)
+static double delta_of(app *a, size_t qi)
 {
-    return value_of(a, qi, a->delta_a) - value_of(a, qi, a->delta_b);
+    struct list_state *l = list_state(a);
+    return value_of(a, qi, l->delta_a) - value_of(a, qi, l->delta_b);
 }
 
 /* Natural order: runs of digits compare as numbers (q2 before q10), the rest byte by byte. */
@@ -242,27 +251,29 @@ static int natural_cmp(const char *a, const char *b)
 
 static int row_cmp(const void *x, const void *y, void *ctx)
 {
-    const app *a = ctx;
+    app *a = ctx;
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
     size_t i = *(const size_t *)x, j = *(const size_t *)y;
     int c = 0;
-    switch (a->sort) {
+    switch (l->sort) {
     case SORT_ORDER:
         break;
     case SORT_QID:
-        c = natural_cmp(rt_strtab_str(a->ws->qids, a->ws->qlist[i]), rt_strtab_str(a->ws->qids, a->ws->qlist[j]));
+        c = natural_cmp(rt_strtab_str(ws->qids, ws->qlist[i]), rt_strtab_str(ws->qids, ws->qlist[j]));
         break;
     case SORT_TEXT: {
-        const char *s = rt_workspace_query_text(a->ws, a->ws->qlist[i]);
-        const char *t = rt_workspace_query_text(a->ws, a->ws->qlist[j]);
+        const char *s = rt_workspace_query_text(a->s->ws, ws->qlist[i]);
+        const char *t = rt_workspace_query_text(a->s->ws, ws->qlist[j]);
         c = strcmp(s ? s : "", t ? t : "");
         break;
     }
     case SORT_RUN: {
-        double s = value_of(a, i, a->sort_run), t = value_of(a, j, a->sort_run);
+        double s = value_of(a, i, l->sort_run), t = value_of(a, j, l->sort_run);
         c = s < t ? -1 : s > t;
         if (!c) {
-            size_t fs = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[i]);
-            size_t ft = rt_session_first_rel(a->s, a->sort_run, a->ws->qlist[j]);
+            size_t fs = rt_session_first_rel(a->s, l->sort_run, ws->qlist[i]);
+            size_t ft = rt_session_first_rel(a->s, l->sort_run, ws->qlist[j]);
             fs = fs ? fs : (size_t)-1;
             ft = ft ? ft : (size_t)-1;
             c = fs > ft ? -1 : fs < ft;   /* worse (later or no) first relevant first */
@@ -275,7 +286,7 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_JUDGED:
-        c = a->judged[i] < a->judged[j] ? -1 : a->judged[i] > a->judged[j];
+        c = l->judged[i] < l->judged[j] ? -1 : l->judged[i] > l->judged[j];
         break;
     case SORT_CONTRAST: {
         double ci = contrast_of(a, i), cj = contrast_of(a, j);   /* most different (lowest) first */
@@ -285,45 +296,48 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_TAGS: {
-        size_t ti = rt_annot_tag_count(a->s->annot, a->ws->qlist[i]);
-        size_t tj = rt_annot_tag_count(a->s->annot, a->ws->qlist[j]);
+        size_t ti = rt_annot_tag_count(a->s->annot, ws->qlist[i]);
+        size_t tj = rt_annot_tag_count(a->s->annot, ws->qlist[j]);
         c = ti < tj ? -1 : ti > tj;
         break;
     }
     }
-    if (a->sort_desc)
+    if (l->sort_desc)
         c = -c;
     return c ? c : (i < j ? -1 : i > j);
 }
 
 void app_refresh_rows(app *a)
 {
-    size_t keep = a->nrows ? a->rows_idx[a->sel < a->nrows ? a->sel : 0] : 0;
-    a->nrows = 0;
-    for (size_t i = 0; i < a->ws->nq; i++)
+    struct list_state *l = list_state(a);
+    size_t keep = l->nrows ? l->rows_idx[l->sel < l->nrows ? l->sel : 0] : 0;
+    l->nrows = 0;
+    for (size_t i = 0; i < a->s->ws->nq; i++)
         if (visible(a, i))
-            a->rows_idx[a->nrows++] = i;
-    qsort_r(a->rows_idx, a->nrows, sizeof *a->rows_idx, row_cmp, a);
-    a->sel = 0;
-    for (size_t k = 0; k < a->nrows; k++)
-        if (a->rows_idx[k] == keep)
-            a->sel = k;
-    a->top = 0;
+            l->rows_idx[l->nrows++] = i;
+    qsort_r(l->rows_idx, l->nrows, sizeof *l->rows_idx, row_cmp, a);
+    l->sel = 0;
+    for (size_t k = 0; k < l->nrows; k++)
+        if (l->rows_idx[k] == keep)
+            l->sel = k;
+    l->top = 0;
 }
 
 /* After a sort, a filter or a search the list starts at its first row, focused: the rows the
  * user asked for are on screen from the top (a live update keeps the focused query instead). */
 void app_rows_to_top(app *a)
 {
+    struct list_state *l = list_state(a);
     app_refresh_rows(a);
-    a->sel = 0;
-    a->top = 0;
+    l->sel = 0;
+    l->top = 0;
 }
 
 /* ---- actions on the list ------------------------------------------------------------------ */
 
 int act_search(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     if (a->view == VIEW_PASSAGE)   /* / in the passage view searches the passage */
         return act_find(a, arg);
     if (!arg) {
@@ -332,27 +346,28 @@ int act_search(app *a, const char *arg)
         a->line[0] = '\0';
         return 0;
     }
-    snprintf(a->text_filter, sizeof a->text_filter, "%s", arg);
+    snprintf(l->text_filter, sizeof l->text_filter, "%s", arg);
     app_show_list(a);
     app_rows_to_top(a);
-    app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", a->nrows, arg);
+    app_message(a, 0, *arg ? "%zu queries match \"%s\"" : "%zu queries", l->nrows, arg);
     return 0;
 }
 
 static int set_sort(app *a, const char *key)
 {
+    struct list_state *l = list_state(a);
     static const struct { const char *n; sort_key k; } keys[] = {
         {"order", SORT_ORDER}, {"qid", SORT_QID}, {"text", SORT_TEXT},
         {"delta", SORT_DELTA}, {"judged", SORT_JUDGED}, {"tags", SORT_TAGS},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(key, keys[i].n) == 0) {
-            a->sort = keys[i].k;
+            l->sort = keys[i].k;
             return 0;
         }
     if (!strcmp(key, "rbo") || !strcmp(key, "jaccard")) {   /* shows the column too */
-        a->contrast = key[0] == 'r' ? 1 : 2;
-        a->sort = SORT_CONTRAST;
+        l->contrast = key[0] == 'r' ? 1 : 2;
+        l->sort = SORT_CONTRAST;
         return 0;
     }
     size_t r = app_find_run(a, key);
@@ -361,27 +376,29 @@ static int set_sort(app *a, const char *key)
                     key);
         return -1;
     }
-    a->sort = SORT_RUN;
-    a->sort_run = r;
+    l->sort = SORT_RUN;
+    l->sort_run = r;
     return 0;
 }
 
 int act_sort(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
     if (!arg || !*arg) {
         /* cycle: order → qid → text → each run → delta → judged → tags → order; the contrast
          * sort (:sort rbo|jaccard, a click on its header) is no step of it and goes on as tags does */
-        if (a->sort == SORT_RUN && a->sort_run + 1 < a->ws->nruns)
-            a->sort_run++;
-        else if (a->sort == SORT_TEXT) {
-            a->sort = SORT_RUN;
-            a->sort_run = 0;
-        } else if (a->sort == SORT_RUN)
-            a->sort = SORT_DELTA;
-        else if (a->sort >= SORT_TAGS)
-            a->sort = SORT_ORDER;
+        if (l->sort == SORT_RUN && l->sort_run + 1 < ws->nruns)
+            l->sort_run++;
+        else if (l->sort == SORT_TEXT) {
+            l->sort = SORT_RUN;
+            l->sort_run = 0;
+        } else if (l->sort == SORT_RUN)
+            l->sort = SORT_DELTA;
+        else if (l->sort >= SORT_TAGS)
+            l->sort = SORT_ORDER;
         else
-            a->sort = (sort_key)(a->sort + 1);
+            l->sort = (sort_key)(l->sort + 1);
     } else {
         char key[128], dir[16] = "";
         if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)
@@ -390,66 +407,70 @@ int act_sort(app *a, const char *arg)
             app_message(a, 1, "sort direction is asc or desc, not \"%s\"", dir);
             return -1;
         }
-        a->sort_desc = strcmp(dir, "desc") == 0;
+        l->sort_desc = strcmp(dir, "desc") == 0;
     }
     app_rows_to_top(a);
     const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
-                           a->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
-    if (a->sort == SORT_RUN)
-        app_message(a, 0, "sorted by %s of %s%s", a->ws->ms[a->list_m].name, rt_run_name(a->ws->runs[a->sort_run].run),
-                    a->sort_desc ? ", descending" : "");
+                           l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
+    if (l->sort == SORT_RUN)
+        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[l->sort_run].run),
+                    l->sort_desc ? ", descending" : "");
     else
-        app_message(a, 0, "sorted by %s%s", names[a->sort], a->sort_desc ? ", descending" : "");
+        app_message(a, 0, "sorted by %s%s", names[l->sort], l->sort_desc ? ", descending" : "");
     return 0;
 }
 
 /* A click on a column header: sort by it, or reverse when it is already the sort. */
 int act_sort_by(app *a, sort_key key, size_t run)
 {
-    if (a->sort == key && (key != SORT_RUN || a->sort_run == run))
-        a->sort_desc = !a->sort_desc;
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
+    if (l->sort == key && (key != SORT_RUN || l->sort_run == run))
+        l->sort_desc = !l->sort_desc;
     else {
-        a->sort = key;
-        a->sort_run = key == SORT_RUN ? run : a->sort_run;
-        a->sort_desc = key == SORT_RUN || key == SORT_DELTA || key == SORT_JUDGED || key == SORT_TAGS;
+        l->sort = key;
+        l->sort_run = key == SORT_RUN ? run : l->sort_run;
+        l->sort_desc = key == SORT_RUN || key == SORT_DELTA || key == SORT_JUDGED || key == SORT_TAGS;
     }
     app_rows_to_top(a);
     const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
-                           a->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
+                           l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
     if (key == SORT_RUN)
-        app_message(a, 0, "sorted by %s of %s%s", a->ws->ms[a->list_m].name, rt_run_name(a->ws->runs[run].run),
-                    a->sort_desc ? ", descending" : "");
+        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[run].run),
+                    l->sort_desc ? ", descending" : "");
     else
-        app_message(a, 0, "sorted by %s%s", names[key], a->sort_desc ? ", descending" : "");
+        app_message(a, 0, "sorted by %s%s", names[key], l->sort_desc ? ", descending" : "");
     return 0;
 }
 
 int act_reverse(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     (void)arg;
-    a->sort_desc = !a->sort_desc;
+    l->sort_desc = !l->sort_desc;
     app_rows_to_top(a);
-    app_message(a, 0, "sort %s", a->sort_desc ? "descending" : "ascending");
+    app_message(a, 0, "sort %s", l->sort_desc ? "descending" : "ascending");
     return 0;
 }
 
 int act_filter(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     char kind[32] = "";
     rt_err err;
     if (!arg || sscanf(arg, "%31s", kind) < 1 || strcmp(kind, "none") == 0) {
-        a->filtering = 0;
-        a->text_filter[0] = '\0';
+        l->filtering = 0;
+        l->text_filter[0] = '\0';
     } else if (strcmp(kind, "text") == 0) {
         const char *t = strstr(arg, "text") + 4;
         while (*t == ' ')
             t++;
-        snprintf(a->text_filter, sizeof a->text_filter, "%s", t);
-    } else if (rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK ||
-               (a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS) &&   /* a run still being read */
-                rt_condition_parse(a->ws, arg, &a->cond, &err) == RT_OK)) {
-        a->filtering = 1;
-        a->cond.measure = a->list_m;   /* worse / better: on the list's measure */
+        snprintf(l->text_filter, sizeof l->text_filter, "%s", t);
+    } else if (rt_condition_parse(a->s->ws, arg, &l->cond, &err) == RT_OK ||
+               (a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS) &&   /* a run still being read */
+                rt_condition_parse(a->s->ws, arg, &l->cond, &err) == RT_OK)) {
+        l->filtering = 1;
+        l->cond.measure = l->measure;   /* worse / better: on the list's measure */
     } else {
         app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B [MIN_DELTA] | "
                     "better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | jaccard RUN_A RUN_B MAX | zero RUN | tagged | untagged");
@@ -457,7 +478,7 @@ int act_filter(app *a, const char *arg)
     }
     app_show_list(a);
     app_rows_to_top(a);
-    app_message(a, 0, "%zu queries shown", a->nrows);
+    app_message(a, 0, "%zu queries shown", l->nrows);
     return 0;
 }
 
@@ -467,8 +488,8 @@ int act_failing(app *a, const char *arg)
 {
     (void)arg;
     char buf[160];
-    const char *run = rt_run_name(a->ws->runs[view_focused_run(a)].run);
-    if (!strcmp(a->ws->ms[a->list_m].name, "RR@10"))
+    const char *run = rt_run_name(a->s->ws->runs[view_focused_run(a)].run);
+    if (!strcmp(a->s->ws->ms[list_state(a)->measure].name, "RR@10"))
         snprintf(buf, sizeof buf, "notop 5 %s", run);
     else
         snprintf(buf, sizeof buf, "zero %s", run);
@@ -479,18 +500,19 @@ int act_clear_filter(app *a, const char *arg) { (void)arg; return act_filter(a, 
 
 int act_goto(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     if (!arg || !*arg) {
         app_message(a, 1, "usage: :goto QID");
         return -1;
     }
-    uint32_t q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
-    if (q == RT_NO_ID && a->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* one only a later run ranks? */
-        q = rt_strtab_find(a->ws->qids, arg, strlen(arg));
-    for (size_t i = 0; q != RT_NO_ID && i < a->ws->nq; i++)
-        if (a->ws->qlist[i] == q) {
-            for (size_t k = 0; k < a->nrows; k++)
-                if (a->rows_idx[k] == i)
-                    a->sel = k;
+    uint32_t q = rt_strtab_find(a->s->ws->qids, arg, strlen(arg));
+    if (q == RT_NO_ID && a->s->ws->runs_pending && app_wait(a, APP_WAIT_RUNS))   /* one only a later run ranks? */
+        q = rt_strtab_find(a->s->ws->qids, arg, strlen(arg));
+    for (size_t i = 0; q != RT_NO_ID && i < a->s->ws->nq; i++)
+        if (a->s->ws->qlist[i] == q) {
+            for (size_t k = 0; k < l->nrows; k++)
+                if (l->rows_idx[k] == i)
+                    l->sel = k;
             app_set_query(a, i);
             app_show_list(a);
             app_push(a, VIEW_COMPARE);
@@ -502,6 +524,7 @@ int act_goto(app *a, const char *arg)
 
 int act_delta(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     char x[128], y[128];
     if (!arg || sscanf(arg, "%127s %127s", x, y) != 2) {
         app_message(a, 1, "usage: :delta RUN_A RUN_B");
@@ -512,47 +535,48 @@ int act_delta(app *a, const char *arg)
         app_message(a, 1, "unknown run in \"%s\"", arg);
         return -1;
     }
-    a->delta_a = r1;
-    a->delta_b = r2;
+    l->delta_a = r1;
+    l->delta_b = r2;
     app_refresh_rows(a);
     return 0;
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
 
+/* The qid column's width: the widest listed qid's, at most 16; worked out again when the listed
+ * queries grow (runs read later add some). */
 static int qid_width(app *a)
 {
-    static int qid_w;   /* computed once for the listed queries (runs read later add some) */
-    static size_t for_nq;
-    if (qid_w && for_nq == a->ws->nq)
-        return qid_w;
-    for_nq = a->ws->nq;
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
+    if (l->qid_w && l->qid_w_nq == ws->nq)
+        return l->qid_w;
+    l->qid_w_nq = ws->nq;
     int w = 3;
-    for (size_t i = 0; i < a->ws->nq; i++) {
-        int n = (int)rt_text_width(rt_strtab_str(a->ws->qids, a->ws->qlist[i]),
-                                   rt_strtab_len(a->ws->qids, a->ws->qlist[i]));
+    for (size_t i = 0; i < ws->nq; i++) {
+        int n = (int)rt_text_width(rt_strtab_str(ws->qids, ws->qlist[i]), rt_strtab_len(ws->qids, ws->qlist[i]));
         if (n > w)
             w = n;
     }
-    qid_w = w > 16 ? 16 : w;
-    return qid_w;
+    l->qid_w = w > 16 ? 16 : w;
+    return l->qid_w;
 }
 
 /* How many run columns fit beside qid, a query text of at least 16 columns, delta and counts. */
-static size_t runs_shown(const app *a, int qw)
+static size_t runs_shown(app *a, int qw)
 {
     int rest = a->cols - qw - 1 - 16 - DELTA_W - 2 * COUNT_W;
     size_t n = rest > 0 ? (size_t)(rest / RUN_W) : 0;
-    return n < a->ws->nruns ? n : a->ws->nruns;
+    return n < a->s->ws->nruns ? n : a->s->ws->nruns;
 }
 
 char **app_run_short_names(const app *a, size_t width, char *legend, size_t n)
 {
-    size_t nr = a->ws->nruns;
+    size_t nr = a->s->ws->nruns;
     const char **full = rt_calloc(nr + 1, sizeof *full);
     char **out = rt_calloc(nr + 1, sizeof *out);
     for (size_t r = 0; r < nr; r++)
-        full[r] = rt_run_name(a->ws->runs[r].run);
+        full[r] = rt_run_name(a->s->ws->runs[r].run);
     size_t k = rt_text_short_names(full, nr, width, out);
     size_t o = 0;
     legend[0] = '\0';
@@ -570,36 +594,60 @@ void app_free_names(char **names, size_t n)
     free(names);
 }
 
-static void draw(app *a, int top, int height)
+/* The list's columns on screen: the qid's and the query text's widths, the run columns shown
+ * (nr) from the first, l->hoff. */
+typedef struct list_layout {
+    int qw, textw;
+    size_t nr;
+} list_layout;
+
+/* Works out the columns, keeping the focused run among the run columns shown (h/l move it,
+ * scrolling them). */
+static list_layout layout(app *a)
 {
-    int qw = qid_width(a);
-    size_t nr = runs_shown(a, qw), nruns = a->ws->nruns;
-    int textw = a->cols - qw - 1 - (int)nr * RUN_W - DELTA_W - 2 * COUNT_W - (a->contrast ? CONTRAST_W : 0);
-    if (textw < 4)
-        textw = 4;
-    /* the focused run is always among the columns shown (h/l move it, scrolling them) */
+    struct list_state *l = list_state(a);
+    size_t nruns = a->s->ws->nruns;
+    list_layout c;
+    c.qw = qid_width(a);
+    c.nr = runs_shown(a, c.qw);
+    c.textw = a->cols - c.qw - 1 - (int)c.nr * RUN_W - DELTA_W - 2 * COUNT_W - (l->contrast ? CONTRAST_W : 0);
+    if (c.textw < 4)
+        c.textw = 4;
     if (a->col >= nruns)
         a->col = 0;
-    if (a->col < a->list_hoff)
-        a->list_hoff = a->col;
-    if (nr && a->col >= a->list_hoff + nr)
-        a->list_hoff = a->col - nr + 1;
-    if (a->list_hoff + nr > nruns)
-        a->list_hoff = nruns - nr;
-    app_show_columns(a, a->list_hoff, nr, nruns, "runs");
+    if (a->col < l->hoff)
+        l->hoff = a->col;
+    if (c.nr && a->col >= l->hoff + c.nr)
+        l->hoff = a->col - c.nr + 1;
+    if (l->hoff + c.nr > nruns)
+        l->hoff = nruns - c.nr;
+    app_show_columns(a, l->hoff, c.nr, nruns, "runs");
+    return c;
+}
+
+/* One header cell from column x, w wide, that sorts by key (run: of SORT_RUN) when clicked;
+ * returns the next cell's column. */
+static int header_cell(app *a, int y, int x, int w, const char *text, sort_key key, size_t run)
+{
+    draw_text(y, x, w, text, strlen(text), ROLE_HEADER, NULL);
+    app_region(a, y, x, x + w, REGION_SORT, key, run);
+    return x + w;
+}
+
+/* The header row (each column sorts when clicked) and, below it when any run name had to be
+ * shortened, which short name is which run; returns the rows that legend took. */
+static int draw_header(app *a, int top, int height, const list_layout *c)
+{
+    struct list_state *l = list_state(a);
+    rt_workspace *ws = a->s->ws;
     char legend[1024];
     char **names = app_run_short_names(a, RUN_W - 2, legend, sizeof legend);   /* a marker and a gap */
-    int x = 0;
-    draw_text(top, x, qw + 1, "qid", 3, ROLE_HEADER, NULL);
-    app_region(a, top, x, x + qw + 1, REGION_SORT, SORT_QID, 0);
-    x += qw + 1;
+    int x = header_cell(a, top, 0, c->qw + 1, "qid", SORT_QID, 0);
     char qh[80];
-    int ql = snprintf(qh, sizeof qh, "query (%s)", a->ws->ms[a->list_m].name);
-    draw_text(top, x, textw, qh, (size_t)ql, ROLE_HEADER, NULL);
-    app_region(a, top, x, x + textw, REGION_SORT, SORT_TEXT, 0);
-    x += textw;
-    for (size_t k = 0; k < nr; k++) {
-        size_t r = a->list_hoff + k;
+    snprintf(qh, sizeof qh, "query (%s)", ws->ms[l->measure].name);
+    x = header_cell(a, top, x, c->textw, qh, SORT_TEXT, 0);
+    for (size_t k = 0; k < c->nr; k++) {
+        size_t r = l->hoff + k;
         app_region(a, top, x, x + RUN_W, REGION_SORT, SORT_RUN, r);
         draw_text(top, x, 1, r == a->col ? ">" : " ", 1, ROLE_HEADER, NULL);
         draw_text(top, x + 1, RUN_W - 2, names[r], strlen(names[r]), ROLE_HEADER, NULL);
@@ -607,113 +655,126 @@ static void draw(app *a, int top, int height)
         x += RUN_W;
     }
     char dh[32];
-    snprintf(dh, sizeof dh, "Δ%zu-%zu", a->delta_a + 1, a->delta_b + 1);
-    draw_text(top, x, DELTA_W, dh, strlen(dh), ROLE_HEADER, NULL);
-    app_region(a, top, x, x + DELTA_W, REGION_SORT, SORT_DELTA, 0);
+    snprintf(dh, sizeof dh, "Δ%zu-%zu", l->delta_a + 1, l->delta_b + 1);
+    x = header_cell(a, top, x, DELTA_W, dh, SORT_DELTA, 0);
+    if (l->contrast)
+        x = header_cell(a, top, x, CONTRAST_W, l->contrast == 2 ? "Jac@10" : "RBO", SORT_CONTRAST, 0);
+    x = header_cell(a, top, x, COUNT_W, "judged", SORT_JUDGED, 0);
+    header_cell(a, top, x, a->cols - x, "tags", SORT_TAGS, 0);
+    app_free_names(names, ws->nruns);
+    if (legend[0] && height > 4)   /* which short name is which run */
+        return draw_wrapped(top + 1, 0, a->cols, height > 12 ? 2 : 1, legend, strlen(legend), ROLE_DIM);
+    return 0;
+}
+
+/* Run r's cell of query qi: the rank of its first relevant passage and its value of the list's
+ * measure ("-" for a query without judgments). */
+static void run_cell(app *a, size_t qi, size_t r, int judged, char *cell, size_t n)
+{
+    uint32_t q = a->s->ws->qlist[qi];
+    size_t fr = rt_session_first_rel(a->s, r, q);
+    double v = value_of(a, qi, r);
+    char vs[24];
+    if (rt_measure_is_sum(&a->s->ws->ms[list_state(a)->measure]))
+        snprintf(vs, sizeof vs, "%4.0f", v);
+    else
+        snprintf(vs, sizeof vs, "%.2f", v);
+    if (!judged)
+        snprintf(cell, n, "   -   -");
+    else if (fr)
+        snprintf(cell, n, "%4zu %s", fr, vs);
+    else
+        snprintf(cell, n, "   - %s", vs);
+}
+
+/* Row k of the list on screen row y. */
+static void draw_row(app *a, int y, size_t k, const list_layout *c)
+{
+    struct list_state *l = list_state(a);
+    rt_workspace *ws = a->s->ws;
+    size_t qi = l->rows_idx[k];
+    uint32_t q = ws->qlist[qi];
+    term_role role = k == l->sel ? ROLE_SELECTED : ROLE_NORMAL;
+    app_region(a, y, 0, a->cols, REGION_CURSOR, k, 0);
+    int x = 0;
+    draw_text(y, x, c->qw, rt_strtab_str(ws->qids, q), rt_strtab_len(ws->qids, q), role, NULL);
+    draw_fill(y, x + c->qw, 1, role);
+    x += c->qw + 1;
+    const char *t = rt_workspace_query_text(ws, q);
+    draw_text(y, x, c->textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
+    x += c->textw;
+    int judged = rt_live_is_judged(a->s->live, q);
+    char cell[48];
+    for (size_t r = l->hoff; r < l->hoff + c->nr; r++) {
+        run_cell(a, qi, r, judged, cell, sizeof cell);
+        draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
+        x += RUN_W;
+    }
+    double d = value_of(a, qi, l->delta_a) - value_of(a, qi, l->delta_b);
+    snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
+    term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
+    draw_text(y, x, DELTA_W, cell, strlen(cell), drole, NULL);
     x += DELTA_W;
-    if (a->contrast) {
-        const char *ch = a->contrast == 2 ? "Jac@10" : "RBO";
-        draw_text(top, x, CONTRAST_W, ch, strlen(ch), ROLE_HEADER, NULL);
-        app_region(a, top, x, x + CONTRAST_W, REGION_SORT, SORT_CONTRAST, 0);
+    if (l->contrast) {
+        double cv = contrast_of(a, qi);
+        if (cv < 0)
+            snprintf(cell, sizeof cell, "-");
+        else
+            snprintf(cell, sizeof cell, "%.3f", cv);
+        draw_text(y, x, CONTRAST_W, cell, strlen(cell), role, NULL);
         x += CONTRAST_W;
     }
-    draw_text(top, x, COUNT_W, "judged", 6, ROLE_HEADER, NULL);
-    app_region(a, top, x, x + COUNT_W, REGION_SORT, SORT_JUDGED, 0);
+    snprintf(cell, sizeof cell, "%u", l->judged[qi]);
+    draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
     x += COUNT_W;
-    draw_text(top, x, a->cols - x, "tags", 4, ROLE_HEADER, NULL);
-    app_region(a, top, x, a->cols, REGION_SORT, SORT_TAGS, 0);
-    app_free_names(names, nruns);
-    if (legend[0] && height > 4) {   /* which short name is which run */
-        int lr = draw_wrapped(top + 1, 0, a->cols, height > 12 ? 2 : 1, legend, strlen(legend), ROLE_DIM);
-        top += lr;
-        height -= lr;
-    }
+    snprintf(cell, sizeof cell, "%zu", rt_annot_tag_count(a->s->annot, q));
+    draw_text(y, x, a->cols - x, cell, strlen(cell), role, NULL);
+}
 
+static void draw(app *a, int top, int height)
+{
+    struct list_state *l = list_state(a);
+    list_layout c = layout(a);
+    int lr = draw_header(a, top, height, &c);
+    top += lr;
+    height -= lr;
     int h = height - 1;
-    if (a->sel < a->top)
-        a->top = a->sel;
-    if (h > 0 && a->sel >= a->top + (size_t)h)
-        a->top = a->sel - (size_t)h + 1;
-    if (a->nrows == 0) {
+    if (l->sel < l->top)
+        l->top = l->sel;
+    if (h > 0 && l->sel >= l->top + (size_t)h)
+        l->top = l->sel - (size_t)h + 1;
+    if (l->nrows == 0) {
         const char *m = "No query matches the filter (F shows all).";
         draw_text(top + 1, 0, a->cols, m, strlen(m), ROLE_DIM, NULL);
         return;
     }
-    for (int row = 0; row < h && a->top + (size_t)row < a->nrows; row++) {
-        size_t k = a->top + (size_t)row, qi = a->rows_idx[k];
-        uint32_t q = a->ws->qlist[qi];
-        term_role role = k == a->sel ? ROLE_SELECTED : ROLE_NORMAL;
-        int y = top + 1 + row;
-        app_region(a, y, 0, a->cols, REGION_CURSOR, k, 0);
-        x = 0;
-        draw_text(y, x, qw, rt_strtab_str(a->ws->qids, q), rt_strtab_len(a->ws->qids, q), role, NULL);
-        draw_fill(y, x + qw, 1, role);
-        x += qw + 1;
-        const char *t = rt_workspace_query_text(a->ws, q);
-        draw_text(y, x, textw, t ? t : "", t ? strlen(t) : 0, role, NULL);
-        x += textw;
-        int judged = rt_live_is_judged(a->s->live, q);
-        const rt_measure *lm = &a->ws->ms[a->list_m];
-        for (size_t r = a->list_hoff; r < a->list_hoff + nr; r++) {
-            size_t fr = rt_session_first_rel(a->s, r, q);
-            double v = value_of(a, qi, r);
-            char cell[48], vs[24];
-            if (rt_measure_is_sum(lm))
-                snprintf(vs, sizeof vs, "%4.0f", v);
-            else
-                snprintf(vs, sizeof vs, "%.2f", v);
-            if (!judged)
-                snprintf(cell, sizeof cell, "   -   -");
-            else if (fr)
-                snprintf(cell, sizeof cell, "%4zu %s", fr, vs);
-            else
-                snprintf(cell, sizeof cell, "   - %s", vs);
-            draw_text(y, x, RUN_W, cell, strlen(cell), role, NULL);
-            x += RUN_W;
-        }
-        double d = value_of(a, qi, a->delta_a) - value_of(a, qi, a->delta_b);
-        char cell[32];
-        snprintf(cell, sizeof cell, judged ? "%+.2f" : "-", d);
-        term_role drole = role == ROLE_SELECTED || !judged ? role : d > 0 ? ROLE_GOOD : d < 0 ? ROLE_BAD : role;
-        draw_text(y, x, DELTA_W, cell, strlen(cell), drole, NULL);
-        x += DELTA_W;
-        if (a->contrast) {
-            double cv = contrast_of(a, qi);
-            if (cv < 0)
-                snprintf(cell, sizeof cell, "-");
-            else
-                snprintf(cell, sizeof cell, "%.3f", cv);
-            draw_text(y, x, CONTRAST_W, cell, strlen(cell), role, NULL);
-            x += CONTRAST_W;
-        }
-        snprintf(cell, sizeof cell, "%u", a->judged[qi]);
-        draw_text(y, x, COUNT_W, cell, strlen(cell), role, NULL);
-        x += COUNT_W;
-        snprintf(cell, sizeof cell, "%zu", rt_annot_tag_count(a->s->annot, q));
-        draw_text(y, x, a->cols - x, cell, strlen(cell), role, NULL);
-    }
+    for (int row = 0; row < h && l->top + (size_t)row < l->nrows; row++)
+        draw_row(a, top + 1 + row, l->top + (size_t)row, &c);
 }
 
 static int focus(app *a, uint32_t *qid, uint32_t *pid)
 {
+    struct list_state *l = list_state(a);
     *pid = RT_NO_ID;
-    if (!a->nrows)
+    if (!l->nrows)
         return 0;
-    *qid = a->ws->qlist[a->rows_idx[a->sel]];
+    *qid = a->s->ws->qlist[l->rows_idx[l->sel]];
     return 1;
 }
 
 static size_t *cursor(app *a, size_t *n)
 {
-    *n = a->nrows;
-    return &a->sel;
+    struct list_state *l = list_state(a);
+    *n = l->nrows;
+    return &l->sel;
 }
 
 static int open_query(app *a)
 {
-    if (!a->nrows)
+    struct list_state *l = list_state(a);
+    if (!l->nrows)
         return 0;
-    app_set_query(a, a->rows_idx[a->sel]);
+    app_set_query(a, l->rows_idx[l->sel]);
     app_push(a, VIEW_COMPARE);
     return 0;
 }
@@ -723,16 +784,28 @@ static void side(app *a, int d)
 {
     if (d < 0 && a->col > 0)
         a->col--;
-    else if (d > 0 && a->col + 1 < a->ws->nruns)
+    else if (d > 0 && a->col + 1 < a->s->ws->nruns)
         a->col++;
-    app_message(a, 0, "run %s in focus (f: its failing queries)", rt_run_name(a->ws->runs[a->col].run));
+    app_message(a, 0, "run %s in focus (f: its failing queries)", rt_run_name(a->s->ws->runs[a->col].run));
 }
 
-void list_runs_changed(app *a)
+void list_start(app *a)
 {
-    struct contrast_memo *m = a->contrast_memo;
-    if (!m)
-        return;
+    struct list_state *l = list_state(a);
+    rt_workspace *ws = a->s->ws;
+    l->delta_b = ws->nruns > 1 ? 1 : 0;
+    for (size_t m = 0; m < ws->nm; m++)   /* the list shows RR@10 when the workspace has it */
+        if (!strcmp(ws->ms[m].name, "RR@10")) {
+            l->measure = m;
+            break;
+        }
+    l->rows_idx = rt_calloc(ws->nq + 1, sizeof *l->rows_idx);
+}
+
+static void runs_changed(app *a, void *state)
+{
+    struct contrast_memo *m = &((struct list_state *)state)->memo;
+    (void)a;
     ahead_end(m);   /* it reads the query list, which grows */
     for (int k = 0; k < 2; k++) {
         free(m->v[k]);
@@ -741,58 +814,59 @@ void list_runs_changed(app *a)
     m->ahead_asked = 0;   /* computed ahead again for the pair then */
 }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (!a->contrast_memo)
-        return;
-    ahead_end(a->contrast_memo);
-    free(a->contrast_memo->v[0]);
-    free(a->contrast_memo->v[1]);
-    free(a->contrast_memo);
-    a->contrast_memo = NULL;
+    struct list_state *l = state;
+    ahead_end(&l->memo);
+    free(l->memo.v[0]);
+    free(l->memo.v[1]);
+    free(l->rows_idx);
+    free(l->judged);
 }
 
 const view_ops view_list_ops = {
     .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query, .side = side,
-    .release = release,
+    .state_size = sizeof(struct list_state), .release = release, .runs_changed = runs_changed,
 };
 
 int act_measure(app *a, const char *arg)
 {
-    size_t m = (a->list_m + 1) % a->ws->nm;   /* M: the next measure */
+    struct list_state *l = list_state(a);
+    size_t m = (l->measure + 1) % a->s->ws->nm;   /* M: the next measure */
     if (arg) {
-        for (m = 0; m < a->ws->nm && strcasecmp(a->ws->ms[m].name, arg) != 0; m++)
+        for (m = 0; m < a->s->ws->nm && strcasecmp(a->s->ws->ms[m].name, arg) != 0; m++)
             ;
-        if (m == a->ws->nm) {
+        if (m == a->s->ws->nm) {
             char list[512] = "";
-            for (size_t k = 0; k < a->ws->nm; k++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", a->ws->ms[k].name);
+            for (size_t k = 0; k < a->s->ws->nm; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", a->s->ws->ms[k].name);
             app_message(a, 1, "the workspace has no measure %s (%s; -m or \"measures\" adds others)", arg, list);
             return -1;
         }
     }
-    a->list_m = m;
-    if (a->filtering)
-        a->cond.measure = m;
+    l->measure = m;
+    if (l->filtering)
+        l->cond.measure = m;
     app_refresh_rows(a);
-    app_message(a, 0, "the list shows %s: run columns, delta, sorting and :filter worse/better", a->ws->ms[m].name);
+    app_message(a, 0, "the list shows %s: run columns, delta, sorting and :filter worse/better", a->s->ws->ms[m].name);
     return 0;
 }
 
 int act_contrast(app *a, const char *arg)
 {
+    struct list_state *l = list_state(a);
     if (!arg || (strcmp(arg, "rbo") && strcmp(arg, "jaccard") && strcmp(arg, "none"))) {
         app_message(a, 1, "usage: :contrast rbo|jaccard|none (how differently the delta runs rank each query)");
         return -1;
     }
-    a->contrast = arg[0] == 'r' ? 1 : arg[0] == 'j' ? 2 : 0;
-    if (!a->contrast && a->sort == SORT_CONTRAST)
-        a->sort = SORT_ORDER;
+    l->contrast = arg[0] == 'r' ? 1 : arg[0] == 'j' ? 2 : 0;
+    if (!l->contrast && l->sort == SORT_CONTRAST)
+        l->sort = SORT_ORDER;
     app_refresh_rows(a);
-    app_message(a, 0, a->contrast ? "the %s column compares %s with %s (:sort %s puts the most different first)"
+    app_message(a, 0, l->contrast ? "the %s column compares %s with %s (:sort %s puts the most different first)"
                                   : "no contrast column%s%s%s%s",
-                a->contrast ? (a->contrast == 2 ? "Jaccard@10" : "RBO (p 0.9)") : "",
-                a->contrast ? rt_run_name(a->ws->runs[a->delta_a].run) : "",
-                a->contrast ? rt_run_name(a->ws->runs[a->delta_b].run) : "", a->contrast == 2 ? "jaccard" : a->contrast ? "rbo" : "");
+                l->contrast ? (l->contrast == 2 ? "Jaccard@10" : "RBO (p 0.9)") : "",
+                l->contrast ? rt_run_name(a->s->ws->runs[l->delta_a].run) : "",
+                l->contrast ? rt_run_name(a->s->ws->runs[l->delta_b].run) : "", l->contrast == 2 ? "jaccard" : l->contrast ? "rbo" : "");
     return 0;
 }

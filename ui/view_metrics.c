@@ -28,9 +28,27 @@ typedef struct marks {
     unsigned char *relabels;     /* [r * nm + m]: current differs from base */
 } marks;
 
+/* The panel's own state: its first measure column shown, the run it marks significance against
+ * and the facet it splits by. */
+struct metrics_state {
+    size_t hoff;
+    size_t baseline_run;   /* (size_t)-1: none */
+    size_t facet_by;       /* (size_t)-1: none */
+};
+
+static struct metrics_state *metrics_state(app *a) { return view_state(a, VIEW_METRICS); }
+
+static void init(void *state)
+{
+    struct metrics_state *m = state;
+    m->baseline_run = (size_t)-1;
+    m->facet_by = (size_t)-1;
+}
+
 static void compute_marks(app *a, marks *mk)
 {
-    rt_workspace *ws = a->ws;
+    struct metrics_state *ms = metrics_state(a);
+    rt_workspace *ws = a->s->ws;
     size_t nr = ws->nruns, nm = ws->nm, nq;
     const uint32_t *qs = rt_live_sorted(a->s->live, &nq);
     mk->vs_base = rt_calloc(nr * nm + 1, 1);
@@ -45,11 +63,11 @@ static void compute_marks(app *a, marks *mk)
                 def[r][i * nm + m] = (unsigned char)rt_live_value(a->s->live, r, qs[i], m, &vals[r][i * nm + m]);
     }
     rt_compare_opts o = {.test = RT_TEST_TTEST, .correction = RT_CORRECT_HOLM, .alpha = RT_COMPARE_ALPHA,
-                         .samples = 1, .seed = 1, .baseline = a->baseline_run, .only_test = 1};
+                         .samples = 1, .seed = 1, .baseline = ms->baseline_run, .only_test = 1};
     rt_comparison *c;
     size_t n;
     rt_err err;
-    if (a->baseline_run != (size_t)-1 && nr > 1 &&
+    if (ms->baseline_run != (size_t)-1 && nr > 1 &&
         rt_compare_runs((const double *const *)vals, (const unsigned char *const *)def, nr, nq, nm, &o, &c, &n,
                         &err) == RT_OK) {
         for (size_t i = 0; i < n; i++)
@@ -95,15 +113,16 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
 /* The panel split by a facet's values: a line per value, then each run's values over its queries. */
 static int draw_facet(app *a, int y, int bottom, int namew)
 {
-    rt_workspace *ws = a->ws;
-    const rt_facet *fc = &ws->facets->f[a->facet_by];
+    struct metrics_state *m = metrics_state(a);
+    rt_workspace *ws = a->s->ws;
+    const rt_facet *fc = &ws->facets->f[m->facet_by];
     double *bm = rt_calloc(ws->nm + 1, sizeof *bm), *cm = rt_calloc(ws->nm + 1, sizeof *cm);
     size_t *bn = rt_calloc(ws->nm + 1, sizeof *bn), *cn = rt_calloc(ws->nm + 1, sizeof *cn);
     uint32_t *sub = rt_calloc(ws->nq + 1, sizeof *sub);
     for (size_t v = 0; v <= fc->nv && y < bottom; v++) {
         size_t n = 0;
         for (size_t i = 0; i < ws->nq; i++) {
-            size_t qv = rt_facet_value(ws->facets, a->facet_by, ws->qlist[i]);
+            size_t qv = rt_facet_value(ws->facets, m->facet_by, ws->qlist[i]);
             if (v == fc->nv ? qv == (size_t)-1 : qv == v)
                 sub[n++] = ws->qlist[i];
         }
@@ -129,21 +148,22 @@ static int draw_facet(app *a, int y, int bottom, int namew)
 
 int act_by(app *a, const char *arg)
 {
+    struct metrics_state *m = metrics_state(a);
     if (!arg || !strcmp(arg, "none")) {
-        a->facet_by = (size_t)-1;
+        m->facet_by = (size_t)-1;
         app_message(a, 0, "the metrics panel is not split");
         return 0;
     }
-    size_t k = rt_facets_find(a->ws->facets, arg);
+    size_t k = rt_facets_find(a->s->ws->facets, arg);
     if (k == (size_t)-1) {
         char list[400] = "";
-        for (size_t i = 0; a->ws->facets && i < a->ws->facets->n; i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", a->ws->facets->f[i].name);
-        app_message(a, 1, a->ws->facets ? "no facet %s (%s)" : "no facets in this workspace (\"facets\", or --facets F)%s%s",
-                    a->ws->facets ? arg : "", list);
+        for (size_t i = 0; a->s->ws->facets && i < a->s->ws->facets->n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", a->s->ws->facets->f[i].name);
+        app_message(a, 1, a->s->ws->facets ? "no facet %s (%s)" : "no facets in this workspace (\"facets\", or --facets F)%s%s",
+                    a->s->ws->facets ? arg : "", list);
         return -1;
     }
-    a->facet_by = k;
+    m->facet_by = k;
     a->scroll = 0;
     app_push(a, VIEW_METRICS);
     app_message(a, 0, "the metrics panel splits the means by %s", arg);
@@ -152,8 +172,9 @@ int act_by(app *a, const char *arg)
 
 int act_baseline(app *a, const char *arg)
 {
+    struct metrics_state *m = metrics_state(a);
     if (!arg || !strcmp(arg, "none")) {
-        a->baseline_run = (size_t)-1;
+        m->baseline_run = (size_t)-1;
         app_message(a, 0, "no baseline: the metrics panel marks no run");
         return 0;
     }
@@ -162,18 +183,18 @@ int act_baseline(app *a, const char *arg)
         app_message(a, 1, "no run \"%s\" (a name or a number)", arg);
         return -1;
     }
-    a->baseline_run = r;
+    m->baseline_run = r;
     app_message(a, 0, "baseline %s: * marks the runs that differ significantly (paired t-test, Holm, alpha 0.05)",
-                rt_run_name(a->ws->runs[r].run));
+                rt_run_name(a->s->ws->runs[r].run));
     return 0;
 }
 
-static int name_width(const app *a)
+static int name_width(app *a)
 {
     int namew = 8;
-    for (size_t r = 0; r < a->ws->nruns; r++) {
-        const char *n = rt_run_name(a->ws->runs[r].run);
-        int w = (int)rt_text_width(n, strlen(n)) + (r == a->baseline_run ? 4 : 0);
+    for (size_t r = 0; r < a->s->ws->nruns; r++) {
+        const char *n = rt_run_name(a->s->ws->runs[r].run);
+        int w = (int)rt_text_width(n, strlen(n)) + (r == metrics_state(a)->baseline_run ? 4 : 0);
         if (w + 2 > namew)
             namew = w + 2;
     }
@@ -182,17 +203,18 @@ static int name_width(const app *a)
 
 static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const double *cm, const marks *mk)
 {
-    rt_workspace *ws = a->ws;
+    struct metrics_state *mt = metrics_state(a);
+    rt_workspace *ws = a->s->ws;
     int colw = 2 * SUB_W + DELTA_W + 2;
     const char *name = rt_run_name(ws->runs[r].run);
     char label[160];
-    if (mk && r == a->baseline_run) {
+    if (mk && r == mt->baseline_run) {
         snprintf(label, sizeof label, "%s (b)", name);
         name = label;
     }
     draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-    for (size_t m = a->metrics_hoff; m < ws->nm; m++) {
-        int x = namew + (int)(m - a->metrics_hoff) * colw;
+    for (size_t m = mt->hoff; m < ws->nm; m++) {
+        int x = namew + (int)(m - mt->hoff) * colw;
         if (x + colw > a->cols)
             break;
         char b[32];
@@ -215,7 +237,8 @@ static void draw_row(app *a, int y, int namew, size_t r, const double *bm, const
  * test queries and on the others, when a leakage check ran or a leak was typed. */
 static void draw_split(app *a, int y, int bottom, int namew)
 {
-    rt_workspace *ws = a->ws;
+    struct metrics_state *mt = metrics_state(a);
+    rt_workspace *ws = a->s->ws;
     size_t marked;
     unsigned char *mask = rt_leakage_mask(a->s, a->leak, a->leak_candidates, &marked);
     if (!a->leak && !marked) {
@@ -230,15 +253,15 @@ static void draw_split(app *a, int y, int bottom, int namew)
         if (r == 0) {
             draw_fmt(y++, 0, a->cols, ROLE_NORMAL, "Leakage (%s): duplicated %zu queries, others %zu (:leaked reviewed|candidates)",
                      a->leak_candidates ? "every candidate" : "reviewed leaks", ni, no);
-            for (size_t m = a->metrics_hoff; m < ws->nm && namew + (int)(m - a->metrics_hoff + 1) * colw <= a->cols; m++)
-                draw_text(y, namew + (int)(m - a->metrics_hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
+            for (size_t m = mt->hoff; m < ws->nm && namew + (int)(m - mt->hoff + 1) * colw <= a->cols; m++)
+                draw_text(y, namew + (int)(m - mt->hoff) * colw, colw, "dup     others", 14, ROLE_DIM, NULL);
             y++;
         }
         const char *name = rt_run_name(ws->runs[r].run);
         draw_text(y, 0, namew, name, strlen(name), ROLE_NORMAL, NULL);
-        for (size_t m = a->metrics_hoff; m < ws->nm && namew + (int)(m - a->metrics_hoff + 1) * colw <= a->cols; m++) {
+        for (size_t m = mt->hoff; m < ws->nm && namew + (int)(m - mt->hoff + 1) * colw <= a->cols; m++) {
             char b[32];
-            int x = namew + (int)(m - a->metrics_hoff) * colw;
+            int x = namew + (int)(m - mt->hoff) * colw;
             int n = rt_measure_format(&ws->ms[m], in[m], 0, b, sizeof b);
             draw_text(y, x, SUB_W, b, (size_t)n, ROLE_NORMAL, NULL);
             n = rt_measure_format(&ws->ms[m], out[m], 0, b, sizeof b);
@@ -253,14 +276,15 @@ static void draw_split(app *a, int y, int bottom, int namew)
 
 static void draw(app *a, int top, int height)
 {
-    rt_workspace *ws = a->ws;
+    struct metrics_state *mt = metrics_state(a);
+    rt_workspace *ws = a->s->ws;
     int namew = name_width(a), colw = 2 * SUB_W + DELTA_W + 2;
     const rt_qset *set = a->set ? rt_annot_set(a->s->annot, a->set) : NULL;
     size_t nl = rt_annot_nlabels(a->s->annot);
     char sig[200] = "";
-    if (!set && a->baseline_run != (size_t)-1)
+    if (!set && mt->baseline_run != (size_t)-1)
         snprintf(sig, sizeof sig, " | * differs from %s (b); delta*: relabels change it (t-test, Holm, 0.05)",
-                 rt_run_name(ws->runs[a->baseline_run].run));
+                 rt_run_name(ws->runs[mt->baseline_run].run));
     else if (!set)
         snprintf(sig, sizeof sig, " | delta*: relabels change it significantly (t-test; :baseline RUN marks runs)");
     char head[512];
@@ -281,11 +305,11 @@ static void draw(app *a, int top, int height)
         fit = 1;
     if (fit > ws->nm)
         fit = ws->nm;
-    if (a->metrics_hoff + fit > ws->nm)
-        a->metrics_hoff = ws->nm - fit;
-    app_show_columns(a, a->metrics_hoff, fit, ws->nm, "measures");
-    for (size_t m = a->metrics_hoff; m < a->metrics_hoff + fit; m++) {
-        int x = namew + (int)(m - a->metrics_hoff) * colw;
+    if (mt->hoff + fit > ws->nm)
+        mt->hoff = ws->nm - fit;
+    app_show_columns(a, mt->hoff, fit, ws->nm, "measures");
+    for (size_t m = mt->hoff; m < mt->hoff + fit; m++) {
+        int x = namew + (int)(m - mt->hoff) * colw;
         draw_text(top + 1, x, colw, ws->ms[m].name, strlen(ws->ms[m].name), ROLE_HEADER, NULL);
         draw_text(top + 2, x, colw, "base    current  delta", 22, ROLE_DIM, NULL);
     }
@@ -306,7 +330,7 @@ static void draw(app *a, int top, int height)
     free(mk.vs_base);
     free(mk.relabels);
     int y = top + 4 + (int)ws->nruns;
-    if (a->scroll == 0 && a->facet_by != (size_t)-1 && ws->facets && y < top + height)
+    if (a->scroll == 0 && mt->facet_by != (size_t)-1 && ws->facets && y < top + height)
         y = draw_facet(a, y, top + height, namew) + 1;
     if (a->scroll == 0 && ws->nruns + 4 < rows && team_session(a)) {
         /* the team's qrels: base ⊕ adjudications ⊕ agreed decisions */
@@ -331,10 +355,13 @@ static void draw(app *a, int top, int height)
 /* h / l: the measure columns that do not fit */
 static void side(app *a, int d)
 {
-    if (d < 0 && a->metrics_hoff > 0)
-        a->metrics_hoff--;
-    else if (d > 0 && a->metrics_hoff + a->hshown < a->ws->nm)
-        a->metrics_hoff++;
+    struct metrics_state *m = metrics_state(a);
+    if (d < 0 && m->hoff > 0)
+        m->hoff--;
+    else if (d > 0 && m->hoff + a->hshown < a->s->ws->nm)
+        m->hoff++;
 }
 
-const view_ops view_metrics_ops = {.name = "metrics", .draw = draw, .side = side};
+const view_ops view_metrics_ops = {
+    .name = "metrics", .draw = draw, .side = side, .state_size = sizeof(struct metrics_state), .init = init,
+};

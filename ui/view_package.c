@@ -12,37 +12,32 @@
 #include "annotate.h"
 #include "app.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
 
 struct package_view {
     char *name;   /* the package's, whole (a prefix may be long) */
-    size_t *rows, nrows, sel, top;   /* indices into the package's pairs */
+    size_t *rows, nrows;             /* indices into the package's pairs */
+    pairlist list;
     size_t nwrong;                   /* rows marked wrong by a reviewer (they come first) */
 };
 
-static struct package_view *K(app *a)
-{
-    if (!a->package_view)
-        a->package_view = rt_calloc(1, sizeof *a->package_view);
-    return a->package_view;
-}
+static struct package_view *package_state(app *a) { return view_state(a, VIEW_PACKAGE); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->package_view) {
-        free(a->package_view->rows);
-        free(a->package_view->name);
-    }
-    free(a->package_view);
-    a->package_view = NULL;
+    struct package_view *k = state;
+    free(k->rows);
+    free(k->name);
 }
 
 static const rt_package_state *state(app *a)
 {
+    struct package_view *pk = package_state(a);
     const rt_package_report *r = team_packages(a);
-    return r && K(a)->name ? rt_package_report_find(r, K(a)->name) : NULL;
+    return r && pk->name ? rt_package_report_find(r, pk->name) : NULL;
 }
 
 /* How many of the team's reviewers marked pair i of p wrong. */
@@ -61,7 +56,7 @@ int package_open_judging(app *a, const char *name)
 {
     if (team_ensure(a) != 0)
         return -1;
-    struct package_view *k = K(a);
+    struct package_view *k = package_state(a);
     char *was = k->name;   /* name may be it */
     k->name = rt_strdup(name);
     free(was);
@@ -73,7 +68,8 @@ int package_open_judging(app *a, const char *name)
     const rt_package *p = s->p;
     free(k->rows);
     k->rows = rt_calloc(p->n + 1, sizeof *k->rows);
-    k->nrows = k->nwrong = k->sel = k->top = 0;
+    k->nrows = k->nwrong = 0;
+    k->list = (pairlist){0, 0};
     for (int pass = 0; pass < 2; pass++)   /* the pairs a reviewer marked wrong first */
         for (size_t i = 0; i < p->n; i++)
             if ((wrong_marks(a, p, i) > 0) == (pass == 0))
@@ -94,40 +90,52 @@ static const rt_package *package(app *a)
     return s ? s->p : NULL;
 }
 
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
+static pairlist *list(app *a) { return &package_state(a)->list; }
+
+static size_t count(app *a) { return package_state(a)->nrows; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
 {
+    struct package_view *pk = package_state(a);
     const rt_package *p = package(a);
-    struct package_view *k = K(a);
-    if (!p || k->sel >= k->nrows)
+    if (!p)
         return 0;
-    *qid = p->qids[k->rows[k->sel]];
-    *pid = p->pids[k->rows[k->sel]];
+    *qid = p->qids[pk->rows[i]];
+    *pid = p->pids[pk->rows[i]];
     return 1;
 }
 
-static size_t *cursor(app *a, size_t *n)
+/* Not judged by the annotator yet. */
+static int todo(app *a, size_t i)
 {
-    *n = K(a)->nrows;
-    return &K(a)->sel;
+    uint32_t q, p;
+    return pair(a, i, &q, &p) && !rt_annot_label(a->s->annot, q, p);
 }
+
+static void draw_row(app *a, int y, size_t i, int focused);
+
+static const pairlist_ops pairs = {
+    .list = list, .count = count, .pair = pair, .todo = todo, .all_done = "you judged every pair of the package",
+    .draw_row = draw_row,
+};
 
 static int judge(app *a, int32_t grade)
 {
     uint32_t q, p;
-    if (!focus(a, &q, &p))
+    if (!pairlist_focus(a, &pairs, &q, &p))
         return 0;
     rt_change ch;
     rt_err err;
     int rc = annotate_outcome(a, rt_session_judge(a->s, q, p, grade, &ch, &err), &ch, &err);
-    if (rc == 0 && K(a)->sel + 1 < K(a)->nrows)
-        K(a)->sel++;
+    if (rc == 0)
+        pairlist_advance(a, &pairs);
     return rc;
 }
 
 int act_judge_relevant(app *a, const char *arg)
 {
     (void)arg;
-    return judge(a, a->ws->level > 0 ? a->ws->level : 1);
+    return judge(a, a->s->ws->level > 0 ? a->s->ws->level : 1);
 }
 
 int act_judge_not_relevant(app *a, const char *arg)
@@ -136,34 +144,28 @@ int act_judge_not_relevant(app *a, const char *arg)
     return judge(a, 0);
 }
 
-static int next_todo(app *a)
+/* Row i: the annotator's decision, the pair, "wrong" when a reviewer marked it so, the passage's
+ * start. */
+static void draw_row(app *a, int y, size_t i, int focused)
 {
     const rt_package *p = package(a);
-    struct package_view *k = K(a);
-    for (size_t step = 1; p && step <= k->nrows; step++) {
-        size_t i = (k->sel + step) % k->nrows;
-        if (!rt_annot_label(a->s->annot, p->qids[k->rows[i]], p->pids[k->rows[i]])) {
-            k->sel = i;
-            return 0;
-        }
-    }
-    app_message(a, 0, "you judged every pair of the package");
-    return 0;
-}
-
-static int open(app *a)
-{
-    uint32_t q, p;
-    if (!focus(a, &q, &p))
-        return 0;
-    app_open_passage(a, q, p);
-    return 0;
+    struct package_view *k = package_state(a);
+    size_t j = k->rows[i];
+    const rt_label *l = rt_annot_label(a->s->annot, p->qids[j], p->pids[j]);
+    /* (the first nwrong rows, and as many on screen: a mark made since the package opened shows
+     * there too) */
+    size_t wrong = i - k->list.top < k->nwrong || i < k->nwrong ? wrong_marks(a, p, j) : 0;
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    rt_workspace *ws = a->s->ws;
+    int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= ws->level ? '+' : '-',
+                     rt_strtab_str(ws->qids, p->qids[j]), rt_strtab_str(ws->pids, p->pids[j]), wrong ? "wrong" : "");
+    app_draw_passage_of(a, y, x, a->cols - x, p->qids[j], p->pids[j], role);
 }
 
 static void draw(app *a, int top, int height)
 {
     const rt_package_state *s = state(a);
-    struct package_view *k = K(a);
+    struct package_view *k = package_state(a);
     if (!s) {
         draw_fmt(top, 0, a->cols, ROLE_ERROR, "the package %s is gone (its maker withdrew it)", k->name);
         return;
@@ -172,31 +174,12 @@ static void draw(app *a, int top, int height)
     size_t mine = 0;
     for (size_t i = 0; i < p->n; i++)
         mine += rt_annot_label(a->s->annot, p->qids[i], p->pids[i]) != NULL;
-    draw_fmt(top, 0, a->cols, ROLE_HEADER, "package %s for %s | you judged %zu/%zu | status %s%s", p->name, p->annotator,
-             mine, p->n, s->status, k->nwrong ? " | marked wrong by a reviewer: first" : "");
-    static const char keys[] = "+ relevant  - not relevant  1-9 tag  N note  x next unjudged  Enter passage";
-    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
-    size_t rows = height > 2 ? (size_t)(height - 2) : 0;
-    if (k->sel >= k->nrows)
-        k->sel = k->nrows ? k->nrows - 1 : 0;
-    if (k->sel < k->top)
-        k->top = k->sel;
-    if (rows && k->sel >= k->top + rows)
-        k->top = k->sel - rows + 1;
-    for (size_t r = 0; r < rows && k->top + r < k->nrows; r++) {
-        size_t i = k->rows[k->top + r];
-        int y = top + 2 + (int)r, focused = k->top + r == k->sel;
-        const rt_label *l = rt_annot_label(a->s->annot, p->qids[i], p->pids[i]);
-        size_t wrong = r < k->nwrong || k->top + r < k->nwrong ? wrong_marks(a, p, i) : 0;
-        term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
-        int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= a->ws->level ? '+' : '-',
-                         rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]),
-                         wrong ? "wrong" : "");
-        app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
-    }
+    pairlist_header(a, top, "+ relevant  - not relevant  1-9 tag  N note  x next unjudged  Enter passage",
+                    "package %s for %s | you judged %zu/%zu | status %s%s", p->name, p->annotator, mine, p->n,
+                    s->status, k->nwrong ? " | marked wrong by a reviewer: first" : "");
+    pairlist_draw(a, &pairs, top + 2, height > 2 ? (size_t)(height - 2) : 0);
 }
 
 const view_ops view_package_ops = {
-    .name = "package", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .release = release,
+    .name = "package", .draw = draw, .pairs = &pairs, .state_size = sizeof(struct package_view), .release = release,
 };

@@ -13,15 +13,22 @@
 #include "app.h"
 #include "draw.h"
 #include "rt_mem.h"
-#include "rt_parse.h"
+#include "rt_num.h"
 #include "team.h"
 #include "view.h"
+
+/* The view's own state: the focused package. */
+struct packages_view {
+    size_t sel;
+};
+
+static struct packages_view *packages_state(app *a) { return view_state(a, VIEW_PACKAGES); }
 
 static size_t *cursor(app *a, size_t *n)
 {
     const rt_package_report *r = team_packages(a);
     *n = r ? r->n : 0;
-    return &a->pkg_sel;
+    return &packages_state(a)->sel;
 }
 
 int act_packages(app *a, const char *arg)
@@ -46,7 +53,7 @@ static int make_packages(app *a, rt_package_plan *plan, size_t nn)
     const char *taken;
     if (!app_wait(a, APP_WAIT_RUNS))   /* the pools are of every run */
         return -1;
-    rt_status st = rt_package_make(a->ws, plan, &ops, &n, &err);
+    rt_status st = rt_package_make(a->s->ws, plan, &ops, &n, &err);
     if (st == RT_OK && (taken = rt_package_name_taken(team_of(a), ops, n, &owner)))   /* it would hide theirs */
         st = rt_err_set(&err, RT_EUSAGE, "a package named %s exists already in %s's journal (give another prefix)",
                         taken, team_of(a)->m[owner].name);
@@ -95,7 +102,7 @@ int act_package(app *a, const char *arg)
         }
         actions_word(&p, v, room);
         int64_t x;
-        int good = rt_parse_int_in(v, 1, (int64_t)1 << 52, &x);
+        int good = rt_num_parse_int_in(v, 1, (int64_t)1 << 52, &x);
         if (good && !strcmp(w, "depth"))
             plan.depth = (size_t)x;
         else if (good && !strcmp(w, "size"))
@@ -141,7 +148,7 @@ out:
 static const rt_package_state *selected(app *a)
 {
     const rt_package_report *r = team_packages(a);
-    return r && a->pkg_sel < r->n ? &r->s[a->pkg_sel] : NULL;
+    return r && packages_state(a)->sel < r->n ? &r->s[packages_state(a)->sel] : NULL;
 }
 
 /* Enter: judge one's own package, review anyone else's. */
@@ -184,13 +191,13 @@ static void draw(app *a, int top, int height)
     draw_fmt(top + 2, 0, a->cols, ROLE_HEADER, "  %-12s %-14s %11s %-10s %-9s %s", "package", "annotator", "judged",
              "status", "mean", "reviewers");
     size_t rows = height > 3 ? (size_t)(height - 3) : 0;
-    if (a->pkg_sel >= r->n)
-        a->pkg_sel = r->n ? r->n - 1 : 0;
-    size_t first = a->pkg_sel >= rows ? a->pkg_sel - rows + 1 : 0;
+    if (packages_state(a)->sel >= r->n)
+        packages_state(a)->sel = r->n ? r->n - 1 : 0;
+    size_t first = packages_state(a)->sel >= rows ? packages_state(a)->sel - rows + 1 : 0;
     for (size_t k = 0; k < rows && first + k < r->n; k++) {
         const rt_package_state *s = &r->s[first + k];
         int mine = strcmp(s->p->annotator, a->s->annotator) == 0;
-        term_role role = first + k == a->pkg_sel ? ROLE_SELECTED : !strcmp(s->status, "revise") ? ROLE_BAD
+        term_role role = first + k == packages_state(a)->sel ? ROLE_SELECTED : !strcmp(s->status, "revise") ? ROLE_BAD
                          : !strcmp(s->status, "pass")                                           ? ROLE_GOOD
                                                                                                 : ROLE_NORMAL;
         char mean[32] = "-", revs[512] = "";
@@ -210,4 +217,5 @@ static void draw(app *a, int top, int height)
     }
 }
 
-const view_ops view_packages_ops = {.name = "packages", .draw = draw, .cursor = cursor, .open = open};
+const view_ops view_packages_ops = {.name = "packages", .draw = draw, .cursor = cursor, .open = open,
+    .state_size = sizeof(struct packages_view)};

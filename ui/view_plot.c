@@ -11,15 +11,25 @@
 #include <string.h>
 
 #include "app.h"
+#include "list.h"
 #include "draw.h"
 #include "rt_figure.h"
 #include "view.h"
+
+/* The view's own state: its figure (0 the difference, 1 a histogram, 2 before/after). */
+struct plot_state {
+    int figure;
+};
+
+static struct plot_state *plot_state(app *a) { return view_state(a, VIEW_PLOT); }
 
 static const char *const eighths[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 static const char *const lefts[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"};
 
 int act_plot(app *a, const char *arg)
 {
+    struct plot_state *pl = plot_state(a);
+    struct list_state *l = list_state(a);
     static const char *const names[] = {"delta", "hist", "before-after"};
     if (arg) {
         int k = -1;
@@ -30,11 +40,11 @@ int act_plot(app *a, const char *arg)
             app_message(a, 1, "usage: :plot delta|hist|before-after");
             return -1;
         }
-        a->plot = k;
+        pl->figure = k;
     } else if (a->view == VIEW_PLOT) {
-        a->plot = (a->plot + 1) % 3;   /* v again: the next figure */
+        pl->figure = (pl->figure + 1) % 3;   /* v again: the next figure */
     }
-    if (a->plot == 0 && a->delta_a == a->delta_b) {
+    if (pl->figure == 0 && l->delta_a == l->delta_b) {
         app_message(a, 1, "the difference plot needs two runs (:delta A B)");
         return -1;
     }
@@ -121,18 +131,20 @@ static void draw_before_after(app *a, const rt_figure *f, int top, int height)
 
 static void draw(app *a, int top, int height)
 {
-    rt_figure *f = a->plot == 0   ? rt_figure_delta(a->s, a->delta_a, a->delta_b, a->list_m)
-                   : a->plot == 1 ? rt_figure_hist(a->s, a->delta_a, a->list_m, 10)
-                                  : rt_figure_before_after(a->s, a->list_m);
+    struct plot_state *pl = plot_state(a);
+    struct list_state *l = list_state(a);
+    rt_figure *f = pl->figure == 0   ? rt_figure_delta(a->s, l->delta_a, l->delta_b, l->measure)
+                   : pl->figure == 1 ? rt_figure_hist(a->s, l->delta_a, l->measure, 10)
+                                     : rt_figure_before_after(a->s, l->measure);
     draw_fmt(top, 0, a->cols, ROLE_HEADER, "%s", f->title);
     static const char keys[] = "v next figure (difference, histogram, before/after)  :delta A B  :measure M  "
                                ":export figure-delta|figure-hist|figure-before-after svg PATH";
     draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
-    if (a->plot == 2)
+    if (pl->figure == 2)
         draw_before_after(a, f, top + 2, height - 2);
     else
         draw_bars(a, f, top + 2, height - 2);
     rt_figure_free(&f);
 }
 
-const view_ops view_plot_ops = {.name = "plot", .draw = draw};
+const view_ops view_plot_ops = {.name = "plot", .draw = draw, .state_size = sizeof(struct plot_state)};

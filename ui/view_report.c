@@ -10,7 +10,7 @@
 
 static void draw(app *a, int top, int height)
 {
-    const rt_report *rep = a->ws->report;
+    const rt_report *rep = a->s->ws->report;
     size_t n = rt_report_count(rep);
     if (n == 0) {
         draw_text(top, 0, a->cols, "Nothing to report.", 18, ROLE_NORMAL, NULL);

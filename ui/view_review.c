@@ -11,41 +11,35 @@
 #include "annotate.h"
 #include "app.h"
 #include "draw.h"
+#include "pairlist.h"
 #include "rt_mem.h"
 #include "team.h"
 #include "view.h"
 
 struct review_view {
     char name[256];
-    size_t *idx, n, sel, top;   /* the sample: indices into the package's pairs */
+    size_t *idx, n;             /* the sample: indices into the package's pairs */
+    pairlist list;
 };
 
-static struct review_view *V(app *a)
-{
-    if (!a->review_view)
-        a->review_view = rt_calloc(1, sizeof *a->review_view);
-    return a->review_view;
-}
+static struct review_view *review_state(app *a) { return view_state(a, VIEW_REVIEW); }
 
-static void release(app *a)
+static void release(void *state)
 {
-    if (a->review_view)
-        free(a->review_view->idx);
-    free(a->review_view);
-    a->review_view = NULL;
+    free(((struct review_view *)state)->idx);
 }
 
 static const rt_package_state *state(app *a)
 {
     const rt_package_report *r = team_packages(a);
-    return r ? rt_package_report_find(r, V(a)->name) : NULL;
+    return r ? rt_package_report_find(r, review_state(a)->name) : NULL;
 }
 
 int package_open_review(app *a, const char *name)
 {
     if (team_ensure(a) != 0)
         return -1;
-    struct review_view *v = V(a);
+    struct review_view *v = review_state(a);
     snprintf(v->name, sizeof v->name, "%s", name);
     const rt_package_state *s = state(a);
     if (!s) {
@@ -55,7 +49,7 @@ int package_open_review(app *a, const char *name)
     free(v->idx);
     v->idx = rt_calloc(s->p->n + 1, sizeof *v->idx);
     v->n = rt_package_sample(s->p, v->idx);
-    v->sel = v->top = 0;
+    v->list = (pairlist){0, 0};
     app_push(a, VIEW_REVIEW);
     if (strcmp(s->p->annotator, a->s->annotator) == 0)
         app_message(a, 0, "%s is your own package: a review counts only from someone else", name);
@@ -65,27 +59,42 @@ int package_open_review(app *a, const char *name)
     return 0;
 }
 
-static int focus(app *a, uint32_t *qid, uint32_t *pid)
+static pairlist *list(app *a) { return &review_state(a)->list; }
+
+static size_t count(app *a) { return review_state(a)->n; }
+
+static int pair(app *a, size_t i, uint32_t *qid, uint32_t *pid)
 {
+    struct review_view *rv = review_state(a);
     const rt_package_state *s = state(a);
-    struct review_view *v = V(a);
-    if (!s || v->sel >= v->n)
+    if (!s)
         return 0;
-    *qid = s->p->qids[v->idx[v->sel]];
-    *pid = s->p->pids[v->idx[v->sel]];
+    *qid = s->p->qids[rv->idx[i]];
+    *pid = s->p->pids[rv->idx[i]];
     return 1;
 }
 
-static size_t *cursor(app *a, size_t *n)
+/* Not reviewed, or the mark is stale (the annotator's decision changed since). */
+static int todo(app *a, size_t i)
 {
-    *n = V(a)->n;
-    return &V(a)->sel;
+    uint32_t q, pid;
+    if (!pair(a, i, &q, &pid))
+        return 0;
+    const char *name = review_state(a)->name;
+    return !rt_package_review_holds(team_of(a), state(a), q, pid, rt_annot_review(a->s->annot, q, pid, name));
 }
+
+static void draw_row(app *a, int y, size_t i, int focused);
+
+static const pairlist_ops pairs = {
+    .list = list, .count = count, .pair = pair, .todo = todo, .all_done = "you reviewed the whole sample",
+    .draw_row = draw_row,
+};
 
 static int mark(app *a, const char *verdict)
 {
     uint32_t q, p;
-    if (!focus(a, &q, &p))
+    if (!pairlist_focus(a, &pairs, &q, &p))
         return 0;
     const rt_package_state *s = state(a);
     if (strcmp(s->p->annotator, a->s->annotator) == 0) {
@@ -99,9 +108,9 @@ static int mark(app *a, const char *verdict)
     }
     rt_change ch;
     rt_err err;
-    int rc = annotate_outcome(a, rt_session_review(a->s, V(a)->name, q, p, verdict, &ch, &err), &ch, &err);
-    if (rc == 0 && verdict[0] && V(a)->sel + 1 < V(a)->n)
-        V(a)->sel++;
+    int rc = annotate_outcome(a, rt_session_review(a->s, review_state(a)->name, q, p, verdict, &ch, &err), &ch, &err);
+    if (rc == 0 && verdict[0])
+        pairlist_advance(a, &pairs);
     return rc;
 }
 
@@ -123,35 +132,33 @@ int act_review_clear(app *a, const char *arg)
     return mark(a, "");
 }
 
-static int next_todo(app *a)
+/* Row i: the reviewer's mark (stale when the decision changed since), the pair, the annotator's
+ * decision, the passage's start. */
+static void draw_row(app *a, int y, size_t i, int focused)
 {
     const rt_package_state *s = state(a);
-    struct review_view *v = V(a);
-    for (size_t step = 1; s && step <= v->n; step++) {
-        size_t i = (v->sel + step) % v->n;
-        uint32_t q = s->p->qids[v->idx[i]], pid = s->p->pids[v->idx[i]];
-        if (!rt_package_review_holds(team_of(a), s, q, pid, rt_annot_review(a->s->annot, q, pid, v->name))) {
-            v->sel = i;
-            return 0;
-        }
-    }
-    app_message(a, 0, "you reviewed the whole sample");
-    return 0;
-}
-
-static int open(app *a)
-{
-    uint32_t q, p;
-    if (!focus(a, &q, &p))
-        return 0;
-    app_open_passage(a, q, p);
-    return 0;
+    const rt_package *p = s->p;
+    size_t j = review_state(a)->idx[i];
+    term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
+    const rt_review *mk = rt_annot_review(a->s->annot, p->qids[j], p->pids[j], p->name);
+    size_t ann = rt_team_find(team_of(a), p->annotator);
+    char dec[128];
+    if (ann != (size_t)-1)
+        team_decision_text(a, ann, p->qids[j], p->pids[j], dec, sizeof dec);
+    else
+        snprintf(dec, sizeof dec, "-");
+    const char *shown = !mk ? "" : !rt_package_review_holds(team_of(a), s, p->qids[j], p->pids[j], mk) ? "stale"
+                        : mk->correct ? "correct" : "WRONG";
+    rt_workspace *ws = a->s->ws;
+    int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", shown,
+                     rt_strtab_str(ws->qids, p->qids[j]), rt_strtab_str(ws->pids, p->pids[j]), dec);
+    app_draw_passage_of(a, y, x, a->cols - x, p->qids[j], p->pids[j], role);
 }
 
 static void draw(app *a, int top, int height)
 {
     const rt_package_state *s = state(a);
-    struct review_view *v = V(a);
+    struct review_view *v = review_state(a);
     if (!s) {
         draw_fmt(top, 0, a->cols, ROLE_ERROR, "the package %s is gone (its maker withdrew it)", v->name);
         return;
@@ -168,37 +175,12 @@ static void draw(app *a, int top, int height)
     char mean[32] = "-";
     if (s->has_accuracy)
         rt_package_exact(s->accuracy, mean, sizeof mean);   /* exact, as the report */
-    draw_fmt(top, 0, a->cols, ROLE_HEADER, "review of %s by %s | you: %zu/%zu reviewed, %zu correct | package mean %s, %s",
-             p->name, p->annotator, done, v->n, good, mean, s->status);
-    static const char keys[] = "c correct  w wrong  0 withdraw the mark  x next unreviewed  Enter passage";
-    draw_text(top + 1, 0, a->cols, keys, strlen(keys), ROLE_DIM, NULL);
-    size_t ann = rt_team_find(team_of(a), p->annotator);
-    size_t rows = height > 2 ? (size_t)(height - 2) : 0;
-    if (v->sel >= v->n)
-        v->sel = v->n ? v->n - 1 : 0;
-    if (v->sel < v->top)
-        v->top = v->sel;
-    if (rows && v->sel >= v->top + rows)
-        v->top = v->sel - rows + 1;
-    for (size_t r = 0; r < rows && v->top + r < v->n; r++) {
-        size_t i = v->idx[v->top + r];
-        int y = top + 2 + (int)r;
-        term_role role = v->top + r == v->sel ? ROLE_SELECTED : ROLE_NORMAL;
-        const rt_review *mk = rt_annot_review(a->s->annot, p->qids[i], p->pids[i], p->name);
-        char dec[128];
-        if (ann != (size_t)-1)
-            team_decision_text(a, ann, p->qids[i], p->pids[i], dec, sizeof dec);
-        else
-            snprintf(dec, sizeof dec, "-");
-        const char *shown = !mk ? "" : !rt_package_review_holds(team_of(a), s, p->qids[i], p->pids[i], mk) ? "stale"
-                            : mk->correct ? "correct" : "WRONG";
-        int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", shown,
-                         rt_strtab_str(a->ws->qids, p->qids[i]), rt_strtab_str(a->ws->pids, p->pids[i]), dec);
-        app_draw_passage_of(a, y, x, a->cols - x, p->qids[i], p->pids[i], role);
-    }
+    pairlist_header(a, top, "c correct  w wrong  0 withdraw the mark  x next unreviewed  Enter passage",
+                    "review of %s by %s | you: %zu/%zu reviewed, %zu correct | package mean %s, %s", p->name,
+                    p->annotator, done, v->n, good, mean, s->status);
+    pairlist_draw(a, &pairs, top + 2, height > 2 ? (size_t)(height - 2) : 0);
 }
 
 const view_ops view_review_ops = {
-    .name = "review", .draw = draw, .focus = focus, .cursor = cursor, .open = open,
-    .next_todo = next_todo, .release = release,
+    .name = "review", .draw = draw, .pairs = &pairs, .state_size = sizeof(struct review_view), .release = release,
 };

@@ -45,12 +45,6 @@ check() {
     fi
     return 0
 }
-# rank RUN QID PID — 1-based rank of PID in RUN's ranking of QID in trec_eval order (score
-# descending, ties by pid descending), 0 when absent; computed from the run file here.
-rank() {
-    awk -v q="$2" '$1 == q' "$DEMO/runs/$1.trec" | LC_ALL=C sort -k5,5gr -k3,3r |
-        awk -v p="$3" '$3 == p { r = NR } END { print r + 0 }'
-}
 # base QID PID — the base grade, or "-" when unjudged.
 base() {
     awk -v q="$1" -v p="$2" '$1 == q && $3 == p { g = $4 } END { print (g == "" ? "-" : g) }' \
@@ -397,14 +391,17 @@ ws "$D/c" carol "$D/c.script" >"$D/c.out" 2>"$D/c.err"
 check $? "c: the tagging script runs (sample, breakdown, exports)" "$D/c.err"
 
 # ranks of each tagged pair in each run, from the run files
-: >"$D/c.ranks"
-while read -r q p cats; do
-    line="$q $p $cats"
-    for r in $RUNS; do
-        if [ "$p" = - ]; then line="$line 0"; else line="$line $(rank "$r" "$q" "$p")"; fi
-    done
-    echo "$line" >>"$D/c.ranks"
-done <"$D/c.items"
+# (each run sorted once in trec_eval order, score descending and ties by pid descending: "run qid
+# pid rank" lines; 0 for a pair a run lacks)
+for r in $RUNS; do
+    LC_ALL=C sort -k1,1 -k5,5gr -k3,3r "$DEMO/runs/$r.trec" |
+        awk -v r="$r" '$1 != q { q = $1; n = 0 } { print r, $1, $3, ++n }'
+done >"$D/c.allranks"
+awk -v RUNS="$RUNS" 'BEGIN { nr = split(RUNS, runs, " ") }
+    NR == FNR { at[$1 " " $2 " " $3] = $4; next }
+    { line = $0
+      for (i = 1; i <= nr; i++) line = line " " ($2 == "-" ? 0 : at[runs[i] " " $1 " " $2] + 0)
+      print line }' "$D/c.allranks" "$D/c.items" >"$D/c.ranks"
 diag <"$D/c.ranks"
 # the expected breakdown table of items in queries QIDS (all: every query) at top K
 want_breakdown() {  # want_breakdown K QIDS

@@ -12,7 +12,9 @@
  *    and a non-zero exit (unless --ignore-exit);
  *  - with --comments, lines starting with the diagnostic string are shown as "#" lines.
  * The test's stdout (and its stderr, which goes to the log as it comes, or into the TAP with
- * --merge) and every result line are in the log. Exit status 0 unless the driver itself fails. */
+ * --merge) and every result line are in the log. Exit status 0 unless the driver itself fails.
+ * With TAPDRIVE_TIMES=FILE in the environment, a line "START END NAME" (seconds of the monotonic
+ * clock) is appended to FILE for each test, for tests/bench/bench_check.sh. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum plan { NO_PLAN, EARLY_PLAN, LATE_PLAN };
@@ -339,6 +342,8 @@ int main(int argc, char **argv)
         die("%s: %s", log_path, strerror(errno));
     setvbuf(d.log, NULL, _IOLBF, 0);   /* the test's stderr goes to the same file as it comes */
 
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int fds[2];
     if (pipe(fds) != 0)
         die("pipe: %s", strerror(errno));
@@ -397,6 +402,19 @@ int main(int argc, char **argv)
         }
     }
     write_trs(&d, trs_path);
+    const char *times = getenv("TAPDRIVE_TIMES");
+    if (times && *times) {   /* one write of a short line: lines of tests run at once do not mix */
+        struct timespec t1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        char buf[4096];
+        int len = snprintf(buf, sizeof buf, "%.3f %.3f %s\n", t0.tv_sec + t0.tv_nsec / 1e9,
+                           t1.tv_sec + t1.tv_nsec / 1e9, d.name);
+        int fd = open(times, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0 && len > 0 && len < (int)sizeof buf && write(fd, buf, (size_t)len) != len)
+            fprintf(stderr, "tapdrive: %s: %s\n", times, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
     free(d.results);
     if (fclose(d.log) != 0 || fflush(stdout) != 0)
         die("cannot write the log or the results");

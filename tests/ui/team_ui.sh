@@ -42,6 +42,13 @@ report_ui $? "A: agreement of alice and bob, kappa 0.5 (lead, who only adjudicat
 grep -q "Team: 3 pairs agreed, 1 adjudicated; 0 of 1 disagreements unresolved" "$D/m1"
 report_ui $? "the metrics panel shows the team's qrels" "$D/m1"
 
+# issue 34: each view of pairs keeps its own cursor (its state, not a shared one): the grep hits'
+# third row stays focused while judging moves its own; x on a queue that shows no pair says so
+ui lead ':grep passage\nj\nj\n:judge\nj\n:snapshot '"$D"'/pl1\nq\n<Enter>\n:snapshot '"$D"'/pl2\nQ\n:disputes unresolved\nx\n:snapshot '"$D"'/pl3\n'
+grep -q "^q2  second query" "$D/pl1" && grep -q "^passage p3 " "$D/pl2" && grep -q "No pair here" "$D/pl3" &&
+    grep -q "^every disagreement shown is resolved$" "$D/echo"
+report_ui $? "grep, judging, disputes: a cursor each (Enter after judging opens grep's third hit, q2 p3); x on an empty queue" "$D/pl2"
+
 # issue 33: adjudicate, withdraw, adjudicate another pair, adjudicate again — the decisions once
 # pointed into carol's moving array of adjudications and "pairs agreed" wrapped to 2^64 - 1
 J2="$D/j2"

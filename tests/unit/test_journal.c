@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "journal_fixture.h"
-#include "rt_parse.h"
+#include "rt_id.h"
 
 static void test_journal_basics(void)
 {

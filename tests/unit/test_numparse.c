@@ -1,6 +1,6 @@
-/* test_numparse — rt_parse_double against strtod, bit for bit and status for status, on edge cases
+/* test_numparse — rt_num_parse_double against strtod, bit for bit and status for status, on edge cases
  * and on hundreds of thousands of random strings (well-formed decimals of every length, exponent
- * forms, and junk), the padded variant too; rt_classify64 against a byte loop; and rt_format_g17
+ * forms, and junk), the padded variant too; rt_field_classify64 against a byte loop; and rt_num_format_g17
  * against snprintf's "%.17g", byte for byte. */
 #include "config.h"
 
@@ -8,10 +8,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
 #include "tap.h"
 
-/* What rt_parse_double must answer for s: strtod's double when it reads all of a non-empty s. */
+/* What rt_num_parse_double must answer for s: strtod's double when it reads all of a non-empty s. */
 static rt_num_status expected(const char *s, double *v)
 {
     char *end;
@@ -31,7 +32,7 @@ static uint64_t rnd(void)   /* xorshift64: reproducible */
     return state;
 }
 
-/* 1 when rt_parse_double, and rt_parse_double_padded with s followed by digits, points and
+/* 1 when rt_num_parse_double, and rt_num_parse_double_padded with s followed by digits, points and
  * signs that are not part of it, agree with strtod on s; prints the first few disagreements. */
 static int agrees(const char *s)
 {
@@ -45,8 +46,8 @@ static int agrees(const char *s)
     for (size_t i = len; i < len + 40; i++)
         padded[i] = junk[rnd() % (sizeof junk - 1)];
     double want = 0, got = 0, got_p = 0;
-    rt_num_status ws = expected(s, &want), gs = rt_parse_double(s, len, &got);
-    rt_num_status ps = rt_parse_double_padded(padded, len, &got_p);
+    rt_num_status ws = expected(s, &want), gs = rt_num_parse_double(s, len, &got);
+    rt_num_status ps = rt_num_parse_double_padded(padded, len, &got_p);
     if (ws == gs && ws == ps && (gs != RT_NUM_OK || (memcmp(&got, &want, sizeof got) == 0 &&
                                                    memcmp(&got_p, &want, sizeof got) == 0)))
         return 1;
@@ -154,7 +155,7 @@ static void check_doubles(void)
     ok(all, "200,000 random strings of digits, signs, points, e and blanks: same verdict as strtod");
 }
 
-/* rt_classify64 against a byte-by-byte classification on random bytes, plain and not. */
+/* rt_field_classify64 against a byte-by-byte classification on random bytes, plain and not. */
 static void check_classify(void)
 {
     int all = 1;
@@ -163,7 +164,7 @@ static void check_classify(void)
         static const char plain[] = "ab#0.  \t\n";
         for (int k = 0; k < 64; k++)
             b[k] = rnd() % 16 ? plain[rnd() % (sizeof plain - 1)] : (char)rnd();
-        uint64_t blank, nl, bad = rt_classify64(b, &blank, &nl), wb = 0, wn = 0, wbad = 0;
+        uint64_t blank, nl, bad = rt_field_classify64(b, &blank, &nl), wb = 0, wn = 0, wbad = 0;
         for (int k = 0; k < 64; k++) {
             unsigned char c = (unsigned char)b[k];
             wb |= (uint64_t)(c == ' ' || c == '\t') << k;
@@ -175,13 +176,13 @@ static void check_classify(void)
     ok(all, "classify64: blanks, line ends and odd bytes of 100,000 random blocks, as byte by byte");
 }
 
-/* 1 when rt_format_g17(v) is snprintf("%.17g", v), length included; prints the first few that
+/* 1 when rt_num_format_g17(v) is snprintf("%.17g", v), length included; prints the first few that
  * are not. */
 static int formats_like_printf(double v)
 {
     static int shown;
-    char got[RT_G17_MAX], want[64];
-    size_t n = rt_format_g17(got, v);
+    char got[RT_NUM_G17_MAX], want[64];
+    size_t n = rt_num_format_g17(got, v);
     snprintf(want, sizeof want, "%.17g", v);
     if (strcmp(got, want) == 0 && n == strlen(want))
         return 1;

@@ -3,13 +3,17 @@
 
 #include <stdlib.h>
 
-#include "rt_parse.h"
+#include "rt_field.h"
+#include "rt_num.h"
+#include "rt_utf8.h"
+#include "rt_id.h"
+#include "rt_json.h"
 #include "tap.h"
 
 static void same_as_strtod(const char *s)
 {
     double got = 0;
-    rt_num_status st = rt_parse_double(s, strlen(s), &got);
+    rt_num_status st = rt_num_parse_double(s, strlen(s), &got);
     double want = strtod(s, NULL);
     ok(st == RT_NUM_OK && memcmp(&got, &want, sizeof got) == 0, "parse_double(\"%s\") == strtod", s);
 }
@@ -39,20 +43,20 @@ int main(void)
 {
     test_json_nul();
     rt_field f[8];
-    is_int(rt_split_ws("  a\t b   c  ", 12, f, 8), 3, "split_ws skips runs of blanks");
+    is_int(rt_field_split_ws("  a\t b   c  ", 12, f, 8), 3, "split_ws skips runs of blanks");
     ok(f[2].len == 1 && f[2].s[0] == 'c', "split_ws third field");
-    is_int(rt_split_tab("a\t\tb", 4, f, 8), 3, "split_tab keeps empty fields");
+    is_int(rt_field_split_tab("a\t\tb", 4, f, 8), 3, "split_tab keeps empty fields");
     is_int(f[1].len, 0, "split_tab empty middle field");
-    is_int(rt_split_ws("a b c d e f g h i", 17, f, 2), 9, "split_ws counts beyond max");
+    is_int(rt_field_split_ws("a b c d e f g h i", 17, f, 2), 9, "split_ws counts beyond max");
     rt_field *wf = NULL;
     size_t cap = 0;
     char wide[600];
     size_t wl = 0;
     for (int i = 0; i < 200; i++)
         wl += (size_t)snprintf(wide + wl, sizeof wide - wl, i ? "\t%c" : "%c", 'a' + i % 26);
-    is_int(rt_split_tab_all(wide, wl, &wf, &cap), 200, "split_tab_wf: 200 fields");
+    is_int(rt_field_split_tab_all(wide, wl, &wf, &cap), 200, "split_tab_wf: 200 fields");
     ok(cap >= 200 && wf[199].len == 1 && wf[199].s[0] == 'a' + 199 % 26, "split_tab_wf keeps the 200th field");
-    is_int(rt_split_tab_all("x\ty", 3, &wf, &cap), 2, "split_tab_wf again, in the same array");
+    is_int(rt_field_split_tab_all("x\ty", 3, &wf, &cap), 2, "split_tab_wf again, in the same array");
     free(wf);
 
     const char *nums[] = {"0.5", "0.50", "5e-1", "2.129133", "-1.25", "1000", "0.30000002",
@@ -67,7 +71,7 @@ int main(void)
         char b[64];
         snprintf(b, sizeof b, "%.*f", rand() % 17, (double)rand() / rand() * (rand() % 1000));
         double got = 0, want = strtod(b, NULL);
-        if (rt_parse_double(b, strlen(b), &got) != RT_NUM_OK || got != want) {
+        if (rt_num_parse_double(b, strlen(b), &got) != RT_NUM_OK || got != want) {
             all = 0;
             printf("# mismatch on %s\n", b);
             break;
@@ -76,40 +80,45 @@ int main(void)
     ok(all, "20,000 random decimals parse exactly like strtod");
 
     double d;
-    is_int(rt_parse_double("nan", 3, &d), RT_NUM_NONFINITE, "nan is not finite");
-    is_int(rt_parse_double("inf", 3, &d), RT_NUM_NONFINITE, "inf is not finite");
-    is_int(rt_parse_double("-Infinity", 9, &d), RT_NUM_NONFINITE, "-Infinity is not finite");
-    is_int(rt_parse_double("1e999", 5, &d), RT_NUM_NONFINITE, "overflow is not finite");
-    is_int(rt_parse_double("abc", 3, &d), RT_NUM_BAD, "letters are not a number");
-    is_int(rt_parse_double("1.5x", 4, &d), RT_NUM_BAD, "trailing garbage rejected");
-    is_int(rt_parse_double("", 0, &d), RT_NUM_BAD, "empty is not a number");
-    is_int(rt_parse_double(".", 1, &d), RT_NUM_BAD, "a lone dot is not a number");
+    is_int(rt_num_parse_double("nan", 3, &d), RT_NUM_NONFINITE, "nan is not finite");
+    is_int(rt_num_parse_double("inf", 3, &d), RT_NUM_NONFINITE, "inf is not finite");
+    is_int(rt_num_parse_double("-Infinity", 9, &d), RT_NUM_NONFINITE, "-Infinity is not finite");
+    is_int(rt_num_parse_double("1e999", 5, &d), RT_NUM_NONFINITE, "overflow is not finite");
+    is_int(rt_num_parse_double("abc", 3, &d), RT_NUM_BAD, "letters are not a number");
+    is_int(rt_num_parse_double("1.5x", 4, &d), RT_NUM_BAD, "trailing garbage rejected");
+    is_int(rt_num_parse_double("", 0, &d), RT_NUM_BAD, "empty is not a number");
+    is_int(rt_num_parse_double(".", 1, &d), RT_NUM_BAD, "a lone dot is not a number");
 
     int32_t g;
-    ok(rt_parse_int32("-3", 2, &g) == RT_NUM_OK && g == -3, "int32 negative");
-    is_int(rt_parse_int32("2147483648", 10, &g), RT_NUM_BAD, "int32 overflow rejected");
-    is_int(rt_parse_int32("1.0", 3, &g), RT_NUM_BAD, "int32 rejects decimals");
+    ok(rt_num_parse_int32("-3", 2, &g) == RT_NUM_OK && g == -3, "int32 negative");
+    is_int(rt_num_parse_int32("2147483648", 10, &g), RT_NUM_BAD, "int32 overflow rejected");
+    is_int(rt_num_parse_int32("1.0", 3, &g), RT_NUM_BAD, "int32 rejects decimals");
 
     /* Ranged integers from flags, typed commands and workspace JSON (issue 9, item 7). */
     int64_t v = 42;
-    ok(rt_parse_int_in("7", 1, 10, &v) && v == 7, "int_in: in range");
-    ok(rt_parse_int_in("-5", -10, 10, &v) && v == -5, "int_in: negative");
-    ok(rt_parse_int_in("9223372036854775807", 0, INT64_MAX, &v) && v == INT64_MAX, "int_in: INT64_MAX");
+    ok(rt_num_parse_int_in("7", 1, 10, &v) && v == 7, "int_in: in range");
+    ok(rt_num_parse_int_in("-5", -10, 10, &v) && v == -5, "int_in: negative");
+    ok(rt_num_parse_int_in("9223372036854775807", 0, INT64_MAX, &v) && v == INT64_MAX, "int_in: INT64_MAX");
     v = 42;
-    ok(!rt_parse_int_in("9223372036854775808", 0, INT64_MAX, &v) && v == 42, "int_in: INT64_MAX + 1 refused, *out untouched");
-    ok(!rt_parse_int_in("18446744073709551617", 0, INT64_MAX, &v), "int_in: 2^64 + 1 refused (no wrap to 1)");
-    ok(!rt_parse_int_in("99999999999", INT32_MIN, INT32_MAX, &v), "int_in: beyond int32 refused");
-    ok(!rt_parse_int_in("11", 1, 10, &v) && !rt_parse_int_in("0", 1, 10, &v), "int_in: out of range refused");
-    ok(!rt_parse_int_in("", 0, 10, &v) && !rt_parse_int_in("-", 0, 10, &v) && !rt_parse_int_in("+", 0, 10, &v),
+    ok(!rt_num_parse_int_in("9223372036854775808", 0, INT64_MAX, &v) && v == 42,
+       "int_in: INT64_MAX + 1 refused, *out untouched");
+    ok(!rt_num_parse_int_in("18446744073709551617", 0, INT64_MAX, &v), "int_in: 2^64 + 1 refused (no wrap to 1)");
+    ok(!rt_num_parse_int_in("99999999999", INT32_MIN, INT32_MAX, &v), "int_in: beyond int32 refused");
+    ok(!rt_num_parse_int_in("11", 1, 10, &v) && !rt_num_parse_int_in("0", 1, 10, &v), "int_in: out of range refused");
+    ok(!rt_num_parse_int_in("", 0, 10, &v) && !rt_num_parse_int_in("-", 0, 10, &v) &&
+           !rt_num_parse_int_in("+", 0, 10, &v),
        "int_in: empty and sign-only refused");
-    ok(!rt_parse_int_in(" 5", 0, 10, &v) && !rt_parse_int_in("5 ", 0, 10, &v) && !rt_parse_int_in("5x", 0, 10, &v) &&
-       !rt_parse_int_in("2.7", 0, 10, &v) && !rt_parse_int_in("1e3", 0, 10000, &v), "int_in: blanks, junk, fractions refused");
-    ok(rt_int_value_in(2.0, 0, 10, &v) && v == 2, "int_value_in: 2.0 is 2");
-    ok(!rt_int_value_in(2.7, 0, 10, &v), "int_value_in: 2.7 refused");
-    ok(!rt_int_value_in(1e10, INT32_MIN, INT32_MAX, &v), "int_value_in: 1e10 beyond int32 refused");
-    ok(!rt_int_value_in(1e300, INT64_MIN, INT64_MAX, &v) && !rt_int_value_in(-1e300, INT64_MIN, INT64_MAX, &v),
+    ok(!rt_num_parse_int_in(" 5", 0, 10, &v) && !rt_num_parse_int_in("5 ", 0, 10, &v) &&
+           !rt_num_parse_int_in("5x", 0, 10, &v) && !rt_num_parse_int_in("2.7", 0, 10, &v) &&
+           !rt_num_parse_int_in("1e3", 0, 10000, &v),
+       "int_in: blanks, junk, fractions refused");
+    ok(rt_num_int_value_in(2.0, 0, 10, &v) && v == 2, "int_value_in: 2.0 is 2");
+    ok(!rt_num_int_value_in(2.7, 0, 10, &v), "int_value_in: 2.7 refused");
+    ok(!rt_num_int_value_in(1e10, INT32_MIN, INT32_MAX, &v), "int_value_in: 1e10 beyond int32 refused");
+    ok(!rt_num_int_value_in(1e300, INT64_MIN, INT64_MAX, &v) && !rt_num_int_value_in(-1e300, INT64_MIN, INT64_MAX, &v),
        "int_value_in: huge doubles refused without an undefined cast");
-    ok(!rt_int_value_in(NAN, 0, 10, &v) && !rt_int_value_in(INFINITY, 0, INT64_MAX, &v), "int_value_in: NaN and inf refused");
+    ok(!rt_num_int_value_in(NAN, 0, 10, &v) && !rt_num_int_value_in(INFINITY, 0, INT64_MAX, &v),
+       "int_value_in: NaN and inf refused");
 
     ok(rt_utf8_valid("中文abc", strlen("中文abc")), "valid UTF-8");
     ok(!rt_utf8_valid("\xC3\x28", 2), "invalid continuation");

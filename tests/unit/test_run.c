@@ -512,8 +512,25 @@ static void test_halves(void)
     same_halves("text pids in both halves, odd halves", t, &o);
 }
 
+/* The one check that runs are told apart by name: every later run with an earlier one's name is
+ * said once, with the first of that name. */
+static void test_same_names(void)
+{
+    const char *names[] = {"bm25", "dense", "bm25", "bm25", "x"};
+    rt_report *w = rt_report_new();
+    ok(rt_run_warn_same_names(names, 5, ": name them", w) == 2, "same names: two warnings");
+    rt_report_kind k;
+    const char *l0 = rt_report_count(w) > 0 ? rt_report_line(w, 0, &k) : "";
+    const char *l1 = rt_report_count(w) > 1 ? rt_report_line(w, 1, &k) : "";
+    ok(strcmp(l0, "runs 1 and 3 are both named \"bm25\": name them") == 0, "same names: 1 and 3 (%s)", l0);
+    ok(strcmp(l1, "runs 1 and 4 are both named \"bm25\": name them") == 0, "same names: 1 and 4 (%s)", l1);
+    ok(rt_run_warn_same_names(names + 1, 2, "", w) == 0, "different names: no warning");
+    rt_report_free(&w);
+}
+
 int main(void)
 {
+    test_same_names();
     test_order();
     test_duplicates();
     test_regroup();

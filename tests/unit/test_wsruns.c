@@ -242,6 +242,11 @@ int main(void)
         ok(ws->runs_pending && memcmp(rt_live_mean(sdef->live, 0), rt_live_mean(sref->live, 0),
                                       ws->nm * sizeof(double)) == 0,
            "while runs are read, the first run's live means are the waiting open's");
+        size_t nruns = ws->nruns;   /* a const check only reads: it takes no run in */
+        rt_op op = {.kind = RT_OP_LABEL, .qid = "q2", .pid = "p6", .has_grade = 1, .grade = 1};
+        rt_session_check(sdef, &op, &err);
+        ok(ws->runs_pending && ws->nruns == nruns && runs_in_calls == 0,
+           "checking a label of a passage only run c names leaves the runs being read");
         ok(rt_session_label(sref, "q2", "p6", 1, 1, &err) == RT_OK &&
            rt_session_label(sdef, "q2", "p6", 1, 1, &err) == RT_OK, "a label of a passage only run c names (%s)",
            err.msg);
