@@ -118,8 +118,10 @@ cat "$D/fifo" >"$D/from_fifo" &
 catpid=$!
 run --what metrics "$DEMO/workspace.json" --journal-dir "$D/j3x" -o "$D/fifo"
 # (an export that never opened the pipe would leave cat waiting for a writer for ever: a writer
-# that opens and closes it lets cat end; a pipe replaced by a file, kill)
-if [ -p "$D/fifo" ]; then : 1<>"$D/fifo"; else kill "$catpid" 2>/dev/null; fi
+# that opens and closes it lets cat end, once cat has it open; past the timeout, or with the
+# pipe replaced by a file, cat is killed)
+cat_ended() { [ ! -p "$D/fifo" ] || : 1<>"$D/fifo"; gone "$catpid"; }
+wait_for 10 "cat to read the pipe to its end" cat_ended || kill "$catpid" 2>/dev/null
 wait "$catpid"
 [ "$rc" -eq 0 ] && [ -p "$D/fifo" ] && has_text 'RR@10' "$D/from_fifo"
 report $? "export -o a named pipe writes into it and leaves it a pipe"
