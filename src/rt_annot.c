@@ -143,10 +143,6 @@ static const qstate *qs_find(const rt_annot *a, uint32_t qid)
     return qid < a->nq ? &a->q[qid] : NULL;
 }
 
-static uint32_t pid_of(rt_annot *a, const char *pid)
-{
-    return pid ? rt_strtab_intern(a->pids, pid, strlen(pid)) : RT_NO_ID;
-}
 
 static rt_prov prov_of(rt_annot *a, const rt_op *op)
 {
@@ -157,15 +153,25 @@ static rt_prov prov_of(rt_annot *a, const rt_op *op)
 
 static char *dup_or_null(const char *s) { return s ? rt_strdup(s) : NULL; }
 
-/* The skeleton of an inverse: same target, no payload. */
+/* A copy of the n ids at v (room for n + 1). */
+static uint32_t *copy_ids(const uint32_t *v, size_t n)
+{
+    uint32_t *c = rt_calloc(n + 1, sizeof *c);
+    if (n)
+        memcpy(c, v, n * sizeof *c);
+    return c;
+}
+
+/* The skeleton of an inverse: same target (by id: the journal writes its names), no payload. */
 static void inverse_base(const rt_annot *a, rt_op *inv, const rt_op *op)
 {
     memset(inv, 0, sizeof *inv);
     inv->kind = op->kind;
+    inv->by_id = 1;
+    inv->id.qid = op->id.qid;
+    inv->id.pid = op->id.pid;
     if (a->no_history)
         return;   /* no undo: the inverse's strings are not needed */
-    inv->qid = dup_or_null(op->qid);
-    inv->pid = dup_or_null(op->pid);
     inv->train = dup_or_null(op->train);
     inv->name = dup_or_null(op->name);
 }
@@ -228,17 +234,40 @@ static rt_qset *find_set(const rt_annot *a, const char *name)
     return NULL;
 }
 
-static uint32_t find_id(const rt_strtab *t, const char *s)
+/* Whether op's ids are ones of a's tables (the session resolved them): what the state may index
+ * by. A passage named in the text form but not resolved (RT_NO_ID) is not. */
+static int ids_valid(const rt_annot *a, const rt_op *op)
 {
-    return s ? rt_strtab_find(t, s, strlen(s)) : RT_NO_ID;
+    uint32_t nq = rt_strtab_count(a->qids), np = rt_strtab_count(a->pids);
+    int list = op->kind == RT_OP_SET || op->kind == RT_OP_PACKAGE;
+    if (!list && op->id.qid >= nq)
+        return 0;
+    if (!list && (op->id.pid != RT_NO_ID ? op->id.pid >= np : op->pid != NULL))
+        return 0;
+    for (size_t i = 0; list && i < op->nqids; i++)
+        if (!op->id.qids || op->id.qids[i] >= nq ||
+            (op->kind == RT_OP_PACKAGE && (!op->id.pids || op->id.pids[i] >= np)))
+            return 0;
+    return 1;
+}
+
+/* The category the text form names that the taxonomy lacks (for the message), or "". */
+static const char *unknown_cat(const rt_annot *a, const rt_op *op)
+{
+    if (op->cat && rt_taxonomy_find(a->tax, op->cat) == (size_t)-1)
+        return op->cat;
+    for (size_t i = 0; op->cats && i < op->ncats; i++)
+        if (rt_taxonomy_find(a->tax, op->cats[i]) == (size_t)-1)
+            return op->cats[i];
+    return "";
 }
 
 /* ---- applying ---------------------------------------------------------------------------- */
 
 static void apply_label(rt_annot *a, const rt_op *op, rt_op *inv)
 {
-    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
-    uint32_t pid = pid_of(a, op->pid);
+    qstate *q = qs(a, op->id.qid);
+    uint32_t pid = op->id.pid;
     rt_label *l = find_label(q, pid);
     inverse_base(a, inv, op);
     inv->has_grade = l != NULL;
@@ -283,11 +312,11 @@ static void tag_tidy(qstate *q, rt_tag *t)
 
 static rt_status apply_tag(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err)
 {
-    size_t c = op->kind == RT_OP_NOTE ? 0 : rt_taxonomy_find(a->tax, op->cat);
-    if (c == (size_t)-1)
-        return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", op->cat);
-    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
-    rt_tag *t = tag_entry(a, q, pid_of(a, op->pid));
+    size_t c = op->kind == RT_OP_NOTE ? 0 : op->id.cat;
+    if (op->kind != RT_OP_NOTE && (op->id.unknown_cat || c >= a->tax->ncats))
+        return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", unknown_cat(a, op));
+    qstate *q = qs(a, op->id.qid);
+    rt_tag *t = tag_entry(a, q, op->id.pid);
     inverse_base(a, inv, op);
     int had_cats = t->cats != 0;
     if (op->kind == RT_OP_NOTE) {
@@ -297,7 +326,7 @@ static rt_status apply_tag(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err
     } else {
         unsigned long long bit = 1ull << c;
         int had = (t->cats & bit) != 0;
-        inv->cat = rt_strdup(a->tax->cats[c].id);
+        inv->id.cat = c;
         inv->kind = had == (op->kind == RT_OP_TAG) ? op->kind
                     : op->kind == RT_OP_TAG ? RT_OP_UNTAG : RT_OP_TAG;
         if (op->kind == RT_OP_TAG)
@@ -313,7 +342,7 @@ static rt_status apply_tag(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err
 
 static void apply_leak(rt_annot *a, const rt_op *op, rt_op *inv)
 {
-    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
+    qstate *q = qs(a, op->id.qid);
     rt_leak_label *l = find_leak(q, op->train);
     inverse_base(a, inv, op);
     inv->text = rt_strdup(l ? l->type : "");
@@ -344,9 +373,7 @@ static void apply_set(rt_annot *a, const rt_op *op, rt_op *inv)
     if (s) {
         inv->text = dup_or_null(s->how);
         inv->nqids = s->n;
-        inv->qids = rt_calloc(s->n + 1, sizeof *inv->qids);
-        for (size_t i = 0; i < s->n; i++)
-            inv->qids[i] = rt_strdup(rt_strtab_str(a->qids, s->qids[i]));
+        inv->id.qids = copy_ids(s->qids, s->n);
         free_set(s);
         *s = a->sets[--a->nsets];
     }
@@ -357,9 +384,7 @@ static void apply_set(rt_annot *a, const rt_op *op, rt_op *inv)
     s->name = rt_strdup(op->name);
     s->how = dup_or_null(op->text);
     s->n = op->nqids;
-    s->qids = rt_calloc(op->nqids + 1, sizeof *s->qids);
-    for (size_t i = 0; i < op->nqids; i++)
-        s->qids[i] = rt_strtab_intern(a->qids, op->qids[i], strlen(op->qids[i]));
+    s->qids = copy_ids(op->id.qids, op->nqids);
 }
 
 static char **copy_strings(char *const *v, size_t n)
@@ -372,26 +397,18 @@ static char **copy_strings(char *const *v, size_t n)
 
 static rt_status apply_adjudicate(rt_annot *a, const rt_op *op, rt_op *inv, rt_err *err)
 {
-    unsigned long long cats = 0;
-    for (size_t i = 0; op->has_cats && i < op->ncats; i++) {
-        size_t c = rt_taxonomy_find(a->tax, op->cats[i]);
-        if (c == (size_t)-1)
-            return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", op->cats[i]);
-        cats |= 1ull << c;
-    }
-    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
-    uint32_t pid = pid_of(a, op->pid);
+    unsigned long long cats = op->has_cats ? op->id.cats : 0;
+    if (op->has_cats && (op->id.unknown_cat || (a->tax->ncats < 64 && cats >> a->tax->ncats)))
+        return rt_err_set(err, RT_EINPUT, "unknown category \"%s\"", unknown_cat(a, op));
+    qstate *q = qs(a, op->id.qid);
+    uint32_t pid = op->id.pid;
     rt_adjud *d = find_adjud(q, pid);
     inverse_base(a, inv, op);
     if (d) {   /* the inverse restores the adjudication this one replaces */
         inv->has_grade = d->has_grade;
         inv->grade = d->grade;
         inv->has_cats = d->has_cats;
-        for (size_t c = 0; d->has_cats && c < a->tax->ncats; c++)
-            if (d->cats >> c & 1) {
-                inv->cats = rt_reallocarray(inv->cats, inv->ncats + 1, sizeof *inv->cats);
-                inv->cats[inv->ncats++] = rt_strdup(a->tax->cats[c].id);
-            }
+        inv->id.cats = d->has_cats ? d->cats : 0;
         inv->settles = copy_strings(d->settles, d->nsettles);
         inv->nsettles = d->nsettles;
         free_strings(d->settles, d->nsettles);
@@ -424,12 +441,8 @@ static void apply_package(rt_annot *a, const rt_op *op, rt_op *inv)
     inv->text = rt_strdup(p ? p->annotator : op->text);
     if (p) {
         inv->nqids = p->n;
-        inv->qids = rt_calloc(p->n + 1, sizeof *inv->qids);
-        inv->pids = rt_calloc(p->n + 1, sizeof *inv->pids);
-        for (size_t i = 0; i < p->n; i++) {
-            inv->qids[i] = rt_strdup(rt_strtab_str(a->qids, p->qids[i]));
-            inv->pids[i] = rt_strdup(rt_strtab_str(a->pids, p->pids[i]));
-        }
+        inv->id.qids = copy_ids(p->qids, p->n);
+        inv->id.pids = copy_ids(p->pids, p->n);
         inv->seed = p->seed;
         inv->sample = (uint32_t)p->sample;
         free_package(p);
@@ -442,12 +455,8 @@ static void apply_package(rt_annot *a, const rt_op *op, rt_op *inv)
     p->name = rt_strdup(op->name);
     p->annotator = rt_strdup(op->text);
     p->n = op->nqids;
-    p->qids = rt_calloc(op->nqids + 1, sizeof *p->qids);
-    p->pids = rt_calloc(op->nqids + 1, sizeof *p->pids);
-    for (size_t i = 0; i < op->nqids; i++) {
-        p->qids[i] = rt_strtab_intern(a->qids, op->qids[i], strlen(op->qids[i]));
-        p->pids[i] = pid_of(a, op->pids[i]);
-    }
+    p->qids = copy_ids(op->id.qids, op->nqids);
+    p->pids = copy_ids(op->id.pids, op->nqids);
     p->seed = op->seed;
     p->sample = op->sample;
     p->prov = prov_of(a, op);
@@ -455,8 +464,8 @@ static void apply_package(rt_annot *a, const rt_op *op, rt_op *inv)
 
 static void apply_review(rt_annot *a, const rt_op *op, rt_op *inv)
 {
-    qstate *q = qs(a, rt_strtab_intern(a->qids, op->qid, strlen(op->qid)));
-    uint32_t pid = pid_of(a, op->pid);
+    qstate *q = qs(a, op->id.qid);
+    uint32_t pid = op->id.pid;
     rt_review *r = find_review(q, pid, op->name);
     inverse_base(a, inv, op);
     inv->text = rt_strdup(r ? (r->correct ? "correct" : "wrong") : "");
@@ -512,6 +521,9 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
 {
     rt_op inv;
     memset(&inv, 0, sizeof inv);
+    if (!op->by_id || !ids_valid(a, op))   /* the session resolves text to ids first */
+        return rt_err_set(err, RT_EINPUT, "operation %s not resolved to this workspace's ids",
+                          rt_op_kind_name(op->kind));
     rt_status st = RT_OK;
     switch (op->kind) {
     case RT_OP_LABEL: apply_label(a, op, &inv); break;
@@ -549,10 +561,9 @@ rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_
 
 int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
 {
-    uint32_t qid = find_id(a->qids, op->qid);
-    uint32_t pid = op->pid ? find_id(a->pids, op->pid) : RT_NO_ID;
+    uint32_t qid = op->id.qid, pid = op->id.pid;
     const qstate *q = qs_find(a, qid);
-    int pid_known = !op->pid || pid != RT_NO_ID;
+    int pid_known = pid != RT_NO_ID || !op->pid;   /* a text pid not resolved: none of the state's */
     switch (op->kind) {
     case RT_OP_LABEL: {
         const rt_label *l = pid_known ? find_label(q, pid) : NULL;
@@ -560,9 +571,9 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
     }
     case RT_OP_TAG:
     case RT_OP_UNTAG: {
-        size_t c = rt_taxonomy_find(a->tax, op->cat);
+        size_t c = op->id.cat;
         const rt_tag *t = pid_known ? find_tag(q, pid) : NULL;
-        int has = c != (size_t)-1 && t && (t->cats >> c & 1);
+        int has = !op->id.unknown_cat && c < a->tax->ncats && t && (t->cats >> c & 1);
         return op->kind == RT_OP_TAG ? has : !has;
     }
     case RT_OP_NOTE: {
@@ -581,7 +592,7 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
         if (set->n != op->nqids)
             return 0;
         for (size_t i = 0; i < set->n; i++)
-            if (strcmp(rt_strtab_str(a->qids, set->qids[i]), op->qids[i]) != 0)
+            if (!op->id.qids || set->qids[i] != op->id.qids[i])
                 return 0;
         return 1;
     }
@@ -589,11 +600,7 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
         const rt_adjud *d = pid_known ? find_adjud(q, pid) : NULL;
         if (!op->has_grade && !op->has_cats)
             return !d;
-        unsigned long long cats = 0;
-        for (size_t i = 0; op->has_cats && i < op->ncats; i++) {
-            size_t c = rt_taxonomy_find(a->tax, op->cats[i]);
-            cats |= c == (size_t)-1 ? 0 : 1ull << c;
-        }
+        unsigned long long cats = op->has_cats ? op->id.cats : 0;
         return d && d->has_grade == op->has_grade && (!op->has_grade || d->grade == op->grade) &&
                d->has_cats == op->has_cats && (!op->has_cats || d->cats == cats);
     }
@@ -609,8 +616,7 @@ int rt_annot_is_noop(const rt_annot *a, const rt_op *op)
         if (p->n != op->nqids || strcmp(p->annotator, op->text) != 0 || p->seed != op->seed || p->sample != op->sample)
             return 0;
         for (size_t i = 0; i < p->n; i++)
-            if (strcmp(rt_strtab_str(a->qids, p->qids[i]), op->qids[i]) != 0 ||
-                strcmp(rt_strtab_str(a->pids, p->pids[i]), op->pids[i]) != 0)
+            if (!op->id.qids || !op->id.pids || p->qids[i] != op->id.qids[i] || p->pids[i] != op->id.pids[i])
                 return 0;
         return 1;
     }

@@ -82,13 +82,16 @@ typedef struct rt_review {
 
 typedef struct rt_annot rt_annot;
 
-/* An empty state interning into qids and pids (borrowed; ids may be added) and tagging with
- * tax (borrowed). Owned: the caller frees it with rt_annot_free, before qids, pids and tax. */
+/* An empty state indexed by the ids of qids and pids (borrowed; the state adds none: operations
+ * come resolved, rt_op.by_id) and tagging with tax (borrowed). Owned: the caller frees it with
+ * rt_annot_free, before qids, pids and tax. */
 rt_annot *rt_annot_new(rt_strtab *qids, rt_strtab *pids, const rt_taxonomy *tax);
 void rt_annot_free(rt_annot **a);
 
 /* Applies an operation (one read from the journal or just appended to it) and records how to
- * undo it. Operations naming an unknown category are refused (RT_EINPUT). An op with undo or
+ * undo it. The op is taken by its ids (rt_op.id): one not resolved to ids of the state's tables
+ * (by_id 0, an id outside them) is refused (RT_EINPUT), as are operations naming an unknown
+ * category; the strings of its text form are read only for the messages. An op with undo or
  * redo set must match the top of the corresponding history, otherwise the history is reset
  * (the change itself still applies) and *warning says so when not NULL. */
 rt_status rt_annot_apply(rt_annot *a, const rt_op *op, const char **warning, rt_err *err);
@@ -106,11 +109,12 @@ uint64_t rt_annot_packages_generation(const rt_annot *a);
 /* keep 0: apply keeps no undo history (another annotator's state, read-only): cheaper replays. */
 void rt_annot_keep_history(rt_annot *a, int keep);
 
-/* True when applying op would change nothing (tagging a present category, …). */
+/* True when applying op (by its ids) would change nothing (tagging a present category, …). */
 int rt_annot_is_noop(const rt_annot *a, const rt_op *op);
 
 /* Builds in *out the operation that undoes the last change (undo set), or that redoes the last
- * undone one (redo set); returns 0 when there is nothing to undo / redo. */
+ * undone one (redo set), by ids without a text form (the journal names them); returns 0 when
+ * there is nothing to undo / redo. */
 int rt_annot_undo_op(const rt_annot *a, rt_op *out);
 int rt_annot_redo_op(const rt_annot *a, rt_op *out);
 

@@ -38,6 +38,8 @@ struct rt_journal {
     ino_t ino;
     off_t read_off;    /* the end of the last complete line read */
     size_t lines;      /* lines up to read_off */
+    int has_names;     /* names is set: operations by id can be written */
+    rt_op_names names;
 };
 
 /* ---- the file ---------------------------------------------------------------------------- */
@@ -601,6 +603,21 @@ static rt_status seq_room(const rt_journal *j, size_t n, rt_err *err)
                       j->path, (uint64_t)RT_OP_SEQ_MAX);
 }
 
+void rt_journal_set_names(rt_journal *j, const rt_op_names *names)
+{
+    j->has_names = names != NULL;
+    if (names)
+        j->names = *names;
+}
+
+/* An operation by ids the journal cannot name (no tables, or an id outside them): a caller's
+ * mistake, refused before anything is written. */
+static rt_status unnamed(const rt_journal *j, const rt_op *op, rt_err *err)
+{
+    return rt_err_set(err, RT_EINPUT, "%s: operation %" PRIu64 " names an id %s", j->path, op->seq,
+                      j->has_names ? "this workspace does not have" : "without the workspace's tables to write it");
+}
+
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
 {
     if (j->readonly)
@@ -609,7 +626,9 @@ rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
         return RT_EINPUT;
     op->seq = j->next_seq;
     op->time_ms = rt_op_now_ms();
-    char *line = rt_op_to_json(op);
+    char *line = rt_op_to_json_names(op, j->has_names ? &j->names : NULL);
+    if (!line)
+        return unnamed(j, op, err);
     rt_status st = rt_file_append(j->fd, &j->size, line, strlen(line), j->path, err);
     if (st == RT_OK)
         j->next_seq++;
@@ -637,7 +656,11 @@ rt_status rt_journal_render_append(const rt_journal *j, rt_op *ops, size_t n, ch
     for (size_t i = 0; i < n; i++) {
         ops[i].seq = j->next_seq + i;
         ops[i].time_ms = now;
-        char *line = rt_op_to_json(&ops[i]);
+        char *line = rt_op_to_json_names(&ops[i], j->has_names ? &j->names : NULL);
+        if (!line) {
+            free(all);
+            return unnamed(j, &ops[i], err);
+        }
         size_t ll = strlen(line);
         RT_GROW(all, cap, len + ll);
         memcpy(all + len, line, ll);

@@ -73,8 +73,14 @@ const char *rt_journal_path(const rt_journal *j);
 /* The next sequence number. */
 uint64_t rt_journal_next_seq(const rt_journal *j);
 
+/* The tables the ids of the operations written to j index (copied; the tables are borrowed and
+ * must outlive j): without them, an operation by ids that has no text form is refused by the
+ * appends below. The session sets its workspace's. */
+void rt_journal_set_names(rt_journal *j, const rt_op_names *names);
+
 /* Stamps op with the next sequence number and the time, appends it, and returns only when it is
- * on disk (write + fsync). On failure the journal is left as it was and RT_EIO returned; a
+ * on disk (write + fsync). The line is rt_op_to_json_names's (the text form where set, else made
+ * from the ids through the journal's names). On failure the journal is left as it was and RT_EIO returned; a
  * sequence number past RT_OP_SEQ_MAX (whose line would not read back) is refused, RT_EINPUT,
  * nothing written. */
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err);

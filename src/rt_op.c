@@ -30,12 +30,14 @@ void rt_op_clear(rt_op *op)
     free(op->train);
     free(op->via);
     free(op->name);
-    for (size_t i = 0; i < op->nqids; i++) {
-        free(op->qids[i]);
+    for (size_t i = 0; i < op->nqids; i++) {   /* an op made by ids has no text lists */
+        free(op->qids ? op->qids[i] : NULL);
         free(op->pids ? op->pids[i] : NULL);
     }
     free(op->qids);
     free(op->pids);
+    free(op->id.qids);
+    free(op->id.pids);
     for (size_t i = 0; i < op->ncats; i++)
         free(op->cats[i]);
     free(op->cats);
@@ -46,6 +48,16 @@ void rt_op_clear(rt_op *op)
 }
 
 static char *dup_or_null(const char *s) { return s ? rt_strdup(s) : NULL; }
+
+/* A copy of the n ids at v (room for n + 1), or NULL when v is. */
+static uint32_t *dup_ids(const uint32_t *v, size_t n)
+{
+    if (!v)
+        return NULL;
+    uint32_t *c = rt_calloc(n + 1, sizeof *c);
+    memcpy(c, v, n * sizeof *c);
+    return c;
+}
 
 void rt_op_copy(rt_op *d, const rt_op *s)
 {
@@ -58,13 +70,16 @@ void rt_op_copy(rt_op *d, const rt_op *s)
     d->train = dup_or_null(s->train);
     d->via = dup_or_null(s->via);
     d->name = dup_or_null(s->name);
-    d->qids = s->nqids ? rt_calloc(s->nqids, sizeof *d->qids) : NULL;
+    d->qids = s->qids ? rt_calloc(s->nqids + 1, sizeof *d->qids) : NULL;
     d->pids = s->pids ? rt_calloc(s->nqids + 1, sizeof *d->pids) : NULL;
     for (size_t i = 0; i < s->nqids; i++) {
-        d->qids[i] = rt_strdup(s->qids[i]);
+        if (s->qids)
+            d->qids[i] = rt_strdup(s->qids[i]);
         if (s->pids)
             d->pids[i] = rt_strdup(s->pids[i]);
     }
+    d->id.qids = dup_ids(s->id.qids, s->nqids);
+    d->id.pids = dup_ids(s->id.pids, s->nqids);
     d->cats = s->ncats ? rt_calloc(s->ncats, sizeof *d->cats) : NULL;
     for (size_t i = 0; i < s->ncats; i++)
         d->cats[i] = rt_strdup(s->cats[i]);
@@ -209,6 +224,57 @@ char *rt_op_to_json(const rt_op *op)
     line[n] = '\n';
     line[n + 1] = 0;
     cJSON_free(s);
+    return line;
+}
+
+/* The string of id in t, or NULL when t has no such id. */
+static const char *name_of(const rt_strtab *t, uint32_t id)
+{
+    return id < rt_strtab_count(t) ? rt_strtab_str(t, id) : NULL;
+}
+
+char *rt_op_to_json_names(const rt_op *op, const rt_op_names *names)
+{
+    if (!op->by_id || !names)
+        return rt_op_to_json(op);
+    /* A view of op whose text form borrows the tables' strings where op has none of its own: the
+     * one writer then writes both alike. */
+    rt_op v = *op;
+    const char **qids = NULL, **pids = NULL, **cats = NULL;
+    char *line = NULL;
+    int ok = 1;
+    if (!v.qid && op->id.qid != RT_NO_ID)
+        ok &= (v.qid = (char *)name_of(names->qids, op->id.qid)) != NULL;
+    if (!v.pid && op->id.pid != RT_NO_ID)
+        ok &= (v.pid = (char *)name_of(names->pids, op->id.pid)) != NULL;
+    if (!v.cat && (op->kind == RT_OP_TAG || op->kind == RT_OP_UNTAG))
+        ok &= op->id.cat < names->tax->ncats && (v.cat = names->tax->cats[op->id.cat].id) != NULL;
+    if (!v.qids && op->id.qids) {
+        qids = rt_calloc(op->nqids + 1, sizeof *qids);
+        for (size_t i = 0; i < op->nqids; i++)
+            ok &= (qids[i] = name_of(names->qids, op->id.qids[i])) != NULL;
+        v.qids = (char **)qids;
+    }
+    if (!v.pids && op->id.pids) {
+        pids = rt_calloc(op->nqids + 1, sizeof *pids);
+        for (size_t i = 0; i < op->nqids; i++)
+            ok &= (pids[i] = name_of(names->pids, op->id.pids[i])) != NULL;
+        v.pids = (char **)pids;
+    }
+    if (!v.cats && op->kind == RT_OP_ADJUDICATE && op->has_cats) {   /* in taxonomy order */
+        cats = rt_calloc(names->tax->ncats + 1, sizeof *cats);
+        v.ncats = 0;
+        for (size_t c = 0; c < names->tax->ncats; c++)
+            if (op->id.cats >> c & 1)
+                cats[v.ncats++] = names->tax->cats[c].id;
+        ok &= names->tax->ncats >= 64 || op->id.cats >> names->tax->ncats == 0;
+        v.cats = (char **)cats;
+    }
+    if (ok)
+        line = rt_op_to_json(&v);
+    free(qids);
+    free(pids);
+    free(cats);
     return line;
 }
 

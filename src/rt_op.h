@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "rt_err.h"
+#include "rt_strtab.h"
+#include "rt_taxonomy.h"
 
 /* The largest sequence number a journal line reads back: 2^53, as JSON readers (cJSON too) take
  * numbers as doubles. A journal never writes one beyond it. */
@@ -29,7 +31,25 @@ typedef enum rt_op_kind {
     RT_OP_KIND_COUNT
 } rt_op_kind;
 
-/* One operation. Strings are owned by the op (rt_op_clear frees them). */
+/* The ids of an operation in a workspace (rt_op.id): what the annotation state applies. */
+typedef struct rt_op_ids {
+    uint32_t qid, pid;          /* pid RT_NO_ID: the query itself (or none) */
+    size_t cat;                 /* tag, untag: the taxonomy index */
+    unsigned long long cats;    /* adjudicate (has_cats): bit i, taxonomy category i */
+    uint32_t *qids, *pids;      /* set, package: nqids of each (pids: package only); owned */
+    int unknown_cat;            /* resolved from a text naming a category the taxonomy lacks (cat
+                                   (size_t)-1, or cats without it): the state refuses the op */
+} rt_op_ids;
+
+/* One operation. Strings are owned by the op (rt_op_clear frees them).
+ *
+ * In memory an operation is its ids (by_id set, the id member): the workspace's query and passage
+ * ids, a category's taxonomy index; rt_annot applies nothing else. The strings qid, pid, cat,
+ * qids, pids and cats are its text form, which exists only at the journal's boundary: a line just
+ * read, a change typed or imported by name (rt_session resolves them to ids), or a line being
+ * written (rt_op_to_json_names makes it from the ids where the text form is not set). Author,
+ * text, train, name, via and settles are strings in both forms (no table of the workspace holds
+ * them). */
 typedef struct rt_op {
     uint64_t seq;         /* 1, 2, … within a journal */
     int64_t time_ms;      /* Unix time in milliseconds */
@@ -56,7 +76,16 @@ typedef struct rt_op {
     uint64_t seed;        /* package: the review sample's seed and size */
     uint32_t sample;
     size_t line;          /* the journal line it was read from (0: made in this process) */
+    int by_id;            /* id is set: the op as the state applies it */
+    rt_op_ids id;
 } rt_op;
+
+/* The tables an operation's ids index: a workspace's query and passage ids and its taxonomy
+ * (borrowed; they must outlive every use of the names). */
+typedef struct rt_op_names {
+    const rt_strtab *qids, *pids;
+    const rt_taxonomy *tax;
+} rt_op_names;
 
 void rt_op_clear(rt_op *op);
 /* A deep copy of src into *dst. */
@@ -69,6 +98,12 @@ const char *rt_op_kind_name(rt_op_kind k);
  * redo, seed, sample) are written as integers, digit for digit. Owned: the caller frees it with
  * free. */
 char *rt_op_to_json(const rt_op *op);
+
+/* rt_op_to_json of op with its text form made from its ids (through names) wherever it is not
+ * set: the same line, byte for byte, as the op with the strings of its ids would write. An op
+ * without ids (by_id 0) or names NULL: rt_op_to_json. NULL when an id is outside names' tables
+ * (nothing written). Owned: the caller frees it with free. */
+char *rt_op_to_json_names(const rt_op *op, const rt_op_names *names);
 
 /* Parses one line into *op; on failure returns RT_EINPUT with a reason (no location). Labels and
  * tags exactly as rt_op_to_json writes them take a fast path; anything else, the general parser. */

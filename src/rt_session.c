@@ -56,21 +56,22 @@ static int replayable(const rt_session *s, const rt_op *op, rt_err *e)
     return 1;
 }
 
-/* Whether qid is a query this workspace has (its queries, qrels or runs). Only the loaders add
- * queries: an operation read back never does. Runs still being read behind the first screen
- * (the workbench's deferred open) are not waited for: a query they may name counts as known
- * until they are in, and such an operation is applied as it always was. */
-static int replay_qid_known(const rt_session *s, const char *qid)
+/* Whether a query an operation read back names is one this workspace has (its queries, qrels
+ * or runs), given its id as found (RT_NO_ID: none yet). Only the loaders add queries: an
+ * operation read back never does. Runs still being read behind the first screen (the
+ * workbench's deferred open) are not waited for: a query they may name counts as known until
+ * they are in, and such an operation is applied as it always was. */
+static int replay_qid_known(const rt_session *s, uint32_t id)
 {
-    return rt_strtab_find(s->ws->qids, qid, strlen(qid)) != RT_NO_ID || rt_loader_runs_loading(s->ws, NULL, NULL);
+    return id != RT_NO_ID || rt_loader_runs_loading(s->ws, NULL, NULL);
 }
 
-/* Whether pid is a passage this workspace has (its qrels, runs or collection). Runs or a
- * collection still being read are not waited for either: what they may hold counts as known. */
-static int replay_pid_known(const rt_session *s, const char *pid)
+/* Whether pid, found as id, is a passage this workspace has (its qrels, runs or collection).
+ * Runs or a collection still being read are not waited for either: what they may hold counts
+ * as known. */
+static int replay_pid_known(const rt_session *s, const char *pid, uint32_t id)
 {
-    if (rt_strtab_find(s->ws->pids, pid, strlen(pid)) != RT_NO_ID || rt_loader_runs_loading(s->ws, NULL, NULL) ||
-        rt_loader_collection_loading(s->ws, NULL, NULL))
+    if (id != RT_NO_ID || rt_loader_runs_loading(s->ws, NULL, NULL) || rt_loader_collection_loading(s->ws, NULL, NULL))
         return 1;
     const char *t;
     size_t tl;
@@ -86,58 +87,138 @@ static void note_foreign(rt_session *s, int what, const rt_op *op, const char *i
     s->foreign_id[what] = rt_strdup(id);
 }
 
-/* Whether op names a query or a passage this workspace does not have (a journal of another
- * workspace): such an operation stays in the journal and is applied to nothing, so that no
- * state, metric, team decision, agreement, package or export of this workspace sees it, and no
- * id of it is interned. A leak label's query is checked by the leakage view instead. */
+/* Whether op, read back and resolved without interning (RESOLVE_FIND), names a query or a
+ * passage this workspace does not have (a journal of another workspace): such an operation stays
+ * in the journal and is applied to nothing, so that no state, metric, team decision, agreement,
+ * package or export of this workspace sees it, and no id of it is interned. A leak label's query
+ * is checked by the leakage view instead. */
 static int foreign_op(rt_session *s, const rt_op *op)
 {
     if (op->kind == RT_OP_LEAK)
         return 0;
-    const char *q = op->qid && !replay_qid_known(s, op->qid) ? op->qid : NULL;   /* qid NULL: a set, a package */
-    for (size_t i = 0; !q && i < op->nqids; i++)
-        q = !replay_qid_known(s, op->qids[i]) ? op->qids[i] : NULL;
+    const char *q = op->qid && !replay_qid_known(s, op->id.qid) ? op->qid : NULL;   /* qid NULL: a set, a package */
+    for (size_t i = 0; !q && op->qids && i < op->nqids; i++)
+        q = !replay_qid_known(s, op->id.qids[i]) ? op->qids[i] : NULL;
     if (q) {
         note_foreign(s, 0, op, q);
         return 1;
     }
-    const char *p = op->pid && !replay_pid_known(s, op->pid) ? op->pid : NULL;
+    const char *p = op->pid && !replay_pid_known(s, op->pid, op->id.pid) ? op->pid : NULL;
     for (size_t i = 0; !p && op->pids && i < op->nqids; i++)
-        p = !replay_pid_known(s, op->pids[i]) ? op->pids[i] : NULL;
+        p = !replay_pid_known(s, op->pids[i], op->id.pids[i]) ? op->pids[i] : NULL;
     if (p)
         note_foreign(s, 1, op, p);
     return p != NULL;
 }
 
-/* Applies one operation read back from journal j (s->journal may not be set yet). */
-static void replay_one(rt_session *s, rt_journal *j, rt_op *op)
+/* How resolve takes a name the workspace's tables lack. */
+enum {
+    RESOLVE_FIND,     /* RT_NO_ID (a const check, an op read back before foreign_op: nothing changes) */
+    RESOLVE_CHANGE    /* a passage the collection has is interned (as rt_session_pid does); else RT_NO_ID */
+};
+
+static int known_pid(const rt_session *s, const char *pid);
+
+/* Never interned: only the loaders add queries. */
+static uint32_t qid_of(const rt_session *s, const char *qid)
+{
+    return rt_strtab_find(s->ws->qids, qid, strlen(qid));
+}
+
+static uint32_t pid_of(const rt_session *s, const char *pid, int mode)
+{
+    uint32_t id = rt_strtab_find(s->ws->pids, pid, strlen(pid));
+    if (id == RT_NO_ID && mode == RESOLVE_CHANGE && known_pid(s, pid))
+        id = rt_strtab_intern(s->ws->pids, pid, strlen(pid));
+    return id;
+}
+
+/* The journal's boundary: op's text form (a line read back, a change typed or imported by name)
+ * resolved to the workspace's ids, which is all the state and the checks read from then on. A
+ * name the tables lack stays RT_NO_ID (mode says when it is interned instead); a category the
+ * taxonomy lacks sets id.unknown_cat. The text form is kept: it is what the journal writes for
+ * such an op (byte for byte what was typed or imported) and what messages quote. */
+static void resolve(const rt_session *s, rt_op *op, int mode)
+{
+    if (op->by_id)
+        return;
+    const rt_taxonomy *tax = s->ws->taxonomy;
+    op->by_id = 1;
+    memset(&op->id, 0, sizeof op->id);
+    op->id.qid = op->qid ? qid_of(s, op->qid) : RT_NO_ID;
+    op->id.pid = op->pid ? pid_of(s, op->pid, mode) : RT_NO_ID;
+    if (op->kind == RT_OP_TAG || op->kind == RT_OP_UNTAG) {
+        op->id.cat = op->cat ? rt_taxonomy_find(tax, op->cat) : (size_t)-1;
+        op->id.unknown_cat = op->id.cat == (size_t)-1;
+    }
+    for (size_t i = 0; op->kind == RT_OP_ADJUDICATE && op->cats && i < op->ncats; i++) {
+        size_t c = rt_taxonomy_find(tax, op->cats[i]);
+        if (c == (size_t)-1)
+            op->id.unknown_cat = 1;
+        else
+            op->id.cats |= 1ull << c;
+    }
+    if (op->qids) {
+        op->id.qids = rt_calloc(op->nqids + 1, sizeof *op->id.qids);
+        for (size_t i = 0; i < op->nqids; i++)
+            op->id.qids[i] = qid_of(s, op->qids[i]);
+    }
+    if (op->pids) {
+        op->id.pids = rt_calloc(op->nqids + 1, sizeof *op->id.pids);
+        for (size_t i = 0; i < op->nqids; i++)
+            op->id.pids[i] = pid_of(s, op->pids[i], mode);
+    }
+}
+
+/* The names of op (read back, resolved with RESOLVE_FIND) that foreign_op let through without
+ * an id yet, interned: runs or a collection still being read may name them, or a leak label's
+ * query; the state has always taken such ids. */
+static void intern_rest(const rt_session *s, rt_op *op)
+{
+    rt_strtab *qt = s->ws->qids, *pt = s->ws->pids;
+    if (op->qid && op->id.qid == RT_NO_ID)
+        op->id.qid = rt_strtab_intern(qt, op->qid, strlen(op->qid));
+    if (op->pid && op->id.pid == RT_NO_ID)
+        op->id.pid = rt_strtab_intern(pt, op->pid, strlen(op->pid));
+    for (size_t i = 0; op->qids && i < op->nqids; i++) {
+        if (op->id.qids[i] == RT_NO_ID)
+            op->id.qids[i] = rt_strtab_intern(qt, op->qids[i], strlen(op->qids[i]));
+        if (op->pids && op->id.pids[i] == RT_NO_ID)
+            op->id.pids[i] = rt_strtab_intern(pt, op->pids[i], strlen(op->pids[i]));
+    }
+}
+
+/* Applies one operation read back from journal j (s->journal may not be set yet): its names
+ * looked up once (the journal's boundary), then foreign_op, then the state by ids. Returns the
+ * query of a label applied when the workspace had it before (RT_NO_ID otherwise): whose live
+ * metrics a refresh brings up to date. */
+static uint32_t replay_one(rt_session *s, rt_journal *j, rt_op *op)
 {
     rt_err e;
     const char *warn = NULL;
+    resolve(s, op, RESOLVE_FIND);
     if (foreign_op(s, op)) {
         rt_op_clear(op);
-        return;
+        return RT_NO_ID;
     }
+    uint32_t had = op->kind == RT_OP_LABEL ? op->id.qid : RT_NO_ID;
+    intern_rest(s, op);
     if (!replayable(s, op, &e) || rt_annot_apply(s->annot, op, &warn, &e) != RT_OK) {
         char why[1400];
         snprintf(why, sizeof why, "%s:%zu (operation %" PRIu64 "): %.900s; fix or delete that "
                  "line, or move the journal aside", rt_journal_path(j), op->line, op->seq, e.msg);
         rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s; not applied", why);
         rt_journal_refuse(j, why);
+        had = RT_NO_ID;
     } else if (warn) {
         rt_report_add(s->ws->report, RT_REPORT_WARNING, "%s: operation %" PRIu64 ": %s", rt_journal_path(j), op->seq,
                       warn);
     }
     rt_op_clear(op);
+    return had;
 }
 
-static void replay(rt_session *s, rt_op *ops, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        replay_one(s, s->journal, &ops[i]);
-}
-
-static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { replay_one(ctx, j, op); }
+static void replay_cb(void *ctx, rt_journal *j, rt_op *op) { (void)replay_one(ctx, j, op); }
 
 /* Says how many operations read back name queries or passages this workspace lacks. */
 static void say_foreign(const rt_session *s, size_t before_q, size_t before_p)
@@ -177,6 +258,8 @@ static rt_status open_session(rt_session **out, rt_workspace *ws, const char *di
         rt_session_close(&s);
         return st;
     }
+    rt_op_names names = {ws->qids, ws->pids, ws->taxonomy};
+    rt_journal_set_names(s->journal, &names);   /* undo, redo and changes by id are written by name */
     if (!readonly && rt_journal_readonly(s->journal))
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s: read-only: %s",
                       rt_journal_path(s->journal), rt_journal_readonly(s->journal));
@@ -294,11 +377,11 @@ static int known_qid(const rt_session *s, const char *qid)
 static void settle_for(rt_session *s, const rt_op *op)
 {
     int runs = rt_loader_runs_loading(s->ws, NULL, NULL);
-    if (!runs && !rt_loader_collection_loading(s->ws, NULL, NULL))
-        return;
+    if (op->by_id || (!runs && !rt_loader_collection_loading(s->ws, NULL, NULL)))
+        return;   /* by ids: every name it has is known already */
     /* a passage no id names yet: the runs may name it (the collection alone would not take them in) */
     int q = op->qid && !known_qid(s, op->qid), p = op->pid && !id_of_pid(s, op->pid);
-    for (size_t i = 0; i < op->nqids && !p; i++) {
+    for (size_t i = 0; op->qids && i < op->nqids && !p; i++) {
         q |= !known_qid(s, op->qids[i]);
         p |= op->pids && !id_of_pid(s, op->pids[i]);
     }
@@ -309,11 +392,15 @@ static void settle_for(rt_session *s, const rt_op *op)
         (void)rt_session_wait(s, RT_LOAD_RUNS, &e);
 }
 
-/* rt_session_check after settle_for: the check every change made here goes through. */
-static rt_status check_change(rt_session *s, const rt_op *op, rt_err *err)
+static rt_status check_ids(const rt_session *s, const rt_op *op, rt_err *err);
+
+/* The check every change made here goes through: settle_for, op resolved to ids (a collection's
+ * passage interned), then checked by them. */
+static rt_status check_change(rt_session *s, rt_op *op, rt_err *err)
 {
     settle_for(s, op);
-    return rt_session_check(s, op, err);
+    resolve(s, op, RESOLVE_CHANGE);
+    return check_ids(s, op, err);
 }
 
 static int known_leak_type(const char *t)
@@ -331,28 +418,49 @@ static int same_grade(const rt_session *s, const rt_op *op)
 {
     if (op->kind != RT_OP_LABEL || !op->has_grade)
         return 0;
-    uint32_t q = rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid));
-    uint32_t p = rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid));
+    uint32_t q = op->id.qid, p = op->id.pid;
     int32_t g;
     return q != RT_NO_ID && p != RT_NO_ID && rt_session_grade(s, q, p, &g, NULL) && g == op->grade;
 }
 
-/* Whether op can be done at all (known query, passage, category, grade in range), leaving aside
- * whether it would change anything. */
+/* The first category of op's text form the taxonomy lacks, for a message ("" when none). */
+static const char *unknown_cat(const rt_session *s, const rt_op *op)
+{
+    if (op->cat && rt_taxonomy_find(s->ws->taxonomy, op->cat) == (size_t)-1)
+        return op->cat;
+    for (size_t i = 0; op->cats && i < op->ncats; i++)
+        if (rt_taxonomy_find(s->ws->taxonomy, op->cats[i]) == (size_t)-1)
+            return op->cats[i];
+    return "";
+}
+
+/* Whether the i-th passage of a package op is known: an id, or (a const check, which interns
+ * nothing) a passage of the collection its text names. */
+static int list_pid_known(const rt_session *s, const rt_op *op, size_t i)
+{
+    if (op->id.pids && op->id.pids[i] != RT_NO_ID)
+        return 1;
+    return op->pids && known_pid(s, op->pids[i]);
+}
+
+/* Whether op (resolved: by_id) can be done at all (known query, passage, category, grade in
+ * range), leaving aside whether it would change anything. Decided by the ids; the text form
+ * only names what is unknown (and a collection's passage a const check did not intern). */
 static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
 {
     const char *ro = rt_session_readonly(s);
     if (ro)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", ro);
-    if (op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE && (!op->qid || !known_qid(s, op->qid)))
+    if (op->kind != RT_OP_SET && op->kind != RT_OP_PACKAGE && op->id.qid == RT_NO_ID)
         return rt_err_set(err, RT_EUSAGE, "unknown query \"%s\"", op->qid ? op->qid : "");
-    if (op->pid && !known_pid(s, op->pid))
+    if (op->id.pid == RT_NO_ID && op->pid && !known_pid(s, op->pid))
         return rt_err_set(err, RT_EUSAGE, "unknown passage \"%s\"", op->pid);
+    int has_pid = op->id.pid != RT_NO_ID || op->pid;
     const char *why;   /* names people give: rt_name_problem */
     char shown[80], shown2[80];
     switch (op->kind) {
     case RT_OP_LABEL:
-        if (!op->pid)
+        if (!has_pid)
             return rt_err_set(err, RT_EUSAGE, "a label needs a passage");
         if (op->has_grade && (op->grade < 0 || op->grade > (s->ws->graded ? 3 : 1)))
             return rt_err_set(err, RT_EUSAGE, "grade %d: this workspace uses %s", (int)op->grade,
@@ -360,7 +468,7 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
         break;
     case RT_OP_TAG:
     case RT_OP_UNTAG:
-        if (!op->cat || rt_taxonomy_find(s->ws->taxonomy, op->cat) == (size_t)-1)
+        if (op->id.unknown_cat || op->id.cat >= s->ws->taxonomy->ncats)
             return rt_err_set(err, RT_EUSAGE, "unknown category \"%s\"", op->cat ? op->cat : "");
         break;
     case RT_OP_LEAK:
@@ -370,17 +478,16 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
                               "different-topic, not-leak");
         break;
     case RT_OP_ADJUDICATE:
-        if (!op->pid)
+        if (!has_pid)
             return rt_err_set(err, RT_EUSAGE, "an adjudication needs a passage");
         if (op->has_grade && (op->grade < 0 || op->grade > (s->ws->graded ? 3 : 1)))
             return rt_err_set(err, RT_EUSAGE, "grade %d: this workspace uses %s", (int)op->grade,
                               s->ws->graded ? "grades 0-3" : "0 (not relevant) and 1 (relevant)");
-        for (size_t i = 0; op->has_cats && i < op->ncats; i++)
-            if (rt_taxonomy_find(s->ws->taxonomy, op->cats[i]) == (size_t)-1)
-                return rt_err_set(err, RT_EUSAGE, "unknown category \"%s\"", op->cats[i]);
+        if (op->has_cats && op->id.unknown_cat)
+            return rt_err_set(err, RT_EUSAGE, "unknown category \"%s\"", unknown_cat(s, op));
         break;
     case RT_OP_REVIEW:
-        if (!op->name || !op->name[0] || !op->pid || !op->text ||
+        if (!op->name || !op->name[0] || !has_pid || !op->text ||
             (op->text[0] && strcmp(op->text, "correct") != 0 && strcmp(op->text, "wrong") != 0))
             return rt_err_set(err, RT_EUSAGE, "a review names a package and a pair, and says correct or wrong");
         break;
@@ -395,10 +502,12 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
                               rt_id_show(op->name, strlen(op->name), shown, sizeof shown),
                               rt_id_show(op->text, strlen(op->text), shown2, sizeof shown2), why);
         for (size_t i = 0; i < op->nqids; i++) {
-            if (!known_qid(s, op->qids[i]))
-                return rt_err_set(err, RT_EUSAGE, "package %s: unknown query \"%s\"", op->name, op->qids[i]);
-            if (!known_pid(s, op->pids[i]))
-                return rt_err_set(err, RT_EUSAGE, "package %s: unknown passage \"%s\"", op->name, op->pids[i]);
+            if (!op->id.qids || op->id.qids[i] == RT_NO_ID)
+                return rt_err_set(err, RT_EUSAGE, "package %s: unknown query \"%s\"", op->name,
+                                  op->qids ? op->qids[i] : "");
+            if (!list_pid_known(s, op, i))
+                return rt_err_set(err, RT_EUSAGE, "package %s: unknown passage \"%s\"", op->name,
+                                  op->pids ? op->pids[i] : "");
         }
         break;
     case RT_OP_SET:
@@ -408,8 +517,9 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
             return rt_err_set(err, RT_EUSAGE, "query set name \"%s\": %s", rt_id_show(op->name, strlen(op->name), shown,
                               sizeof shown), why);
         for (size_t i = 0; i < op->nqids; i++)
-            if (!known_qid(s, op->qids[i]))
-                return rt_err_set(err, RT_EUSAGE, "query set %s: unknown query \"%s\"", op->name, op->qids[i]);
+            if (!op->id.qids || op->id.qids[i] == RT_NO_ID)
+                return rt_err_set(err, RT_EUSAGE, "query set %s: unknown query \"%s\"", op->name,
+                                  op->qids ? op->qids[i] : "");
         break;
     default:
         break;
@@ -417,7 +527,8 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
     return RT_OK;
 }
 
-rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
+/* rt_session_check of an op resolved to ids. */
+static rt_status check_ids(const rt_session *s, const rt_op *op, rt_err *err)
 {
     rt_status st = check_valid(s, op, err);
     if (st == RT_OK && (rt_annot_is_noop(s->annot, op) || same_grade(s, op)))
@@ -425,8 +536,20 @@ rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
     return st;
 }
 
-/* Appends op durably, then applies it everywhere; qid is op's query id when the caller has it
- * (RT_NO_ID: looked up). */
+rt_status rt_session_check(const rt_session *s, const rt_op *op, rt_err *err)
+{
+    if (op->by_id)
+        return check_ids(s, op, err);
+    rt_op ids;   /* by name: a copy resolved without interning (a const check changes nothing) */
+    rt_op_copy(&ids, op);
+    resolve(s, &ids, RESOLVE_FIND);
+    rt_status st = check_ids(s, &ids, err);
+    rt_op_clear(&ids);
+    return st;
+}
+
+/* Appends op (resolved to ids) durably, then applies it everywhere; qid is op's query id when
+ * the caller has it (RT_NO_ID: op's own). */
 /* Every change is written to the journal first and applied to the state after. The journal is
  * the record: what the screen shows must be what a reopen replays to, so a change the disk
  * refuses (full, or the lock lost) must not be in the state either; written first, such a change
@@ -460,7 +583,7 @@ static rt_status commit(rt_session *s, rt_op *op, uint32_t qid, rt_err *err)
         return st;
     st = applied_after_journal(s, op, NULL, err);
     if (st == RT_OK && op->kind == RT_OP_LABEL)
-        rt_live_update(s->live, qid != RT_NO_ID ? qid : rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid)));
+        rt_live_update(s->live, qid != RT_NO_ID ? qid : op->id.qid);
     return st;
 }
 
@@ -489,16 +612,16 @@ static rt_status history(rt_session *s, rt_op *done, int redo, rt_err *err)
 rt_status rt_session_undo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 0, err); }
 rt_status rt_session_redo(rt_session *s, rt_op *done, rt_err *err) { return history(s, done, 1, err); }
 
-/* ---- changes by id: the strings are made once, for the journal line ----------------------- */
+/* ---- changes by id: no string is made; the journal names the ids as it writes the line ------ */
 
 /* Fills ch for op, just committed (qid, pid: its ids, RT_NO_ID to look them up), and keeps op as
  * the session's last change (moved: *op is left empty), which ch->op borrows. */
 static void changed(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt_change *ch)
 {
-    if (qid == RT_NO_ID && op->qid)
-        qid = rt_strtab_find(s->ws->qids, op->qid, strlen(op->qid));
-    if (pid == RT_NO_ID && op->pid)
-        pid = rt_strtab_find(s->ws->pids, op->pid, strlen(op->pid));
+    if (qid == RT_NO_ID)
+        qid = op->id.qid;
+    if (pid == RT_NO_ID)
+        pid = op->id.pid;
     rt_op_clear(&s->last);
     s->last = *op;
     memset(op, 0, sizeof *op);
@@ -517,17 +640,31 @@ static rt_status change(rt_session *s, rt_op *op, uint32_t qid, uint32_t pid, rt
     return st;
 }
 
-static char *qstr(const rt_session *s, uint32_t qid) { return rt_strdup(rt_strtab_str(s->ws->qids, qid)); }
-static char *pstr(const rt_session *s, uint32_t pid)
+/* An operation of kind on (qid, pid) by ids, without a text form: the journal writes the names. */
+static rt_op by_id(rt_op_kind kind, uint32_t qid, uint32_t pid)
 {
-    return pid == RT_NO_ID ? NULL : rt_strdup(rt_strtab_str(s->ws->pids, pid));
+    return (rt_op){.kind = kind, .by_id = 1, .id = {.qid = qid, .pid = pid}};
+}
+
+/* Whether qid (and pid, unless RT_NO_ID) are ids of the workspace: a caller's ids, checked
+ * before the state indexes by them; otherwise 0 and RT_EUSAGE in *err. */
+static int ids_known(const rt_session *s, uint32_t qid, uint32_t pid, rt_err *err)
+{
+    if (qid >= rt_strtab_count(s->ws->qids))
+        return rt_err_set(err, RT_EUSAGE, "no query of id %" PRIu32, qid), 0;
+    if (pid != RT_NO_ID && pid >= rt_strtab_count(s->ws->pids))
+        return rt_err_set(err, RT_EUSAGE, "no passage of id %" PRIu32, pid), 0;
+    return 1;
 }
 
 rt_status rt_session_relabel(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
                              rt_change *ch, rt_err *err)
 {
-    rt_op op = {.kind = RT_OP_LABEL, .qid = qstr(s, qid), .pid = pstr(s, pid), .has_grade = has_grade,
-                .grade = has_grade ? grade : 0};
+    if (!ids_known(s, qid, pid, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_LABEL, qid, pid);
+    op.has_grade = has_grade;
+    op.grade = has_grade ? grade : 0;
     return change(s, &op, qid, pid, ch, err);
 }
 
@@ -536,32 +673,48 @@ rt_status rt_session_set_tag(rt_session *s, uint32_t qid, uint32_t pid, size_t c
 {
     if (cat >= s->ws->taxonomy->ncats)
         return rt_err_set(err, RT_EUSAGE, "no category %zu", cat + 1);
-    rt_op op = {.kind = on ? RT_OP_TAG : RT_OP_UNTAG, .qid = qstr(s, qid), .pid = pstr(s, pid),
-                .cat = rt_strdup(s->ws->taxonomy->cats[cat].id)};
+    if (!ids_known(s, qid, pid, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(on ? RT_OP_TAG : RT_OP_UNTAG, qid, pid);
+    op.id.cat = cat;
     return change(s, &op, qid, pid, ch, err);
 }
 
 rt_status rt_session_set_note(rt_session *s, uint32_t qid, uint32_t pid, const char *text,
                               rt_change *ch, rt_err *err)
 {
-    rt_op op = {.kind = RT_OP_NOTE, .qid = qstr(s, qid), .pid = pstr(s, pid), .text = rt_strdup(text)};
+    if (!ids_known(s, qid, pid, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_NOTE, qid, pid);
+    op.text = rt_strdup(text);
     return change(s, &op, qid, pid, ch, err);
 }
 
 rt_status rt_session_type_leak(rt_session *s, uint32_t qid, const char *train, const char *type,
                                rt_change *ch, rt_err *err)
 {
-    rt_op op = {.kind = RT_OP_LEAK, .qid = qstr(s, qid), .train = rt_strdup(train), .text = rt_strdup(type)};
+    if (!ids_known(s, qid, RT_NO_ID, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_LEAK, qid, RT_NO_ID);
+    op.train = rt_strdup(train);
+    op.text = rt_strdup(type);
     return change(s, &op, qid, RT_NO_ID, ch, err);
 }
 
 rt_status rt_session_save_set(rt_session *s, const char *name, const uint32_t *qids, size_t n,
                               const char *how, rt_change *ch, rt_err *err)
 {
-    rt_op op = {.kind = RT_OP_SET, .name = rt_strdup(name), .has_list = 1, .nqids = n,
-                .qids = rt_calloc(n + 1, sizeof(char *)), .text = how ? rt_strdup(how) : NULL};
     for (size_t i = 0; i < n; i++)
-        op.qids[i] = qstr(s, qids[i]);
+        if (!ids_known(s, qids[i], RT_NO_ID, err))
+            return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_SET, RT_NO_ID, RT_NO_ID);
+    op.name = rt_strdup(name);
+    op.has_list = 1;
+    op.nqids = n;
+    op.id.qids = rt_calloc(n + 1, sizeof *op.id.qids);
+    if (n)
+        memcpy(op.id.qids, qids, n * sizeof *qids);
+    op.text = how ? rt_strdup(how) : NULL;
     return change(s, &op, RT_NO_ID, RT_NO_ID, ch, err);
 }
 
@@ -655,6 +808,7 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
             continue;   /* dropped by an earlier check-only pass */
         rt_err e;
         settle_for(s, &ops[i]);
+        resolve(s, &ops[i], RESOLVE_CHANGE);
         if (check_valid(s, &ops[i], &e) != RT_OK)
             return rt_err_set(err, e.status, "%s: %s", import_place(&ops[i]), e.msg);
         if (rt_annot_is_noop(s->annot, &ops[i])) {
@@ -683,7 +837,7 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
         rt_err e;
         rt_status a = applied_after_journal(s, &ops[i], &warn, first == RT_OK ? err : &e);
         if (a == RT_OK && ops[i].kind == RT_OP_LABEL)
-            rt_live_update(s->live, rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid)));
+            rt_live_update(s->live, ops[i].id.qid);
         if (first == RT_OK)
             first = a;
     }
@@ -723,10 +877,8 @@ rt_status rt_session_refresh(rt_session *s, int *changed, rt_err *err)
     uint32_t *touched = rt_calloc(n, sizeof *touched);
     size_t nt = 0, fq = s->foreign[0], fp = s->foreign[1];
     for (size_t i = 0; i < n; i++)   /* found, never interned: a query it lacks is none of its */
-        if (ops[i].kind == RT_OP_LABEL && ops[i].qid &&
-            (touched[nt] = rt_strtab_find(s->ws->qids, ops[i].qid, strlen(ops[i].qid))) != RT_NO_ID)
+        if ((touched[nt] = replay_one(s, s->journal, &ops[i])) != RT_NO_ID)
             nt++;
-    replay(s, ops, n);
     say_foreign(s, fq, fp);
     for (size_t i = 0; s->live && i < nt; i++)
         rt_live_update(s->live, touched[i]);
@@ -740,14 +892,14 @@ rt_status rt_session_adjudicate(rt_session *s, uint32_t qid, uint32_t pid, int h
                                 int has_cats, unsigned long long cats, char *const *settles, size_t nsettles,
                                 rt_change *ch, rt_err *err)
 {
-    const rt_taxonomy *tax = s->ws->taxonomy;
-    rt_op op = {.kind = RT_OP_ADJUDICATE, .qid = qstr(s, qid), .pid = pstr(s, pid), .has_grade = has_grade,
-                .grade = has_grade ? grade : 0, .has_cats = has_cats};
-    for (size_t c = 0; has_cats && c < tax->ncats; c++)
-        if (cats >> c & 1) {
-            op.cats = rt_reallocarray(op.cats, op.ncats + 1, sizeof *op.cats);
-            op.cats[op.ncats++] = rt_strdup(tax->cats[c].id);
-        }
+    size_t ncats = s->ws->taxonomy->ncats;
+    if (!ids_known(s, qid, pid, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_ADJUDICATE, qid, pid);
+    op.has_grade = has_grade;
+    op.grade = has_grade ? grade : 0;
+    op.has_cats = has_cats;   /* bits past the taxonomy name nothing: dropped */
+    op.id.cats = !has_cats ? 0 : ncats < 64 ? cats & ((1ull << ncats) - 1) : cats;
     op.settles = nsettles ? rt_calloc(nsettles, sizeof *op.settles) : NULL;
     for (size_t i = 0; i < nsettles; i++)
         op.settles[op.nsettles++] = rt_strdup(settles[i]);
@@ -756,7 +908,11 @@ rt_status rt_session_adjudicate(rt_session *s, uint32_t qid, uint32_t pid, int h
 
 rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t grade, rt_change *ch, rt_err *err)
 {
-    rt_op op = {.kind = RT_OP_LABEL, .qid = qstr(s, qid), .pid = pstr(s, pid), .has_grade = 1, .grade = grade};
+    if (!ids_known(s, qid, pid, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_LABEL, qid, pid);
+    op.has_grade = 1;
+    op.grade = grade;
     rt_status st = check_valid(s, &op, err);
     if (st == RT_OK && rt_annot_is_noop(s->annot, &op))
         st = rt_err_set(err, RT_EUSAGE, "nothing to change");
@@ -774,6 +930,7 @@ rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *e
 {
     for (size_t i = 0; i < n; i++) {
         settle_for(s, &ops[i]);
+        resolve(s, &ops[i], RESOLVE_CHANGE);
         rt_status st = check_valid(s, &ops[i], err);
         if (st == RT_OK && rt_annot_package(s->annot, ops[i].name))
             st = rt_err_set(err, RT_EUSAGE, "a package named %s exists already (choose another --prefix)", ops[i].name);
@@ -798,7 +955,10 @@ rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *e
 rt_status rt_session_review(rt_session *s, const char *package, uint32_t qid, uint32_t pid, const char *verdict,
                             rt_change *ch, rt_err *err)
 {
-    rt_op op = {.kind = RT_OP_REVIEW, .name = rt_strdup(package), .qid = qstr(s, qid), .pid = pstr(s, pid),
-                .text = rt_strdup(verdict)};
+    if (!ids_known(s, qid, pid, err))
+        return RT_EUSAGE;
+    rt_op op = by_id(RT_OP_REVIEW, qid, pid);
+    op.name = rt_strdup(package);
+    op.text = rt_strdup(verdict);
     return change(s, &op, qid, pid, ch, err);
 }

@@ -85,7 +85,8 @@ int rt_session_poll(rt_session *s, int budget_ms, rt_load_event *ev);
 int rt_session_wait(rt_session *s, unsigned what, rt_err *err);
 
 /* Checks op (known query and passage, grade in range, known category or leak type) without
- * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. Only reads:
+ * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. op is by
+ * ids (rt_op.by_id) or by name (its text form, looked up in a copy, nothing interned). Only reads:
  * runs or a collection still being read are not waited for, so a query or passage only they name
  * is unknown here until they are in (rt_session_poll); the changes themselves (rt_session_do,
  * the changes by id, imports) wait for them first. */
@@ -102,7 +103,8 @@ rt_status rt_session_import(rt_session *s, rt_op *ops, size_t n, int check_only,
 
 /* Checks op, appends it to the journal (returning only once it is on disk), then applies it to
  * the state and the metrics. op's author, seq and time are filled in, and a category given by
- * name or number is replaced by its id. */
+ * name or number is replaced by its id. An op by name is resolved to ids here, once (the
+ * journal's boundary; rt_op.id set, the text form kept and written as given). */
 rt_status rt_session_do(rt_session *s, rt_op *op, rt_err *err);
 
 /* Undoes the last change (redo: re-does the last undone one) by appending the inverse
@@ -117,13 +119,15 @@ typedef struct rt_change {
     uint32_t pid;          /* the passage; RT_NO_ID for the query itself or none */
     uint64_t seq;          /* its sequence number in the journal */
     const rt_op *op;       /* the change as made (undo or redo set for a step): what the screen
-                              says of it. Borrowed: valid until the session's next change or
-                              rt_session_close */
+                              says of it; by ids (a change made here by ids has no text form:
+                              its names are the workspace's tables'). Borrowed: valid until the
+                              session's next change or rt_session_close */
 } rt_change;
 
-/* The changes, by interned ids (the way the workbench makes them): each builds the operation
- * (its strings made once, for the journal line), checks it, appends it durably and applies it,
- * as rt_session_do does, and on success fills *ch. cat is a taxonomy index; on 0 untags. */
+/* The changes, by interned ids (the way the workbench makes them): each builds the operation by
+ * ids, without a string (the journal names them as it writes the line), checks it, appends it
+ * durably and applies it, as rt_session_do does, and on success fills *ch. An id the workspace's
+ * tables do not have is refused (RT_EUSAGE). cat is a taxonomy index; on 0 untags. */
 rt_status rt_session_relabel(rt_session *s, uint32_t qid, uint32_t pid, int has_grade, int32_t grade,
                              rt_change *ch, rt_err *err);
 rt_status rt_session_set_tag(rt_session *s, uint32_t qid, uint32_t pid, size_t cat, int on,

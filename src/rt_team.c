@@ -803,8 +803,8 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
     rt_err err;
     for (size_t i = 0; i < d->n; i++) {
         const rt_team_pair *p = &d->p[i];
-        rt_op op = {.seq = seq++, .time_ms = now, .author = "team", .qid = (char *)rt_strtab_str(t->ws->qids, p->qid),
-                    .pid = (char *)rt_strtab_str(t->ws->pids, p->pid)};
+        rt_op op = {.seq = seq++, .time_ms = now, .author = "team", .by_id = 1,
+                    .id = {.qid = p->qid, .pid = p->pid}};
         if (p->has_grade) {
             op.kind = RT_OP_LABEL;
             op.has_grade = 1;
@@ -817,7 +817,7 @@ rt_session *rt_team_session(const rt_team *t, const rt_team_decisions *d)
             if (p->cats >> c & 1) {
                 op.kind = RT_OP_TAG;
                 op.seq = seq++;
-                op.cat = tax->cats[c].id;
+                op.id.cat = c;
                 rt_status st = rt_annot_apply(annot, &op, NULL, &err);
                 assert(st == RT_OK);   /* a category of the taxonomy: cannot fail */
                 (void)st;

@@ -25,29 +25,35 @@ static const char *pstr(const app *a, uint32_t pid)
 static void describe(const rt_session *s, const rt_op *op, char *buf, size_t len)
 {
     const char *what = op->undo ? "undone: " : op->redo ? "redone: " : "";
-    const char *target = op->pid ? op->pid : "(query)";
-    size_t c = op->cat ? rt_taxonomy_find(s->ws->taxonomy, op->cat) : (size_t)-1;
-    const char *cat = c != (size_t)-1 ? s->ws->taxonomy->cats[c].name : op->cat;
+    /* a change is made by ids (rt_op.id): its names are the tables' (the text form, when a change
+     * came by name, says the same) */
+    const rt_taxonomy *tax = s->ws->taxonomy;
+    const char *qid = op->qid ? op->qid
+                      : op->by_id && op->id.qid != RT_NO_ID ? rt_strtab_str(s->ws->qids, op->id.qid) : "";
+    const char *target = op->pid ? op->pid
+                         : op->by_id && op->id.pid != RT_NO_ID ? rt_strtab_str(s->ws->pids, op->id.pid) : "(query)";
+    size_t c = op->cat ? rt_taxonomy_find(tax, op->cat) : op->by_id ? op->id.cat : (size_t)-1;
+    const char *cat = c < tax->ncats ? tax->cats[c].name : op->cat ? op->cat : "";
     switch (op->kind) {
     case RT_OP_LABEL:
         if (op->has_grade)
-            snprintf(buf, len, "%s%s %s labelled %d (#%" PRIu64 ")", what, op->qid, target,
+            snprintf(buf, len, "%s%s %s labelled %d (#%" PRIu64 ")", what, qid, target,
                      (int)op->grade, op->seq);
         else
-            snprintf(buf, len, "%s%s %s back to its base judgment (#%" PRIu64 ")", what, op->qid,
+            snprintf(buf, len, "%s%s %s back to its base judgment (#%" PRIu64 ")", what, qid,
                      target, op->seq);
         break;
     case RT_OP_TAG:
     case RT_OP_UNTAG:
-        snprintf(buf, len, "%s%s %s %s %s (#%" PRIu64 ")", what, op->qid, target,
+        snprintf(buf, len, "%s%s %s %s %s (#%" PRIu64 ")", what, qid, target,
                  op->kind == RT_OP_TAG ? "tagged" : "untagged", cat, op->seq);
         break;
     case RT_OP_NOTE:
-        snprintf(buf, len, "%s%s %s note %s (#%" PRIu64 ")", what, op->qid, target,
+        snprintf(buf, len, "%s%s %s note %s (#%" PRIu64 ")", what, qid, target,
                  op->text[0] ? "saved" : "removed", op->seq);
         break;
     case RT_OP_LEAK:
-        snprintf(buf, len, "%s%s × %s: %s (#%" PRIu64 ")", what, op->qid, op->train,
+        snprintf(buf, len, "%s%s × %s: %s (#%" PRIu64 ")", what, qid, op->train,
                  op->text[0] ? op->text : "label removed", op->seq);
         break;
     case RT_OP_SET:
@@ -59,12 +65,12 @@ static void describe(const rt_session *s, const rt_op *op, char *buf, size_t len
         break;
     case RT_OP_ADJUDICATE:
         if (!op->has_grade && !op->has_cats)
-            snprintf(buf, len, "%s%s %s: adjudication withdrawn (#%" PRIu64 ")", what, op->qid, target, op->seq);
+            snprintf(buf, len, "%s%s %s: adjudication withdrawn (#%" PRIu64 ")", what, qid, target, op->seq);
         else {
             char g[32] = "";
             if (op->has_grade)
                 snprintf(g, sizeof g, " grade %d", (int)op->grade);
-            snprintf(buf, len, "%s%s %s adjudicated:%s%s%s (#%" PRIu64 ")", what, op->qid, target, g,
+            snprintf(buf, len, "%s%s %s adjudicated:%s%s%s (#%" PRIu64 ")", what, qid, target, g,
                      op->has_grade && op->has_cats ? " and" : "", op->has_cats ? " categories" : "", op->seq);
         }
         break;
@@ -76,7 +82,7 @@ static void describe(const rt_session *s, const rt_op *op, char *buf, size_t len
             snprintf(buf, len, "%spackage %s removed (#%" PRIu64 ")", what, op->name, op->seq);
         break;
     case RT_OP_REVIEW:
-        snprintf(buf, len, "%s%s %s in %s: %s (#%" PRIu64 ")", what, op->qid, target, op->name,
+        snprintf(buf, len, "%s%s %s in %s: %s (#%" PRIu64 ")", what, qid, target, op->name,
                  op->text[0] ? op->text : "review withdrawn", op->seq);
         break;
     default:

@@ -18,7 +18,7 @@ make -j"$JOBS" check TESTS= > "$OUT/build.log" 2>&1 || { echo "bench_check: the 
 echo "make -j$JOBS check, $RUNS runs ($(nproc 2> /dev/null || echo '?') cores)"
 i=1
 while [ "$i" -le "$RUNS" ]; do
-    rm -f "$OUT/times"
+    rm -f "$OUT/times" "$OUT/rusage"
     p0=$(procs)
     TAPDRIVE_TIMES=$OUT/times "$BENCH_BIN/rusage" -o "$OUT/rusage" make -j"$JOBS" check > "$OUT/check.log" 2>&1
     st=$?

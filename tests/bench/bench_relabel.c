@@ -2,10 +2,11 @@
  * current after every relabel; every change is durable before the screen shows it):
  *
  *   1. "relabel → every run's metrics current": the core path the UI takes for a relabel
- *      (rt_session_check, rt_annot_apply, rt_live_update) without the journal, so that the fsync
- *      is not in it; timed per relabel, and rt_live_update alone;
+ *      (rt_session_check, rt_annot_apply, rt_live_update on an operation by ids) without the
+ *      journal, so that the fsync is not in it; timed per relabel, and rt_live_update alone;
  *   2. one durable operation: rt_journal_append (write + fsync) on the temporary folder's
- *      filesystem, and rt_session_do (check + append + apply + update) end to end.
+ *      filesystem, rt_session_do (an operation by name: resolve + check + append + apply +
+ *      update) and rt_session_relabel (by ids, as the UI does it) end to end.
  *
  * It builds a synthetic workspace of R runs × Q queries × depth D (qrels: 3 relevant and 2
  * judged non-relevant per query) in a temporary folder, opens it with rt_workspace_open and
@@ -185,8 +186,9 @@ static void remove_tree(const char *dir)
 
 /* ---- the benchmark ----------------------------------------------------------------------------- */
 
-/* A relabel of a random pair from a random query's rankings: the current grade flipped. */
-static void pick(const rt_session *s, rt_op *op)
+/* A relabel of a random pair from a random query's rankings: the current grade flipped; by ids
+ * (what the workbench hands the session), and by name too when names is set (a typed change). */
+static void pick(const rt_session *s, rt_op *op, int names)
 {
     const rt_workspace *ws = s->ws;
     for (;;) {
@@ -200,8 +202,11 @@ static void pick(const rt_session *s, rt_op *op)
         int judged = rt_session_grade(s, qid, pid, &g, NULL);
         memset(op, 0, sizeof *op);
         op->kind = RT_OP_LABEL;
-        op->qid = strdup(rt_strtab_str(ws->qids, qid));
-        op->pid = strdup(rt_strtab_str(ws->pids, pid));
+        op->by_id = !names;
+        op->id.qid = qid;
+        op->id.pid = pid;
+        op->qid = names ? strdup(rt_strtab_str(ws->qids, qid)) : NULL;
+        op->pid = names ? strdup(rt_strtab_str(ws->pids, pid)) : NULL;
         op->has_grade = 1;
         op->grade = judged && g > 0 ? 0 : 1;
         return;
@@ -281,7 +286,7 @@ int main(int argc, char **argv)
     uint64_t seq = 1u << 30;   /* stamps of our own: these operations never reach the journal */
     for (size_t i = 0; i < nrel; i++) {
         rt_op op;
-        pick(s, &op);
+        pick(s, &op, 0);
         op.author = strdup("bench");
         double a = now_us();
         if (rt_session_check(s, &op, &err) != RT_OK)
@@ -291,7 +296,7 @@ int main(int argc, char **argv)
         if (rt_annot_apply(s->annot, &op, NULL, &err) != RT_OK)
             die("rt_annot_apply", err.msg);
         double b = now_us();
-        rt_live_update(s->live, rt_strtab_find(ws->qids, op.qid, strlen(op.qid)));
+        rt_live_update(s->live, op.id.qid);
         double e = now_us();
         total[i] = e - a;
         apply[i] = b - a;
@@ -326,10 +331,12 @@ int main(int argc, char **argv)
     if (rt_journal_open(&j, dir, "appends", &old, &nold, rep, &err) != RT_OK)
         die("rt_journal_open", err.msg);
     free(old);
+    rt_op_names tables = {ws->qids, ws->pids, ws->taxonomy};
+    rt_journal_set_names(j, &tables);
     double *app = malloc((napp + 1) * sizeof *app);
     for (size_t i = 0; i < napp; i++) {
         rt_op op;
-        pick(s, &op);
+        pick(s, &op, 0);
         op.author = strdup("bench");
         double a = now_us();
         if (rt_journal_append(j, &op, &err) != RT_OK)
@@ -342,12 +349,12 @@ int main(int argc, char **argv)
     printf("\n2. one durable operation on %s (%s):\n", dir, fs_name(dir));
     report("rt_journal_append (write + fsync)", app, napp);
 
-    /* and the whole of it, as the UI does it: rt_session_do */
+    /* and the whole of it: by name (rt_session_do: scripts, imports), and by ids as the UI does it */
     size_t ndo = napp < 200 ? napp : 200;
-    double *sdo = malloc((ndo + 1) * sizeof *sdo);
+    double *sdo = malloc((ndo + 1) * sizeof *sdo), *sid = malloc((ndo + 1) * sizeof *sid);
     for (size_t i = 0; i < ndo; i++) {
         rt_op op;
-        pick(s, &op);
+        pick(s, &op, 1);
         double a = now_us();
         if (rt_session_do(s, &op, &err) != RT_OK)
             die("rt_session_do", err.msg);
@@ -355,6 +362,17 @@ int main(int argc, char **argv)
         rt_op_clear(&op);
     }
     report("rt_session_do (check+append+apply+update)", sdo, ndo);
+    for (size_t i = 0; i < ndo; i++) {
+        rt_op op;
+        pick(s, &op, 0);
+        rt_change ch;
+        double a = now_us();
+        if (rt_session_relabel(s, op.id.qid, op.id.pid, 1, op.grade, &ch, &err) != RT_OK)
+            die("rt_session_relabel", err.msg);
+        sid[i] = now_us() - a;
+        rt_op_clear(&op);
+    }
+    report("rt_session_relabel (the same, by ids)", sid, ndo);
 
     rt_session_close(&s);
     rt_workspace_free(&ws);
@@ -368,6 +386,7 @@ int main(int argc, char **argv)
     free(apply);
     free(app);
     free(sdo);
+    free(sid);
     if (keep)
         printf("\nkept %s\n", dir);
     else

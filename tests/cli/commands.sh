@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # commands.sh — the one table of subcommands (cli/cli.c): dispatch, the usage text and every
 # "Try '…'" hint come from it, so a hint never names a command that does not exist.
 . "${SRCDIR:-.}/tests/lib.sh"
@@ -18,27 +18,27 @@ done
 run --bogus-option
 st=0
 [ "$rc" -eq 1 ] || st=1
-grep -q "retriage open" "$D/err" && st=1           # there is no command called open
-grep -q "Try 'retriage --help-open'" "$D/err" || st=1
+has_text "retriage open" "$D/err" && st=1           # there is no command called open
+has_text "Try 'retriage --help-open'" "$D/err" || st=1
 report $st "an unknown workbench option points to --help-open, not to a command that does not exist"
 
 run eval --bogus-option
-[ "$rc" -eq 1 ] && grep -q "Try 'retriage eval --help'" "$D/err"; report $? "an unknown eval option points to eval --help"
+[ "$rc" -eq 1 ] && has_text "Try 'retriage eval --help'" "$D/err"; report $? "an unknown eval option points to eval --help"
 run bogus
-[ "$rc" -eq 1 ] && grep -q "unknown command 'bogus'" "$D/err" && grep -Eq "^  pool +" "$D/err"
+[ "$rc" -eq 1 ] && has_text "unknown command 'bogus'" "$D/err" && grep -Eq "^  pool +" "$D/err"
 report $? "an unknown command is named, and the commands listed"
 run
-[ "$rc" -eq 0 ] && grep -q "retriage --demo" "$D/out" && grep -q "^Usage: retriage" "$D/out"
+[ "$rc" -eq 0 ] && has_text "retriage --demo" "$D/out" && grep -q "^Usage: retriage" "$D/out"
 report $? "no arguments: a welcome pointing to --demo, and the usage (exit 0)"
 
 # Every "unknown X" lists the valid values, from the same table the parser reads.
 run export --demo --what bogus
-[ "$rc" -eq 1 ] && grep -q "(qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage, disputes, figure-delta, figure-hist, figure-before-after, leak-pairs, leak-types)" "$D/err"
+[ "$rc" -eq 1 ] && has_text "(qrels, qrels-diff, tags, breakdown, metrics, per-query, leakage, disputes, figure-delta, figure-hist, figure-before-after, leak-pairs, leak-types)" "$D/err"
 report $? "export: an unknown --what lists every kind"
 run export --demo
-[ "$rc" -eq 1 ] && grep -q "leakage" "$D/err"; report $? "export: a missing --what lists every kind (leakage too)"
+[ "$rc" -eq 1 ] && has_text "leakage" "$D/err"; report $? "export: a missing --what lists every kind (leakage too)"
 run export --demo --what metrics --format xlsx
-[ "$rc" -eq 1 ] && grep -q "(trec, tsv, csv, json, md, latex)" "$D/err"
+[ "$rc" -eq 1 ] && has_text "(trec, tsv, csv, json, md, latex)" "$D/err"
 report $? "export: an unknown format lists the formats"
 
 # The shared options (cli/opts.c) are parsed in one place: every command that takes one says
@@ -46,24 +46,24 @@ report $? "export: an unknown format lists the formats"
 for c in "eval" "pool -k 1" "export --what metrics --demo" ""; do
     # shellcheck disable=SC2086
     run $c --order sideways x y
-    [ "$rc" -eq 1 ] && grep -q "unknown --order 'sideways' (score, file)" "$D/err"
+    [ "$rc" -eq 1 ] && has_text "unknown --order 'sideways' (score, file)" "$D/err"
     report $? "${c:-workbench}: a bad --order lists score, file"
 done
 for c in "eval" "pool -k 1"; do
     # shellcheck disable=SC2086
     run $c --run-format xml x y
-    [ "$rc" -eq 1 ] && grep -q "unknown run format 'xml' (auto, trec, tsv, dureader)" "$D/err"
+    [ "$rc" -eq 1 ] && has_text "unknown run format 'xml' (auto, trec, tsv, dureader)" "$D/err"
     report $? "$c: a bad --run-format lists the formats"
     # shellcheck disable=SC2086
     run $c --qrels-format xml x y
-    [ "$rc" -eq 1 ] && grep -q "unknown qrels format 'xml' (auto, trec, tsv, dureader)" "$D/err"
+    [ "$rc" -eq 1 ] && has_text "unknown qrels format 'xml' (auto, trec, tsv, dureader)" "$D/err"
     report $? "$c: a bad --qrels-format lists the formats"
 done
 run leak --train a --test b --queries-format xml
-[ "$rc" -eq 1 ] && grep -q "unknown queries format 'xml' (auto, tsv, dureader)" "$D/err"
+[ "$rc" -eq 1 ] && has_text "unknown queries format 'xml' (auto, tsv, dureader)" "$D/err"
 report $? "leak: a bad --queries-format lists the formats"
 run eval --preset nope x y
-[ "$rc" -eq 1 ] && grep -q "unknown preset 'nope' (dureader, trec, dbqa)" "$D/err"
+[ "$rc" -eq 1 ] && has_text "unknown preset 'nope' (dureader, trec, dbqa)" "$D/err"
 report $? "eval: an unknown preset lists the presets"
 for c in "eval" "export --what metrics --demo" ""; do
     # shellcheck disable=SC2086
@@ -72,11 +72,11 @@ for c in "eval" "export --what metrics --demo" ""; do
     report $? "${c:-workbench}: -l 2.5 is refused in the same words"
 done
 run export --demo --what leakage --leaked some
-[ "$rc" -eq 1 ] && grep -q "unknown --leaked 'some' (reviewed, candidates)" "$D/err"
+[ "$rc" -eq 1 ] && has_text "unknown --leaked 'some' (reviewed, candidates)" "$D/err"
 report $? "export: a bad --leaked lists its values"
 printf '{"qrels": "q", "runs": ["r"], "order": "x"}\n' > "$D/ws.json"
 run "$D/ws.json"
-[ "$rc" -eq 2 ] && grep -q '"order" must be one of score, file' "$D/err"
+[ "$rc" -eq 2 ] && has_text '"order" must be one of score, file' "$D/err"
 report $? "a workspace file's bad order lists the valid ones"
 # ws_fails JSON MESSAGE NAME: export over the workspace file JSON is an input error (exit 2)
 # whose message, after the file's name, is MESSAGE (a grep pattern)
@@ -115,13 +115,21 @@ for args in "export $WSJ -m AP --what metrics" "export $WSJ --what metrics --str
     "export $WSJ --qrels $D/q.trec --what metrics"; do
     # shellcheck disable=SC2086
     run $args
-    flag=$(echo "$args" | grep -Eo -- ' (-m|--strict|--run|--order|-l|--qrels)( |$)' | head -1 | tr -d ' ')
+    case " $args " in   # (the one flag each holds, found without a process)
+    *" -m "*) flag=-m ;;
+    *" --strict "*) flag=--strict ;;
+    *" --run "*) flag=--run ;;
+    *" --order "*) flag=--order ;;
+    *" -l "*) flag=-l ;;
+    *" --qrels "*) flag=--qrels ;;
+    *) flag="(none)" ;;
+    esac
     { [ "$rc" -eq 1 ] && grep -q -- "$flag describes a workspace given by flags" "$D/err" && [ ! -s "$D/out" ]; } ||
         { echo "retriage $args: exit $rc" | diag; show; st=1; }
 done
 report $st "a workspace flag with a WORKSPACE.json or --demo is refused (exit 1), naming the flag"
 run export "$WSJ" --no-cache --what metrics
-[ "$rc" -eq 0 ] && grep -q "RR@10" "$D/out"
+[ "$rc" -eq 0 ] && has_text "RR@10" "$D/out"
 report $? "(--no-cache still goes with a WORKSPACE.json)"
 
 done_testing

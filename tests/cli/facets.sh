@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # facets.sh — query facets (issue 12): a TSV of facets per query; `export --what metrics --by FACET`
 # and the metrics panel's :by split every run's means by value, `compare --facet NAME=VALUE` tests
 # within one; each split equals retriage eval on the qrels of that value's queries. Bad facet files
@@ -11,9 +11,10 @@ DEMO="$SRCDIR/data/demo"
 awk -F'\t' 'BEGIN { print "qid\ttype\tsource" }
     { t = NR % 3 == 0 ? "entity" : NR % 3 == 1 ? "description" : "yes_no"; print $1 "\t" t "\t" (NR % 2 ? "web" : "") }' \
     "$DEMO/queries.tsv" > "$D/facets.tsv"
-WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
-    --facets "$D/facets.tsv" --journal-dir "$D/j")
-run export "${WS[@]}" --what metrics --by type
+# the workspace's options are the positional parameters ($SRCDIR may hold blanks)
+set -- --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec" \
+    --facets "$D/facets.tsv" --journal-dir "$D/j"
+run export "$@" --what metrics --by type
 [ "$rc" -eq 0 ]; report $? "export --what metrics --by type"
 cp "$D/out" "$D/split"
 st=0
@@ -52,11 +53,11 @@ fails 1 "facet type has no value movie" "compare --facet: an unknown value" comp
     "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
 CLI_CMD=compare fails 1 "--facet: no facets" "compare --facet without facets" --facet type=entity "$DEMO/qrels.trec" \
     "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec"
-fails 1 "no facet genre (type, source)" "export --by an unknown facet lists them" export "${WS[@]}" --what metrics --by genre
+fails 1 "no facet genre (type, source)" "export --by an unknown facet lists them" export "$@" --what metrics --by genre
 
 # the workbench: :by splits the metrics panel
 printf ':by type\n:snapshot %s/by\n' "$D" > "$D/script"
-"$RETRIAGE" "${WS[@]}" --script "$D/script" --size 120x30 > /dev/null 2>&1
+"$RETRIAGE" "$@" --script "$D/script" --size 120x30 > /dev/null 2>&1
 grep -q "^type = entity: 11 judged queries" "$D/by" && grep -A2 "^type = entity" "$D/by" | grep -q "^bm25 .*0.4242"
 ok $? ":by type splits the panel (entity: 11 queries, bm25 0.4242 as the export)"
 
@@ -64,7 +65,7 @@ ok $? ":by type splits the panel (entity: 11 queries, bm25 0.4242 as the export)
 printf '{"queries": "%s", "qrels": "%s", "runs": ["%s"], "facets": "%s"}' "$DEMO/queries.tsv" "$DEMO/qrels.trec" \
     "$DEMO/runs/bm25.trec" "$D/facets.tsv" > "$D/ws.json"
 run export "$D/ws.json" --journal-dir "$D/j" --what metrics --by source
-[ "$rc" -eq 0 ] && grep -q "	web	" "$D/out" && grep -q "	-	" "$D/out"
+[ "$rc" -eq 0 ] && has_text "	web	" "$D/out" && has_text "	-	" "$D/out"
 report $? "a workspace's \"facets\"; queries without a value are '-'"
 
 # bad facet files
@@ -99,7 +100,7 @@ report $? "DuReader lines: a query over several lines that agree (its answers sp
 printf 'qid\ttype\nq01\tentity\nzz9\tx\n' > "$D/unknown.tsv"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --facets "$D/unknown.tsv" \
     --journal-dir "$D/j" --what metrics --by type
-[ "$rc" -eq 0 ] && grep -q "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
+[ "$rc" -eq 0 ] && has_text "unknown.tsv: 1 queries the workspace does not know (ignored)" "$D/err"
 report $? "queries the workspace does not know: a warning, ignored"
 
 # a run whose measure is undefined on every query of a value (MFR: nothing relevant retrieved)

@@ -1,19 +1,21 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # figures.sh — the SVG figures (issue 12): they parse (xmllint), a real renderer turns them into a
 # PNG (rsvg-convert), and their bars are the numbers: a bar a query with the per-query difference
 # `retriage eval -q` gives, histogram counts that add up, before/after means as the metrics
 # export; heights proportional to the values; CJK run names escaped and rendered. And the plot
 # view in the workbench, live.
+# shellcheck disable=SC2086 # ($MW is split where used)
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
 DEMO="$SRCDIR/data/demo"
 [ -d "$DEMO" ] || skip_all "the demo workspace is missing"
-WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
-    --journal-dir "$D/j")
+# the workspace's options are the positional parameters ($SRCDIR may hold blanks)
+set -- --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec" \
+    --journal-dir "$D/j"
 vals() { grep -o 'class="bar" data-value="[^"]*"' "$1" | sed 's/.*data-value="//; s/"$//'; }
 
-run export "${WS[@]}" --what figure-delta --runs bm25,dense -o "$D/delta.svg"
+run export "$@" --what figure-delta --runs bm25,dense -o "$D/delta.svg"
 [ "$rc" -eq 0 ] && xmllint --noout "$D/delta.svg" 2> "$D/xml"
 report $? "figure-delta: an SVG that parses"
 "$RETRIAGE" eval -q -m RR@10 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec" > "$D/eval"
@@ -29,15 +31,15 @@ grep -o 'data-value="[^"]*" x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*"' "$
     awk '$1 != 0 { r = $2 / ($1 < 0 ? -$1 : $1); if (n++ && (r - r0 > 0.002 * r0 || r0 - r > 0.002 * r0)) bad = 1; r0 = r } END { exit bad || n < 2 }'
 ok $? "bar heights are proportional to the values"
 
-run export "${WS[@]}" --what figure-hist --runs dense -o "$D/hist.svg"
+run export "$@" --what figure-hist --runs dense -o "$D/hist.svg"
 n=$(vals "$D/hist.svg" | wc -l); sum=$(vals "$D/hist.svg" | awk '{ s += $1 } END { print s }')
 want=$(awk -F'\t' '$1 == "dense" && $3 != "all" { b = int($4 * 10); if (b > 9) b = 9; c[b]++ } END { for (i = 0; i < 10; i++) printf "%d ", c[i] + 0 }' "$D/eval")
 got=$(vals "$D/hist.svg" | tr '\n' ' ')
 [ "$rc" -eq 0 ] && xmllint --noout "$D/hist.svg" && [ "$n" -eq 10 ] && [ "$sum" -eq 34 ] && [ "$got" = "$want" ]
 ok $? "figure-hist: 10 bins of RR@10 holding the 34 queries as eval's values fall ($got)"
 
-run export "${WS[@]}" --what figure-before-after -o "$D/ba.svg"
-"$RETRIAGE" export "${WS[@]}" --what metrics > "$D/metrics" 2> /dev/null
+run export "$@" --what figure-before-after -o "$D/ba.svg"
+"$RETRIAGE" export "$@" --what metrics > "$D/metrics" 2> /dev/null
 want=$(awk -F'\t' '$2 == "RR@10" { printf "%.4f %.4f ", $3, $4 }' "$D/metrics")
 got=$(vals "$D/ba.svg" | awk '{ printf "%.4f ", $1 }')
 [ "$rc" -eq 0 ] && xmllint --noout "$D/ba.svg" && [ "$got" = "$want" ]
@@ -56,7 +58,7 @@ fi
 # CJK run names and markup characters are escaped; the figure still parses and renders
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "基线<&>=$DEMO/runs/bm25.trec" \
     --run "稠密=$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-before-after -o "$D/cjk.svg"
-[ "$rc" -eq 0 ] && xmllint --noout "$D/cjk.svg" && grep -q "基线&lt;&amp;&gt;" "$D/cjk.svg" && grep -q "稠密" "$D/cjk.svg" &&
+[ "$rc" -eq 0 ] && xmllint --noout "$D/cjk.svg" && has_text "基线&lt;&amp;&gt;" "$D/cjk.svg" && has_text "稠密" "$D/cjk.svg" &&
     { ! command -v rsvg-convert > /dev/null || rsvg-convert -o "$D/cjk.png" "$D/cjk.svg"; }
 report $? "CJK and markup in run names: escaped, parsed, rendered"
 # long CJK run names (300 bytes each): the title holds both whole, and stays valid XML
@@ -69,7 +71,7 @@ report $? "long run names: the figure's title whole (it was cut at 256 bytes, mi
 sed 's/[^ ]*$/bm\o37725/' "$DEMO/runs/bm25.trec" > "$D/badtag.trec"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$D/badtag.trec" \
     --run "$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-before-after -o "$D/bad.svg"
-[ "$rc" -eq 0 ] && xmllint --noout "$D/bad.svg" && grep -q "bm�25" "$D/bad.svg"
+[ "$rc" -eq 0 ] && xmllint --noout "$D/bad.svg" && has_text "bm�25" "$D/bad.svg"
 report $? "a run tag with invalid UTF-8: U+FFFD, and the figure parses"
 
 # a mean over no query (MFR of a run that retrieves nothing relevant) is undefined, not a bar of 0
@@ -77,27 +79,28 @@ report $? "a run tag with invalid UTF-8: U+FFFD, and the figure parses"
 printf 'q1 0 r1 1\nq2 0 r2 1\n' > "$D/mq"
 printf 'q1 Q0 r1 1 9 A\nq2 Q0 x 1 9 A\nq2 Q0 r2 2 8 A\n' > "$D/ma.trec"
 printf 'q1 Q0 zz 1 9 N\n' > "$D/mn.trec"
-MW=(--qrels "$D/mq" --run "$D/ma.trec" --run "$D/mn.trec" -m MFR --journal-dir "$D/jm")
-run export "${MW[@]}" --what figure-before-after -o "$D/mfr.svg"
+# (a plain string, split where used: the test's own paths, from mktemp, hold no blanks)
+MW="--qrels $D/mq --run $D/ma.trec --run $D/mn.trec -m MFR --journal-dir $D/jm"
+run export $MW --what figure-before-after -o "$D/mfr.svg"
 [ "$rc" -eq 0 ] && xmllint --noout "$D/mfr.svg" && [ "$(vals "$D/mfr.svg" | tr '\n' ' ')" = "1.5 1.5 " ] &&
     [ "$(grep -c 'class="undefined"' "$D/mfr.svg")" -eq 2 ]
 report $? "figure-before-after: a run with no MFR to average is 'undefined', no bar"
 printf 'v\nv\nv\n:snapshot %s/pm\n' "$D" > "$D/mscript"
-"$RETRIAGE" "${MW[@]}" --annotator plot --script "$D/mscript" --size 80x12 > /dev/null 2> "$D/uierr"
+"$RETRIAGE" $MW --annotator plot --script "$D/mscript" --size 80x12 > /dev/null 2> "$D/uierr"
 grep -q "^N  *base  *undefined" "$D/pm" && grep -q "^ *after  *undefined" "$D/pm"
 ok $? "the plot view says undefined for it too"
 
 # refusals
-fails 1 "the figures are written as svg" "a figure in another format is refused" export "${WS[@]}" --what figure-delta --format tsv
-fails 1 "figure-delta compares two runs" "figure-delta of a run with itself" export "${WS[@]}" --what figure-delta --runs bm25,bm25
-fails 1 "--measure: the workspace has no measure MAP" "an unknown measure" export "${WS[@]}" --what figure-hist --measure MAP
-fails 1 "--format svg is for the figures" "svg for a table is refused" export "${WS[@]}" --what metrics --format svg
+fails 1 "the figures are written as svg" "a figure in another format is refused" export "$@" --what figure-delta --format tsv
+fails 1 "figure-delta compares two runs" "figure-delta of a run with itself" export "$@" --what figure-delta --runs bm25,bm25
+fails 1 "--measure: the workspace has no measure MAP" "an unknown measure" export "$@" --what figure-hist --measure MAP
+fails 1 "--format svg is for the figures" "svg for a table is refused" export "$@" --what metrics --format svg
 
 # the plot view: v cycles, and the figures follow a relabel
 printf 'v\n:snapshot %s/p1\nv\n:snapshot %s/p2\nv\n:snapshot %s/p3\n:label q01 p0023 1\n:snapshot %s/p4\n' "$D" "$D" "$D" "$D" > "$D/script"
-"$RETRIAGE" "${WS[@]}" --annotator plot --script "$D/script" --size 100x30 > /dev/null 2> "$D/uierr"
-grep -q "bm25 − dense, RR@10 per query (34 queries, sorted)" "$D/p1" && grep -q "█" "$D/p1" &&
-    grep -q "bm25: RR@10 per query (34 queries)" "$D/p2" && grep -q "RR@10 before and after the relabels" "$D/p3" &&
+"$RETRIAGE" "$@" --annotator plot --script "$D/script" --size 100x30 > /dev/null 2> "$D/uierr"
+has_text "bm25 − dense, RR@10 per query (34 queries, sorted)" "$D/p1" && has_text "█" "$D/p1" &&
+    has_text "bm25: RR@10 per query (34 queries)" "$D/p2" && has_text "RR@10 before and after the relabels" "$D/p3" &&
     grep -q "after .* 0.4637" "$D/p3" && ! grep -q "after .* 0.4637" "$D/p4"
 ok $? "v opens the difference plot, then the histogram and the before/after bars, which follow a relabel"
 

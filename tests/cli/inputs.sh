@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # inputs.sh — inputs that gave wrong numbers with exit 0 (issue 9, items 5, 6, 12): qrels whose
 # qids hold a space were read as TREC, a line starting with a NUL byte was skipped, a binary file
 # was "an empty run file", a TREC export or pool could hold ids that do not read back.
@@ -11,10 +11,10 @@ printf 'q 1\tp1\t1\nq 2\tp2\t1\n' >"$D/sp.tsv"
 printf '{"q 1":["p1"],"q 2":["p9","p2"]}' >"$D/sp.json"
 CLI_CMD=eval run -m RR@10 "$D/sp.tsv" "$D/sp.json"
 [ "$rc" -eq 0 ] && grep -q 'RR@10.all.0\.75$' "$D/out"; report $? "TSV qrels with spaces in qids: RR@10 0.75 (was 0)"
-grep -q 'sp\.tsv: every line reads both as TSV' "$D/err" && grep -q 'qrels-format trec' "$D/err"
+grep -q 'sp\.tsv: every line reads both as TSV' "$D/err" && has_text 'qrels-format trec' "$D/err"
 report $? "the ambiguity is said, with how to override it"
 CLI_CMD=eval run -m RR@10 --qrels-format tsv "$D/sp.tsv" "$D/sp.json"
-[ "$rc" -eq 0 ] && ! grep -q 'reads both' "$D/err"; report $? "an explicit format: no ambiguity warning"
+[ "$rc" -eq 0 ] && ! has_text 'reads both' "$D/err"; report $? "an explicit format: no ambiguity warning"
 printf 'q1 0 p1 1\nq1\tp2\t1\n' >"$D/mixed.qrels"
 CLI_CMD=eval fails 2 "mixed.qrels:2:" "a file mixing TREC and TSV lines is an error naming the line" "$D/mixed.qrels" "$D/sp.json"
 printf 'q1 0 p1 1\nq1 0 p2 x\n' >"$D/badgrade.qrels"
@@ -59,7 +59,7 @@ CLI_CMD=eval fails 2 "nul.dbqa:2: a NUL byte" "DBQA: a NUL is an error" --dbqa "
 # ---- 12. a binary file is called what it is ----------------------------------------------------
 cp "$RETRIAGE" "$D/binary.run"   # an ELF file: it starts with a NUL-free line, then NULs
 CLI_CMD=eval run "$D/q.qrels" "$D/binary.run"
-[ "$rc" -eq 2 ] && ! grep -q 'empty run file' "$D/err" && grep -Eq 'binary\.run:[0-9]+: (a NUL byte|.*UTF-8|cannot tell)' "$D/err"
+[ "$rc" -eq 2 ] && ! has_text 'empty run file' "$D/err" && grep -Eq 'binary\.run:[0-9]+: (a NUL byte|.*UTF-8|cannot tell)' "$D/err"
 report $? "a binary run is not a text file (was 'empty run file')"
 CLI_CMD=eval run "$D/binary.run" "$D/r.trec"
 [ "$rc" -eq 2 ] && grep -Eq 'binary\.run:[0-9]+:' "$D/err"; report $? "a binary qrels file is an error with file:line"

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # json.sh — JSON inputs and imports that gave wrong results or crashed (issue 33, items 3, 11-13,
 # 15, 17): a \u0000 inside a JSON string cut ids and texts short (two queries merged, judgments
 # given to another query, the wrong passage labelled) in every kind of JSON file; an empty qid was
@@ -6,6 +6,7 @@
 # an abort); an import header wider than 16 columns overflowed; '#' rows after a header were
 # dropped; an empty annotator cell, a category by number and a truncated compressed run were
 # reported wrongly.
+# shellcheck disable=SC2086 # ($IM and $cols are split where used)
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
@@ -48,7 +49,7 @@ CLI_CMD=export fails 2 'tax.json:2: a JSON string holds \u0000' "taxonomy: a cat
     "$D/ws/tax.json" --journal-dir "$D/j3" --what metrics
 mkdir -p "$D/jn"
 { echo '{"seq":1,"time":"2026-11-21T10:11:12.345Z","author":"ann","op":"label","qid":"q01","pid":"p0001","grade":0}'
-  echo '{"seq":2,"time":"2026-11-21T10:11:13.345Z","author":"ann","op":"label","qid":"q01\u0000x","pid":"p0002","grade":1}'
+  printf '%s\n' '{"seq":2,"time":"2026-11-21T10:11:13.345Z","author":"ann","op":"label","qid":"q01\u0000x","pid":"p0002","grade":1}'
 } > "$D/jn/ann.jsonl"
 CLI_CMD=export run --demo --journal-dir "$D/jn" --annotator ann --what qrels
 grep -q 'ann.jsonl:2: .*\\u0000' "$D/err" && ! grep -q '^q01 0 p0002 1$' "$D/out"
@@ -87,7 +88,7 @@ if command -v zstd > /dev/null; then
     RETRIAGE_JSON_MAX=4M CLI_CMD=eval run -m RR "$D/qrels" "$D/small.json.zst"
     [ "$rc" -eq 0 ] && grep -q 'RR.all.1$' "$D/out"; report $? "a 3 MB JSON run under RETRIAGE_JSON_MAX=4M loads"
     RETRIAGE_JSON_MAX=lots "$RETRIAGE" eval "$D/qrels" "$D/bomb.json.zst" > /dev/null 2> "$D/err"; rc=$?
-    [ "$rc" -eq 1 ] && grep -q 'RETRIAGE_JSON_MAX must be a size' "$D/err"; report $? "RETRIAGE_JSON_MAX=lots is a usage error (exit 1)"
+    [ "$rc" -eq 1 ] && has_text 'RETRIAGE_JSON_MAX must be a size' "$D/err"; report $? "RETRIAGE_JSON_MAX=lots is a usage error (exit 1)"
     # under a memory limit the default limit (1 GiB) is not reached first: the memory refused is
     # an input error, not SIGABRT (sanitizers reserve terabytes of address space: not under them)
     if grep -aq -e __asan_init -e __tsan_init "$RETRIAGE" || [ -n "${ASAN_OPTIONS:-}" ]; then
@@ -120,25 +121,27 @@ RETRIAGE_JSON_MAX=200 CLI_CMD=export run --qrels "$DEMO/qrels.trec" --run "$DEMO
 report $? "journal: a line over RETRIAGE_JSON_MAX is no operation, said with the limit"
 
 # ---- 11, 15, 17a, 17b. import ---------------------------------------------------------------
-IM=(--demo --journal-dir "$D/ji")
-{ printf 'annotator\tqid\tpid\tgrade'; for i in $(seq 1 196); do printf '\tc%d' "$i"; done; printf '\n'
-  printf 'wide\tq01\tp0001\t1'; for i in $(seq 1 196); do printf '\tx%d' "$i"; done; printf '\n'; } > "$D/wide.tsv"
-CLI_CMD=import run "${IM[@]}" --judgments "$D/wide.tsv"
+# (the options as a plain string, split where used: the test's own paths hold no blanks)
+IM="--demo --journal-dir $D/ji"
+cols=$(seq 1 196)
+{ printf 'annotator\tqid\tpid\tgrade'; printf '\tc%d' $cols; printf '\n'
+  printf 'wide\tq01\tp0001\t1'; printf '\tx%d' $cols; printf '\n'; } > "$D/wide.tsv"
+CLI_CMD=import run $IM --judgments "$D/wide.tsv"
 [ "$rc" -eq 0 ] && ! crashed && grep -q '"author":"wide".*"qid":"q01","pid":"p0001","grade":1' "$D/ji/wide.jsonl"
 report $? "import: a header of 200 columns (was a stack overflow from 17)"
 { printf 'c1\tc2\tc3\tc4\tc5\tc6\tc7\tc8\tc9\tc10\tc11\tc12\tc13\tc14\tc15\tc16\tc17\tqid\tpid\tannotator\tgrade\n'
   printf '1\t2\t3\t4\t5\t6\t7\t8\t9\t10\t11\t12\t13\t14\t15\t16\t17\tq02\tp0003\tlate\t1\n'; } > "$D/late.tsv"
-CLI_CMD=import run "${IM[@]}" --judgments "$D/late.tsv"
+CLI_CMD=import run $IM --judgments "$D/late.tsv"
 [ "$rc" -eq 0 ] && ! crashed && grep -q '"qid":"q02","pid":"p0003","grade":1' "$D/ji/late.jsonl"
 report $? "import: the named columns after the 17th are found"
 printf 'annotator\tqid\tpid\tgrade\n#lead\tq01\tp0002\t1\n' > "$D/hash.tsv"
-CLI_CMD=import run "${IM[@]}" --judgments "$D/hash.tsv"
+CLI_CMD=import run $IM --judgments "$D/hash.tsv"
 [ "$rc" -eq 0 ] && grep -q '"author":"#lead".*"pid":"p0002"' "$D/ji/#lead.jsonl"
 report $? "import: a row whose annotator starts with '#' is data, not a comment (was dropped, exit 0)"
 printf 'annotator\tqid\tpid\tgrade\nbob\tq01\tp0002\t1\n\tq01\tp0003\t1\n' > "$D/emptycell.tsv"
 CLI_CMD=import fails 2 'emptycell.tsv:3: the annotator cell (column 1) is empty' \
     "import: an empty annotator cell is named at file:line (was 'the file has no annotator column')" \
-    "${IM[@]}" --judgments "$D/emptycell.tsv" --annotator bob
+    $IM --judgments "$D/emptycell.tsv" --annotator bob
 mkdir -p "$D/tx"
 for f in queries.tsv collection.tsv qrels.trec; do ln -s "$DEMO/$f" "$D/tx/$f"; done
 printf '{"queries": "queries.tsv", "collection": "collection.tsv", "qrels": "qrels.trec", "runs": ["%s"],\n "taxonomy": [{"group": "g", "categories": [{"name": "first", "key": "2"}, {"name": "second", "key": "1"}]}]}\n' \
@@ -157,7 +160,7 @@ awk -F '\t' 'BEGIN { printf "qid"; for (i = 1; i <= 100; i++) printf "\tf%d", i;
     "$DEMO/queries.tsv" > "$D/wide-facets.tsv"
 CLI_CMD=export run --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --queries "$DEMO/queries.tsv" \
     --journal-dir "$D/jf" --facets "$D/wide-facets.tsv" --what metrics --by f100
-[ "$rc" -eq 0 ] && grep -q 'early' "$D/out" && grep -q 'late' "$D/out"
+[ "$rc" -eq 0 ] && has_text 'early' "$D/out" && has_text 'late' "$D/out"
 report $? "facets: a header of 101 columns, split by the 100th facet"
 
 # ---- 17c. a truncated compressed run names the line reached ---------------------------------

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # newuser.sh — what a new user met (issue 13): a first run without arguments is welcomed, the man
 # page is reachable from the source tree, two runs of one name are warned about and NAME=RUN names
 # them in eval, a run can come from standard input, and in the workbench (at 80×24 and 140×42)
@@ -10,10 +10,10 @@ export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
 DEMO="$SRCDIR/data/demo"
 
 run
-[ "$rc" -eq 0 ] && grep -q "Welcome to retriage" "$D/out" && grep -q "    retriage --demo" "$D/out"
+[ "$rc" -eq 0 ] && has_text "Welcome to retriage" "$D/out" && has_text "    retriage --demo" "$D/out"
 report $? "no arguments: a welcome pointing to --demo, exit 0"
 run --help
-grep -q "man ./man/retriage.1" "$D/out"; report $? "--help says how to read the man page from the source tree"
+has_text "man ./man/retriage.1" "$D/out"; report $? "--help says how to read the man page from the source tree"
 if command -v man > /dev/null && [ -f "$SRCDIR/man/retriage.1" ]; then
     MANWIDTH=100 man -l "$SRCDIR/man/retriage.1" 2> /dev/null | grep -q "retriage compare"
     ok $? "man -l man/retriage.1 reads (and documents compare)"
@@ -22,7 +22,7 @@ else
 fi
 
 run eval "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/bm25.trec"
-[ "$rc" -eq 0 ] && grep -q 'warning: runs 1 and 2 are both named "bm25"' "$D/err"
+[ "$rc" -eq 0 ] && has_text 'warning: runs 1 and 2 are both named "bm25"' "$D/err"
 report $? "eval: two runs of one name are warned about"
 run eval "$DEMO/qrels.trec" "A=$DEMO/runs/bm25.trec" "B=$DEMO/runs/bm25.trec"
 [ "$rc" -eq 0 ] && [ "$(cut -f1 "$D/out" | sort -u | tr '\n' ' ')" = "A B " ] && [ ! -s "$D/err" ]
@@ -32,7 +32,7 @@ report $? "eval: NAME=RUN names them"
 cmp -s "$D/stdin" "$D/file"; ok $? "eval QRELS - reads the run from standard input"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/bm25.trec" \
     --journal-dir "$D/j" --what metrics
-grep -q 'warning: runs 1 and 2 are both named "bm25": name them' "$D/err"
+has_text 'warning: runs 1 and 2 are both named "bm25": name them' "$D/err"
 report $? "a workspace with two runs of one name warns in its load report"
 
 # the workbench at both sizes
@@ -57,7 +57,8 @@ done
 printf ':label q1 p1 0\n:quit\n' > "$D/quit"
 (cd "$D" && "$RETRIAGE" --queries q.tsv --qrels qrels.trec --run run --journal-dir j2 --annotator n \
     --script quit --size 80x24 > /dev/null 2>&1)
-[ -s "$D/j2/n.jsonl" ] && [ ! -e "$D/j2/n.jsonl.lock" ] && [ "$(ls "$D/j2")" = "n.jsonl" ]
+set -- "$D/j2"/*   # (what ls lists: the folder's names not starting with a dot)
+[ -s "$D/j2/n.jsonl" ] && [ ! -e "$D/j2/n.jsonl.lock" ] && [ $# -eq 1 ] && [ "$1" = "$D/j2/n.jsonl" ]
 ok $? "a clean quit removes the lock file, keeps the journal ($(ls "$D/j2" | tr '\n' ' '))"
 echo 999999 > "$D/j2/n.jsonl.lock"   # left by a process that was killed
 printf ':label q1 p1 1\n:quit\n' > "$D/quit"

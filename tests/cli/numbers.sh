@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # numbers.sh — every number read from a workspace, a flag or a typed command is range-checked:
 # a fraction, an overflow or a value out of range is an error naming it, never a silent cast
 # (issue 9, item 7: "level": 1e10 made grade 0 relevant; 2.7 was taken as 2; :label … 99999999999
@@ -8,11 +8,9 @@ D=$TMPD
 DEMO="$SRCDIR/data/demo"
 
 # A copy of the demo workspace whose paths point back at the demo, with one key replaced.
-ws() {  # ws NAME JSON_FRAGMENT — writes $D/NAME.json
-    cat >"$D/$1.json" <<EOF
-{"queries": "$DEMO/queries.tsv", "collection": "$DEMO/collection.tsv", "qrels": "$DEMO/qrels.trec",
- "runs": ["$DEMO/runs/bm25.trec"], "journal_dir": "$D/ann", $2}
-EOF
+ws() {  # ws NAME JSON_FRAGMENT — writes $D/NAME.json (by printf: no cat)
+    printf '{"queries": "%s", "collection": "%s", "qrels": "%s",\n "runs": ["%s"], "journal_dir": "%s", %s}\n' \
+        "$DEMO/queries.tsv" "$DEMO/collection.tsv" "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$D/ann" "$2" >"$D/$1.json"
 }
 
 # ---- workspace numbers --------------------------------------------------------------------
@@ -24,7 +22,7 @@ for bad in '"level": 1e10' '"level": 2.7' '"level": "1"' '"level": -1e300' \
            '"leakage": {"train_queries": "x.tsv", "dim": 70000}' \
            '"leakage": {"train_queries": "x.tsv", "threshold": 2}'; do
     ws bad "$bad"
-    key=$(echo "$bad" | sed 's/.*"\([a-z]*\)": [^{]*$/\1/')
+    key=${bad%\": *}; key=${key##*\"}   # the last key: level, k, dim, threshold
     fails 2 "$key\" must be" "workspace $bad is refused, naming $key" --what metrics "$D/bad.json"
 done
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # terminal.sh — nothing read from a file reaches a terminal raw (issue 9, item 9): run tags,
 # bad tokens and file names with escape sequences are shown as visible escapes on a terminal
 # (standard output when it is one, standard error always); files and pipes keep the bytes, and
@@ -64,7 +64,7 @@ report $? "agree --format json of a category name with invalid UTF-8 stays valid
 printf 'q1 Q0 p1 1 2 a\342\200\256gnp.exe\342\201\246x\342\201\251\n' >"$D/bidi.run"
 on_tty eval "$D/q.trec" "$D/bidi.run"
 [ "$rc" -eq 0 ] && ! LC_ALL=C grep -q "$(printf '\342\200[\252-\256]\|\342\201[\246-\251]')" "$D/tty" &&
-    grep -q 'a<U+202E>gnp.exe<U+2066>x<U+2069>' "$D/tty"
+    has_text 'a<U+202E>gnp.exe<U+2066>x<U+2069>' "$D/tty"
 report $? "eval on a terminal: a run tag's bidi overrides and isolates show as <U+…>"
 "$RETRIAGE" eval "$D/q.trec" "$D/bidi.run" >"$D/pipe.tsv" 2>/dev/null
 grep -q "$(printf 'a\342\200\256gnp')" "$D/pipe.tsv"; report $? "into a pipe the bidi controls are kept"
@@ -79,9 +79,9 @@ cp "$D/q.trec" "$D/q${ESC}]0;T${BEL}.trec"
 [ $? -eq 2 ] && ! raw_controls "$D/err"; report $? "a file name with an escape sequence in an error: no raw ESC"
 printf 'q1 Q0 p1 1 2 \033]2;PWNED\033\\\nq1 Q0 p1 2 1 \033]2;PWNED\033\\\n' >"$D/dup.run"
 "$RETRIAGE" eval "$D/q.trec" "$D/dup.run" >/dev/null 2>"$D/err"
-! raw_controls "$D/err" && grep -q 'duplicate' "$D/err"; report $? "load warnings: no raw ESC"
+! raw_controls "$D/err" && has_text 'duplicate' "$D/err"; report $? "load warnings: no raw ESC"
 "$RETRIAGE" pool --depth 5 "$D/t.run" >/dev/null 2>"$D/err"
-grep -q 'retriage pool' "$D/err" && ! raw_controls "$D/err"; report $? "the pool summary names the run without raw ESC"
+has_text 'retriage pool' "$D/err" && ! raw_controls "$D/err"; report $? "the pool summary names the run without raw ESC"
 on_tty pool --depth 5 "$D/t.run"
 ! raw_controls "$D/tty"; report $? "pool on a terminal: no raw ESC anywhere"
 
@@ -89,7 +89,7 @@ on_tty pool --depth 5 "$D/t.run"
 printf 'a1\t北京的\033]2;X\007天气\n' >"$D/train.tsv"
 printf 'b1\t北京的\033]2;X\007天气\n' >"$D/test.tsv"
 on_tty leak --train "$D/train.tsv" --test "$D/test.tsv" -Q
-[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q '北京' "$D/tty"
+[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && has_text '北京' "$D/tty"
 report $? "leak on a terminal: query texts without raw controls, Chinese intact"
 
 # the workbench in script mode with --echo: its status messages, which quote names from the
@@ -105,14 +105,14 @@ grep -q "tagged c${ESC}]2;PWNED${BEL}" "$D/echo.out"; report $? "--echo into a f
 
 # -o to a terminal device is a terminal too
 on_tty export --demo --journal-dir "$D/ann" --what metrics -o /dev/stdout
-[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && grep -q 'RR@10' "$D/tty"
+[ "$rc" -eq 0 ] && ! raw_controls "$D/tty" && has_text 'RR@10' "$D/tty"
 report $? "export -o /dev/stdout on a terminal goes through the same filter"
 
 # TERM=dumb (no cursor addressing), an unknown TERM, no TERM: a message and exit 2, not a blank
 # screen (issue 9, item 12)
 for t in dumb no-such-terminal-type ""; do
     TERM=$t script -qec "'$RETRIAGE' --demo --journal-dir '$D/ann'; echo rc=\$?" /dev/null </dev/null >"$D/tty" 2>&1
-    grep -q 'rc=2' "$D/tty" && grep -q 'cannot start the workbench' "$D/tty"
+    has_text 'rc=2' "$D/tty" && has_text 'cannot start the workbench' "$D/tty"
     report $? "TERM='$t': the workbench says why it cannot start (exit 2)"
 done
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # columns_ui.sh — everything fits at 80x24 and 140x42 with four runs named like a new user's
 # (xapian-bm25-jieba, xapian-bm25-bigram, sklearn-tfidf-char, fused-rrf) and six measures: run
 # headers in their shortest distinguishing form with a legend, never run together; the list, the
@@ -10,13 +10,13 @@ export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
 DEMO="$SRCDIR/data/demo"
 [ -d "$DEMO" ] || skip_all "the demo workspace is missing"
 R=$DEMO/runs
-WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --collection "$DEMO/collection.tsv"
-    --run "xapian-bm25-jieba=$R/bm25.trec" --run "xapian-bm25-bigram=$R/dense.trec"
-    --run "sklearn-tfidf-char=$R/rerank.trec" --run "fused-rrf=$R/bm25.trec"
-    -m RR@10,Success@1,Success@50,nDCG@10,P@1,Judged@10 --journal-dir "$D/j" --annotator c)
 ui() {  # ui SIZE SCRIPT
     printf '%b' "$2" > "$D/script"
-    "$RETRIAGE" "${WS[@]}" --script "$D/script" --size "$1" --echo > "$D/echo" 2> "$D/err"
+    "$RETRIAGE" --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --collection "$DEMO/collection.tsv" \
+        --run "xapian-bm25-jieba=$R/bm25.trec" --run "xapian-bm25-bigram=$R/dense.trec" \
+        --run "sklearn-tfidf-char=$R/rerank.trec" --run "fused-rrf=$R/bm25.trec" \
+        -m RR@10,Success@1,Success@50,nDCG@10,P@1,Judged@10 --journal-dir "$D/j" --annotator c \
+        --script "$D/script" --size "$1" --echo > "$D/echo" 2> "$D/err"
 }
 S="$D/s"
 header() { sed -n 2p "$1"; }

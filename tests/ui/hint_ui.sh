@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # hint_ui.sh — the distant-supervision hint (the demo names its answers): the passage view gives
 # the best answer-span F1 (as dslabel --with-f1 computes it) and underlines the span; the
 # side-by-side and the judging view show it as a badge; :hint orders the unjudged by it and
@@ -13,7 +13,8 @@ ui() {  # ui SIZE SCRIPT [workspace options]
     printf '%b' "$2" > "$D/script"
     local size=$1
     shift 2
-    "$RETRIAGE" "${@:---demo}" --journal-dir "$D/j" --annotator h --script "$D/script" --size "$size" --echo > "$D/echo" 2> "$D/err"
+    [ $# -gt 0 ] || set -- --demo
+    "$RETRIAGE" "$@" --journal-dir "$D/j" --annotator h --script "$D/script" --size "$size" --echo > "$D/echo" 2> "$D/err"
 }
 # what dslabel says of q01's pooled passages (the reference for the screens)
 cp "$DEMO/collection.tsv" "$D/c.tsv"
@@ -56,8 +57,8 @@ done
 grep -v '"q02"' "$DEMO/answers.jsonl" > "$D/answers.jsonl"
 printf '{"question_id": "zz9", "answers": ["nothing"]}\n' >> "$D/answers.jsonl"
 printf '{"question_id": "q02", "answers": []}\n' >> "$D/answers.jsonl"
-WS=(--queries "$DEMO/queries.tsv" --collection "$D/c.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --answers "$D/answers.jsonl")
-ui 80x24 ':goto q02\n<Enter>\n:snapshot '"$D"'/n\nL\n:snapshot '"$D"'/r\n' "${WS[@]}"
+ui 80x24 ':goto q02\n<Enter>\n:snapshot '"$D"'/n\nL\n:snapshot '"$D"'/r\n' --queries "$DEMO/queries.tsv" \
+    --collection "$D/c.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --answers "$D/answers.jsonl"
 tr -d '\n' < "$D/n" | grep -q "hint: this query has no answers in"
 ok $? "a query without answers says so (no F1 0)"
 tr '\n' ' ' < "$D/r" | tr -s ' ' | grep -q "1 lines name queries the workspace does not have (first: zz9)"

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # measure_ui.sh — the query list with any measure of the workspace: its run columns and delta
 # follow :measure / M (values equal `retriage eval -q`), sorting by a run uses it, and
 # :filter worse|better A B [MIN_DELTA] compares on it with a threshold.
@@ -7,11 +7,13 @@ D=$TMPD
 export XDG_CACHE_HOME="$D/cache" LC_ALL=C.UTF-8
 DEMO="$SRCDIR/data/demo"
 [ -d "$DEMO" ] || skip_all "the demo workspace is missing"
-WS=(--queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$DEMO/runs/bm25.trec" --run "$DEMO/runs/dense.trec"
-    -m RR@10,nDCG@10,Judged@10,P@1 --journal-dir "$D/j" --annotator m)
+# the workspace: its qrels, two runs and a third run (a path, or nothing)
+QRELS=$DEMO/qrels.trec RUN1=$DEMO/runs/bm25.trec RUN2=$DEMO/runs/dense.trec THIRD=
 ui() {
     printf '%b' "$1" > "$D/script"
-    "$RETRIAGE" "${WS[@]}" --script "$D/script" --size 120x45 --echo > "$D/echo" 2> "$D/err"
+    "$RETRIAGE" --queries "$DEMO/queries.tsv" --qrels "$QRELS" --run "$RUN1" \
+        --run "$RUN2" ${THIRD:+--run} ${THIRD:+"$THIRD"} -m RR@10,nDCG@10,Judged@10,P@1 \
+        --journal-dir "$D/j" --annotator m --script "$D/script" --size 120x45 --echo > "$D/echo" 2> "$D/err"
 }
 ui ':snapshot '"$D"'/l0\nM\n:snapshot '"$D"'/l1\nM\n:snapshot '"$D"'/l2\n:measure rr@10\n:snapshot '"$D"'/l3\n'
 ok $? "the list, M twice and :measure"
@@ -51,18 +53,19 @@ ui ':idle\n:contrast rbo\n:sort rbo\n:snapshot '"$D"'/c1a\n:filter rbo 1 2 0.5\n
 [ $? -eq 0 ] && cmp -s "$D/c1" "$D/c1a" && cmp -s "$D/c2" "$D/c2a" && cmp -s "$D/c3" "$D/c3a"
 ok $? "once the contrasts computed ahead are done (:idle): the same RBO and Jaccard columns, sort and filter"
 # … and never for another pair: with a third run, the delta moved to bm25 / rerank once they are done
-WS+=(--run "$DEMO/runs/rerank.trec")
+THIRD=$DEMO/runs/rerank.trec
 # (d0: the column drawn in the list's order, before any sort, is the first to ask for a value)
 ui ':delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0\n:sort rbo\n:snapshot '"$D"'/d1\n:sort jaccard\n:snapshot '"$D"'/d2\n'
 ui ':idle\n:delta 1 3\n:contrast rbo\n:snapshot '"$D"'/d0a\n:sort rbo\n:snapshot '"$D"'/d1a\n:sort jaccard\n:snapshot '"$D"'/d2a\n'
 [ $? -eq 0 ] && cmp -s "$D/d0" "$D/d0a" && cmp -s "$D/d1" "$D/d1a" && cmp -s "$D/d2" "$D/d2a" &&
-    ! cmp -s <(col "$D/c1") <(col "$D/d1")
+    col "$D/c1" > "$D/col.c1" && col "$D/d1" > "$D/col.d1" && ! cmp -s "$D/col.c1" "$D/col.d1"
 ok $? "a delta pair changed once the contrasts ahead are done: its own contrasts (bm25 / rerank), not the pair computed ahead"
 # … nor the pair remembered: the column shown for bm25 / dense, then the delta moved to bm25 / rerank
 ui ':idle\n:contrast rbo\n:snapshot '"$D"'/e12\n:delta 1 3\n:snapshot '"$D"'/e13\n'
-[ $? -eq 0 ] && cmp -s <(col "$D/e13") <(col "$D/d0") && ! cmp -s <(col "$D/e12") <(col "$D/e13")
+[ $? -eq 0 ] && col "$D/e13" > "$D/col.e13" && col "$D/d0" > "$D/col.d0" && col "$D/e12" > "$D/col.e12" &&
+    cmp -s "$D/col.e13" "$D/col.d0" && ! cmp -s "$D/col.e12" "$D/col.e13"
 ok $? "the contrast column follows the delta pair from one pair to another"
-WS=("${WS[@]:0:${#WS[@]}-2}")
+THIRD=
 # f with another measure: the queries where the run scores 0 on it
 ui ':measure P@1\nf\n'
 want=$("$RETRIAGE" eval -q -m P@1 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" | awk -F'\t' '$3 != "all" && $4 == 0' | wc -l)
@@ -74,7 +77,7 @@ ok $? "a measure the workspace lacks is refused, listing those it has"
 # contrasts need no qrels: :filter rbo|jaccard keeps the unjudged queries at or below MAX too,
 # as the column shows them (q01..q05 without judgments here)
 grep -v '^q0[1-5] ' "$DEMO/qrels.trec" > "$D/qrels-part"
-WS[3]="$D/qrels-part"
+QRELS=$D/qrels-part
 ui ':contrast rbo\n:snapshot '"$D"'/u0\n:filter rbo 1 2 0.6\n:snapshot '"$D"'/u1\n:filter jaccard 1 2 1\n'
 want=$(col "$D/u0" | awk '$1 <= 0.6' | wc -l)
 unj=$(grep -c '^q0[1-5] ' "$D/u1")
@@ -86,10 +89,10 @@ ui ':tag q01 - 1\n:filter tagged\n:snapshot '"$D"'/t1\n:filter untagged\n:snapsh
     grep -q '^q01 ' "$D/t1" && ! grep -q '^q01 ' "$D/t2" && grep -q '^q02 ' "$D/t2"
 ok $? "filter tagged: the unjudged q01 once tagged; untagged: the other 33, unjudged q02 among them"
 # queries neither run ranks (q01..q03 here) have no contrast ("-"): last, whichever the direction
-WS[3]="$DEMO/qrels.trec"
+QRELS=$DEMO/qrels.trec
 grep -v '^q0[1-3] ' "$DEMO/runs/bm25.trec" > "$D/bm25-part"
 grep -v '^q0[1-3] ' "$DEMO/runs/dense.trec" > "$D/dense-part"
-WS[5]="$D/bm25-part" WS[7]="$D/dense-part"
+RUN1=$D/bm25-part RUN2=$D/dense-part
 last3() { awk 'NR > 2 && /^q[0-9]/ { print $1 }' "$1" | tail -3 | sort | tr '\n' ' '; }
 ui ':sort rbo\n:snapshot '"$D"'/n1\n:sort jaccard desc\n:snapshot '"$D"'/n2\n'
 [ $? -eq 0 ] && [ "$(last3 "$D/n1")" = "q01 q02 q03 " ] && [ "$(last3 "$D/n2")" = "q01 q02 q03 " ] &&

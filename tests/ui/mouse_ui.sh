@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # mouse_ui.sh — the mouse (script mode obeys it with --mouse): a click focuses a list row, a
 # ranked passage or a :grep hit, a double click opens it, a click on a list header sorts by that
 # column (again: reversed), the wheel scrolls; without --mouse a script's mouse event is an error.

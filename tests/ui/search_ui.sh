@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # search_ui.sh — searching inside passages: / in the passage view highlights every match (any
 # case) and scrolls to it, ] and [ step through them; :grep TEXT lists the passages the runs rank
 # for the listed queries that contain TEXT (as many as the files say), Enter opens one with the
@@ -12,7 +12,8 @@ ui() {  # ui SIZE SCRIPT [workspace options]
     printf '%b' "$2" > "$D/script"
     local size=$1
     shift 2
-    "$RETRIAGE" "${@:---demo}" --journal-dir "$D/j" --annotator s --script "$D/script" --size "$size" --echo > "$D/echo" 2> "$D/err"
+    [ $# -gt 0 ] || set -- --demo
+    "$RETRIAGE" "$@" --journal-dir "$D/j" --annotator s --script "$D/script" --size "$size" --echo > "$D/echo" 2> "$D/err"
 }
 # cells drawn as a match (the attributes block of a snapshot: R is reverse video)
 matched() { awk '/^--- attributes ---$/ { a = 1; next } a { n += gsub(/R/, "") } END { print n + 0 }' "$1"; }
@@ -28,7 +29,6 @@ matched() { awk '/^--- attributes ---$/ { a = 1; next } a { n += gsub(/R/, "") }
 printf 'q1\tfind the needle\n' > "$D/q.tsv"
 printf 'q1 0 p1 1\n' > "$D/qrels"
 printf 'q1 Q0 p1 1 1 r\n' > "$D/run"
-LONG=(--queries "$D/q.tsv" --collection "$D/c.tsv" --qrels "$D/qrels" --run "$D/run")
 
 # the demo's reference for :grep 冬奥 — every (query, passage) a run ranks, the passage holding it
 awk -F'\t' 'FILENAME ~ /collection/ { if (index($2, "冬奥")) has[$1] = 1; next }
@@ -46,7 +46,8 @@ for size in 80x24 140x42; do
     ui $size ':goto q21\n<Enter>\n/PYTHON\n<Enter>\n:snapshot '"$D"'/f3 attrs\n'
     grep -q '^match 1 of [0-9]* for "PYTHON"' "$D/echo" && [ "$(matched "$D/f3")" -ge 6 ]
     ok $? "$size: the search ignores the case of Latin letters (PYTHON finds Python)"
-    ui $size ':goto q1\n<Enter>\n:snapshot '"$D"'/l0\n/needle\n<Enter>\n:snapshot '"$D"'/l1 attrs\n' "${LONG[@]}"
+    ui $size ':goto q1\n<Enter>\n:snapshot '"$D"'/l0\n/needle\n<Enter>\n:snapshot '"$D"'/l1 attrs\n' \
+        --queries "$D/q.tsv" --collection "$D/c.tsv" --qrels "$D/qrels" --run "$D/run"
     ! grep -q NEEDLE "$D/l0" && grep -q "NEEDLE" "$D/l1" && [ "$(matched "$D/l1")" -eq 6 ]
     ok $? "$size: in a long passage the view scrolls to the match"
     ui $size ':grep 冬奥\n:snapshot '"$D"'/g1 attrs\n<Down>\n<Enter>\n:snapshot '"$D"'/g2 attrs\n'

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # significance_ui.sh — the metrics panel's significance markers, as a person would use them on the
 # demo: :baseline marks the runs that `retriage compare --baseline` finds significant (the same
 # t-test and Holm correction), and relabels that lift one run on many queries mark its delta —
@@ -27,7 +27,7 @@ for run in dense rerank; do
 done
 grep -q "^bm25 (b) " "$D/m1" || st=1
 ok $st "the markers equal retriage compare --baseline bm25 (t-test, Holm): dense RR@10, rerank RR@10 and Success@1"
-! grep -q '\*' <(sed -n '5,7p' "$D/m2") && ! grep -q '\*' <(sed -n '5,7p' "$D/m0")
+! sed -n '5,7p' "$D/m2" | grep -q '\*' && ! sed -n '5,7p' "$D/m0" | grep -q '\*'
 ok $? "no baseline: no run is marked; no relabel: no delta is"
 
 # lift bm25 on twelve queries: its rank-1 passages, unjudged or not relevant, become relevant

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # wrap_ui.sh — nothing long is cut at 80x24 or 140x42: help descriptions wrap under their column,
 # help lists the taxonomy (which digit tags which category), the views that tag show a legend of
 # the digit keys, the judging progress line and the passage view's tags wrap.
@@ -15,12 +15,13 @@ flat() { sed 's/\xc2\xa0/ /g' "$@" | tr -s ' \n' '  '; }   # the screens as one 
 for size in 80x24 140x42; do
     # the whole help, page by page
     script='?\n'
-    for i in $(seq 1 40); do script="$script:snapshot $D/h.$size.$i\n<PgDn>\n"; done
+    pages=   # (in order; the test's folder has no blanks)
+    for i in $(seq 1 40); do script="$script:snapshot $D/h.$size.$i\n<PgDn>\n"; pages="$pages $D/h.$size.$i"; done
     ui $size "$script"
     ok $? "$size: help, page by page"
     rows=${size#*x}
     # the body of each page (no title, no status line); a page repeats the last row of the one before
-    awk -v rows="$rows" 'FNR >= (FILENAME ~ /\.1$/ ? 2 : 3) && FNR <= rows - 1' "$D/h.$size".{1..40} | flat > "$D/help.$size"
+    awk -v rows="$rows" 'FNR >= (FILENAME ~ /\.1$/ ? 2 : 3) && FNR <= rows - 1' $pages | flat > "$D/help.$size"
     # every action's description, whole (the longest ones wrap), its blanks squeezed as flat does:
     # one awk for all, a line "cut: …" for each not shown and "n N" for the number checked
     "$RETRIAGE" --help-keys | awk -F'  +' 'NF >= 3 && length($NF) > 40 { print $NF }' | sort -u > "$D/descs"
