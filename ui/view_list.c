@@ -145,6 +145,7 @@ static void ahead_take(struct list_state *l, struct contrast_memo *m)
         m->ra[k] = h->ra;
         m->rb[k] = h->rb;
     }
+    free(h->qlist);
     free(h);
     m->ahead = NULL;
 }
