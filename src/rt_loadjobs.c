@@ -216,6 +216,15 @@ rt_runsjob *rt_runsjob_start(const rt_ws_spec *s, int count, int hold)
     return j;
 }
 
+/* Tells every worker to stop (one waiting for room ahead wakes to see it). */
+static void stop_workers(rt_runsjob *j)
+{
+    pthread_mutex_lock(&j->mu);
+    j->stop = 1;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+}
+
 /* Stops the workers (those waiting to run ahead, after a failure or a free), joins them and frees
  * the job with every run parsed and not taken. */
 void rt_runsjob_finish(rt_runsjob **jp)
@@ -223,10 +232,7 @@ void rt_runsjob_finish(rt_runsjob **jp)
     rt_runsjob *j = *jp;
     if (!j)
         return;
-    pthread_mutex_lock(&j->mu);
-    j->stop = 1;
-    pthread_cond_broadcast(&j->cv);
-    pthread_mutex_unlock(&j->mu);
+    stop_workers(j);
     for (size_t t = 0; t < j->started; t++)
         pthread_join(j->th[t], NULL);
     for (size_t r = 0; r < j->s->nruns; r++)
@@ -324,10 +330,7 @@ void rt_runsjob_abandon(rt_runsjob **jp)
     rt_runsjob *j = *jp;
     if (!j)
         return;
-    pthread_mutex_lock(&j->mu);
-    j->stop = 1;
-    pthread_cond_broadcast(&j->cv);
-    pthread_mutex_unlock(&j->mu);
+    stop_workers(j);
     for (size_t t = 0; t < j->started; t++)   /* never joined now: nothing is left waiting for */
         pthread_detach(j->th[t]);             /* them (ThreadSanitizer: no thread leak) */
     *jp = NULL;   /* the job and what it read go with the process */
