@@ -3,36 +3,53 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt_contrast.h"
 #include "rt_mem.h"
 #include "rt_run.h"
 #include "rt_workspace.h"
 
-/* A small set of pid ids (open addressing; capacity a power of two above twice the items). */
-typedef struct idset {
-    uint32_t *slot;   /* id + 1; 0 is empty */
-    size_t mask;
-} idset;
+/* The rank of each passage of the longer ranking, found by id: open addressing over
+ * (id + 1) << 32 | rank in one array (a probe reads one word), Fibonacci hashing (the product's high
+ * bits: its low bits follow the id's low bits alone). Up to SMALL passages it lives on the stack:
+ * the calls for a whole list of queries allocate nothing. */
+enum { RANKS_SMALL = 2048 };
 
-static idset set_new(size_t n)
+typedef struct ranks {
+    uint64_t *slot;
+    unsigned shift;
+    uint32_t mask;
+} ranks;
+
+/* A table for n passages: in small (2 * RANKS_SMALL words) when n < RANKS_SMALL, else allocated. */
+static ranks ranks_new(size_t n, uint64_t *small)
 {
     size_t cap = 16;
-    while (cap < 2 * n + 2)
+    unsigned shift = 60;
+    while (cap < 2 * n + 2) {
         cap <<= 1;
-    return (idset){rt_calloc(cap, sizeof(uint32_t)), cap - 1};
+        shift--;
+    }
+    ranks t = {n < RANKS_SMALL ? small : rt_calloc(cap, sizeof *t.slot), shift, (uint32_t)(cap - 1)};
+    if (t.slot == small)
+        memset(small, 0, cap * sizeof *small);
+    return t;
 }
 
-static size_t set_pos(const idset *s, uint32_t id)
+static void ranks_free(ranks *t, const uint64_t *small)
 {
-    size_t h = (size_t)(id * 2654435761u) & s->mask;
-    while (s->slot[h] && s->slot[h] != id + 1)
-        h = (h + 1) & s->mask;
+    if (t->slot != small)
+        free(t->slot);
+}
+
+static size_t ranks_pos(const ranks *t, uint32_t id)
+{
+    size_t h = (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> t->shift);
+    while (t->slot[h] && (uint32_t)(t->slot[h] >> 32) != id + 1)
+        h = (h + 1) & t->mask;
     return h;
 }
-
-static int set_has(const idset *s, uint32_t id) { return s->slot[set_pos(s, id)] != 0; }
-static void set_add(idset *s, uint32_t id) { s->slot[set_pos(s, id)] = id + 1; }
 
 int rt_rbo(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, double p, double *v)
 {
@@ -47,26 +64,20 @@ int rt_rbo(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, double p,
     /* X_d, the overlap at depth d (beyond s: of all of S with L's prefix), counts the passages at
      * rank i in S and j in L with max(i, j) <= d: one lookup of each of S's passages among L's
      * ranks gives every X_d as a running sum, instead of two set operations per depth. */
-    size_t cap = 16;
-    while (cap < 2 * l + 2)
-        cap <<= 1;
-    uint32_t *key = rt_calloc(cap, sizeof *key), *rank = rt_calloc(cap, sizeof *rank);   /* key: id + 1 */
-    uint32_t *arrive = rt_calloc(l + 1, sizeof *arrive);
+    uint64_t small[2 * RANKS_SMALL];
+    uint32_t small_arrive[RANKS_SMALL + 1];
+    ranks t = ranks_new(l, small);
+    uint32_t *arrive = l < RANKS_SMALL ? small_arrive : rt_calloc(l + 1, sizeof *arrive);
+    if (arrive == small_arrive)
+        memset(arrive, 0, (l + 1) * sizeof *arrive);
     for (size_t j = 0; j < l; j++) {
-        size_t h = (size_t)(L[j] * 2654435761u) & (cap - 1);
-        while (key[h] && key[h] != L[j] + 1)
-            h = (h + 1) & (cap - 1);
-        if (!key[h]) {   /* rankings hold no repeats; the first rank stands if one does */
-            key[h] = L[j] + 1;
-            rank[h] = (uint32_t)(j + 1);
-        }
+        size_t h = ranks_pos(&t, L[j]);
+        if (!t.slot[h])   /* rankings hold no repeats; the first rank stands if one does */
+            t.slot[h] = (uint64_t)(L[j] + 1u) << 32 | (uint32_t)(j + 1);
     }
-    for (size_t i = 1; i <= s; i++) {
-        size_t h = (size_t)(S[i - 1] * 2654435761u) & (cap - 1);
-        while (key[h] && key[h] != S[i - 1] + 1)
-            h = (h + 1) & (cap - 1);
-        if (key[h])
-            arrive[i > rank[h] ? i : rank[h]]++;
+    for (size_t i = 1; i <= s; i++) {   /* without a branch: a miss counts at depth 0, unread */
+        size_t rank = (uint32_t)t.slot[ranks_pos(&t, S[i - 1])];
+        arrive[rank ? (i > rank ? i : rank) : 0]++;
     }
     double sum = 0, pd = 1, xs = 0;
     size_t x = 0;
@@ -80,9 +91,9 @@ int rt_rbo(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, double p,
             sum += xs * (double)(d - s) / ((double)s * (double)d) * pd;
     }
     *v = (1 - p) / p * sum + ((double)(x - (size_t)xs) / (double)l + xs / (double)s) * pd;
-    free(key);
-    free(rank);
-    free(arrive);
+    ranks_free(&t, small);
+    if (arrive != small_arrive)
+        free(arrive);
     return 1;
 }
 
@@ -91,13 +102,14 @@ int rt_jaccard(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, size_
     size_t ka = na < k ? na : k, kb = nb < k ? nb : k;
     if (!ka && !kb)
         return 0;
-    idset inA = set_new(ka);
+    uint64_t small[2 * RANKS_SMALL];
+    ranks inA = ranks_new(ka, small);
     for (size_t i = 0; i < ka; i++)
-        set_add(&inA, a[i]);
+        inA.slot[ranks_pos(&inA, a[i])] = (uint64_t)(a[i] + 1u) << 32 | 1;
     size_t common = 0;
     for (size_t i = 0; i < kb; i++)
-        common += set_has(&inA, b[i]);
-    free(inA.slot);
+        common += inA.slot[ranks_pos(&inA, b[i])] != 0;
+    ranks_free(&inA, small);
     *v = (double)common / (double)(ka + kb - common);
     return 1;
 }
