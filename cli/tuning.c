@@ -28,6 +28,7 @@ void cli_tuning_init(void)
     tuning.settle_step = step > 0 && step <= SIZE_MAX ? (size_t)step : tuning.settle_step;
     tuning.cache_min = env_count("RETRIAGE_CACHE_MIN", tuning.cache_min);
     tuning.cache_background_min = env_count("RETRIAGE_CACHE_BACKGROUND_MIN", tuning.cache_background_min);
+    tuning.contrast_ahead_max = env_count("RETRIAGE_CONTRAST_AHEAD_MAX", 0);
     tuning.collection_wait = getenv("RETRIAGE_COLLECTION_WAIT");   /* the environment's: lives as long */
     tuning.cache_writer_wait = getenv("RETRIAGE_CACHE_WRITER_WAIT");
     rt_faiss_set_module(getenv("RETRIAGE_FAISS_MODULE"));

@@ -21,6 +21,9 @@ typedef struct rt_tuning {
      * Borrowed: must outlive every workspace opened with this tuning. */
     const char *collection_wait;    /* the collection's thread, before it reads */
     const char *cache_writer_wait;  /* the background cache writer, before it writes */
+    /* For tests: the workbench's contrasts computed ahead stop after this many queries of each
+     * kind, as if a key had asked for them first (0: no limit). */
+    size_t contrast_ahead_max;
 } rt_tuning;
 
 #define RT_TUNING_DEFAULTS {.parallel_min = 64ULL << 20, .settle_step = (size_t)1 << 16, \

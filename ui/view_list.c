@@ -48,7 +48,7 @@ static void *fill_contrast(void *arg)
 
 /* Both kinds of contrast for the delta pair of the moment the first screen was up, computed on a
  * low-priority thread (list_contrast_ahead), so that the first :sort rbo or contrast column does
- * not take a tenth of a second. */
+ * not wait for them; one asked for before the thread is done takes what it has (ahead_split). */
 struct contrast_ahead {
     pthread_t th;
     const rt_workspace *ws;
@@ -56,23 +56,27 @@ struct contrast_ahead {
     uint32_t *qlist;      /* the query list as it was when it started (a copy) */
     size_t nq;
     double *v[2];         /* [0] RBO, [1] Jaccard@10, per query as in the memo */
-    atomic_int stop, done;
+    size_t max;           /* the queries it computes of each kind (nq, or fewer for a test) */
+    atomic_size_t upto[2];   /* the values of kind k are in for the queries [0, upto[k]) */
+    atomic_int stop, ended;
 };
 
 /* The thread computing contrasts ahead. Touches: its own copy of the query list, runs ra and rb
  * of the workspace (their rankings, read: a run in never changes, and the array of runs never
- * moves), the qrels (read), and its values. Never touches: ws->qlist or ws->nq (the loader
- * rebuilds them when a run comes in), the collection, the report, the session. */
+ * moves), the qrels (read), its values and their counts. Never touches: ws->qlist or ws->nq (the
+ * loader rebuilds them when a run comes in), the collection, the report, the session. Jaccard
+ * first: all of it costs what a twentieth of the RBOs do. */
 static void *contrast_ahead_thread(void *arg)
 {
     struct contrast_ahead *h = arg;
     rt_thread_lower_priority();
-    for (size_t i = 0; i < h->nq && !atomic_load(&h->stop); i++)
-        for (int k = 0; k < 2; k++) {
+    for (int k = 1; k >= 0; k--)
+        for (size_t i = 0; i < h->max && !atomic_load_explicit(&h->stop, memory_order_relaxed); i++) {
             double v;
             h->v[k][i] = rt_contrast_of(h->ws, h->ra, h->rb, h->qlist[i], k, &v) ? v : -1;
+            atomic_store_explicit(&h->upto[k], i + 1, memory_order_release);
         }
-    atomic_store(&h->done, !atomic_load(&h->stop));
+    atomic_store(&h->ended, 1);
     return NULL;
 }
 
@@ -91,6 +95,8 @@ void list_contrast_ahead(app *a)
     for (int k = 0; k < 2; k++)
         h->v[k] = rt_reallocarray(NULL, a->s->ws->nq + 1, sizeof *h->v[k]);
     h->nq = a->s->ws->nq;
+    size_t max = a->s->ws->tuning.contrast_ahead_max;
+    h->max = max && max < h->nq ? max : h->nq;
     h->qlist = rt_reallocarray(NULL, h->nq + 1, sizeof *h->qlist);
     memcpy(h->qlist, a->s->ws->qlist, h->nq * sizeof *h->qlist);
     if (pthread_create(&h->th, NULL, contrast_ahead_thread, h) != 0) {
@@ -106,7 +112,7 @@ void list_contrast_ahead(app *a)
 int list_contrast_ahead_busy(app *a)
 {
     const struct contrast_ahead *h = list_state(a)->memo.ahead;
-    return h && !atomic_load(&h->done) && !atomic_load(&h->stop);
+    return h && !atomic_load(&h->ended);
 }
 
 /* Stops and frees the thread computing ahead, if any. */
@@ -130,12 +136,13 @@ static int memo_holds(const struct list_state *l, const struct contrast_memo *m,
     return m->v[k] && m->ra[k] == l->delta_a && m->rb[k] == l->delta_b;
 }
 
-/* Takes both kinds, each with its pair, into the memo from the thread computing ahead when it is
- * done and its pair is the delta pair now. */
+/* Takes both kinds, each with its pair, into the memo from the thread computing ahead when it has
+ * ended with every value and its pair is the delta pair now. */
 static void ahead_take(struct list_state *l, struct contrast_memo *m)
 {
     struct contrast_ahead *h = m->ahead;
-    if (!h || !atomic_load(&h->done) || h->ra != l->delta_a || h->rb != l->delta_b)
+    if (!h || !atomic_load(&h->ended) || atomic_load(&h->upto[0]) < h->nq || atomic_load(&h->upto[1]) < h->nq ||
+        h->ra != l->delta_a || h->rb != l->delta_b)
         return;
     pthread_join(h->th, NULL);   /* it has ended */
     for (int k = 0; k < 2; k++) {
@@ -150,10 +157,43 @@ static void ahead_take(struct list_state *l, struct contrast_memo *m)
     m->ahead = NULL;
 }
 
+/* The thread computing ahead (if any) stopped: kind k's values in so far, when it computes
+ * the delta pair now over the query list now, in *v (owned by the caller; NULL: none), and how
+ * many in *from. The other kind is taken into the memo when it is complete. */
+static void ahead_split(struct list_state *l, struct contrast_memo *m, const rt_workspace *ws, int k,
+                        double **v, size_t *from)
+{
+    struct contrast_ahead *h = m->ahead;
+    *v = NULL;
+    *from = 0;
+    if (!h)
+        return;
+    atomic_store(&h->stop, 1);
+    pthread_join(h->th, NULL);
+    if (h->ra == l->delta_a && h->rb == l->delta_b && h->nq == ws->nq &&
+        memcmp(h->qlist, ws->qlist, h->nq * sizeof *h->qlist) == 0) {
+        *from = atomic_load(&h->upto[k]);
+        *v = h->v[k];
+        h->v[k] = NULL;
+        if (atomic_load(&h->upto[!k]) == h->nq) {
+            free(m->v[!k]);
+            m->v[!k] = h->v[!k];
+            h->v[!k] = NULL;
+            m->ra[!k] = h->ra;
+            m->rb[!k] = h->rb;
+        }
+    }
+    free(h->v[0]);
+    free(h->v[1]);
+    free(h->qlist);
+    free(h);
+    m->ahead = NULL;
+}
+
 /* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it.
  * Taken from the thread computing ahead when it is done with the pair, else computed for every
- * query at the first need for this kind and pair of runs (on both cores, the thread ahead stopped:
- * RBO of 7,000 rankings of 1,000 is a seventh of a second on one), then remembered. */
+ * query at the first need for this kind and pair of runs (on both cores, beyond what the thread
+ * ahead had done: RBO of 7,000 rankings of 1,000 is a tenth of a second on one), then remembered. */
 static double contrast_of(app *a, size_t qi)
 {
     struct list_state *l = list_state(a);
@@ -162,13 +202,17 @@ static double contrast_of(app *a, size_t qi)
     if (!memo_holds(l, m, k))
         ahead_take(l, m);
     if (!memo_holds(l, m, k)) {   /* checked again: what a take brings holds for its own pair only */
-        ahead_end(m);   /* not done yet, or another pair: the cores are this computation's */
-        size_t nq = a->s->ws->nq;
-        m->v[k] = rt_reallocarray(m->v[k], nq + 1, sizeof *m->v[k]);
-        contrast_fill f[2] = {{a->s->ws, l->delta_a, l->delta_b, k, m->v[k], 0, nq / 2},
-                              {a->s->ws, l->delta_a, l->delta_b, k, m->v[k], nq / 2, nq}};
+        const rt_workspace *ws = a->s->ws;
+        size_t nq = ws->nq, from;
+        double *v;
+        ahead_split(l, m, ws, k, &v, &from);   /* the cores are this computation's */
+        free(m->v[k]);
+        m->v[k] = rt_reallocarray(v, nq + 1, sizeof *m->v[k]);
+        size_t mid = from + (nq - from) / 2;
+        contrast_fill f[2] = {{ws, l->delta_a, l->delta_b, k, m->v[k], from, mid},
+                              {ws, l->delta_a, l->delta_b, k, m->v[k], mid, nq}};
         pthread_t th;
-        int two = nq >= 512 && pthread_create(&th, NULL, fill_contrast, &f[1]) == 0;
+        int two = nq - from >= 512 && pthread_create(&th, NULL, fill_contrast, &f[1]) == 0;
         if (!two)
             f[0].to = nq;
         fill_contrast(&f[0]);
