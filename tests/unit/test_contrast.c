@@ -34,6 +34,30 @@ static double rbo_reference(const uint32_t *a, size_t na, const uint32_t *b, siz
     return (1 - p) / p * sum + ((double)(x - (size_t)xs) / (double)l + xs / (double)s) * pd;
 }
 
+/* The same, X_d counted from X_{d-1}: what joins at depth d (S's passage d among L's first d, L's
+ * passage d among S's first d - 1), for rankings too deep for the cubic count. */
+static double rbo_reference_deep(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, double p)
+{
+    const uint32_t *S = na <= nb ? a : b, *L = na <= nb ? b : a;
+    size_t s = na <= nb ? na : nb, l = na <= nb ? nb : na;
+    double sum = 0, pd = 1, xs = 0;
+    size_t x = 0;
+    for (size_t d = 1; d <= l; d++) {
+        if (d <= s)
+            for (size_t j = 0; j < d; j++)
+                x += S[d - 1] == L[j];
+        for (size_t i = 0; i < (d <= s ? d - 1 : s); i++)
+            x += S[i] == L[d - 1];
+        pd *= p;
+        sum += (double)x / (double)d * pd;
+        if (d == s)
+            xs = (double)x;
+        if (d > s)
+            sum += xs * (double)(d - s) / ((double)s * (double)d) * pd;
+    }
+    return (1 - p) / p * sum + ((double)(x - (size_t)xs) / (double)l + xs / (double)s) * pd;
+}
+
 /* Random rankings without repeats over a small pool of ids, so that they overlap. */
 static size_t random_ranking(uint64_t *st, uint32_t *r, size_t max)
 {
@@ -80,5 +104,33 @@ int main(void)
         same &= rt_rbo(x, nx, y, ny, 0.9, &got) && memcmp(&got, &want, sizeof got) == 0;
     }
     ok(same, "3,000 random pairs of rankings (1-60 deep, overlapping): RBO equal bit for bit to the definition");
+    /* deep rankings: the table on the stack (below 1,024 passages) and allocated (from 1,024) */
+    static uint32_t x[3000], y[3000];
+    same = 1;
+    int jsame = 1;
+    for (int t = 0; t < 12; t++) {
+        size_t nx = 1000 + (size_t)t * 170, ny = t % 3 ? nx - (size_t)t * 20 : 1023 + (size_t)t;
+        for (size_t i = 0; i < nx; i++)   /* distinct ids, y a shuffled mix of x's and its own */
+            x[i] = (uint32_t)(i * 7919u + (uint32_t)t);
+        for (size_t i = 0; i < ny; i++) {
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            y[i] = (st >> 40) % 3 ? x[(i * 31 + (size_t)t) % nx] : (uint32_t)(100000000u + i);
+        }
+        for (size_t i = 0; i < ny; i++)   /* no repeats in y: later copies become ids of their own */
+            for (size_t k = 0; k < i; k++)
+                if (y[k] == y[i]) {
+                    y[i] = (uint32_t)(200000000u + i);
+                    break;
+                }
+        double want = rbo_reference_deep(x, nx, y, ny, 0.9), got = -1;
+        same &= rt_rbo(x, nx, y, ny, 0.9, &got) && memcmp(&got, &want, sizeof got) == 0;
+        size_t k = nx < ny ? nx : ny, common = 0;
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < k; j++)
+                common += x[i] == y[j];
+        jsame &= rt_jaccard(x, nx, y, ny, k, &got) && fabs(got - (double)common / (double)(2 * k - common)) < EPS;
+    }
+    ok(same, "12 pairs of deep rankings (1,000-2,870 passages): RBO equal bit for bit to the definition");
+    ok(jsame, "and their Jaccard over the top 1,000 and more: the count by brute force");
     return tap_done();
 }
