@@ -3,36 +3,63 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_hash.h"
-#include "rt_mapguard.h"
+#include "rt_mem.h"
 #include "rt_stamp.h"
 
 static uint64_t fold(uint64_t h, uint64_t x) { return rt_hash_mix(h ^ (x + 0x9e3779b97f4a7c15ULL)); }
 
 enum { EDGE = 64 * 1024, BLOCK = 4096, INNER = 64 };
 
-/* Asks for the pages rt_stamp_sample reads of the mapping base (size bytes) at once: from a cold
- * disk they are read together rather than one fault after another (tests/bench/PERF.md). */
-static void will_need(const unsigned char *base, size_t size)
+/* Asks for the ranges rt_stamp_sample reads of fd (size bytes) at once: from a cold disk they are
+ * read together rather than one after another (tests/bench/PERF.md). */
+static void will_need(int fd, size_t size)
 {
-    long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096;
     if (size <= 2 * EDGE + INNER * BLOCK) {
-        madvise((void *)base, size, MADV_WILLNEED);
+        (void)posix_fadvise(fd, 0, (off_t)size, POSIX_FADV_WILLNEED);
         return;
     }
-    madvise((void *)base, EDGE, MADV_WILLNEED);
-    size_t tail = (size - EDGE) / page * page;
-    madvise((void *)(base + tail), size - tail, MADV_WILLNEED);
-    for (size_t k = 1; k <= INNER; k++) {
-        size_t at = size / (INNER + 1) * k, from = at / page * page;
-        madvise((void *)(base + from), at + BLOCK - from, MADV_WILLNEED);
+    (void)posix_fadvise(fd, 0, EDGE, POSIX_FADV_WILLNEED);
+    (void)posix_fadvise(fd, (off_t)(size - EDGE), EDGE, POSIX_FADV_WILLNEED);
+    for (size_t k = 1; k <= INNER; k++)
+        (void)posix_fadvise(fd, (off_t)(size / (INNER + 1) * k), BLOCK, POSIX_FADV_WILLNEED);
+}
+
+/* The len bytes of fd at off, folded into h; 0 when they cannot all be read (the file shrank). */
+static int fold_range(int fd, unsigned char *buf, size_t off, size_t len, uint64_t *h)
+{
+    for (size_t got = 0; got < len;) {
+        ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        got += (size_t)n;
     }
+    *h = fold(*h, rt_hash_bytes(buf, len));
+    return 1;
+}
+
+/* rt_stamp_sample of fd's size bytes, read with pread: a page first touched through a mapping
+ * costs a fault, about ten times a read's copy on a virtual machine (tests/bench/PERF.md). */
+static int sample_fd(int fd, size_t size, uint64_t *out)
+{
+    will_need(fd, size);
+    uint64_t h = rt_hash_mix(size);
+    int whole = size <= 2 * EDGE + INNER * BLOCK;
+    unsigned char *buf = rt_malloc(whole ? size : EDGE);
+    int ok = whole ? fold_range(fd, buf, 0, size, &h)
+                   : fold_range(fd, buf, 0, EDGE, &h) && fold_range(fd, buf, size - EDGE, EDGE, &h);
+    for (size_t k = 1; ok && !whole && k <= INNER; k++)
+        ok = fold_range(fd, buf, size / (INNER + 1) * k, BLOCK, &h);
+    free(buf);
+    *out = h;
+    return ok;
 }
 
 uint64_t rt_stamp_sample(const unsigned char *base, size_t size)
@@ -61,21 +88,9 @@ static rt_status stamp(const char *path, rt_stamp *s, int sampled, rt_err *err)
                     (uint64_t)st.st_ino, (int64_t)st.st_ctim.tv_sec, (int64_t)st.st_ctim.tv_nsec, 0};
     if (!sampled) {
         s->sample = 0;
-    } else if (st.st_size > 0) {
-        /* MAP_POPULATE is not used: only the sampled pages are read */
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            close(fd);
-            return rt_err_set(err, RT_EINPUT, "%s: cannot map: %s", path, strerror(errno));
-        }
-        madvise(m, (size_t)st.st_size, MADV_RANDOM);
-        will_need(m, (size_t)st.st_size);
-        rt_mapguard_add(m, (size_t)st.st_size, path);   /* cut short meanwhile: no SIGBUS death */
-        s->sample = rt_stamp_sample(m, (size_t)st.st_size);
-        rt_mapguard_remove(m);
-        munmap(m, (size_t)st.st_size);
-    } else {
-        s->sample = rt_stamp_sample(NULL, 0);
+    } else if (!sample_fd(fd, (size_t)st.st_size, &s->sample)) {
+        close(fd);
+        return rt_err_set(err, RT_EINPUT, "%s: cannot read: it changed while it was being stamped", path);
     }
     close(fd);
     return RT_OK;
