@@ -262,7 +262,7 @@ static int from_workspace(compare_args *a, evaluated *e)
     rt_status st = rt_wsconfig_read(&c, path, &err);
     if (st == RT_OK) {
         c->spec.tuning = cli_tuning();
-        st = rt_workspace_open_config(&e->ws, c, NULL, NULL, &err);
+        st = rt_workspace_open_config(&e->ws, c, NULL, &err);
         rt_wsconfig_free(&c);
     }
     if (st != RT_OK)

@@ -336,7 +336,7 @@ int cmd_dslabel(int argc, char **argv)
     ds_totals t = {0};
     rt_status st = rt_answers_load(&ans, a.answers, qids, 1, rep, &err);
     if (st == RT_OK)
-        st = rt_collection_open(&coll, a.collection, NULL, NULL, rep, &err);
+        st = rt_collection_open(&coll, a.collection, NULL, rep, &err);
     if (st == RT_OK && a.output) {
         rt_outguard *g = rt_outguard_new();
         rt_outguard_add(g, a.answers, "the answers");

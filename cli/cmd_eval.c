@@ -292,13 +292,6 @@ static int parse_args(int argc, char **argv, eval_args *a, int *first_file)
     return rc;
 }
 
-/* The run being read, on a terminal after half a second (cli_progress). */
-static void eval_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    (void)ctx;
-    cli_progress(NULL, "run", done, total);
-}
-
 int cmd_eval(int argc, char **argv)
 {
     eval_args a = {.level = 1};
@@ -336,9 +329,9 @@ int cmd_eval(int argc, char **argv)
         ro.name = name;
         struct stat sb;
         if (isatty(2) && strcmp(path, "-") != 0 && stat(path, &sb) == 0) {   /* a long read shows progress */
-            ro.progress = eval_progress;
+            ro.progress = &cli_progress;   /* on a terminal after half a second */
+            ro.progress_phase = "run";
             ro.progress_total = (uint64_t)sb.st_size;
-            ro.progress_caller = 1;
         }
         st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
                   : rt_eval_file(ev, path, &ro, &res[r], &err);

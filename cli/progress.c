@@ -33,7 +33,7 @@ static struct {
     int shown;           /* a progress line is on the terminal */
 } prog;
 
-void cli_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
+static void draw(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
     (void)ctx;
     double now = mono_s();
@@ -65,6 +65,8 @@ void cli_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
     dprintf(2, "\rretriage: %s\033[K", line);
     prog.shown = 1;
 }
+
+const rt_progress cli_progress = {draw, NULL};
 
 void cli_progress_clear(void)
 {

@@ -2,13 +2,13 @@
 #ifndef RT_CLI_PROGRESS_H
 #define RT_CLI_PROGRESS_H
 
-#include <stdint.h>
+#include "rt_progress.h"
 
 /* Draws "retriage: loading PHASE… DONE of TOTAL (P%), RATE/s" on standard error, over the last
  * such line: nothing in the first half second of a load (RETRIAGE_PROGRESS_AFTER seconds, when
- * set), then at most ten times a second per phase. A progress callback for rt_workspace_open
- * (ctx is unused). Call it only while standard error is a terminal. */
-void cli_progress(void *ctx, const char *phase, uint64_t done, uint64_t total);
+ * set), then at most ten times a second per phase. The progress to pass to a load
+ * (rt_workspace_open, rt_run_opts.progress); only while standard error is a terminal. */
+extern const rt_progress cli_progress;
 
 /* Erases the line cli_progress drew, if any, and starts the next load's clock afresh. */
 void cli_progress_clear(void);

@@ -207,7 +207,7 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
             c->spec.defer_collection = w->spec.defer_collection;
             c->spec.defer_runs = w->spec.defer_runs;
             c->spec.tuning = cli_tuning();
-            st = rt_workspace_open_config(ws, c, progress ? cli_progress : NULL, NULL, &err);
+            st = rt_workspace_open_config(ws, c, progress ? &cli_progress : NULL, &err);
             rt_wsconfig_free(&c);
         }
     } else {
@@ -215,7 +215,7 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
         w->spec.run_names = w->names;
         w->spec.nruns = w->n;
         w->spec.tuning = cli_tuning();
-        st = rt_workspace_open(ws, &w->spec, progress ? cli_progress : NULL, NULL, &err);
+        st = rt_workspace_open(ws, &w->spec, progress ? &cli_progress : NULL, &err);
     }
     if (progress)
         cli_progress_clear();

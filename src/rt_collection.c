@@ -22,6 +22,7 @@
 #include "rt_stamp.h"
 
 #define PROGRESS_STEP ((size_t)64 << 20)   /* bytes scanned between progress calls */
+#define PHASE "collection"                  /* the phase it reports (rt_progress) */
 
 /* ---- the building pass ------------------------------------------------------------------------
  * While scanning, each passage gets an entry and a sort record (its first 8 pid bytes as a key);
@@ -138,7 +139,7 @@ static rt_status add_line(builder *b, const unsigned char *s, size_t off, size_t
  * mapping. Lines are cut from a buffer of SCAN_BYTES, grown for a longer line. */
 #define SCAN_BYTES ((size_t)256 << 10)
 
-static rt_status scan(builder *b, int fd, rt_progress_fn progress, void *ctx, rt_err *err)
+static rt_status scan(builder *b, int fd, const rt_progress *progress, rt_err *err)
 {
     size_t size = b->size, mark = PROGRESS_STEP;
     size_t cap = SCAN_BYTES, have = 0;   /* buf[0, have): bytes from file offset at */
@@ -197,8 +198,7 @@ static rt_status scan(builder *b, int fd, rt_progress_fn progress, void *ctx, rt
         have -= pos;
         at += pos;
         if (read_to >= mark) {
-            if (progress)
-                progress(ctx, read_to, size);
+            rt_progress_report(progress, PHASE, read_to, size);
             mark = read_to + PROGRESS_STEP;
         }
     }
@@ -206,8 +206,7 @@ static rt_status scan(builder *b, int fd, rt_progress_fn progress, void *ctx, rt
     posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
     if (st != RT_OK)
         return st;
-    if (progress)
-        progress(ctx, size, size);
+    rt_progress_report(progress, PHASE, size, size);
     if (b->n == 0)
         return rt_err_set(err, RT_EINPUT, "%s: no passages (expected lines of pid<TAB>text)", b->path);
     return RT_OK;
@@ -312,10 +311,10 @@ static void builder_free(builder *b)
     free(b->chk);
 }
 
-static rt_status index_build(rt_collection *c, int fd, rt_progress_fn progress, void *ctx, rt_err *err)
+static rt_status index_build(rt_collection *c, int fd, const rt_progress *progress, rt_err *err)
 {
     builder b = {.path = c->path, .base = c->base, .size = c->size, .dense = 1};
-    rt_status st = scan(&b, fd, progress, ctx, err);
+    rt_status st = scan(&b, fd, progress, err);
     if (st == RT_OK && b.dense) {
         finish_dense(&b, c);
     } else if (st == RT_OK) {
@@ -439,8 +438,8 @@ static int source_stamp(const char *path, const char *text, char *buf, size_t n)
 /* A gzip or zstd collection is decompressed once into the cache folder (NAME.tsv, with
  * NAME.src recording the compressed file's stamp and the text's: a change to either decompresses
  * it again) and mapped from there. *plain receives the text's path. */
-static rt_status decompressed(const char *path, char **plain, rt_progress_fn progress, void *ctx,
-                              rt_report *report, rt_err *err)
+static rt_status decompressed(const char *path, char **plain, const rt_progress *progress, rt_report *report,
+                              rt_err *err)
 {
     *plain = NULL;
     char *dir = rt_file_cache_dir("decompressed"), *abs = realpath(path, NULL), stamp[512], old[512];
@@ -483,7 +482,7 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
             fwrite(buf, 1, (size_t)n, rt_outfile_stream(o));
             out += (uint64_t)n;
             if (progress && rt_reader_offset(r) >= mark) {
-                progress(ctx, rt_reader_offset(r), total);
+                rt_progress_report(progress, PHASE, rt_reader_offset(r), total);
                 mark = rt_reader_offset(r) + (16u << 20);
             }
         }
@@ -519,37 +518,37 @@ static rt_status decompressed(const char *path, char **plain, rt_progress_fn pro
  * half (of the compressed bytes), indexing the text the second (of the text's bytes). Without a
  * decompression (done before), the index is the whole bar. */
 typedef struct two_pass {
-    rt_progress_fn fn;
-    void *ctx;
+    const rt_progress *to;
     int second, first_seen;
 } two_pass;
 
-static void two_pass_progress(void *ctx, uint64_t done, uint64_t total)
+static void two_pass_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
     two_pass *t = ctx;
     if (t->second && !t->first_seen) {
-        t->fn(t->ctx, done, total);
+        rt_progress_report(t->to, phase, done, total);
         return;
     }
     t->first_seen = 1;
     if (total == 0)
         total = 1;
     done = done < total ? done : total;
-    t->fn(t->ctx, t->second ? total + done : done, 2 * total);
+    rt_progress_report(t->to, phase, t->second ? total + done : done, 2 * total);
 }
 
-static rt_status open_any(rt_collection **out, const char *path, int defer, rt_progress_fn progress,
-                          void *progress_ctx, rt_report *report, rt_err *err)
+static rt_status open_any(rt_collection **out, const char *path, int defer, const rt_progress *progress,
+                          rt_report *report, rt_err *err)
 {
     *out = NULL;
     if (rt_file_codec(path) != RT_CODEC_NONE) {
         char *plain;
-        two_pass tp = {progress, progress_ctx, 0, 0};
-        rt_progress_fn fn = progress ? two_pass_progress : NULL;
-        rt_status st = decompressed(path, &plain, fn, &tp, report, err);
+        two_pass tp = {progress, 0, 0};
+        rt_progress both = {two_pass_progress, &tp};
+        const rt_progress *p = progress ? &both : NULL;
+        rt_status st = decompressed(path, &plain, p, report, err);
         tp.second = 1;
         if (st == RT_OK)
-            st = open_any(out, plain, defer, fn, &tp, report, err);
+            st = open_any(out, plain, defer, p, report, err);
         size_t pl = plain ? strlen(plain) : 0;
         if (st != RT_OK && plain && strncmp(err->msg, plain, pl) == 0) {   /* name the file the user gave */
             char msg[sizeof err->msg];
@@ -586,7 +585,7 @@ static rt_status open_any(rt_collection **out, const char *path, int defer, rt_p
     const char *unsaved = NULL;
     c->stamp = stamp;
     if (!c->reused) {
-        st = index_build(c, fd, progress, progress_ctx, err);
+        st = index_build(c, fd, progress, err);
         if (st == RT_OK && !unchanged(path, &stamp))
             st = rt_err_set(err, RT_EINPUT, "%s: the file changed while it was being read", path);
         if (st == RT_OK && defer)
@@ -606,16 +605,16 @@ static rt_status open_any(rt_collection **out, const char *path, int defer, rt_p
     return RT_OK;
 }
 
-rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
-                             void *progress_ctx, rt_report *report, rt_err *err)
+rt_status rt_collection_open(rt_collection **out, const char *path, const rt_progress *progress,
+                             rt_report *report, rt_err *err)
 {
-    return open_any(out, path, 0, progress, progress_ctx, report, err);
+    return open_any(out, path, 0, progress, report, err);
 }
 
-rt_status rt_collection_open_unsaved(rt_collection **out, const char *path, rt_progress_fn progress,
-                                     void *progress_ctx, rt_report *report, rt_err *err)
+rt_status rt_collection_open_unsaved(rt_collection **out, const char *path, const rt_progress *progress,
+                                     rt_report *report, rt_err *err)
 {
-    return open_any(out, path, 1, progress, progress_ctx, report, err);
+    return open_any(out, path, 1, progress, report, err);
 }
 
 int rt_collection_unsaved(const rt_collection *c) { return c && c->unsaved; }

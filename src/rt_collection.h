@@ -12,12 +12,10 @@
 #include <stdint.h>
 
 #include "rt_err.h"
+#include "rt_progress.h"
 #include "rt_report.h"
 
 typedef struct rt_collection rt_collection;
-
-/* Called now and then while the index is built: bytes done of total. May be NULL. */
-typedef void (*rt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /* Opens the collection at path. Lines that are blank or start with '#' are skipped; every other
  * line must be pid<TAB>text or the open fails with path:line (RT_EINPUT). The pid is the bytes
@@ -29,17 +27,19 @@ typedef void (*rt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
  * ${XDG_CACHE_HOME:-$HOME/.cache}/retriage/index/<hash of the absolute path>.rtidx; a stale or
  * broken one is rebuilt without a word, and a new one is written beside the file when its folder
  * is writable, else in the cache folder, else kept in memory (with a warning in the report).
- * progress is called only while an index is built. The file must not be truncated while the
+ * progress (may be NULL) is reported to only while an index is built, as phase "collection": bytes
+ * of the file scanned, every 64 MiB and at its end (a compressed file's bar covers both passes,
+ * decompressing and indexing); on this thread. The file must not be truncated while the
  * collection is open (it is mapped). */
-rt_status rt_collection_open(rt_collection **out, const char *path, rt_progress_fn progress,
-                             void *progress_ctx, rt_report *report, rt_err *err);
+rt_status rt_collection_open(rt_collection **out, const char *path, const rt_progress *progress,
+                             rt_report *report, rt_err *err);
 void rt_collection_close(rt_collection **c);
 
 /* As rt_collection_open, except that an index it builds is kept in memory and not written: the
  * caller writes it with rt_collection_save (the workspace does in its cache writer, so that a
  * first open does not wait for it). Nothing is reported about the index until then. */
-rt_status rt_collection_open_unsaved(rt_collection **out, const char *path, rt_progress_fn progress,
-                                     void *progress_ctx, rt_report *report, rt_err *err);
+rt_status rt_collection_open_unsaved(rt_collection **out, const char *path, const rt_progress *progress,
+                                     rt_report *report, rt_err *err);
 
 /* Whether the collection holds a built index not yet written. */
 int rt_collection_unsaved(const rt_collection *c);

@@ -26,13 +26,13 @@
 static void save_index(void *ctx) { rt_collection_save(ctx, NULL); }
 
 rt_status rt_loader_runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_t before,
-                              uint64_t total, rt_ws_progress_fn progress, void *ctx, rt_err *err)
+                              uint64_t total, const rt_progress *progress, rt_err *err)
 {
     rt_run *run;
     uint32_t key = rt_report_set_key(ws->report, KEY(PH_RUNS, r));
-    rt_status st = rt_runsjob_fetch(s, j, r, before, total, progress, ctx, &run, err);
+    rt_status st = rt_runsjob_fetch(s, j, r, before, total, progress, &run, err);
     if (st == RT_OK) {
-        rt_runs_tick rt = {progress, ctx, j ? &j->read : NULL, total};
+        rt_runs_tick rt = {progress, j ? &j->read : NULL, total};
         rt_run_intern(run, ws->qids, ws->pids, s->run_paths[r], ws->report,
                               j && progress ? rt_runs_tick_show : NULL, &rt);
         rt_workspace_add_run(ws, run, NULL);   /* evaluated with the others (after a deferred run that
@@ -45,8 +45,7 @@ rt_status rt_loader_runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob 
 
 /* Loads every run into ws (in order; ws->nruns counts those loaded): on threads when it pays,
  * else one by one. Stops at the first run (in order) that fails. */
-rt_status rt_loader_load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
-                           rt_err *err)
+rt_status rt_loader_load_runs(rt_workspace *ws, const rt_ws_spec *s, const rt_progress *progress, rt_err *err)
 {
     uint64_t total = 0, done = 0;   /* the runs' bytes, and of those before the one read */
     for (size_t r = 0; r < s->nruns; r++)
@@ -54,11 +53,11 @@ rt_status rt_loader_load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progr
     rt_runsjob *j = rt_runsjob_start(s, progress != NULL, 0);
     rt_status st = RT_OK;
     for (size_t r = 0; r < s->nruns && st == RT_OK; r++) {
-        st = rt_loader_runs_take(ws, s, j, r, done, total, progress, ctx, err);
+        st = rt_loader_runs_take(ws, s, j, r, done, total, progress, err);
         done += rt_load_file_size(s->run_paths[r]);
     }
-    if (st == RT_OK && progress)
-        progress(ctx, "runs", done, total);
+    if (st == RT_OK)
+        rt_progress_report(progress, "runs", done, total);
     rt_runsjob_finish(&j);
     return st;
 }
@@ -93,7 +92,7 @@ static void runs_pending_free(rt_ws_runs **pp)
 /* Starts parsing the runs of s on workers (ws->loader->runs is set; the first run is taken in by
  * rt_loader_runs_take, after the queries and the qrels, and the open then returns without waiting for the
  * others). Does nothing (ws->loader->runs NULL) when the runs would not be read on threads. */
-void rt_loader_runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress)
+void rt_loader_runs_defer(rt_workspace *ws, const rt_ws_spec *s, int count)
 {
     if (!rt_runsjob_threads(s))
         return;
@@ -107,7 +106,7 @@ void rt_loader_runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_
     }
     p->s = (rt_ws_spec){.run_paths = paths, .run_names = names, .nruns = s->nruns, .order = s->order,
                         .strict = s->strict, .tuning = &ws->tuning};
-    if (!(p->j = rt_runsjob_start(&p->s, progress != NULL, 1)))
+    if (!(p->j = rt_runsjob_start(&p->s, count, 1)))
         runs_pending_free(&p);
     ws->loader->runs = p;
 }
@@ -189,7 +188,7 @@ static int runs_step(rt_workspace *ws, int wait, rt_err *err)
         if (!wait && !rt_runsjob_ready(p->j, r))
             return 0;
         rt_run *run;
-        st = rt_runsjob_fetch(&p->s, p->j, r, 0, 0, NULL, NULL, &run, err);
+        st = rt_runsjob_fetch(&p->s, p->j, r, 0, 0, NULL, &run, err);
         if (st == RT_OK) {
             rt_run_intern_begin(run, ws->qids, ws->pids);
             p->taking = run;

@@ -38,8 +38,11 @@ void rt_colljob_free(rt_colljob **jp)
     *jp = NULL;
 }
 
-static void coll_progress(void *ctx, uint64_t done, uint64_t total)
+/* The collection's progress, on its thread: stored for the opener's thread to show (rt_progress:
+ * only that thread reports to its caller). */
+static void coll_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
+    (void)phase;
     rt_colljob *j = ctx;
     atomic_store(&j->total, total);
     atomic_store(&j->done, done);
@@ -58,7 +61,8 @@ static void *coll_thread(void *arg)
     rt_file_test_hold(j->hold_path);
     /* an index it builds is written by the cache's writer process when there is a cache; without
      * one, here, so that no step of the opening thread (a key, in the workbench) waits for it */
-    j->st = rt_collection_open_unsaved(&j->c, j->path, coll_progress, j, j->report, &j->err);
+    rt_progress counted = {coll_progress, j};
+    j->st = rt_collection_open_unsaved(&j->c, j->path, &counted, j->report, &j->err);
     if (j->st == RT_OK && j->save)
         rt_collection_save(j->c, j->report);
     atomic_store(&j->finished, 1);
@@ -93,33 +97,11 @@ int rt_colljob_threaded(const char *path, uint64_t parallel_min)
     return size >= parallel_min;
 }
 
-/* A worker's reading progress is only counted (into rt_runsjob.read): the opening thread shows it
- * while it waits, so that the line moves within a run, not once a run. */
-static void count_only(void *ctx, uint64_t done, uint64_t total)
-{
-    (void)ctx, (void)done, (void)total;
-}
-
 void rt_runs_tick_show(void *ctx)
 {
     rt_runs_tick *t = ctx;
     uint64_t read = atomic_load(t->read);
-    t->fn(t->ctx, "runs", read < t->total ? read : t->total, t->total);
-}
-
-/* Runs read one by one: the bytes of the runs before this one, plus this one's. */
-typedef struct runs_bridge {
-    rt_ws_progress_fn fn;
-    void *ctx;
-    uint64_t before, total;
-} runs_bridge;
-
-static void runs_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    runs_bridge *b = ctx;
-    (void)total;
-    uint64_t d = b->before + done;
-    b->fn(b->ctx, "runs", d < b->total ? d : b->total, b->total);
+    rt_progress_report(t->to, "runs", read < t->total ? read : t->total, t->total);
 }
 
 /* A run worker. Touches: the job's shared fields under mu (next, busy, done, stop), and the run r
@@ -153,8 +135,9 @@ static void *runs_worker(void *arg)
         const rt_ws_spec *s = j->s;
         rt_run_opts ro = {.order = s->order, .strict = s->strict,
                           .name = s->run_names ? s->run_names[r] : NULL};
-        if (j->count)
-            ro.progress = count_only, ro.progress_done = &j->read;
+        if (j->count)   /* only counted: the opening thread shows it while it waits, so that the
+                           line moves within a run, not once a run */
+            ro.progress_done = &j->read;
         rt_status st = halves ? rt_run_parse_halves(&j->parsed[r], s->run_paths[r], &ro, j->parallel_min, &j->err[r])
                               : rt_run_parse(&j->parsed[r], s->run_paths[r], &ro, &j->err[r]);
         pthread_mutex_lock(&j->mu);
@@ -259,7 +242,7 @@ int rt_runsjob_ready(rt_runsjob *j, size_t r)
 /* Run r of s, parsed: from a worker of j, waiting for it (with progress, ticking), or parsed
  * here when j is NULL. before and total: the bytes of the runs before r and of all, for progress. */
 rt_status rt_runsjob_fetch(const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_t before, uint64_t total,
-                            rt_ws_progress_fn progress, void *ctx, rt_run **out, rt_err *err)
+                            const rt_progress *progress, rt_run **out, rt_err *err)
 {
     rt_run *run = NULL;
     rt_status st;
@@ -271,7 +254,7 @@ rt_status rt_runsjob_fetch(const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_
                 continue;
             }
             /* what the workers have read, ten times a second (tests/bench/PERF.md) */
-            rt_runs_tick rt = {progress, ctx, &j->read, total};
+            rt_runs_tick rt = {progress, &j->read, total};
             pthread_mutex_unlock(&j->mu);
             rt_runs_tick_show(&rt);
             pthread_mutex_lock(&j->mu);
@@ -290,13 +273,11 @@ rt_status rt_runsjob_fetch(const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_
         if ((st = j->st[r]) != RT_OK)
             *err = j->err[r];
     } else {
-        if (progress)
-            progress(ctx, "runs", before, total);
+        rt_progress_report(progress, "runs", before, total);
         rt_run_opts ro = {.order = s->order, .strict = s->strict,
-                          .name = s->run_names ? s->run_names[r] : NULL};
-        runs_bridge rb = {progress, ctx, before, total};
-        if (progress)
-            ro.progress = runs_progress, ro.progress_ctx = &rb, ro.progress_caller = 1;
+                          .name = s->run_names ? s->run_names[r] : NULL,   /* the runs' bytes so far */
+                          .progress = progress, .progress_phase = "runs", .progress_before = before,
+                          .progress_total = total};
         st = rt_run_parse(&run, s->run_paths[r], &ro, err);
     }
     *out = st == RT_OK ? run : NULL;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "rt_collection.h"
+#include "rt_progress.h"
 #include "rt_report.h"
 #include "rt_run.h"
 #include "rt_workspace.h"
@@ -96,20 +97,21 @@ void rt_runsjob_abandon(rt_runsjob **jp);
 /* Whether run r has been parsed by a worker (it can be taken without waiting). */
 int rt_runsjob_ready(rt_runsjob *j, size_t r);
 
-/* Run r of s, parsed: from a worker of j, waiting for it (with progress, ticking), or parsed
- * here when j is NULL. before and total: the bytes of the runs before r and of all, for progress.
+/* Run r of s, parsed: from a worker of j, waiting for it (with progress, ticking ten times a
+ * second from the workers' counter), or parsed here when j is NULL. before and total: the bytes of
+ * the runs before r and of all, for progress (phase "runs", reported on this thread only).
  * Owned: *out goes to the caller. */
 rt_status rt_runsjob_fetch(const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_t before, uint64_t total,
-                           rt_ws_progress_fn progress, void *ctx, rt_run **out, rt_err *err);
+                           const rt_progress *progress, rt_run **out, rt_err *err);
 
 /* Run r is in the workspace (st RT_OK) or failed: the workers are told (the next may go on).
  * Nothing for j NULL. */
 void rt_runsjob_taken(rt_runsjob *j, size_t r, rt_status st);
 
-/* While the opening thread interns a run: what the workers have read meanwhile, shown. */
+/* While the opening thread interns a run: what the workers have read meanwhile (read), shown
+ * through to as the phase "runs" (rt_run_intern's tick, on the opening thread). */
 typedef struct rt_runs_tick {
-    rt_ws_progress_fn fn;
-    void *ctx;
+    const rt_progress *to;
     _Atomic uint64_t *read;
     uint64_t total;
 } rt_runs_tick;

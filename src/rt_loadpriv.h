@@ -73,17 +73,16 @@ struct rt_loader {
  * fetched from j (or parsed here when j is NULL), then interned on this thread, so that every id
  * is what a sequential open gives; its report lines keyed as run r's. */
 rt_status rt_loader_runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_t before,
-                              uint64_t total, rt_ws_progress_fn progress, void *ctx, rt_err *err);
+                              uint64_t total, const rt_progress *progress, rt_err *err);
 
 /* Every run of s loaded into ws, in order: on threads when it pays, else one by one. Stops at the
  * first run (in order) that fails. */
-rt_status rt_loader_load_runs(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
-                              rt_err *err);
+rt_status rt_loader_load_runs(rt_workspace *ws, const rt_ws_spec *s, const rt_progress *progress, rt_err *err);
 
 /* Starts parsing the runs of s on workers (ws->loader->runs set; the first is taken in by the
  * open, which then returns without waiting for the others). Nothing when the runs would not be
- * read on threads. */
-void rt_loader_runs_defer(rt_workspace *ws, const rt_ws_spec *s, rt_ws_progress_fn progress);
+ * read on threads. count: the workers count the bytes they read (the open shows progress). */
+void rt_loader_runs_defer(rt_workspace *ws, const rt_ws_spec *s, int count);
 
 /* The lines of from appended to to, kinds kept (with to's key). */
 void rt_loader_append_report(rt_report *to, const rt_report *from);

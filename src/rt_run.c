@@ -244,15 +244,18 @@ static int join_halves(rt_run *a, rt_run *b)
 }
 
 /* The halves' reading progress (rt_run_scan_halves: the first half reports both) added to the
- * caller's counter, which other runs read meanwhile may be counting into too. */
+ * caller's counter, which other runs read meanwhile may be counting into too: only what passes
+ * the most this run has counted, so that a second read (the halves gathered, or the whole file
+ * on one thread) never counts a byte twice. Not a progress shown: an rt_progress that counts,
+ * called on this thread only (the worker's). */
 typedef struct halves_done {
     _Atomic uint64_t *to;
     uint64_t added;   /* of this run, so far (one thread reports) */
 } halves_done;
 
-static void add_done(void *ctx, uint64_t done, uint64_t total)
+static void add_done(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
-    (void)total;
+    (void)phase, (void)total;
     halves_done *h = ctx;
     if (done > h->added) {
         atomic_fetch_add(h->to, done - h->added);
@@ -275,10 +278,10 @@ rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts 
         (uint64_t)sb.st_size >= min && (uint64_t)sb.st_size >= 2)
         mid = rt_run_split_offset(path, (uint64_t)sb.st_size);
     halves_done hd = {o.progress_done, 0};
+    rt_progress counter = {add_done, &hd};
     if (o.progress_done) {   /* the halves count into one counter of their own: passed on from it */
-        o.progress = add_done;
-        o.progress_ctx = &hd;
-        o.progress_caller = 1;
+        o.progress = &counter;
+        o.progress_before = o.progress_total = 0;   /* the bytes of this file, as read */
         o.progress_done = NULL;
     }
     for (int gather = 0; mid && gather < 2; gather++) {

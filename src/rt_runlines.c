@@ -350,8 +350,10 @@ static void report_progress(scan *s, rt_reader *r, uint64_t *counted)
         done = atomic_fetch_add(s->opts.progress_done, at - *counted) + (at - *counted);
         *counted = at;
     }
-    if (s->opts.progress_caller)
-        s->opts.progress(s->opts.progress_ctx, done, s->opts.progress_total);
+    if (s->opts.progress) {
+        uint64_t d = s->opts.progress_before + done, total = s->opts.progress_total;
+        rt_progress_report(s->opts.progress, s->opts.progress_phase, total && d > total ? total : d, total);
+    }
 }
 
 rt_status rt_runscan_lines(scan *s, rt_err *err)
@@ -386,7 +388,7 @@ rt_status rt_runscan_lines(scan *s, rt_err *err)
         char *line = b.buf + b.pos;
         b.pos += next;
         no++;
-        if (s->opts.progress && (no & 8191) == 0)
+        if ((s->opts.progress || s->opts.progress_done) && (no & 8191) == 0)
             report_progress(s, r, &counted);
         if (n != NOT_PLAIN && (n == 0 || f[0].s[0] == '#'))
             continue;   /* blank or comment */

@@ -263,9 +263,10 @@ rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t
                         .info = &info[k], .start = k ? mid : 0, .end = k ? 0 : mid,
                         .hold_first = k == 1 && !gather, .hold_last = k == 0 && !gather};
         h[k].s.fmt = h[k].s.opts.format;
-        if (h[k].s.opts.progress) {   /* both count the bytes they read; the first reports */
+        if (h[k].s.opts.progress) {   /* both count the bytes they read; the first (this thread) reports */
             h[k].s.opts.progress_done = &done;
-            h[k].s.opts.progress_caller = h[k].s.opts.progress_caller && k == 0;
+            if (k == 1)
+                h[k].s.opts.progress = NULL;
         }
         scan_reset(&h[k].s, gather);
     }

@@ -13,6 +13,7 @@
 #include "rt_err.h"
 #include "rt_names.h"
 #include "rt_num.h"
+#include "rt_progress.h"
 #include "rt_report.h"
 #include "rt_tuning.h"
 
@@ -37,14 +38,17 @@ typedef struct rt_run_opts {
     rt_order order;      /* formats without scores always use file order */
     int strict;          /* a duplicate pid within a query is an error */
     const char *name;    /* run name; NULL takes the TREC tag column or the file's stem */
-    /* reading progress (may be NULL): bytes of the file read so far, of its size; called from
-     * one thread, every few thousand lines. When a file is read in parts, done counts them all
-     * (progress_done, shared by the parts; NULL: only this part's bytes). */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
-    void *progress_ctx;
-    uint64_t progress_total;
+    /* Reading progress, every few thousand lines. progress (NULL: none) is reported to as phase
+     * progress_phase, done the bytes of the file read so far plus progress_before (the bytes of
+     * the files before it in the phase: a workspace's runs), at most progress_total; only on the
+     * thread that called the scan (a file read in halves: the first half's, the caller's).
+     * progress_done (NULL: none) counts the bytes read into a counter other threads may count
+     * into too (the parts of a file read in parts; a workspace's run workers, whose opener reports
+     * it); when set, done is that counter's value plus progress_before. */
+    const rt_progress *progress;
+    const char *progress_phase;
+    uint64_t progress_before, progress_total;
     _Atomic uint64_t *progress_done;
-    int progress_caller;  /* this part calls progress (the others only count) */
     /* When set, a query of a line-based run read by query (not regrouped) whose pids are all
      * values rt_strtab_decimal gives, none twice, goes to values rather than to the scan's
      * callback: the values in rank order, each pid read once and neither copied nor hashed
@@ -157,7 +161,9 @@ rt_status rt_run_scan(const char *path, const rt_run_opts *opts, rt_run_query_fn
  * whose queries' lines are not grouped, each half keeps all its lines, and after both every query
  * (its lines from both halves, in file order, numbered from the file's start) goes to fn with
  * ctx[0] in order of first appearance, as rt_run_scan does; this holds the whole run in memory.
- * info[k].name is owned by the caller (rt_run_info_clear). */
+ * info[k].name is owned by the caller (rt_run_info_clear). With opts->progress, the halves count
+ * into a counter of their own (not opts->progress_done) and the first half reports it, on this
+ * thread; without, both count into opts->progress_done when set. */
 rt_status rt_run_scan_halves(const char *path, const rt_run_opts *opts, uint64_t mid, int gather,
                              rt_run_query_fn fn, void *ctx[2], rt_run_info info[2], rt_err *err);
 

@@ -24,7 +24,8 @@ void rt_run_intern(rt_run *run, rt_strtab *qids, rt_strtab *pids, const char *pa
  * report lines and errors as rt_run_parse, which it falls back to (a query in both halves apart
  * from the one straddling the split, a format the halves cannot read, an input error, whose
  * message then has the whole file's line numbers). opts->progress_done, if set, counts the bytes
- * read (of the file, as rt_run_parse counts them). */
+ * read (of the file, as rt_run_parse counts them, each once though it may be read twice); then
+ * opts->progress is not reported to (a worker's read is shown by its opener, from the counter). */
 rt_status rt_run_parse_halves(rt_run **out, const char *path, const rt_run_opts *opts, uint64_t min,
                               rt_err *err);
 /* rt_run_intern in steps, for a thread that must stay responsive meanwhile (the workbench taking

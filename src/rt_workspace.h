@@ -11,6 +11,7 @@
 #include "rt_err.h"
 #include "rt_eval.h"
 #include "rt_measure.h"
+#include "rt_progress.h"
 #include "rt_qrels.h"
 #include "rt_queries.h"
 #include "rt_report.h"
@@ -66,19 +67,20 @@ typedef struct rt_workspace {
                                   keeps state per run compares it with the one it was made for */
 } rt_workspace;
 
-/* Loading progress: a phase name and bytes done of total (total 0 when unknown). */
-typedef void (*rt_ws_progress_fn)(void *ctx, const char *phase, uint64_t done, uint64_t total);
-
-/* Opens the workspace a spec describes (rt_loader.c). With defer_runs or defer_collection, it
- * returns before they are in: rt_loader_poll brings them. Owned: the caller frees *out with
- * rt_workspace_free. */
-rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec,
-                            rt_ws_progress_fn progress, void *ctx, rt_err *err);
+/* Opens the workspace a spec describes (rt_wsopen.c). With defer_runs or defer_collection, it
+ * returns before they are in: rt_loader_poll brings them (and rt_loader_runs_loading and
+ * rt_loader_collection_loading say how far they are). progress (NULL: none) is reported to while
+ * the open waits, only on this thread, by phase in the order they come: "cache", "queries",
+ * "qrels" (begun: 0 of 0), "runs" (the bytes of every run, ticking while workers read them, ending
+ * at their total), "collection" (its bytes while it is indexed, here or on its thread); none of
+ * it is kept past the open. Owned: the caller frees *out with rt_workspace_free. */
+rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *spec, const rt_progress *progress,
+                            rt_err *err);
 
 /* Opens the workspace of a JSON file read by rt_wsconfig_read (its spec as the caller left it:
  * flags, tuning), named and with the taxonomy the file gives (taken from c). */
-rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_progress_fn progress,
-                                   void *ctx, rt_err *err);
+rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, const rt_progress *progress,
+                                   rt_err *err);
 
 /* Reads a workspace JSON file (rt_wsconfig_read: its keys) and opens it with the default tuning.
  * flags: RT_WS_* or 0. */
@@ -86,7 +88,7 @@ rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_pr
 #define RT_WS_DEFER_COLLECTION 2u   /* rt_ws_spec.defer_collection */
 #define RT_WS_DEFER_RUNS 4u         /* rt_ws_spec.defer_runs */
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
-                                 rt_ws_progress_fn progress, void *ctx, rt_err *err);
+                                 const rt_progress *progress, rt_err *err);
 
 void rt_workspace_free(rt_workspace **ws);
 

@@ -25,29 +25,16 @@
 #include "rt_wscache.h"
 #include "rt_wsconfig.h"
 
-typedef struct progress_bridge {
-    rt_ws_progress_fn fn;
-    void *ctx;
-} progress_bridge;
-
-static void collection_progress(void *ctx, uint64_t done, uint64_t total)
+/* A phase begun: nothing counted yet (the queries and the qrels count nothing more). */
+static void phase(const rt_progress *p, const char *what)
 {
-    progress_bridge *b = ctx;
-    b->fn(b->ctx, "collection", done, total);
-}
-
-/* A phase that reads one file: its size as the total (the bytes are known when it is read). */
-static void phase(rt_ws_progress_fn fn, void *ctx, const char *what)
-{
-    if (fn)
-        fn(ctx, what, 0, 0);
+    rt_progress_report(p, what, 0, 0);
 }
 
 /* One open, passed between its steps. */
 typedef struct open_state {
     const rt_ws_spec *s;
-    rt_ws_progress_fn progress;
-    void *ctx;
+    const rt_progress *progress;   /* the caller's, for the open only */
     rt_run **runs;         /* restored from the cache (cached) */
     int cached;
     rt_colljob *job;       /* the collection's thread (threaded) */
@@ -64,7 +51,7 @@ static void open_cache(rt_workspace *ws, open_state *o)
                           .order = (int)s->order, .strict = s->strict, .tuning = &ws->tuning};
     if (s->no_cache || (ws->cache = rt_wscache_begin(&key)) == NULL)
         return;
-    phase(o->progress, o->ctx, "cache");
+    phase(o->progress, "cache");
     rt_strtab *qids, *pids;
     if ((o->cached = rt_wscache_restore(ws->cache, &qids, &pids, &ws->qrels, o->runs, ws->report))) {
         rt_strtab_free(&ws->qids);
@@ -81,7 +68,7 @@ static rt_status take_first_run(rt_workspace *ws, open_state *o, rt_err *err)
     for (size_t r = 0; r < o->s->nruns; r++)
         total += rt_load_file_size(o->s->run_paths[r]);
     rt_ws_runs *p = ws->loader->runs;
-    rt_status st = rt_loader_runs_take(ws, &p->s, p->j, 0, 0, total, o->progress, o->ctx, err);
+    rt_status st = rt_loader_runs_take(ws, &p->s, p->j, 0, 0, total, o->progress, err);
     p->next = 1;
     return st;
 }
@@ -100,10 +87,10 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
     if (o->threaded && !o->coll_later)
         o->threaded = rt_colljob_start(&o->job, &o->coll_th, s, !ws->cache);
     if (!o->cached && s->defer_runs)   /* the first run is read while the qrels are */
-        rt_loader_runs_defer(ws, s, o->progress);
+        rt_loader_runs_defer(ws, s, o->progress != NULL);
     rt_status st = RT_OK;
     if (s->queries) {
-        phase(o->progress, o->ctx, "queries");
+        phase(o->progress, "queries");
         st = rt_queries_load(&ws->queries, s->queries, RT_QUERIES_AUTO, ws->qids, &lo, ws->report, err);
     }
     rt_report_set_key(ws->report, KEY(PH_INPUTS, 0));   /* the lines a cache keeps start here */
@@ -112,26 +99,27 @@ static rt_status open_inputs(rt_workspace *ws, open_state *o, rt_err *err)
             rt_workspace_add_run(ws, o->runs[r], NULL);
         rt_wscache_replay(ws->cache, ws->report);
     } else if (st == RT_OK) {
-        phase(o->progress, o->ctx, "qrels");
+        phase(o->progress, "qrels");
         st = rt_qrels_load(&ws->qrels, s->qrels, RT_QRELS_AUTO, ws->qids, ws->pids, &lo, ws->report, err);
     }
     if (st == RT_OK && ws->loader->runs)
         st = take_first_run(ws, o, err);
     if (st == RT_OK && !o->cached && !ws->loader->runs)
-        st = rt_loader_load_runs(ws, s, o->progress, o->ctx, err);
+        st = rt_loader_load_runs(ws, s, o->progress, err);
     if (o->coll_later)
         o->threaded = st == RT_OK && rt_colljob_start(&o->job, &o->coll_th, s, !ws->cache);
     return st;
 }
 
-/* Waits for the collection's thread (showing its progress) and takes what it made. */
+/* Waits for the collection's thread (showing what it has counted, from this thread) and takes
+ * what it made. */
 static rt_status coll_wait(rt_workspace *ws, open_state *o, rt_status st, rt_err *err)
 {
     rt_colljob *job = o->job;
-    phase(o->progress, o->ctx, "collection");
+    phase(o->progress, "collection");
     while (!atomic_load(&job->finished)) {
         if (o->progress)
-            o->progress(o->ctx, "collection", atomic_load(&job->done), atomic_load(&job->total));
+            rt_progress_report(o->progress, "collection", atomic_load(&job->done), atomic_load(&job->total));
         nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
     }
     pthread_join(o->coll_th, NULL);
@@ -160,9 +148,8 @@ static rt_status open_collection(rt_workspace *ws, open_state *o, rt_status st, 
     } else if (o->threaded) {
         st = coll_wait(ws, o, st, err);
     } else if (st == RT_OK && s->collection) {
-        progress_bridge b = {o->progress, o->ctx};
-        rt_collection *c = NULL;
-        st = rt_collection_open(&c, s->collection, o->progress ? collection_progress : NULL, &b, ws->report, err);
+        rt_collection *c = NULL;   /* its progress is the phase "collection" */
+        st = rt_collection_open(&c, s->collection, o->progress, ws->report, err);
         rt_workspace_set_collection(ws, c);
     }
     return st;
@@ -242,8 +229,8 @@ static rt_status open_extras(rt_workspace *ws, const rt_ws_spec *s, rt_err *err)
     return st;
 }
 
-static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
-                           void *ctx, rt_err *err)
+static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, const rt_progress *progress,
+                           rt_err *err)
 {
     *out = NULL;
     if (!s->qrels)
@@ -255,7 +242,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     rt_ws_spec sp = *s;   /* with the workspace's copy of the tuning, which outlives the open */
     sp.tuning = &ws->tuning;
     s = &sp;
-    open_state o = {.s = s, .progress = progress, .ctx = ctx};
+    open_state o = {.s = s, .progress = progress};
     o.runs = rt_calloc(s->nruns, sizeof *o.runs);
     rt_status st = rt_measure_list_parse(s->measures ? s->measures : "dureader", &ws->ms, &ws->nm, err);
     if (st == RT_OK) {
@@ -283,7 +270,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
 /* An NLPCC DBQA file with score files, as TSV/TREC inputs written into dir: the spec that opens
  * them with order "file". */
 static rt_status open_dbqa_files(rt_workspace **out, const rt_ws_spec *s, const rt_dbqa_files *files,
-                                 rt_ws_progress_fn progress, void *ctx, rt_err *err)
+                                 const rt_progress *progress, rt_err *err)
 {
     rt_ws_spec w = *s;
     const char **names = rt_calloc(s->nruns + 1, sizeof *names);
@@ -300,7 +287,7 @@ static rt_status open_dbqa_files(rt_workspace **out, const rt_ws_spec *s, const 
     w.run_names = names;
     w.order = RT_ORDER_FILE;
     w.measures = s->measures ? s->measures : "dbqa";
-    rt_status st = open_spec(out, &w, progress, ctx, err);
+    rt_status st = open_spec(out, &w, progress, err);
     for (size_t r = 0; r < s->nruns; r++)
         free(stems[r]);
     free(stems);
@@ -310,7 +297,7 @@ static rt_status open_dbqa_files(rt_workspace **out, const rt_ws_spec *s, const 
 
 /* An NLPCC DBQA file with score files: written once more (each open) as TSV/TREC inputs into
  * the cache folder (rt_dbqa_write_workspace), then opened like any workspace with order "file". */
-static rt_status open_dbqa(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress, void *ctx,
+static rt_status open_dbqa(rt_workspace **out, const rt_ws_spec *s, const rt_progress *progress,
                            rt_err *err)
 {
     if (s->nruns == 0)
@@ -337,7 +324,7 @@ static rt_status open_dbqa(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     if (st == RT_OK)
         st = rt_dbqa_write_workspace(d, dir, s->run_paths, s->nruns, &files, err);
     if (st == RT_OK)
-        st = open_dbqa_files(out, s, &files, progress, ctx, err);
+        st = open_dbqa_files(out, s, &files, progress, err);
     rt_dbqa_files_free(&files);
     free(dir);
     rt_dbqa_free(&d);
@@ -347,17 +334,16 @@ static rt_status open_dbqa(rt_workspace **out, const rt_ws_spec *s, rt_ws_progre
     return st;
 }
 
-rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, rt_ws_progress_fn progress,
-                            void *ctx, rt_err *err)
+rt_status rt_workspace_open(rt_workspace **out, const rt_ws_spec *s, const rt_progress *progress, rt_err *err)
 {
     *out = NULL;
-    return s->dbqa ? open_dbqa(out, s, progress, ctx, err) : open_spec(out, s, progress, ctx, err);
+    return s->dbqa ? open_dbqa(out, s, progress, err) : open_spec(out, s, progress, err);
 }
 
-rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_progress_fn progress,
-                                   void *ctx, rt_err *err)
+rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, const rt_progress *progress,
+                                   rt_err *err)
 {
-    rt_status st = rt_workspace_open(out, &c->spec, progress, ctx, err);
+    rt_status st = rt_workspace_open(out, &c->spec, progress, err);
     if (st != RT_OK)
         return st;
     (*out)->path = rt_strdup(c->path);
@@ -374,7 +360,7 @@ rt_status rt_workspace_open_config(rt_workspace **out, rt_ws_config *c, rt_ws_pr
 }
 
 rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned flags,
-                                 rt_ws_progress_fn progress, void *ctx, rt_err *err)
+                                 const rt_progress *progress, rt_err *err)
 {
     *out = NULL;
     rt_ws_config *c;
@@ -384,7 +370,7 @@ rt_status rt_workspace_open_json(rt_workspace **out, const char *path, unsigned 
     c->spec.no_cache = (flags & RT_WS_NO_CACHE) != 0;
     c->spec.defer_collection = (flags & RT_WS_DEFER_COLLECTION) != 0;
     c->spec.defer_runs = (flags & RT_WS_DEFER_RUNS) != 0;
-    st = rt_workspace_open_config(out, c, progress, ctx, err);
+    st = rt_workspace_open_config(out, c, progress, err);
     rt_wsconfig_free(&c);
     return st;
 }

@@ -142,7 +142,7 @@ static void child_open(const char *path, int lookups, uint64_t npass, int fd)
     rt_collection *c = NULL;
     rt_err err = {0};
     double t0 = now();
-    if (rt_collection_open(&c, path, NULL, NULL, NULL, &err) != RT_OK) {
+    if (rt_collection_open(&c, path, NULL, NULL, &err) != RT_OK) {
         fprintf(stderr, "bench_collection: %s\n", err.msg);
         _exit(2);
     }

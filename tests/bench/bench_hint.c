@@ -216,7 +216,7 @@ static void bench_real(const char *dir)
     rt_answers *ans = NULL;
     rt_collection *c = NULL;
     if (rt_answers_load(&ans, apath, qids, 1, rep, &err) != RT_OK ||
-        rt_collection_open(&c, path, NULL, NULL, rep, &err) != RT_OK) {
+        rt_collection_open(&c, path, NULL, rep, &err) != RT_OK) {
         printf("hint on DuReader 2.0: skipped (%s)\n", err.msg);
         goto out;
     }

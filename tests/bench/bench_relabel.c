@@ -268,7 +268,7 @@ int main(int argc, char **argv)
                        .nruns = nruns, .measures = measures, .level = 1, .order = RT_ORDER_SCORE};
     rt_workspace *ws;
     rt_err err;
-    if (rt_workspace_open(&ws, &spec, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open(&ws, &spec, NULL, &err) != RT_OK)
         die("rt_workspace_open", err.msg);
     double t2 = now_us();
     rt_session *s;

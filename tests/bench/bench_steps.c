@@ -41,7 +41,7 @@ int main(int argc, char **argv)
     rt_err err;
     double t0 = now_ms();
     if (rt_workspace_open_json(&ws, argv[1], RT_WS_NO_CACHE | RT_WS_DEFER_RUNS | RT_WS_DEFER_COLLECTION, NULL,
-                               NULL, &err) != RT_OK) {
+                               &err) != RT_OK) {
         fprintf(stderr, "bench_steps: %s\n", err.msg);
         return 1;
     }

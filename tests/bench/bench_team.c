@@ -78,7 +78,7 @@ static rt_workspace *open_ws(const char *dir)
     rt_ws_spec spec = {.name = "bench", .queries = q, .qrels = j, .run_paths = runs, .nruns = 1, .level = 1};
     rt_workspace *ws = NULL;
     rt_err err;
-    if (rt_workspace_open(&ws, &spec, NULL, NULL, &err) != RT_OK) {
+    if (rt_workspace_open(&ws, &spec, NULL, &err) != RT_OK) {
         fprintf(stderr, "bench_team: %s\n", err.msg);
         exit(2);
     }

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         rt_report *rep = rt_report_new();
         rt_collection *c = NULL;
         rt_err err;
-        if (rt_collection_open(&c, path, NULL, NULL, rep, &err) == RT_OK) {
+        if (rt_collection_open(&c, path, NULL, rep, &err) == RT_OK) {
             check(c);
             rt_collection_close(&c);
         }

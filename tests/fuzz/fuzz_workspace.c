@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     const char *path = fuzz_file("ws.json", data, n);
     rt_workspace *ws = NULL;
     rt_err err;
-    if (rt_workspace_open_json(&ws, path, 0, NULL, NULL, &err) == RT_OK)
+    if (rt_workspace_open_json(&ws, path, 0, NULL, &err) == RT_OK)
         rt_workspace_free(&ws);
     return 0;
 }

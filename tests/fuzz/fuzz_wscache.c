@@ -32,7 +32,7 @@ static rt_status open_tuned(rt_workspace **w, rt_err *err)
     rt_status st = rt_wsconfig_read(&c, ws_path, err);
     if (st == RT_OK) {
         c->spec.tuning = &t;
-        st = rt_workspace_open_config(w, c, NULL, NULL, err);
+        st = rt_workspace_open_config(w, c, NULL, err);
         rt_wsconfig_free(&c);
     }
     return st;

@@ -397,7 +397,7 @@ static __attribute__((unused)) rt_workspace *open_ws(int graded, const char *mea
                        .nruns = 2, .measures = measures, .level = 1, .graded = graded};
     rt_workspace *ws = NULL;
     rt_err err = {0};
-    if (rt_workspace_open(&ws, &spec, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open(&ws, &spec, NULL, &err) != RT_OK)
         printf("#   workspace: %s\n", err.msg);
     return ws;
 }

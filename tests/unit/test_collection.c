@@ -68,7 +68,7 @@ static rt_collection *open_ok(const char *path, rt_report *rep, const char *what
 {
     rt_collection *c = NULL;
     rt_err err = {0};
-    rt_status st = rt_collection_open(&c, path, NULL, NULL, rep, &err);
+    rt_status st = rt_collection_open(&c, path, NULL, rep, &err);
     if (!ok(st == RT_OK, "%s: opens", what))
         printf("#   %s\n", err.msg);
     return c;
@@ -487,12 +487,13 @@ static void test_dense(void)
  * never goes back, the decompression its first half. */
 typedef struct fractions {
     double last;
-    int back, calls, low, high;
+    int back, calls, low, high, other;
 } fractions;
 
-static void note_fraction(void *ctx, uint64_t done, uint64_t total)
+static void note_fraction(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
     fractions *f = ctx;
+    f->other += strcmp(phase, "collection") != 0;
     double x = total ? (double)done / (double)total : 0;
     f->back += x < f->last;
     f->low += x <= 0.5;
@@ -509,12 +510,12 @@ static void test_gzip_progress(void)
         gzprintf(g, "g%05d\tpassage number %d of the gzip collection\n", i, i);
     if (g)
         gzclose(g);
-    fractions f = {0, 0, 0, 0, 0};
+    fractions f = {0, 0, 0, 0, 0, 0};
     rt_collection *c = NULL;
     rt_err err = {0};
-    ok(rt_collection_open(&c, p, note_fraction, &f, NULL, &err) == RT_OK && rt_collection_count(c) == 20000,
+    ok(rt_collection_open(&c, p, &(rt_progress){note_fraction, &f}, NULL, &err) == RT_OK && rt_collection_count(c) == 20000,
        "a gzip collection opens: 20,000 passages");
-    ok(f.back == 0 && f.low > 0 && f.high > 0 && f.last == 1.0,
+    ok(f.back == 0 && f.low > 0 && f.high > 0 && f.last == 1.0 && f.other == 0,
        "its progress: one bar, decompressing then indexing, never back (%d calls, %d back)", f.calls, f.back);
     rt_collection_close(&c);
     free(p);
@@ -768,7 +769,7 @@ static void expect_error(const char *name, const char *content, const char *want
         write_str(p, content);
     rt_collection *c = NULL;
     rt_err err = {0};
-    rt_status st = rt_collection_open(&c, p, NULL, NULL, NULL, &err);
+    rt_status st = rt_collection_open(&c, p, NULL, NULL, &err);
     ok(st == RT_EINPUT && c == NULL, "%s: fails with an input error", what);
     char full[512];
     snprintf(full, sizeof full, "%s%s", p, want);
@@ -875,7 +876,7 @@ static void test_read_boundaries(void)
     rt_err err = {0};
     char want[300];
     snprintf(want, sizeof want, "%s:17001: expected pid<TAB>text", p);
-    ok(rt_collection_open(&bad, p, NULL, NULL, NULL, &err) == RT_EINPUT &&
+    ok(rt_collection_open(&bad, p, NULL, NULL, &err) == RT_EINPUT &&
        strncmp(err.msg, want, strlen(want)) == 0, "an error past several buffers names its line");
     if (strncmp(err.msg, want, strlen(want)) != 0)
         printf("#   got \"%s\"\n", err.msg);
@@ -975,7 +976,7 @@ static void test_unsaved(void)
     rt_report *rep = rt_report_new();
     rt_collection *c = NULL;
     rt_err err = {0};
-    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, rep, &err) == RT_OK && rt_collection_unsaved(c),
+    ok(rt_collection_open_unsaved(&c, p, NULL, rep, &err) == RT_OK && rt_collection_unsaved(c),
        "unsaved: opens with its index in memory");
     ok(!exists(ip) && rt_report_count(rep) == 0, "unsaved: nothing written, nothing reported yet");
     is_text(c, "a", "ay", "unsaved: lookups");
@@ -995,7 +996,7 @@ static void test_unsaved(void)
 
     unlink(ip);
     rt_report *rep2 = rt_report_new();
-    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, rep2, &err) == RT_OK, "unsaved again");
+    ok(rt_collection_open_unsaved(&c, p, NULL, rep2, &err) == RT_OK, "unsaved again");
     rt_collection_saved_by(c, 4242, rep2);
     ok(!rt_collection_unsaved(c) && !exists(ip) && report_has(rep2, RT_REPORT_INFO, "being written by process 4242"),
        "saved by another process: reported so, not written here");
@@ -1004,7 +1005,7 @@ static void test_unsaved(void)
     rt_collection_close(&c);
     c = open_ok(p, NULL, "reused index, unsaved open");
     rt_collection_close(&c);
-    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, NULL, &err) == RT_OK && rt_collection_index_reused(c) &&
+    ok(rt_collection_open_unsaved(&c, p, NULL, NULL, &err) == RT_OK && rt_collection_index_reused(c) &&
        !rt_collection_unsaved(c), "a reused index is never unsaved");
     rt_collection_close(&c);
     rt_report_free(&rep);
@@ -1018,8 +1019,9 @@ typedef struct progress_seen {
     int calls;
 } progress_seen;
 
-static void note_progress(void *ctx, uint64_t done, uint64_t total)
+static void note_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
+    (void)phase;
     progress_seen *ps = ctx;
     ps->done = done;
     ps->total = total;
@@ -1089,7 +1091,7 @@ static void test_many(void)
     progress_seen ps = {0, 1, 0};
     rt_collection *c = NULL;
     rt_err err = {0};
-    ok(rt_collection_open(&c, p, note_progress, &ps, NULL, &err) == RT_OK, "many pids: opens");
+    ok(rt_collection_open(&c, p, &(rt_progress){note_progress, &ps}, NULL, &err) == RT_OK, "many pids: opens");
     is_int(c ? rt_collection_count(c) : 0, uniq, "many pids: duplicates dropped");
     ok(ps.calls > 0 && ps.done == ps.total, "progress reported up to the total");
     for (int round = 0; round < 2 && c; round++) {

@@ -23,7 +23,7 @@ static rt_workspace *open_leak_ws(const char *train, double threshold, size_t k)
                        .leak_threshold = threshold, .leak_threshold_set = threshold == threshold};
     rt_workspace *ws = NULL;
     rt_err err = {0};
-    if (rt_workspace_open(&ws, &spec, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open(&ws, &spec, NULL, &err) != RT_OK)
         printf("#   workspace: %s\n", err.msg);
     return ws;
 }

@@ -128,7 +128,7 @@ static rt_workspace *open_reversed(void)
                        .level = 1};
     rt_workspace *ws = NULL;
     rt_err err = {0};
-    if (rt_workspace_open(&ws, &spec, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open(&ws, &spec, NULL, &err) != RT_OK)
         printf("#   reversed workspace: %s\n", err.msg);
     return ws;
 }

@@ -435,13 +435,6 @@ static void same_halves(const char *name, const char *text, const rt_run_opts *o
     unlink(path);
 }
 
-static void count_only(void *ctx, uint64_t done, uint64_t total)
-{
-    (void)ctx;
-    (void)done;
-    (void)total;
-}
-
 /* A run the halves cannot read (a bad line in the second) is read again whole, on one thread:
  * the shared byte counter of a workspace's progress ends at most at the file's size (each byte
  * counted once), never past it. */
@@ -459,8 +452,7 @@ static void test_halves_progress(void)
     }
     _Atomic uint64_t counted = 0;
     rt_run_opts o = {0};
-    o.progress = count_only;   /* as the workspace's runs worker asks: bytes added, nobody called */
-    o.progress_done = &counted;
+    o.progress_done = &counted;   /* as the workspace's runs worker asks: bytes added, nobody called */
     rt_run *run = NULL;
     rt_err err = {0};
     rt_status st = rt_run_parse_halves(&run, path, &o, 0, &err);

@@ -348,7 +348,7 @@ static void test_many_adjudications(void)
                        .measures = "RR@10", .level = 1};
     rt_workspace *ws = NULL;
     rt_err err;
-    if (!ok(rt_workspace_open(&ws, &spec, NULL, NULL, &err) == RT_OK, "a workspace of 24 passages for one query"))
+    if (!ok(rt_workspace_open(&ws, &spec, NULL, &err) == RT_OK, "a workspace of 24 passages for one query"))
         return;
     rt_session *alice = NULL, *bob = NULL, *carol = NULL;
     rt_session_open(&alice, ws, P("wide/j"), "alice", 0, &err);

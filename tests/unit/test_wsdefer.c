@@ -23,7 +23,7 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer, int no_cache)
     spec->tuning = &tuning;
     rt_workspace *ws = NULL;
     rt_err err = {0};
-    if (rt_workspace_open(&ws, spec, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open(&ws, spec, NULL, &err) != RT_OK)
         printf("# open: %s\n", err.msg);
     return ws;
 }

@@ -56,7 +56,7 @@ static rt_workspace *open_recorded(const char *how, const rt_ws_spec *spec, cons
     calls.n = 0;
     rt_workspace *ws = NULL;
     rt_err err = {0};
-    ok(rt_workspace_open(&ws, spec, record, NULL, &err) == RT_OK, "%s: opens (%s)", how, err.msg);
+    ok(rt_workspace_open(&ws, spec, &(rt_progress){record, NULL}, &err) == RT_OK, "%s: opens (%s)", how, err.msg);
     uint64_t total = sizes[0] + sizes[1];
     int back = 0, inside = 0, totals = 1;
     for (size_t i = 0; i < calls.n; i++) {

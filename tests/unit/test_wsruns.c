@@ -29,7 +29,7 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer_runs, int defer_coll, i
     spec->no_cache = no_cache;
     spec->tuning = &tuning;
     rt_workspace *ws = NULL;
-    if (rt_workspace_open(&ws, spec, NULL, NULL, err) != RT_OK)
+    if (rt_workspace_open(&ws, spec, NULL, err) != RT_OK)
         printf("# open: %s\n", err->msg);
     return ws;
 }
