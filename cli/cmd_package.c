@@ -207,7 +207,7 @@ int cmd_package(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             size_t nq = 0;
             for (size_t k = 0; k < ops[i].nqids; k++)
-                nq += k == 0 || strcmp(ops[i].qids[k], ops[i].qids[k - 1]) != 0;
+                nq += k == 0 || ops[i].id.qids[k] != ops[i].id.qids[k - 1];   /* by ids: rt_package_make */
             printf("%s\t%s\t%zu\t%zu\t%llu\t%u\n", ops[i].name, ops[i].text, nq, ops[i].nqids,
                    (unsigned long long)ops[i].seed, ops[i].sample);
             pairs += ops[i].nqids;

@@ -35,7 +35,9 @@ typedef struct rt_tag {
     rt_prov prov;
 } rt_tag;
 
-/* A reviewed leakage candidate: test query (the entry's query) × training query. */
+/* A reviewed leakage candidate: test query (the entry's query, by id) × training query. The
+ * training query stays a string: it is a query of the training set (the leakage check's own
+ * file), which the workspace's table of query ids does not hold. */
 typedef struct rt_leak_label {
     char *train;
     char *type;
@@ -56,12 +58,15 @@ typedef struct rt_adjud {
     int32_t grade;
     int has_cats;            /* the categories were decided */
     unsigned long long cats;
-    char **settles;          /* "annotator:seq" of the decisions it settles */
+    char **settles;          /* "annotator:seq" of the decisions it settles: a string, as annotators
+                                are journals' names, not ids of the workspace */
     size_t nsettles;
     rt_prov prov;
 } rt_adjud;
 
-/* A package: pairs assigned to an annotator, and the review sample (seed, size). */
+/* A package: pairs assigned to an annotator, and the review sample (seed, size). Its pairs are
+ * the workspace's ids; its name and its annotator stay strings (no table of the workspace holds
+ * packages' or annotators' names). */
 typedef struct rt_package {
     char *name;
     char *annotator;
@@ -75,7 +80,7 @@ typedef struct rt_package {
 /* A reviewer's verdict on a pair of a package. */
 typedef struct rt_review {
     uint32_t pid;
-    char *package;
+    char *package;           /* the package's name (a string: packages are found by name) */
     int correct;
     rt_prov prov;
 } rt_review;

@@ -48,8 +48,8 @@ typedef struct rt_op_ids {
  * qids, pids and cats are its text form, which exists only at the journal's boundary: a line just
  * read, a change typed or imported by name (rt_session resolves them to ids), or a line being
  * written (rt_op_to_json_names makes it from the ids where the text form is not set). Author,
- * text, train, name, via and settles are strings in both forms (no table of the workspace holds
- * them). */
+ * text, train, name, via and settles are strings in both forms: no table of the workspace holds
+ * them (annotators' names, a training set's query, names of query sets and packages). */
 typedef struct rt_op {
     uint64_t seq;         /* 1, 2, … within a journal */
     int64_t time_ms;      /* Unix time in milliseconds */

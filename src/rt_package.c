@@ -14,8 +14,11 @@
 
 /* ---- making packages --------------------------------------------------------------------- */
 
+/* The pairs of the package being filled, as the workspace's ids: a package is made and applied
+ * by ids, and its names are written only by the journal (rt_op_to_json_names), so that making
+ * packages of a million pairs copies no string and interns nothing. */
 typedef struct pending {
-    char **q, **p;
+    uint32_t *q, *p;
     size_t n, cap;
     size_t queries;
 } pending;
@@ -28,13 +31,15 @@ static void emit(const rt_package_plan *plan, pending *pk, rt_op **ops, size_t *
     rt_op *op = &(*ops)[*n];
     memset(op, 0, sizeof *op);
     op->kind = RT_OP_PACKAGE;
+    op->by_id = 1;   /* no text form: the journal names the ids as it writes the line */
+    op->id.qid = op->id.pid = RT_NO_ID;   /* a package names its pairs, not one query */
     char name[256];
     snprintf(name, sizeof name, "%.200s-%03zu", plan->prefix && plan->prefix[0] ? plan->prefix : "pkg", *n + 1);
     op->name = rt_strdup(name);
     op->text = rt_strdup(plan->annotators[*n % plan->nannotators]);
     op->has_list = 1;
-    op->qids = pk->q;
-    op->pids = pk->p;
+    op->id.qids = pk->q;
+    op->id.pids = pk->p;
     op->nqids = pk->n;
     op->seed = (plan->seed + *n) & ((1ull << 53) - 1);   /* JSON holds it exactly */
     op->sample = (uint32_t)(plan->sample ? plan->sample : RT_PACKAGE_SAMPLE);
@@ -80,8 +85,8 @@ rt_status rt_package_make(const rt_workspace *ws, const rt_package_plan *plan, r
         RT_GROW(pk.q, pk.cap, pk.n + keep);
         pk.p = rt_reallocarray(pk.p, pk.cap + 1, sizeof *pk.p);
         for (size_t k = 0; k < keep; k++) {
-            pk.q[pk.n] = rt_strdup(rt_strtab_str(ws->qids, qs[i]));
-            pk.p[pk.n++] = rt_strdup(rt_strtab_str(ws->pids, pool[k].pid));
+            pk.q[pk.n] = qs[i];
+            pk.p[pk.n++] = pool[k].pid;
         }
         pk.queries++;
         total += keep;

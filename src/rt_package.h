@@ -35,9 +35,11 @@ typedef struct rt_package_plan {
     size_t nannotators;
 } rt_package_plan;
 
-/* Builds the package operations of plan (caller clears each op, then frees the array). RT_EUSAGE
- * when there are no annotators or no pair to judge, or when the prefix or an annotator is no name
- * (rt_name_problem). */
+/* Builds the package operations of plan (caller clears each op, then frees the array), by the
+ * workspace's ids: by_id set, each pair in id.qids and id.pids, no text form (qids, pids NULL);
+ * the journal names them as it writes the line (rt_journal_set_names). Nothing is interned and
+ * no string of a query or passage is made. RT_EUSAGE when there are no annotators or no pair to
+ * judge, or when the prefix or an annotator is no name (rt_name_problem). */
 rt_status rt_package_make(const rt_workspace *ws, const rt_package_plan *plan, rt_op **ops, size_t *n,
                           rt_err *err);
 

@@ -439,8 +439,24 @@ static const char *unknown_cat(const rt_session *s, const rt_op *op)
 static int list_pid_known(const rt_session *s, const rt_op *op, size_t i)
 {
     if (op->id.pids && op->id.pids[i] != RT_NO_ID)
-        return 1;
+        return op->id.pids[i] < rt_strtab_count(s->ws->pids);   /* a caller's id: the table's? */
     return op->pids && known_pid(s, op->pids[i]);
+}
+
+/* Whether the i-th query of a set or package op is one of the workspace's ids. */
+static int list_qid_known(const rt_session *s, const rt_op *op, size_t i)
+{
+    return op->id.qids && op->id.qids[i] < rt_strtab_count(s->ws->qids);   /* RT_NO_ID is beyond it */
+}
+
+/* The name the i-th entry of an op's list is shown by: its text form, or for an op by ids the
+ * id itself ("#17"), as an id outside the tables has no name. buf: at least 32 bytes. */
+static const char *list_shown(char *const *names, const uint32_t *ids, size_t i, char *buf, size_t len)
+{
+    if (names)
+        return names[i];
+    snprintf(buf, len, "#%" PRIu32, ids ? ids[i] : RT_NO_ID);
+    return buf;
 }
 
 /* Whether op (resolved: by_id) can be done at all (known query, passage, category, grade in
@@ -502,12 +518,12 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
                               rt_id_show(op->name, strlen(op->name), shown, sizeof shown),
                               rt_id_show(op->text, strlen(op->text), shown2, sizeof shown2), why);
         for (size_t i = 0; i < op->nqids; i++) {
-            if (!op->id.qids || op->id.qids[i] == RT_NO_ID)
+            if (!list_qid_known(s, op, i))
                 return rt_err_set(err, RT_EUSAGE, "package %s: unknown query \"%s\"", op->name,
-                                  op->qids ? op->qids[i] : "");
+                                  list_shown(op->qids, op->id.qids, i, shown2, sizeof shown2));
             if (!list_pid_known(s, op, i))
                 return rt_err_set(err, RT_EUSAGE, "package %s: unknown passage \"%s\"", op->name,
-                                  op->pids ? op->pids[i] : "");
+                                  list_shown(op->pids, op->id.pids, i, shown2, sizeof shown2));
         }
         break;
     case RT_OP_SET:
@@ -517,9 +533,9 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
             return rt_err_set(err, RT_EUSAGE, "query set name \"%s\": %s", rt_id_show(op->name, strlen(op->name), shown,
                               sizeof shown), why);
         for (size_t i = 0; i < op->nqids; i++)
-            if (!op->id.qids || op->id.qids[i] == RT_NO_ID)
+            if (!list_qid_known(s, op, i))
                 return rt_err_set(err, RT_EUSAGE, "query set %s: unknown query \"%s\"", op->name,
-                                  op->qids ? op->qids[i] : "");
+                                  list_shown(op->qids, op->id.qids, i, shown2, sizeof shown2));
         break;
     default:
         break;

@@ -152,8 +152,9 @@ rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t gr
 rt_status rt_session_review(rt_session *s, const char *package, uint32_t qid, uint32_t pid, const char *verdict,
                             rt_change *ch, rt_err *err);
 
-/* Saves package operations (rt_package_make) all at once (rt_journal_append_all); a name that
- * exists already is refused, and then nothing is written. */
+/* Saves package operations (rt_package_make's, by ids; or by name, resolved here) all at once
+ * (rt_journal_append_all); a name that exists already, or a pair whose ids the workspace does not
+ * have, is refused, and then nothing is written. */
 rt_status rt_session_add_packages(rt_session *s, rt_op *ops, size_t n, rt_err *err);
 
 /* Undo (redo 0) or redo the last change, as rt_session_undo / rt_session_redo. */

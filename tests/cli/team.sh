@@ -303,6 +303,11 @@ run package $WS --annotator lead --to alice,bob --size 2 --sample 1 --seed 11
 [ "$rc" -eq 0 ] && [ "$(grep -c '^pkg-' "$D/out")" -eq 2 ] && grep -q "^pkg-001	alice	1	2	11	1$" "$D/out" &&
     grep -q "^pkg-002	bob	1	2	12	1$" "$D/out" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
 report $? "package: one query a package (size 2), assigned in turn, seeds counting up, saved in lead's journal"
+# made by ids (issue 34), written by name: each line as it always was, a query's two pairs named
+pk_pairs='"pairs":\[\["([^"]+)","[^"]+"\],\["\1","[^"]+"\]\]'
+grep -qE "\"author\":\"lead\",\"op\":\"package\",\"name\":\"pkg-001\",\"text\":\"alice\",$pk_pairs,\"seed\":11,\"sample\":1\}$" "$J/lead.jsonl" &&
+    grep -qE "\"author\":\"lead\",\"op\":\"package\",\"name\":\"pkg-002\",\"text\":\"bob\",$pk_pairs,\"seed\":12,\"sample\":1\}$" "$J/lead.jsonl"
+report $? "package: its journal lines name the pairs' queries and passages, in the journal's format" "$J/lead.jsonl"
 run package $WS --annotator lead --to alice,bob --size 2
 [ "$rc" -eq 1 ] && has_text "a package named pkg-001 exists already" "$D/err" && [ "$(grep -c '"op":"package"' "$J/lead.jsonl")" -eq 2 ]
 report $? "package: the same names again are refused, nothing written"

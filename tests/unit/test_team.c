@@ -423,7 +423,8 @@ static void test_packages(rt_workspace *ws)
            !strcmp(ops[2].text, "alice") && ops[0].nqids == 4 && ops[2].nqids == 2 && ops[0].seed == 7 &&
            ops[1].seed == 8 && ops[0].sample == 2,
        "named in order, assigned in turn, a query's pairs together, seeds counting up");
-    ok(n == 4 && !strcmp(ops[0].qids[0], "q1") && !strcmp(ops[0].pids[0], "p01") && !strcmp(ops[0].pids[1], "p09"),
+    ok(n == 4 && ops[0].by_id && ops[0].id.qids[0] == rt_strtab_find(ws->qids, "q1", 2) &&
+           ops[0].id.pids[0] == rt_strtab_find(ws->pids, "p01", 3) && ops[0].id.pids[1] == rt_strtab_find(ws->pids, "p09", 3),
        "pairs in fusion order (equal fusion scores by pid)");
     rt_session *lead = open_as(ws, "pklead");
     ok(rt_session_add_packages(lead, ops, n, &err) == RT_OK, "saved in the lead's journal");
