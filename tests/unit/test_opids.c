@@ -495,7 +495,7 @@ static rt_workspace *open_thousand(void)
     rt_ws_spec spec = {.name = "big", .queries = queries, .qrels = qrels, .run_paths = runs, .nruns = 1, .level = 1};
     rt_workspace *ws = NULL;
     rt_err err = {0};
-    if (rt_workspace_open(&ws, &spec, NULL, NULL, &err) != RT_OK)
+    if (rt_workspace_open(&ws, &spec, NULL, &err) != RT_OK)
         printf("#   big workspace: %s\n", err.msg);
     return ws;
 }
