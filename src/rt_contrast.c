@@ -11,10 +11,9 @@
 #include "rt_workspace.h"
 
 /* The rank of each passage of the longer ranking, found by id: open addressing, Fibonacci hashing
- * (the product's high bits: its low bits follow the id's low bits alone), at most an eighth full:
- * probes then seldom go past the first slot (RBO of 7,000 rankings of 1,000 took 1.7 times as long
- * a quarter full). Up to SMALL passages it lives on the stack: the calls for a whole list of
- * queries allocate nothing. */
+ * (the product's high bits: its low bits follow the id's low bits alone), at most an eighth full,
+ * so that a probe seldom passes the first slot (tests/bench/PERF.md, "Contrasts"). Up to SMALL
+ * passages it lives on the stack: the calls for a whole list of queries allocate nothing. */
 enum { RANKS_SMALL = 1024, RANKS_SMALL_CAP = 8 * RANKS_SMALL };
 
 typedef struct ranks {
