@@ -1,14 +1,18 @@
 /* rt_loader — what a deferred open (rt_wsopen.c) left, taken in step by step on the workspace's
  * thread (rt_loader_poll, rt_loader_wait), its report lines keyed where a waiting open puts them
- * and its events queued; the run-taking steps the open shares; the warm-up; the loader's end. */
+ * and its events queued; the run-taking steps the open shares; the workspace cache's writer
+ * process (forked here, its writing rt_wscache's); the warm-up; the loader's end. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rt_file.h"
 #include "rt_loader.h"
@@ -21,9 +25,6 @@
 #include "rt_warm.h"
 #include "rt_workspace.h"
 #include "rt_wscache.h"
-
-/* In the cache's writer process: the collection index built by this open, before the cache. */
-static void save_index(void *ctx) { rt_collection_save(ctx, NULL); }
 
 rt_status rt_loader_runs_take(rt_workspace *ws, const rt_ws_spec *s, rt_runsjob *j, size_t r, uint64_t before,
                               uint64_t total, const rt_progress *progress, rt_err *err)
@@ -121,6 +122,89 @@ void rt_loader_append_report(rt_report *to, const rt_report *from)
     }
 }
 
+/* ---- the cache's writer process ------------------------------------------------------------------
+ *
+ * A large workspace cache (rt_tuning.cache_background_min) is written by a child process, so that
+ * the open does not wait for a gigabyte to be written: fork gives it a copy-on-write snapshot of
+ * what was parsed, which the parent goes on to change. rt_wscache lays the cache out and writes it
+ * (rt_wscache_job_write); the loader alone forks, sets the child up and keeps its process id.
+ *
+ * Fork safety. Only the forking thread goes on in the child, so the child must take no lock that
+ * another thread held at the fork: that lock stays held in the child for ever. The threads that
+ * may exist at the fork, and the locks they may hold:
+ *   - this loader's own: the run workers (rt_loadjobs: their job's mutex), the collection's thread
+ *     (atomics only) and the warm-up (rt_warm: atomics only). None runs at a save: the workers are
+ *     joined before (runs_done, rt_loader_load_runs), the collection's thread too (take_collection,
+ *     the open's coll_wait), and the warm-up starts only after (rt_loader_warm). writer_may_fork
+ *     checks it before every fork; should one still run, the cache is written in-process instead.
+ *   - other workspaces' loaders (the same threads, their own jobs' mutexes), detached run workers
+ *     of an abandoned open, and the workbench's contrast-ahead thread (ui/view_list.c: it reads
+ *     runs and allocates, no lock of its own);
+ *   - any of them may be inside malloc (an arena lock) or opening or closing a stream (the list of
+ *     streams' lock). glibc's fork takes both locks before it forks and resets them in the child
+ *     (as do musl's and the sanitizers' allocators), so the child's malloc and fopencookie work.
+ * What the child touches: the job (the workspace's ids, qrels, runs, report and evals, owned by
+ * the forking thread, which is inside the save: consistent), the rt_wscache it was made from, the
+ * collection (built, its thread joined: its index is written here first), ws->tuning, files it
+ * opens itself and streams it makes (their locks are new), malloc, rt_mapguard (lock-free), getenv
+ * (the cache folder). It never touches: a job of rt_loadjobs or its mutex, the loader, a report
+ * other than the job's (read), the standard streams (flushed before the fork, then /dev/null), the
+ * Faiss module (its once-lock), ncurses. tests/unit/test_wswriter checks that the child finishes
+ * while other threads allocate, open streams and hold a run job's mutex at the fork. */
+
+/* Whether no thread of ld may be running: the fork's precondition (above). */
+static int writer_may_fork(const rt_loader *ld)
+{
+    return !(ld->runs && ld->runs->j) && !ld->coll && (!ld->warm || rt_warm_done(ld->warm));
+}
+
+/* The child: leaves the terminal's session and closes every descriptor it inherited (a pipe the
+ * parent writes to, retriage eval | head, must reach its end when the parent exits, and the
+ * journal's lock must go with the parent), waits for rt_tuning.cache_writer_wait (a path, for
+ * tests: a test acts while the writer waits, then lets it go, instead of guessing a delay), writes
+ * the collection index built by this open, then the cache. Its temporary files carry its own
+ * process id, so a later open sweeps them only if it died. Exits without the parent's exit
+ * handlers (the terminal, buffered output). */
+static _Noreturn void writer_child(const rt_workspace *ws, const rt_wscache_job *job)
+{
+    (void)setsid();
+    int fd = open("/dev/null", O_RDWR);
+    if (fd >= 0) {
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+    }
+#ifdef HAVE_CLOSE_RANGE
+    close_range(3, ~0u, 0);
+#else
+    for (int i = 3; i < 1024; i++)
+        close(i);
+#endif
+    rt_file_test_hold(ws->tuning.cache_writer_wait);
+    rt_collection_save(ws->collection, NULL);   /* before the cache: it need not hold up the open */
+    _exit(rt_wscache_job_write(job) ? 0 : 1);
+}
+
+/* rt_wscache_runner of the workspace ctx: the writer forked, its process id kept (reaped by
+ * rt_loader_free). 0 when it cannot be forked now. */
+static long fork_writer(const rt_wscache_job *job, void *ctx)
+{
+    rt_workspace *ws = ctx;
+    rt_loader *ld = ws->loader;
+    if (!writer_may_fork(ld))
+        return 0;   /* a thread of its own still runs: written in-process */
+    fflush(NULL);   /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid == 0)
+        writer_child(ws, job);
+    if (pid < 0)
+        return 0;
+    if (ld->writer > 0)   /* one open saves once; a second writer would only be reaped late */
+        (void)waitpid(ld->writer, NULL, WNOHANG);
+    ld->writer = pid;
+    return (long)pid;
+}
+
 /* Writes the workspace cache of a parse: its first nqids and npids ids, qrels, runs, the evals of
  * key ekey and the report lines first..last; a built collection index goes to the cache's writer
  * process. */
@@ -136,7 +220,7 @@ void rt_loader_save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, uint
     size_t first = rt_report_key_start(ws->report, KEY(PH_INPUTS, 0));   /* the lines it keeps */
     size_t last = rt_report_key_start(ws->report, KEY(PH_COLLECTION, 0));
     long writer = rt_wscache_save(ws->cache, ws->qids, nqids, ws->pids, npids, ws->qrels, runs, &ev,
-                                  ws->report, first, last, save_index, ws->collection);
+                                  ws->report, first, last, fork_writer, ws);
     if (writer > 0)
         rt_collection_saved_by(ws->collection, writer, ws->report);
     free(runs);
@@ -437,6 +521,8 @@ void rt_loader_free(rt_workspace *ws)
         rt_colljob_free(&ld->coll->job);
         free(ld->coll);
     }
+    if (ld->writer > 0)   /* reaped when done; one still writing is the init process's to reap */
+        (void)waitpid(ld->writer, NULL, WNOHANG);
     free(ld->q);
     free(ld);
     ws->loader = NULL;

@@ -1,7 +1,8 @@
 /* rt_loader — what is still loading into a workspace after its open returned (the workbench's
  * deferred open: rt_ws_spec.defer_runs, defer_collection), and the only way it comes in. The
- * loader owns every loading thread (the run workers, the collection's thread, the warm-up) and
- * the order of the report's lines; its state is private. Whoever uses the workspace polls it for
+ * loader owns every loading thread (the run workers, the collection's thread, the warm-up), the
+ * workspace cache's writer process (forked only when none of those threads runs, its fork safety
+ * in rt_loader.c) and the order of the report's lines; its state is private. Whoever uses the workspace polls it for
  * events (a run in, the collection in, a failure, the end) on the workspace's thread, or waits for
  * what it needs; the workspace grows only then, on that thread. The open itself is
  * rt_workspace_open (rt_workspace.h). */

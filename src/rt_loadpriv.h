@@ -1,11 +1,13 @@
 /* rt_loadpriv — the loader's own state, shared by its two files only: rt_loader.c (what a deferred
  * open left, taken in by polls and waits) and rt_wsopen.c (the open itself). Nobody else includes
- * it: the rest of the program sees rt_loader.h. */
+ * it (but tests/unit/test_wswriter, which saves a cache in a state no open reaches): the rest of
+ * the program sees rt_loader.h. */
 #ifndef RT_LOADPRIV_H
 #define RT_LOADPRIV_H
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "rt_loader.h"
 #include "rt_loadjobs.h"
@@ -67,6 +69,7 @@ struct rt_loader {
     struct rt_warm *warm;      /* rt_loader_warm's thread, or NULL */
     warm_snapshot *snap;       /* what that thread reads */
     int warm_asked;            /* rt_loader_warm was called: later calls do nothing */
+    pid_t writer;              /* the workspace cache's writer process (rt_loader.c), or 0 */
 };
 
 /* Run r of s taken into ws (ws->nruns must be r, or fewer after a deferred run that failed):

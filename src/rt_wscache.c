@@ -43,7 +43,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_file.h"
@@ -100,14 +99,12 @@ struct rt_wscache {
     uint64_t key;
     char *side, *fallback;  /* beside the anchor; in the cache folder (may be NULL) */
     char *used;             /* the file restored from or written, or NULL */
-    pid_t writer;           /* the process writing it in the background, or 0 */
     void *map;              /* the restored file, mapped privately (the strtabs write to it) */
     size_t map_len;
     const unsigned char *report;  /* the report section of the map */
     size_t report_len;
     ws_coll coll;           /* the collection as begin stamped it; missing: as restored or set */
     uint64_t background_min;   /* rt_tuning.cache_background_min */
-    char *writer_wait;      /* rt_tuning.cache_writer_wait, copied (the writer reads it after fork) */
     const unsigned char *evals;   /* the evals section of the map, or NULL */
     size_t evals_len;
 };
@@ -149,7 +146,6 @@ rt_wscache *rt_wscache_begin(const rt_wscache_key *k)
     const rt_tuning *t = rt_tuning_or_default(k->tuning);
     uint64_t cache_min = t->cache_min;
     c->background_min = t->cache_background_min;
-    c->writer_wait = t->cache_writer_wait ? rt_strdup(t->cache_writer_wait) : NULL;
     c->has_queries = k->queries != NULL;
     c->nruns = k->nruns;
     c->ninputs = (size_t)c->has_queries + 1 + k->nruns;
@@ -227,9 +223,6 @@ void rt_wscache_free(rt_wscache **cp)
     free(c->side);
     free(c->fallback);
     free(c->used);
-    free(c->writer_wait);
-    if (c->writer > 0)   /* reaped when done; one still writing is the init process's to reap */
-        (void)waitpid(c->writer, NULL, WNOHANG);
     if (c->map) {
         rt_mapguard_remove(c->map);
         munmap(c->map, c->map_len);
@@ -660,55 +653,23 @@ static const char *input_changed(const rt_wscache *c, int sampled, size_t *which
     return NULL;
 }
 
-/* The child that writes a large cache while the workbench opens (fork: a copy-on-write snapshot of
- * what was parsed, which the parent goes on to change). It leaves the terminal's session and closes
- * every descriptor it inherited: a pipe the parent writes to (retriage eval | head) must reach its
- * end when the parent exits, and the journal's lock must go with the parent. Its temporary file
- * carries its own process id, so a later open sweeps it only if this writer died. Exits without the
- * parent's exit handlers (the terminal, buffered output). It is the one to read the inputs' content
- * samples again (the parent, at the end of an open, only fstats them, so that the sampling's cost
- * falls on the writer; tests/bench/PERF.md); an input that changed means no cache.
- * rt_tuning.cache_writer_wait (a path, for tests) holds the write until that file exists, so that a
- * test can act while the writer waits and then let it go, instead of guessing a delay.
- *
- * Fork safety: the parent may have other threads at the fork (run workers parsing, the collection
- * indexing, the warm-up), and only the forking thread goes on in the child, so the child must take
- * no lock one of them may have held. It touches: c and w (the workspace's ids, qrels, runs, report
- * and evals, owned by the forking thread, which was inside rt_wscache_save: consistent), before's
- * collection (built, no thread of its own any more), files it opens itself and FILE streams it
- * makes (fdopen, fopencookie: their locks are new), malloc (glibc resets its locks in the child),
- * and rt_mapguard (lock-free). It never touches: a run worker's or the collection thread's job,
- * their mutexes, the loader, standard streams (flushed before the fork, then /dev/null), the Faiss
- * module (its once-lock). */
-static void write_detached(const rt_wscache *c, const contents *w, void (*before)(void *), void *before_ctx)
+struct rt_wscache_job {
+    const rt_wscache *c;
+    contents w;
+};
+
+int rt_wscache_job_write(const rt_wscache_job *job)
 {
-    (void)setsid();
-    int fd = open("/dev/null", O_RDWR);
-    if (fd >= 0) {
-        dup2(fd, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-    }
-#ifdef HAVE_CLOSE_RANGE
-    close_range(3, ~0u, 0);
-#else
-    for (int i = 3; i < 1024; i++)
-        close(i);
-#endif
-    rt_file_test_hold(c->writer_wait);
-    if (before)
-        before(before_ctx);
     size_t changed;
-    if (input_changed(c, 1, &changed))
-        _exit(1);   /* changed while it was read: no cache (the next open reads the files) */
+    if (input_changed(job->c, 1, &changed))
+        return 0;   /* changed while it was read: no cache (the next open reads the files) */
     rt_err e, e2;
-    _exit(write_any(c, w, &e, &e2) ? 0 : 1);
+    return write_any(job->c, &job->w, &e, &e2) != NULL;
 }
 
 long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const rt_strtab *pids,
                      uint32_t npids, const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
-                     rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
-                     void *before_ctx)
+                     rt_report *report, size_t first, size_t last, rt_wscache_runner run, void *run_ctx)
 {
     size_t changed;   /* read as it was stamped, or the cache would lie */
     const char *d = input_changed(c, 0, &changed);
@@ -739,30 +700,23 @@ long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const
         off += n;
     }
     h->file_size = off;   /* the checksums and meta_hash: by write_to, from the bytes it writes */
-    contents w = {qids, pids, nqids, npids, qrels, runs, report, first, last, evals, meta, mlen};
-    int background = h->file_size >= c->background_min;
-    if (!background && (d = input_changed(c, 1, &changed)) != NULL) {
+    rt_wscache_job job = {c, {qids, pids, nqids, npids, qrels, runs, report, first, last, evals, meta, mlen}};
+    long pid = run && h->file_size >= c->background_min ? run(&job, run_ctx) : 0;
+    if (pid > 0) {   /* the inputs' content samples are that process's to read again */
+        rt_report_add(report, RT_REPORT_INFO, "workspace cache being written in the background "
+                      "(process %ld; to %s, or the cache folder when that cannot be written; the "
+                      "next open maps it)", pid, c->side);
+        free(meta);
+        return pid;
+    }
+    if ((d = input_changed(c, 1, &changed)) != NULL) {
         rt_report_add(report, RT_REPORT_INFO, "workspace cache not written: %s changed while it was read (%s)",
                       c->inputs[changed], d);
         free(meta);
         return 0;
     }
-    if (background) {
-        fflush(NULL);   /* nothing buffered is written twice */
-        pid_t pid = fork();
-        if (pid == 0)
-            write_detached(c, &w, before, before_ctx);   /* does not return */
-        if (pid > 0) {
-            c->writer = pid;
-            rt_report_add(report, RT_REPORT_INFO, "workspace cache being written in the background "
-                          "(process %ld; to %s, or the cache folder when that cannot be written; the "
-                          "next open maps it)", (long)pid, c->side);
-            free(meta);
-            return (long)pid;
-        }   /* no process: written here */
-    }
     rt_err e, e2;
-    const char *dest = write_any(c, &w, &e, &e2);
+    const char *dest = write_any(c, &job.w, &e, &e2);
     free(meta);
     if (dest) {
         free(c->used);

@@ -31,8 +31,8 @@ typedef struct rt_wscache_key {
     const char *const *names;        /* NULL, or per run its given name (NULL: none given) */
     size_t nruns;
     int order, strict;
-    const rt_tuning *tuning;         /* its cache_min, cache_background_min and cache_writer_wait;
-                                        NULL: the defaults. Read by rt_wscache_begin only */
+    const rt_tuning *tuning;         /* its cache_min and cache_background_min; NULL: the
+                                        defaults. Read by rt_wscache_begin only */
 } rt_wscache_key;
 
 typedef struct rt_wscache rt_wscache;
@@ -72,17 +72,34 @@ typedef struct rt_ws_evals {
  * key for as many queries and measures: then 1, and the caller finishes with rt_eval_end. */
 int rt_wscache_base(const rt_wscache *c, uint64_t key, size_t r, rt_eval_result *into);
 
+/* A cache ready to be written: what rt_wscache_save laid out (the header, the stamps, the section
+ * table) and the tables, runs, report and evals it reads, borrowed from save's caller. */
+typedef struct rt_wscache_job rt_wscache_job;
+
+/* A caller's way of writing a large cache away from the open (the loader's: a child process,
+ * rt_loader.c). It starts something that calls rt_wscache_job_write(job) and returns its process
+ * id (> 0), or 0 when it could not (then save writes the job in-process). job is valid only during
+ * the call: what runs it must be a copy of this process made then (fork), not a thread. */
+typedef long (*rt_wscache_runner)(const rt_wscache_job *job, void *ctx);
+
 /* After a parse: writes the cache from what was loaded, with evals (or NULL) and report's lines
  * first..last (the qrels' and runs'), and the first nqids and npids ids of the tables (their
- * counts when the inputs were loaded: ids a journal added since are not the inputs'). Unless an input changed since rt_wscache_begin; a cache
- * that cannot be written anywhere only costs the next open its parse (report says why). A large
- * cache is written by a background process: then before(before_ctx) is called there first (other
- * large writes that need not hold up the open) and its process id is returned; else 0, and
- * before is not called. */
+ * counts when the inputs were loaded: ids a journal added since are not the inputs'). Unless an
+ * input changed since rt_wscache_begin; a cache that cannot be written anywhere only costs the
+ * next open its parse (report says why). A cache of at least rt_tuning.cache_background_min bytes
+ * is handed to run(job, run_ctx) when run is not NULL: its process id is returned, and report
+ * says the cache is being written by it; else 0, and it was written here. */
 long rt_wscache_save(rt_wscache *c, const rt_strtab *qids, uint32_t nqids, const rt_strtab *pids,
                      uint32_t npids, const rt_qrels *qrels, rt_run *const *runs, const rt_ws_evals *evals,
-                     rt_report *report, size_t first, size_t last, void (*before)(void *ctx),
-                     void *before_ctx);
+                     rt_report *report, size_t first, size_t last, rt_wscache_runner run, void *run_ctx);
+
+/* In the process a runner started: every input stamped again, its content sample too (the open
+ * only looked at sizes and times, so that the sampling's cost falls here; tests/bench/PERF.md),
+ * and when none changed, the cache written beside the anchor, else in the cache folder, atomically.
+ * 1 when it was written; 0 when an input changed or it could not be written (nothing says why:
+ * the process has no report). Touches only job, the rt_wscache it was made from, the files it
+ * opens itself, streams it makes (fopencookie) and malloc. */
+int rt_wscache_job_write(const rt_wscache_job *job);
 
 /* The cache file used or written, or NULL. Borrowed: valid until the next rt_wscache_save (which
  * replaces it when it writes the cache here) or rt_wscache_free. */
