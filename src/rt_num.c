@@ -261,13 +261,25 @@ size_t rt_num_format_g17(char *out, double v)
 
 size_t rt_num_format_u32(char buf[16], uint32_t v)
 {
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = tmp[n - 1 - i];
+    /* from the end, two digits a step from a table: a run's new pids are each spelled once
+     * (tests/bench/PERF.md, "Loading") */
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+    size_t n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6
+             : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    size_t i = n;
+    while (v >= 100) {
+        uint32_t d = (v % 100) * 2;
+        v /= 100;
+        buf[--i] = pairs[d + 1];
+        buf[--i] = pairs[d];
+    }
+    if (v >= 10) {
+        buf[--i] = pairs[v * 2 + 1];
+        buf[--i] = pairs[v * 2];
+    } else {
+        buf[--i] = (char)('0' + v);
+    }
     return n;
 }

@@ -6,7 +6,9 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt_field.h"
 #include "rt_num.h"
@@ -219,8 +221,33 @@ static void check_format(void)
     ok(all, "format_g17: 1,200,000 random doubles (bit patterns, [0,1), 1/k, k/n, scaled, quarters) as %%.17g");
 }
 
+/* rt_num_format_u32 spells every value as printf's %u: each digit count's ends, every value below
+ * 200,000, and a million spread over the whole range. */
+static void check_format_u32(void)
+{
+    char want[16], got[16];
+    int all = 1;
+    uint32_t ends[] = {0, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000, 9999999,
+                       10000000, 99999999, 100000000, 999999999, 1000000000, 4294967295u};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        size_t n = rt_num_format_u32(got, ends[i]);
+        all &= (size_t)snprintf(want, sizeof want, "%u", (unsigned)ends[i]) == n && memcmp(want, got, n) == 0;
+    }
+    ok(all, "format_u32: the ends of every digit count, 0 to 4294967295, as %%u");
+    all = 1;
+    uint32_t x = 2463534242u;
+    for (uint32_t i = 0; i < 1200000; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        uint32_t v = i < 200000 ? i : x >> (i % 29);
+        size_t n = rt_num_format_u32(got, v);
+        all &= (size_t)snprintf(want, sizeof want, "%u", (unsigned)v) == n && memcmp(want, got, n) == 0;
+    }
+    ok(all, "format_u32: every value below 200,000 and a million spread over the range, as %%u");
+}
+
 int main(void)
 {
+    check_format_u32();
     check_doubles();
     check_classify();
     check_format();
