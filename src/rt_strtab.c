@@ -171,6 +171,23 @@ static char *store(rt_strtab *t, const char *s, size_t len)
     return d;
 }
 
+/* store of a value's decimal text, spelled in place (no copy through a buffer); its length in
+ * *len. */
+static char *store_u32(rt_strtab *t, uint32_t v, size_t *len)
+{
+    chunk *c = t->chunks;
+    if (!c || c->cap - c->used < 16) {   /* the most a u32 takes, and its NUL: a new chunk */
+        char buf[16];
+        *len = rt_num_format_u32(buf, v);
+        return store(t, buf, *len);
+    }
+    char *d = c->data + c->used;
+    *len = rt_num_format_u32(d, v);
+    d[*len] = '\0';
+    c->used += *len + 1;
+    return d;
+}
+
 /* Doubles the slots, placing every id they hold by its hash (recomputed from the strings, read in
  * id order): ids in order, not the old slots, so nothing a damaged image's slots held survives. */
 static void rehash(rt_strtab *t)
@@ -435,10 +452,10 @@ size_t rt_strtab_intern_decimals(rt_strtab *t, uint32_t *v, size_t n)
             return k;
         uint32_t id = x < t->num_len ? t->num[x] - 1 : RT_NO_ID;
         if (id == RT_NO_ID) {   /* a new one: num[] alone finds it, no hash, no slot */
-            size_t len = rt_num_format_u32(buf, x);
+            size_t len;
             grow_ids(t);
             id = t->count++;
-            t->strs[id - t->nbase] = store(t, buf, len);
+            t->strs[id - t->nbase] = store_u32(t, x, &len);
             t->lens[id - t->nbase] = (uint32_t)len;
             t->text += len + 1;
             num_set(t, x, id);
