@@ -485,6 +485,19 @@ static void will_need(const void *p, size_t bytes)
         (void)madvise((void *)a, b - a, MADV_WILLNEED);   /* a hint: refused is fine */
 }
 
+void rt_run_populate(const rt_run *run)
+{
+#ifdef MADV_POPULATE_READ
+    if (!run->mapped || !run->pid || !run->n)
+        return;   /* parsed into memory: its pages are there */
+    uintptr_t a = (uintptr_t)run->pid & ~(uintptr_t)4095;
+    uintptr_t b = ((uintptr_t)(run->pid + run->n) + 4095) & ~(uintptr_t)4095;
+    (void)madvise((void *)a, b - a, MADV_POPULATE_READ);   /* a hint: refused is fine */
+#else
+    (void)run;
+#endif
+}
+
 void rt_run_prefetch(const rt_run *run, uint32_t qid)
 {
     uint32_t i = qid < run->slot_len ? run->slot[qid] : RT_NO_ID;

@@ -44,6 +44,11 @@ size_t rt_run_warn_same_names(const char *const *names, size_t n, const char *ho
  * and in the cache). */
 const uint32_t *rt_run_ranking(const rt_run *run, uint32_t qid, size_t *n);
 
+/* A mapped run: maps every page of its rankings now, in one call, before a pass that reads them
+ * all (a page first touched costs a fault each, tens of microseconds on a virtual machine; read
+ * from the disk when it is not in memory). Nothing for a run parsed into memory. */
+void rt_run_populate(const rt_run *run);
+
 /* Asks the system to read qid's ranking (pids and scores) in the background, without waiting:
  * for a mapped workspace cache on a cold disk, a screen that reads the rankings of ten runs then
  * waits for the slowest read, not for the ten one after the other. */

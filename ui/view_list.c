@@ -19,6 +19,7 @@
 #include "view.h"
 #include "rt_thread.h"
 #include "rt_contrast.h"
+#include "rt_run.h"
 
 #define RUN_W 11
 #define DELTA_W 7
@@ -70,6 +71,8 @@ static void *contrast_ahead_thread(void *arg)
 {
     struct contrast_ahead *h = arg;
     rt_thread_lower_priority();
+    rt_run_populate(h->ws->runs[h->ra].run);
+    rt_run_populate(h->ws->runs[h->rb].run);
     for (int k = 1; k >= 0; k--)
         for (size_t i = 0; i < h->max && !atomic_load_explicit(&h->stop, memory_order_relaxed); i++) {
             double v;
@@ -206,6 +209,8 @@ static double contrast_of(app *a, size_t qi)
         size_t nq = ws->nq, from;
         double *v;
         ahead_split(l, m, ws, k, &v, &from);   /* the cores are this computation's */
+        rt_run_populate(ws->runs[l->delta_a].run);   /* every ranking of both is read */
+        rt_run_populate(ws->runs[l->delta_b].run);
         free(m->v[k]);
         m->v[k] = rt_reallocarray(v, nq + 1, sizeof *m->v[k]);
         size_t mid = from + (nq - from) / 2;

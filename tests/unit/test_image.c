@@ -219,6 +219,10 @@ static void test_run(void)
     int same = a && rt_run_nqueries(a) == rt_run_nqueries(r);
     for (uint32_t i = 0; same && i < rt_run_nqueries(r); i++)
         same &= rt_run_qid(a, i) == rt_run_qid(r, i);
+    if (a) {   /* every page mapped at once: a hint, for an attached and a parsed run alike */
+        rt_run_populate(a);
+        rt_run_populate(r);
+    }
     for (uint32_t qid = 0; a && qid < rt_strtab_count(qids) + 2; qid++) {
         rt_run_prefetch(a, qid);   /* a read-ahead hint, for known and unknown qids alike */
         rt_run_prefetch(r, qid);
