@@ -192,6 +192,10 @@ int main(void)
         if (go)
             fclose(go);
         int st = pid > 0 ? writer_status(pid) : -3;
+        /* after the fork too: they go on (waited for, at most 10 s: a thread that never moves
+         * again is a lock the fork left held) */
+        for (int i = 0; i < 10000 && nbusy && atomic_load(&busy_rounds) <= during; i++)
+            nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
         atomic_store(&stop_busy, 1);
         busy_at_fork += nbusy == 2 && during > before && atomic_load(&busy_rounds) > during;
         for (int t = 0; t < nbusy; t++)
