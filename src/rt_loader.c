@@ -377,11 +377,8 @@ static int settle(rt_workspace *ws, unsigned wait, rt_err *err)
 {
     rt_loader *ld = ws->loader;
     int taken = 0, failed = 0;
-    if (wait == RT_LOAD_ALL && ld->coll && !atomic_load(&ld->coll->job->finished))
-        /* everything is waited for (a script, a command): the collection is no longer behind the
-         * runs but beside them, so that both cores stay busy to the end rather than one finishing
-         * the index alone once the runs are in */
-        rt_colljob_hurry(ld->coll->job);
+    if (wait == RT_LOAD_ALL)
+        rt_loader_hurry(ws);
     while (ld->runs) {   /* the runs first: with wait, the collection's part follows them */
         rt_err e;
         int rc = runs_settle(ws, wait != 0, &e);
@@ -430,6 +427,13 @@ int rt_loader_poll(rt_workspace *ws, int budget_ms, rt_load_event *ev)
         if (!rt_loader_busy(ws))   /* nothing half taken in: the threads are given a moment */
             nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
     }
+}
+
+void rt_loader_hurry(rt_workspace *ws)
+{
+    rt_loader *ld = ws->loader;
+    if (ld && ld->coll && !atomic_load(&ld->coll->job->finished))
+        rt_colljob_hurry(ld->coll->job);
 }
 
 int rt_loader_wait(rt_workspace *ws, unsigned what, rt_err *err)

@@ -42,6 +42,12 @@ int rt_loader_poll(rt_workspace *ws, int budget_ms, rt_load_event *ev);
 #define RT_LOAD_RUNS 1u        /* rt_loader_wait: the runs */
 #define RT_LOAD_ALL 3u         /* rt_loader_wait: the runs and the collection */
 
+/* Everything will be waited for (a script, a command): the collection's thread no longer yields
+ * to the runs but works beside them, so that both cores stay busy to the end rather than one
+ * finishing the index alone once the runs are in. rt_loader_wait with RT_LOAD_ALL does it too; a
+ * caller that first waits for the runs alone calls it before. */
+void rt_loader_hurry(rt_workspace *ws);
+
 /* Takes in, now, every deferred run (RT_LOAD_RUNS), and the collection too (RT_LOAD_ALL), waiting
  * for their threads; a run that cannot be read is left out and the others still come. Their events
  * are queued for rt_loader_poll. Returns 1 when something came in, 0 when nothing was loading,

@@ -478,6 +478,8 @@ int ui_run(rt_session *s, const ui_opts *o)
      * are in, the list starts its contrasts ahead while the collection is indexed, as on a
      * terminal, so that a script's keys take as long as a person's would. */
     int headless = o && o->script;
+    if (headless)
+        rt_loader_hurry(ws);   /* everything is waited for: the collection beside the runs */
     if (headless && rt_session_wait(s, RT_LOAD_RUNS, &e) < 0) {
         fprintf(stderr, "retriage: %s\n", e.msg);
         return 2;

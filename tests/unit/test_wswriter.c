@@ -226,6 +226,12 @@ int main(void)
     unlink(coll_go);
     rt_workspace *ws = open_ws(&spec, 1);
     ok(ws && rt_loader_collection_loading(ws, NULL, NULL), "a deferred open: the collection's thread is held");
+    /* a script waits for everything, the runs first: the collection works beside them from then on */
+    int behind = ws && ws->loader->coll && !atomic_load(&ws->loader->coll->job->hurry);
+    if (ws)
+        rt_loader_hurry(ws);
+    ok(behind && ws->loader->coll && atomic_load(&ws->loader->coll->job->hurry) && rt_loader_collection_loading(ws, NULL, NULL),
+       "rt_loader_hurry: the collection's thread, behind the runs until then, no longer yields to them (still held)");
     if (ws)
         rt_loader_save_cache(ws, rt_strtab_count(ws->qids), rt_strtab_count(ws->pids), 0);
     ok(ws && !writer_pid(ws) && report_has(ws, "workspace cache written (the next open maps it)") && caches() == 1,
