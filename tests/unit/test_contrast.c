@@ -132,5 +132,32 @@ int main(void)
     }
     ok(same, "12 pairs of deep rankings (1,000-2,870 passages): RBO equal bit for bit to the definition");
     ok(jsame, "and their Jaccard over the top 1,000 and more: the count by brute force");
+    /* the table's edges: 1,023 passages (the last on the stack), 1,024 and 1,025 (allocated), ids
+     * from 0 and up to UINT32_MAX - 1 (the largest an id can be: UINT32_MAX is RT_NO_ID), and a k
+     * beyond any ranking's depth for Jaccard */
+    static const size_t edge[] = {1, 1023, 1024, 1025};
+    same = 1;
+    jsame = 1;
+    for (int base = 0; base < 2; base++)
+        for (size_t ei = 0; ei < 4; ei++)
+            for (size_t ej = 0; ej < 4; ej++) {
+                size_t nx = edge[ei], ny = edge[ej];
+                uint32_t off = base ? UINT32_MAX - 1 - 3 * 1024 - 2 : 0;
+                for (size_t i = 0; i < nx; i++)
+                    x[i] = off + (uint32_t)(3 * (nx - 1 - i) + (size_t)base);   /* base 0: down to id 0 */
+                for (size_t i = 0; i < ny; i++) {
+                    st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                    y[i] = off + (uint32_t)(3 * i + (size_t)base + (st >> 40) % 2);   /* half x's; up to UINT32_MAX - 1 */
+                }
+                double want = rbo_reference_deep(x, nx, y, ny, 0.9), got = -1;
+                same &= rt_rbo(x, nx, y, ny, 0.9, &got) && memcmp(&got, &want, sizeof got) == 0;
+                size_t common = 0;
+                for (size_t i = 0; i < nx; i++)
+                    for (size_t j = 0; j < ny; j++)
+                        common += x[i] == y[j];
+                jsame &= rt_jaccard(x, nx, y, ny, SIZE_MAX, &got) && fabs(got - (double)common / (double)(nx + ny - common)) < EPS;
+            }
+    ok(same, "rankings of 1, 1,023, 1,024 and 1,025 passages, ids from 0 and up to UINT32_MAX - 1: RBO equal bit for bit to the definition");
+    ok(jsame, "and their Jaccard with k beyond both rankings (SIZE_MAX): the count by brute force");
     return tap_done();
 }
