@@ -139,13 +139,21 @@ static int memo_holds(const struct list_state *l, const struct contrast_memo *m,
     return m->v[k] && m->ra[k] == l->delta_a && m->rb[k] == l->delta_b;
 }
 
+/* Whether the thread computing ahead computes the delta pair now over the query list now (a run
+ * the session took in, which runs_changed has not yet been told of, grows the list). */
+static int ahead_fits(const struct contrast_ahead *h, const struct list_state *l, const rt_workspace *ws)
+{
+    return h->ra == l->delta_a && h->rb == l->delta_b && h->nq == ws->nq &&
+           memcmp(h->qlist, ws->qlist, h->nq * sizeof *h->qlist) == 0;
+}
+
 /* Takes both kinds, each with its pair, into the memo from the thread computing ahead when it has
- * ended with every value and its pair is the delta pair now. */
-static void ahead_take(struct list_state *l, struct contrast_memo *m)
+ * ended with every value and it fits the list now. */
+static void ahead_take(struct list_state *l, struct contrast_memo *m, const rt_workspace *ws)
 {
     struct contrast_ahead *h = m->ahead;
     if (!h || !atomic_load(&h->ended) || atomic_load(&h->upto[0]) < h->nq || atomic_load(&h->upto[1]) < h->nq ||
-        h->ra != l->delta_a || h->rb != l->delta_b)
+        !ahead_fits(h, l, ws))
         return;
     pthread_join(h->th, NULL);   /* it has ended */
     for (int k = 0; k < 2; k++) {
@@ -173,8 +181,7 @@ static void ahead_split(struct list_state *l, struct contrast_memo *m, const rt_
         return;
     atomic_store(&h->stop, 1);
     pthread_join(h->th, NULL);
-    if (h->ra == l->delta_a && h->rb == l->delta_b && h->nq == ws->nq &&
-        memcmp(h->qlist, ws->qlist, h->nq * sizeof *h->qlist) == 0) {
+    if (ahead_fits(h, l, ws)) {
         *from = atomic_load(&h->upto[k]);
         *v = h->v[k];
         h->v[k] = NULL;
@@ -203,7 +210,7 @@ static double contrast_of(app *a, size_t qi)
     struct contrast_memo *m = &l->memo;
     int k = l->contrast == 2;
     if (!memo_holds(l, m, k))
-        ahead_take(l, m);
+        ahead_take(l, m, a->s->ws);
     if (!memo_holds(l, m, k)) {   /* checked again: what a take brings holds for its own pair only */
         const rt_workspace *ws = a->s->ws;
         size_t nq = ws->nq, from;
