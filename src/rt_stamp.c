@@ -30,22 +30,25 @@ static void will_need(int fd, size_t size)
         (void)posix_fadvise(fd, (off_t)(size / (INNER + 1) * k), BLOCK, POSIX_FADV_WILLNEED);
 }
 
-/* The len bytes of fd at off, folded into h; 0 when they cannot all be read (the file shrank). */
+/* The len bytes of fd at off, folded into h: 0, or the read's errno, or -1 when the file ends
+ * before them (it shrank meanwhile). */
 static int fold_range(int fd, unsigned char *buf, size_t off, size_t len, uint64_t *h)
 {
     for (size_t got = 0; got < len;) {
         ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return 0;
+        if (n < 0)
+            return errno ? errno : EIO;
+        if (n == 0)
+            return -1;
         got += (size_t)n;
     }
     *h = fold(*h, rt_hash_bytes(buf, len));
-    return 1;
+    return 0;
 }
 
-/* rt_stamp_sample of fd's size bytes, read with pread: a page first touched through a mapping
+/* rt_stamp_sample of fd's size bytes into *out, read with pread (0; else as fold_range): a page first touched through a mapping
  * costs a fault, about ten times a read's copy on a virtual machine (tests/bench/PERF.md). */
 static int sample_fd(int fd, size_t size, uint64_t *out)
 {
@@ -53,13 +56,14 @@ static int sample_fd(int fd, size_t size, uint64_t *out)
     uint64_t h = rt_hash_mix(size);
     int whole = size <= 2 * EDGE + INNER * BLOCK;
     unsigned char *buf = rt_malloc(whole ? size : EDGE);
-    int ok = whole ? fold_range(fd, buf, 0, size, &h)
-                   : fold_range(fd, buf, 0, EDGE, &h) && fold_range(fd, buf, size - EDGE, EDGE, &h);
-    for (size_t k = 1; ok && !whole && k <= INNER; k++)
-        ok = fold_range(fd, buf, size / (INNER + 1) * k, BLOCK, &h);
+    int st = whole ? fold_range(fd, buf, 0, size, &h) : fold_range(fd, buf, 0, EDGE, &h);
+    if (!st && !whole)
+        st = fold_range(fd, buf, size - EDGE, EDGE, &h);
+    for (size_t k = 1; !st && !whole && k <= INNER; k++)
+        st = fold_range(fd, buf, size / (INNER + 1) * k, BLOCK, &h);
     free(buf);
     *out = h;
-    return ok;
+    return st;
 }
 
 uint64_t rt_stamp_sample(const unsigned char *base, size_t size)
@@ -88,9 +92,13 @@ static rt_status stamp(const char *path, rt_stamp *s, int sampled, rt_err *err)
                     (uint64_t)st.st_ino, (int64_t)st.st_ctim.tv_sec, (int64_t)st.st_ctim.tv_nsec, 0};
     if (!sampled) {
         s->sample = 0;
-    } else if (!sample_fd(fd, (size_t)st.st_size, &s->sample)) {
-        close(fd);
-        return rt_err_set(err, RT_EINPUT, "%s: cannot read: it changed while it was being stamped", path);
+    } else {
+        int e = sample_fd(fd, (size_t)st.st_size, &s->sample);
+        if (e) {
+            close(fd);
+            return e < 0 ? rt_err_set(err, RT_EINPUT, "%s: cannot read: it shrank while it was being stamped", path)
+                         : rt_err_set(err, RT_EINPUT, "%s: cannot read: %s", path, strerror(e));
+        }
     }
     close(fd);
     return RT_OK;
