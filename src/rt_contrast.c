@@ -20,7 +20,7 @@ typedef struct ranks {
     uint32_t *key;     /* id + 1; 0 is empty */
     uint32_t *rank;    /* where key is set: its rank, from 1 */
     unsigned shift;
-    uint32_t mask;
+    size_t mask;
 } ranks;
 
 typedef struct ranks_small {
@@ -36,7 +36,7 @@ static ranks ranks_new(size_t n, ranks_small *small)
         cap <<= 1;
         shift--;
     }
-    ranks t = {NULL, NULL, shift, (uint32_t)(cap - 1)};
+    ranks t = {NULL, NULL, shift, cap - 1};
     if (n < RANKS_SMALL) {   /* then cap <= RANKS_SMALL_CAP */
         t.key = small->key;
         t.rank = small->rank;
