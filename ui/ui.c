@@ -485,8 +485,7 @@ int ui_run(rt_session *s, const ui_opts *o)
         return 2;
     }
     app a = {.s = s, .bk = 5,
-             .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0,
-             .seen_runs = ws->nruns, .seen_nq = ws->nq, .seen_gen = ws->generation};
+             .annotators = o ? o->annotators : NULL, .nannotators = o ? o->nannotators : 0};
     list_start(&a);
     if (headless) {
         list_contrast_ahead(&a);
@@ -499,7 +498,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     rt_load_event ev;
     while (rt_loader_queued(ws))   /* in before the first screen: nothing to say of them */
         (void)rt_session_poll(s, 0, &ev);
-    a.seen_runs = ws->nruns;
+    a.seen_runs = ws->nruns;   /* what the app starts from: everything in so far */
     a.seen_nq = ws->nq;
     a.seen_gen = ws->generation;
     app_compute_stats(&a);
