@@ -119,6 +119,14 @@ int list_contrast_ahead_busy(app *a)
 }
 
 /* Stops and frees the thread computing ahead, if any. */
+static void ahead_free(struct contrast_ahead *h)
+{
+    free(h->v[0]);
+    free(h->v[1]);
+    free(h->qlist);
+    free(h);
+}
+
 static void ahead_end(struct contrast_memo *m)
 {
     struct contrast_ahead *h = m->ahead;
@@ -126,10 +134,7 @@ static void ahead_end(struct contrast_memo *m)
         return;
     atomic_store(&h->stop, 1);
     pthread_join(h->th, NULL);
-    free(h->v[0]);
-    free(h->v[1]);
-    free(h->qlist);
-    free(h);
+    ahead_free(h);
     m->ahead = NULL;
 }
 
@@ -147,30 +152,10 @@ static int ahead_fits(const struct contrast_ahead *h, const struct list_state *l
            memcmp(h->qlist, ws->qlist, h->nq * sizeof *h->qlist) == 0;
 }
 
-/* Takes both kinds, each with its pair, into the memo from the thread computing ahead when it has
- * ended with every value and it fits the list now. */
-static void ahead_take(struct list_state *l, struct contrast_memo *m, const rt_workspace *ws)
-{
-    struct contrast_ahead *h = m->ahead;
-    if (!h || !atomic_load(&h->ended) || atomic_load(&h->upto[0]) < h->nq || atomic_load(&h->upto[1]) < h->nq ||
-        !ahead_fits(h, l, ws))
-        return;
-    pthread_join(h->th, NULL);   /* it has ended */
-    for (int k = 0; k < 2; k++) {
-        free(m->v[k]);
-        m->v[k] = h->v[k];
-        h->v[k] = NULL;
-        m->ra[k] = h->ra;
-        m->rb[k] = h->rb;
-    }
-    free(h->qlist);
-    free(h);
-    m->ahead = NULL;
-}
-
-/* The thread computing ahead (if any) stopped: kind k's values in so far, when it computes
- * the delta pair now over the query list now, in *v (owned by the caller; NULL: none), and how
- * many in *from. The other kind is taken into the memo when it is complete. */
+/* The thread computing ahead (if any) stopped, or ended: kind k's values in so far (all of them
+ * once it is done), when it computes the delta pair now over the query list now, in *v (owned by
+ * the caller; NULL: none), and how many in *from. The other kind is taken into the memo when it
+ * is complete. */
 static void ahead_split(struct list_state *l, struct contrast_memo *m, const rt_workspace *ws, int k,
                         double **v, size_t *from)
 {
@@ -181,6 +166,7 @@ static void ahead_split(struct list_state *l, struct contrast_memo *m, const rt_
         return;
     atomic_store(&h->stop, 1);
     pthread_join(h->th, NULL);
+    m->ahead = NULL;
     if (ahead_fits(h, l, ws)) {
         *from = atomic_load(&h->upto[k]);
         *v = h->v[k];
@@ -193,31 +179,27 @@ static void ahead_split(struct list_state *l, struct contrast_memo *m, const rt_
             m->rb[!k] = h->rb;
         }
     }
-    free(h->v[0]);
-    free(h->v[1]);
-    free(h->qlist);
-    free(h);
-    m->ahead = NULL;
+    ahead_free(h);
 }
 
 /* The contrast of the delta runs on query qi (RBO or Jaccard@10); -1 when neither ranks it.
- * Taken from the thread computing ahead when it is done with the pair, else computed for every
- * query at the first need for this kind and pair of runs (on both cores, beyond what the thread
- * ahead had done: RBO of 7,000 rankings of 1,000 is a tenth of a second on one), then remembered. */
+ * At the first need for this kind and pair of runs: what the thread computing ahead has of it,
+ * and the rest computed then on both cores (RBO of 7,000 rankings of 1,000 is a twentieth of a
+ * second on one); then remembered. */
 static double contrast_of(app *a, size_t qi)
 {
     struct list_state *l = list_state(a);
     struct contrast_memo *m = &l->memo;
     int k = l->contrast == 2;
-    if (!memo_holds(l, m, k))
-        ahead_take(l, m, a->s->ws);
-    if (!memo_holds(l, m, k)) {   /* checked again: what a take brings holds for its own pair only */
+    if (!memo_holds(l, m, k)) {
         const rt_workspace *ws = a->s->ws;
         size_t nq = ws->nq, from;
         double *v;
         ahead_split(l, m, ws, k, &v, &from);   /* the cores are this computation's */
-        rt_run_populate(ws->runs[l->delta_a].run);   /* every ranking of both is read */
-        rt_run_populate(ws->runs[l->delta_b].run);
+        if (from < nq) {   /* every ranking of both is read */
+            rt_run_populate(ws->runs[l->delta_a].run);
+            rt_run_populate(ws->runs[l->delta_b].run);
+        }
         free(m->v[k]);
         m->v[k] = rt_reallocarray(v, nq + 1, sizeof *m->v[k]);
         size_t mid = from + (nq - from) / 2;
