@@ -40,13 +40,8 @@ static int passage_is(const rt_workspace *ws, const char *pid, const char *want)
 int main(void)
 {
     fixture_dir("rt_wsdefer");
-    const char *coll = in_dir("collection.tsv", "p1\tthe first passage\np2\tthe second\np3\tthe third\n");
-    const char *qrels = in_dir("qrels.trec", "q1 0 p1 1\nq1 0 p9 1\nq2 0 p3 1\n");
-    const char *r1 = in_dir("a.trec", "q1 Q0 p2 1 3 a\nq1 Q0 p1 2 2 a\nq2 Q0 p3 1 5 a\n");
-    const char *r2 = in_dir("b.trec", "q1 Q0 p1 1 3 b\nq2 Q0 p2 1 5 b\nq2 Q0 p3 2 4 b\n");
-    const char *runs[2] = {r1, r2};
-    rt_ws_spec spec = {.collection = coll, .qrels = qrels, .run_paths = runs, .nruns = 2,
-                       .measures = "RR@10,R@50,P@1"};
+    const char *runs[2];
+    rt_ws_spec spec = two_run_spec(runs);
 
     /* the reference: an open that waits for its collection, and reads no cache */
     rt_workspace *ref = open_ws(&spec, 0, 1);
@@ -152,10 +147,10 @@ int main(void)
 
     rt_workspace_free(&ref);
     remove_derived();
-    unlink(coll);
-    unlink(qrels);
-    unlink(r1);
-    unlink(r2);
+    unlink(spec.collection);
+    unlink(spec.qrels);
+    unlink(runs[0]);
+    unlink(runs[1]);
     unlink(bad);
     rmdir(dir);
     return tap_done();

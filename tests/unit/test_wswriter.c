@@ -115,19 +115,6 @@ static pid_t writer_pid(const rt_workspace *ws)
     return 0;
 }
 
-/* Whether dir holds a collection index (*.rtidx). */
-static int indexes(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)) != NULL)
-        n += strlen(e->d_name) > 6 && strcmp(e->d_name + strlen(e->d_name) - 6, ".rtidx") == 0;
-    if (d)
-        closedir(d);
-    return n;
-}
-
 static rt_workspace *open_ws(rt_ws_spec *spec, int defer_collection)
 {
     spec->defer_collection = defer_collection;
@@ -142,13 +129,8 @@ static rt_workspace *open_ws(rt_ws_spec *spec, int defer_collection)
 int main(void)
 {
     fixture_dir("rt_wswriter");
-    const char *coll = in_dir("collection.tsv", "p1\tthe first passage\np2\tthe second\np3\tthe third\n");
-    const char *qrels = in_dir("qrels.trec", "q1 0 p1 1\nq1 0 p9 1\nq2 0 p3 1\n");
-    const char *r1 = in_dir("a.trec", "q1 Q0 p2 1 3 a\nq1 Q0 p1 2 2 a\nq2 Q0 p3 1 5 a\n");
-    const char *r2 = in_dir("b.trec", "q1 Q0 p1 1 3 b\nq2 Q0 p2 1 5 b\nq2 Q0 p3 2 4 b\n");
-    const char *runs[2] = {r1, r2};
-    rt_ws_spec spec = {.collection = coll, .qrels = qrels, .run_paths = runs, .nruns = 2,
-                       .measures = "RR@10,R@50,P@1"};
+    const char *runs[2];
+    rt_ws_spec spec = two_run_spec(runs);
     char release[128], coll_go[128];
     snprintf(release, sizeof release, "%s/writer-go", dir);
     snprintf(coll_go, sizeof coll_go, "%s/collection-go", dir);
@@ -256,10 +238,10 @@ int main(void)
     unlink(coll_go);
 
     rt_workspace_free(&ref);
-    unlink(coll);
-    unlink(qrels);
-    unlink(r1);
-    unlink(r2);
+    unlink(spec.collection);
+    unlink(spec.qrels);
+    unlink(runs[0]);
+    unlink(runs[1]);
     rmdir(dir);
     return tap_done();
 }

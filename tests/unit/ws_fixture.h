@@ -88,18 +88,38 @@ static __attribute__((unused)) const char *in_dir(const char *name, const char *
     return p;
 }
 
-/* The workspace caches (*.rtws) in dir. */
-static __attribute__((unused)) int caches(void)
+/* The workspace both test_wsdefer and test_wswriter open: a collection of three passages,
+ * qrels judging one passage it lacks (p9), two runs; the spec names them (its paths are
+ * in_dir's: at most 16 live at once). */
+static __attribute__((unused)) rt_ws_spec two_run_spec(const char **runs)
+{
+    const char *coll = in_dir("collection.tsv", "p1\tthe first passage\np2\tthe second\np3\tthe third\n");
+    const char *qrels = in_dir("qrels.trec", "q1 0 p1 1\nq1 0 p9 1\nq2 0 p3 1\n");
+    runs[0] = in_dir("a.trec", "q1 Q0 p2 1 3 a\nq1 Q0 p1 2 2 a\nq2 Q0 p3 1 5 a\n");
+    runs[1] = in_dir("b.trec", "q1 Q0 p1 1 3 b\nq2 Q0 p2 1 5 b\nq2 Q0 p3 2 4 b\n");
+    return (rt_ws_spec){.collection = coll, .qrels = qrels, .run_paths = runs, .nruns = 2,
+                        .measures = "RR@10,R@50,P@1"};
+}
+
+/* The files in dir whose names end in ext (and are longer than it). */
+static __attribute__((unused)) int files_ending(const char *ext)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
+    size_t k = strlen(ext);
     int n = 0;
     while (d && (e = readdir(d)) != NULL)
-        n += strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".rtws") == 0;
+        n += strlen(e->d_name) > k && strcmp(e->d_name + strlen(e->d_name) - k, ext) == 0;
     if (d)
         closedir(d);
     return n;
 }
+
+/* The workspace caches (*.rtws) in dir. */
+static __attribute__((unused)) int caches(void) { return files_ending(".rtws"); }
+
+/* The collection indexes (*.rtidx) in dir. */
+static __attribute__((unused)) int indexes(void) { return files_ending(".rtidx"); }
 
 /* Removes the caches and indexes an open wrote in dir. */
 static __attribute__((unused)) void remove_derived(void)
