@@ -15,6 +15,7 @@
 #include "rt_collection.h"
 #include "rt_runstage.h"
 #include "rt_workspace.h"
+#include "synth_run.h"
 #include "tap.h"
 
 enum { MAXCALLS = 100000 };
@@ -82,21 +83,6 @@ static void phase_order(char *buf, size_t cap)
     for (size_t i = 0; i < rec.n; i++)
         if (i == 0 || strcmp(rec.phase[i], rec.phase[i - 1]) != 0)
             len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", len ? " " : "", rec.phase[i]);
-}
-
-/* A run of 20 queries × 1,000 pids: 20,000 lines, counted every 8,192. */
-static char *run_text(int seed)
-{
-    size_t cap = 1 << 20, len = 0;
-    char *t = malloc(cap);
-    for (int q = 0; q < 20; q++)
-        for (int i = 0; i < 1000; i++) {
-            if (cap - len < 100)
-                t = realloc(t, cap *= 2);
-            len += (size_t)snprintf(t + len, cap - len, "q%d Q0 p%d %d %.4f sys%d\n", q,
-                                    (q * 7919 + i * 104729 + seed * 31) % 50000, i + 1, 1000.0 - i, seed);
-        }
-    return t;
 }
 
 /* A collection of 50,000 passages, p0..p49999, in dir. Owned: the caller frees the path. */
@@ -212,7 +198,7 @@ int main(void)
     setenv("XDG_CACHE_HOME", dir, 1);   /* an index that cannot go beside the file goes here */
     char *coll = collection_in(dir);
     test_collection(coll);
-    char *a = run_text(1), *b = run_text(2);
+    char *a = synth_run(1), *b = synth_run(2);
     const char *paths[2] = {tmp_file(a), tmp_file(b)};
     free(a);
     free(b);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rt_workspace.h"
+#include "synth_run.h"
 #include "tap.h"
 
 enum { MAXCALLS = 100000 };
@@ -25,23 +26,6 @@ static void record(void *ctx, const char *phase, uint64_t done, uint64_t total)
         calls.done[calls.n] = done;
         calls.total[calls.n++] = total;
     }
-}
-
-/* A run of 20 queries × 1,000 decimal pids (20,000 lines: the scan counts its bytes every 8,192
- * lines, and the last 3,616 lines of a file are never counted before its end). */
-static char *run_text(int seed)
-{
-    size_t cap = 1 << 20, len = 0;
-    char *t = malloc(cap);
-    for (int q = 0; q < 20; q++)
-        for (int i = 0; i < 1000; i++) {
-            if (cap - len < 100)
-                t = realloc(t, cap *= 2);
-            len += (size_t)snprintf(t + len, cap - len, "q%d Q0 %d %d %.4f sys%d\n", q,
-                                    (q * 7919 + i * 104729 + seed * 31) % 50000, i + 1,
-                                    1000.0 - i, seed);
-        }
-    return t;
 }
 
 static uint64_t size_of(const char *path)
@@ -102,7 +86,7 @@ static void test_report_keys(void)
 int main(void)
 {
     test_report_keys();
-    char *a = run_text(1), *b = run_text(2);
+    char *a = synth_run(1), *b = synth_run(2);
     const char *paths[2] = {tmp_file(a), tmp_file(b)};
     free(a);
     free(b);
