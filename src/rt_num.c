@@ -12,7 +12,7 @@
 #include "rt_mem.h"
 #include "rt_num.h"
 
-static const double pow10_exact[] = {
+const double rt_num_pow10[23] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
@@ -36,16 +36,6 @@ static rt_num_status slow_double(const char *s, size_t len, double *out)
         *out = v;
     return st;
 }
-
-/* Clinger's fast path: a decimal integer mantissa m ≤ 2^53 and a power of ten 10^k with
- * |k| ≤ 22 are both exact doubles, so one IEEE multiplication or division rounds m·10^k
- * correctly — to the double strtod returns. Only with double arithmetic in double precision
- * (not x87's extended registers, which round twice). */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-#define RT_FAST_DOUBLE 1
-#else
-#define RT_FAST_DOUBLE 0
-#endif
 
 rt_num_status rt_num_parse_double(const char *s, size_t len, double *out)
 {
@@ -87,38 +77,8 @@ rt_num_status rt_num_parse_double(const char *s, size_t len, double *out)
     if (e < -22 || e > 22)
         return slow_double(s, len, out);
     double v = (double)m;
-    v = e < 0 ? v / pow10_exact[-e] : v * pow10_exact[e];
+    v = e < 0 ? v / rt_num_pow10[-e] : v * rt_num_pow10[e];
     *out = neg ? -v : v;
-    return RT_NUM_OK;
-}
-
-rt_num_status rt_num_parse_double_padded(const char *s, size_t len, double *out)
-{
-    /* [sign] up to 8 digits [. up to 8 digits], read eight bytes at a time; anything else is
-     * rt_num_parse_double's. The value is m / 10^nf with m ≤ 2^53 as there (Clinger). */
-    size_t i = len && (s[0] == '-' || s[0] == '+');
-    const char *p = s + i;
-    size_t rest = len - i;
-    uint64_t w1 = rt_num_load8(p);
-    size_t ni = rt_num_leading_digits(w1);
-    ni = ni < rest ? ni : rest;
-    uint64_t m = rt_num_digits_value(w1, ni);
-    size_t nf = 0;
-    if (ni < rest) {
-        if (p[ni] != '.' || rest - ni - 1 > 8)
-            return rt_num_parse_double(s, len, out);
-        nf = rest - ni - 1;
-        uint64_t w2 = rt_num_load8(p + ni + 1);
-        if (rt_num_leading_digits(w2) < nf)
-            return rt_num_parse_double(s, len, out);
-        static const uint64_t pow10_int[9] = {1, 10, 100, 1000, 10000, 100000, 1000000,
-                                              10000000, 100000000};
-        m = m * pow10_int[nf] + rt_num_digits_value(w2, nf);
-    }
-    if (!RT_FAST_DOUBLE || ni + nf == 0 || m > (UINT64_C(1) << 53))
-        return rt_num_parse_double(s, len, out);
-    double v = (double)(int64_t)m / pow10_exact[nf];   /* m < 2^63: the signed conversion */
-    *out = s[0] == '-' ? -v : v;
     return RT_NUM_OK;
 }
 

@@ -59,7 +59,7 @@ struct rt_strtab {
     int num_off;            /* 1: not kept (an attached table, or values too large) */
 };
 
-#define NUM_MAX (1u << 26)   /* values at most this: num[] is at most 256 MiB */
+#define NUM_MAX RT_STRTAB_VALUE_MAX
 #define NUM_HEAP (1u << 16)  /* num[] up to this many entries is a heap block; past it, reserved */
 
 /* The value of s when it is a canonical decimal of 1-8 digits, else -1. */

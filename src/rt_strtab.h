@@ -29,6 +29,7 @@ void rt_strtab_intern_many(rt_strtab *t, const char *const *s, const size_t *len
  * rt_strtab_intern of the digits would (the same ids, in the same order), up to the first v[i]
  * that is not such a value (2^26 or more: the caller's mark for another kind of pid), returning
  * how many it replaced. */
+#define RT_STRTAB_VALUE_MAX (1u << 26)   /* values kept by value are below it: num[] is at most 256 MiB */
 int rt_strtab_decimal(const char *s, size_t len, uint32_t *value);
 /* rt_strtab_decimal (the same answer) for s with at least 8 bytes readable from it. */
 int rt_strtab_decimal_padded(const char *s, size_t len, uint32_t *value);
