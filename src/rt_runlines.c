@@ -3,6 +3,7 @@
  * checked field by field, each hit collected into the block of its query. */
 #include "config.h"
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,51 @@ static inline size_t line_at(const char *p, size_t avail, rt_field f[LINE_FIELDS
     return k;
 }
 
+/* Where the lines of a linebuf end, found 64 bytes at a time apart from reading the lines, so
+ * that the next line's start never waits for the fields of the one before: the '\n's not yet
+ * taken among the 64 bytes at base (bytes past the data are the padding's zeros). */
+typedef struct nl_scan {
+    size_t base;
+    uint64_t mask;
+} nl_scan;
+
+static inline uint64_t newline_mask64(const char *p)
+{
+#ifdef __SSE2__
+    const __m128i lf = _mm_set1_epi8('\n');
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, lf)) << (16 * k);
+    }
+    return m;
+#else
+    uint64_t m = 0;
+    for (int k = 0; k < 64; k++)
+        m |= (uint64_t)(p[k] == '\n') << k;
+    return m;
+#endif
+}
+
+/* Starts the scan at the buffer's read position (after each refill: the bytes moved). */
+static void nl_restart(nl_scan *ns, const linebuf *b)
+{
+    ns->base = b->pos;
+    ns->mask = newline_mask64(b->buf + b->pos);
+}
+
+/* The offset of the next '\n' not yet taken, or NO_END when none is among the bytes read. */
+static inline size_t nl_next(nl_scan *ns, const linebuf *b)
+{
+    while (!ns->mask) {
+        if (ns->base + 64 >= b->have)
+            return NO_END;
+        ns->base += 64;
+        ns->mask = newline_mask64(b->buf + ns->base);
+    }
+    return ns->base + (size_t)__builtin_ctzll(ns->mask);
+}
+
 /* Keeps the unread bytes, makes room (a line longer than the buffer doubles it), reads more:
  * 1, 0 at the end, -1 on an error. */
 static int refill(linebuf *b, rt_reader *r, const char *path, size_t lineno, rt_err *err)
@@ -312,6 +358,161 @@ static int trec_plain(scan *s, const rt_field *f, size_t no, rt_status *st, rt_e
         s->info->name = rt_strndup(f[5].s, f[5].len);
     s->info->has_scores = 1;
     *st = add_checked(s, f[0].s, f[0].len, f[2].s, f[2].len, score, no, 1, err);
+    return 1;
+}
+
+/* ---- the repeated TREC line -----------------------------------------------------------------
+ * In a TREC run, a query's lines differ only in their pid, rank and score: the qid, "Q0", the
+ * tag and the separators repeat. A template keeps the bytes of the last plain line before its
+ * pid (the head) and after its score (the tail, to the line end). A line that starts with the
+ * head, has a decimal pid and a decimal rank each followed by one blank, a score, then the tail,
+ * splits into the same six fields as the template's line did, and is plain ASCII: only its pid,
+ * rank and score are read, with no byte classified. Any other line takes line_at. */
+enum { TEMPLATE_MAX = 32 };
+
+typedef struct trec_template {
+    char head[TEMPLATE_MAX], tail[TEMPLATE_MAX];
+    size_t head_len, tail_len;   /* 0: no template */
+    size_t qid_len;
+} trec_template;
+
+/* Whether the len bytes at p (≤ TEMPLATE_MAX; 32 readable) are those of t. */
+static inline int same_bytes32(const char *p, const char *t, size_t len)
+{
+#ifdef __SSE2__
+    __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)p),
+            b0 = _mm_loadu_si128((const __m128i *)(const void *)t),
+            a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
+            b1 = _mm_loadu_si128((const __m128i *)(const void *)(t + 16));
+    uint32_t eq = (uint32_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+                  (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16;
+    uint32_t want = len >= 32 ? UINT32_MAX : (UINT32_C(1) << len) - 1;
+    return (eq & want) == want;
+#else
+    return memcmp(p, t, len) == 0;
+#endif
+}
+
+/* The length of the field at p, its bytes up to the first at or below ' ' (32 readable), when
+ * it is shorter than 32 bytes and plain ASCII (no byte from 0x7f); 0 otherwise. */
+static inline size_t plain_field(const char *p)
+{
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7e);
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p),
+            b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    uint32_t end = (uint32_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, sp), sp)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(b, sp), sp)) << 16;
+    /* a byte above 0x7e: max(x, 0x7e) != 0x7e */
+    uint32_t high = ~((uint32_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(a, del), del)) |
+                      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(b, del), del)) << 16);
+    if (!end)
+        return 0;
+    size_t n = (size_t)__builtin_ctz(end);
+    return high & ((UINT32_C(1) << n) - 1) ? 0 : n;
+#else
+    size_t n = 0;
+    while (n < 32 && (unsigned char)p[n] > ' ' && (unsigned char)p[n] < 0x7f)
+        n++;
+    return n < 32 && (unsigned char)p[n] <= ' ' ? n : 0;
+#endif
+}
+
+/* The score at p: its bytes up to the first at or below ' ' (*len, when within 16; else 16) read
+ * as rt_num_parse_double would read them. 1 with *out; 0 when they are not a number. The usual
+ * score, [sign] digits [. digits] with at most 8 digits, is read from one 16-byte load: the
+ * digits either side of the point joined into one word. */
+static inline int score_at(const char *p, size_t *len, double *out)
+{
+#ifdef __SSE2__
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p), sp = _mm_set1_epi8(' ');
+    unsigned end = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, sp), sp));   /* x <= ' ' */
+    size_t n = end ? (size_t)__builtin_ctz(end) : 16;
+    *len = n;
+    if (n == 0 || n == 16)
+        return 0;
+    __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+    unsigned digit = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
+    unsigned dot = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')));
+    size_t sign = p[0] == '-' || p[0] == '+';
+    unsigned body = ((1u << n) - 1) & ~(unsigned)sign;
+    dot &= body;
+    size_t nd = n - sign - (dot != 0);   /* when every other byte of the body is a digit */
+    if (((digit | dot) & body) != body || (dot & (dot - 1)) || nd == 0 || nd > 8)
+        return rt_num_parse_double_padded(p, n, out) == RT_NUM_OK;
+    const char *q = p + sign;
+    uint64_t w = rt_num_load8(q);
+    size_t nf = 0;
+    if (dot) {   /* the bytes from the point on, taken one further along */
+        size_t d = (size_t)__builtin_ctz(dot) - sign;
+        uint64_t before = d < 8 ? (UINT64_C(1) << (8 * d)) - 1 : ~UINT64_C(0);
+        w = (w & before) | (rt_num_load8(q + 1) & ~before);
+        nf = nd - d;
+    }
+    double v = (double)rt_num_digits_value(w, nd) / rt_num_pow10[nf];   /* both exact: one rounding */
+    *out = p[0] == '-' ? -v : v;
+    return 1;
+#else
+    size_t n = 0;
+    while (n < 16 && (unsigned char)p[n] > ' ')
+        n++;
+    *len = n;
+    return n > 0 && n < 16 && rt_num_parse_double_padded(p, n, out) == RT_NUM_OK;
+#endif
+}
+
+/* Keeps the plain line at p (fields f, its line end at p + next) as the template, when its head
+ * and tail fit. */
+static void template_take(trec_template *t, const char *p, const rt_field *f, size_t next)
+{
+    size_t head = (size_t)(f[2].s - p);
+    const char *tail = f[4].s + f[4].len;
+    size_t tail_len = (size_t)(p + next - tail);
+    t->head_len = t->tail_len = 0;
+    if (head > TEMPLATE_MAX || tail_len > TEMPLATE_MAX)
+        return;
+    memcpy(t->head, p, head);
+    memcpy(t->tail, tail, tail_len);
+    t->head_len = head;
+    t->tail_len = tail_len;
+    t->qid_len = f[0].len;
+}
+
+/* The line at p (next bytes with its '\n', PAD readable beyond) read through the template: 1
+ * when it matched (the hit added, status in *st), 0 for line_at. */
+static inline int trec_repeat(scan *s, const trec_template *t, const char *p, size_t next, size_t no,
+                              rt_status *st, rt_err *err)
+{
+    if (!t->head_len || !same_bytes32(p, t->head, t->head_len))
+        return 0;
+    const char *pid = p + t->head_len;
+    size_t pl = plain_field(pid);
+    if (pl == 0 || (pid[pl] != ' ' && pid[pl] != '\t'))
+        return 0;
+    const char *rank = pid + pl + 1;
+    size_t rl = rt_num_leading_digits(rt_num_load8(rank));
+    if (rl == 0 || rl == 8 || (rank[rl] != ' ' && rank[rl] != '\t'))
+        return 0;
+    const char *score = rank + rl + 1;
+    size_t sl;
+    double v;
+    if (!score_at(score, &sl, &v))
+        return 0;
+    const char *tail = score + sl;
+    if ((size_t)(tail - p) + t->tail_len != next || !same_bytes32(tail, t->tail, t->tail_len))
+        return 0;
+    /* The qid is the template's, the block's at hand (its line was the last added): in a block of
+     * values, a decimal pid (as rt_strtab_decimal_padded reads one) is added as add_checked would */
+    uint64_t w = rt_num_load8(pid), value = pl <= 8 ? rt_num_digits_value(w, pl) : RT_STRTAB_VALUE_MAX;
+    if (s->dec && !s->gather && pl <= 8 && rt_num_leading_digits(w) >= pl && (pid[0] != '0' || pl == 1) &&
+        value < RT_STRTAB_VALUE_MAX) {
+        RT_GROW(s->p, s->pcap, s->np + 1);
+        s->p[s->np++] = (pending){(size_t)value, (uint32_t)pl, 0, v, 0, no};
+        s->info->lines++;
+        *st = RT_OK;
+        return 1;
+    }
+    *st = add_checked(s, p, t->qid_len, pid, pl, v, no, 1, err);
     return 1;
 }
 
@@ -366,11 +567,12 @@ rt_status rt_runscan_lines(scan *s, rt_err *err)
     memset(b.buf, 0, PAD);
     size_t no = 0;
     uint64_t counted = 0;
+    trec_template tpl = {.head_len = 0};
+    nl_scan ns;
+    nl_restart(&ns, &b);
     while (st == RT_OK) {
-        rt_field f[LINE_FIELDS];
-        size_t len, next;
-        size_t n = b.pos < b.have ? line_at(b.buf + b.pos, b.have - b.pos, f, &len, &next) : NO_END;
-        if (n == NO_END) {
+        size_t e = nl_next(&ns, &b);
+        if (e == NO_END) {
             if (b.eof)
                 break;
             int rc = refill(&b, r, s->path, no, err);
@@ -383,17 +585,28 @@ rt_status rt_runscan_lines(scan *s, rt_err *err)
                     s->unterminated = 1;
                 }
             }
+            nl_restart(&ns, &b);
             continue;
         }
         char *line = b.buf + b.pos;
+        size_t next = e + 1 - b.pos;
+        ns.mask &= ns.mask - 1;
         b.pos += next;
         no++;
         if ((s->opts.progress || s->opts.progress_done) && (no & 8191) == 0)
             report_progress(s, r, &counted);
+        if (s->fmt == RT_RUN_TREC && trec_repeat(s, &tpl, line, next, no, &st, err))
+            continue;
+        rt_field f[LINE_FIELDS];
+        size_t len, n_next;
+        size_t n = line_at(line, b.have - (size_t)(line - b.buf), f, &len, &n_next);
+        assert(n != NO_END && n_next == next);   /* both end the line at its first '\n' */
         if (n != NOT_PLAIN && (n == 0 || f[0].s[0] == '#'))
             continue;   /* blank or comment */
-        if (s->fmt == RT_RUN_TREC && n != NOT_PLAIN && n >= 6 && trec_plain(s, f, no, &st, err))
+        if (s->fmt == RT_RUN_TREC && n != NOT_PLAIN && n >= 6 && trec_plain(s, f, no, &st, err)) {
+            template_take(&tpl, line, f, next);
             continue;
+        }
         st = general_line(s, line, len, no, err);
     }
     s->info->physical_lines = no;

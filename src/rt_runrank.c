@@ -294,17 +294,32 @@ static rt_status emit_values(scan *s, const char *qid, size_t qid_len, size_t fr
                              rt_err *err)
 {
     const pending *p = s->p + from;
-    size_t cap = clear_set(s, n);
+    /* A set of the values, at most a quarter full, whose slots hold the block's stamp above the
+     * value + 1: a slot of an earlier block's stamp is empty, so it is cleared only when it grows
+     * or the stamp wraps. */
+    size_t cap = 16;
+    while (cap < 4 * n)
+        cap *= 2;
+    if (cap > s->vset_cap || ++s->vstamp == 0) {
+        if (cap > s->vset_cap) {
+            s->vset = rt_reallocarray(s->vset, cap, sizeof *s->vset);
+            s->vset_cap = cap;
+        }
+        memset(s->vset, 0, s->vset_cap * sizeof *s->vset);
+        s->vstamp = 1;
+    }
+    cap = s->vset_cap;
+    uint64_t stamp = (uint64_t)s->vstamp << 32;
     for (size_t i = 0; i < n; i++) {
         uint64_t v = p[i].pid_off + 1;
         size_t j = (size_t)((v * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
-        for (; s->set[j]; j = (j + 1) & (cap - 1))
-            if (s->set[j] == v) {
+        for (; (s->vset[j] & ~UINT64_C(0xFFFFFFFF)) == stamp; j = (j + 1) & (cap - 1))
+            if (s->vset[j] == (stamp | v)) {
                 rt_runscan_spell_entries(s, from, from + n);
                 s->dec = 0;
                 return rt_runscan_emit(s, qid, qid_len, s->p + from, n, err);
             }
-        s->set[j] = v;
+        s->vset[j] = stamp | v;
     }
     RT_GROW(s->vals, s->vcap, n ? n : 1);
     if (s->opts.order == RT_ORDER_SCORE && s->info->has_scores) {

@@ -117,6 +117,7 @@ static void scan_release(scan *s)
     free(s->set);
     free(s->keys);
     free(s->vals);
+    free(s->vset);
     free(s->held_qid);
     rt_strtab_free(&s->seen);
 }

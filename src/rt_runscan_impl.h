@@ -58,6 +58,9 @@ typedef struct scan {
     int dec, held_dec, tie_dec;
     uint32_t *vals;          /* a decimal block's values in rank order, handed to opts.values */
     size_t vcap;
+    uint64_t *vset;          /* duplicate detection in a decimal block (emit_values) */
+    size_t vset_cap;
+    uint32_t vstamp;
 
     rt_hit *hits;            /* the ranked block handed to fn */
     size_t hcap;

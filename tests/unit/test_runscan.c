@@ -375,10 +375,131 @@ static void test_values(void)
     pids_only = 0;
 }
 
+/* A score written as runs write them: plain decimals of every width, signs, exponents, no digit
+ * before or after the point, leading zeros, more digits than the fast forms take. */
+static void score_text(char *buf, size_t cap, double v)
+{
+    switch (rnd() % 11) {
+    case 0: snprintf(buf, cap, "%.17g", v); break;
+    case 1: snprintf(buf, cap, "%.4f", v); break;
+    case 2: snprintf(buf, cap, "%.0f", v); break;
+    case 3: snprintf(buf, cap, "%+.3f", v); break;
+    case 4: snprintf(buf, cap, "%.6e", v); break;
+    case 5: snprintf(buf, cap, "%.8f", v); break;
+    case 6: snprintf(buf, cap, "%.9f", v); break;
+    case 7: snprintf(buf, cap, "%.0f.", v); break;
+    case 8: snprintf(buf, cap, "%s%03.2f", v < 0 ? "-" : "", v < 0 ? -v : v); break;
+    case 9:   /* ".25": no digit before the point */
+        snprintf(buf, cap, "%.2f", v);
+        if (buf[0] == '0')
+            memmove(buf, buf + 1, strlen(buf));
+        break;
+    default: snprintf(buf, cap, "%.2f", v); break;
+    }
+}
+
+/* Lines that repeat the line before but for their pid, rank and score (what a TREC run is),
+ * read through the scanner's template (rt_runlines.c, trec_repeat), rank exactly as strtod's
+ * values do: with every score form above, decimal and other pids, spaces or tabs, "\r\n" ends,
+ * a seventh field, and lines between that break the pattern (two blanks, another tag). As
+ * hits and as values. A bad score in such a line is reported at its line. */
+static void test_repeated_lines(void)
+{
+    size_t cap = 1 << 22, o = 0, wo = 0, line = 0;
+    char *text = malloc(cap), *w = malloc(cap), *pw = malloc(cap);
+    size_t po = 0;
+    ref *r = malloc(400 * sizeof *r);
+    char **wq = malloc(60 * sizeof *wq), **pq = malloc(60 * sizeof *pq);
+    size_t forms = 0;
+    for (size_t q = 0; q < 60; q++) {
+        size_t n = 1 + rnd() % 400, pidmode = rnd() % 3, sepmode = rnd() % 4;
+        const char *sep = sepmode == 1 ? "\t" : " ", *end = sepmode == 2 ? "\r\n" : "\n";
+        for (size_t i = 0; i < n; i++) {
+            if (pidmode == 0)
+                snprintf(r[i].pid, sizeof r[i].pid, "%u", (unsigned)(rnd() % (3 * n + 10)));
+            else if (pidmode == 1)
+                snprintf(r[i].pid, sizeof r[i].pid, "%u-%u-%u", 181000 + (unsigned)q, (unsigned)(rnd() % 5),
+                         (unsigned)(rnd() % 9));
+            else
+                snprintf(r[i].pid, sizeof r[i].pid, "%s%u", rnd() % 4 ? "" : "0", (unsigned)(rnd() % 90000000));
+            double v = rnd() % 2 ? (double)(int64_t)(rnd() % 2000 - 1000) / 8 : (double)(rnd() % 5);
+            char sc[64];
+            score_text(sc, sizeof sc, v);
+            r[i].score = strtod(sc, NULL);
+            r[i].line = ++line;
+            size_t k = rnd() % 40;
+            const char *s1 = k == 0 ? "  " : sep;            /* two blanks: not the template */
+            const char *tag = k == 1 ? "other" : "tag";       /* another tag: not the template */
+            const char *extra = sepmode == 3 ? " x" : "";     /* a seventh field throughout */
+            o += (size_t)snprintf(text + o, cap - o, "%zu%sQ0%s%s%s%zu%s%s%s%s%s%s", 5000 + q, sep, sep, r[i].pid, s1,
+                                  i + 1, sep, sc, sep, tag, extra, end);
+            forms++;
+        }
+        qsort(r, n, sizeof *r, ref_cmp);
+        size_t qo = wo, qpo = po;
+        wo += (size_t)snprintf(w + wo, cap - wo, "%zu:", 5000 + q);
+        po += (size_t)snprintf(pw + po, cap - po, "%zu:", 5000 + q);
+        for (size_t i = 0; i < n; i++) {
+            int dup = 0;
+            for (size_t k = 0; k < i && !dup; k++)
+                dup = strcmp(r[k].pid, r[i].pid) == 0;
+            if (dup)
+                continue;
+            wo += (size_t)snprintf(w + wo, cap - wo, " %s %.17g %zu,", r[i].pid, r[i].score, r[i].line);
+            po += (size_t)snprintf(pw + po, cap - po, " %s,", r[i].pid);
+        }
+        wq[q] = strndup(w + qo, wo - qo);
+        pq[q] = strndup(pw + qpo, po - qpo);
+        wo = qo;
+        po = qpo;
+    }
+    static seen s;
+    for (size_t q = 0; q < 60; q++)
+        s.text[s.nt++] = wq[q];
+    char *want = joined(&s);
+    for (size_t q = 0; q < 60; q++)
+        s.text[s.nt++] = pq[q];
+    char *want_pids = joined(&s);
+    const char *path = tmp_bytes(text, o);
+    rt_run_info info;
+    rt_err err;
+    rt_status st = rt_run_scan(path, NULL, collect, NULL, &s, &info, &err);
+    char *got = joined(&s);
+    ok(st == RT_OK && strcmp(got, want) == 0 && info.lines == forms,
+       "repeated lines (%zu; every score form, pid kind, separator, line end): the rankings, scores and "
+       "lines strtod's values give", forms);
+    rt_run_info_clear(&info);
+    free(got);
+    pids_only = 1;
+    rt_run_opts opts = {.values = collect_values};
+    st = rt_run_scan(path, &opts, collect, NULL, &s, &info, &err);
+    got = joined(&s);
+    ok(st == RT_OK && strcmp(got, want_pids) == 0, "the same lines with decimal pids taken as values: the "
+       "same rankings");
+    pids_only = 0;
+    rt_run_info_clear(&info);
+    free(got);
+
+    static const char bad[] = "7 Q0 1 1 2.5 t\n7 Q0 2 2 2.25 t\n7 Q0 3 3 2.x t\n";
+    st = rt_run_scan(tmp_bytes(bad, sizeof bad - 1), NULL, collect, NULL, &s, &info, &err);
+    ok(st == RT_EINPUT && strstr(err.msg, ":3:") && strstr(err.msg, "expected a numeric score, found \"2.x\""),
+       "a bad score in a repeated line: reported at its line (%s)", err.msg);
+    forget(&s);
+    free(want);
+    free(want_pids);
+    free(text);
+    free(w);
+    free(pw);
+    free(r);
+    free(wq);
+    free(pq);
+}
+
 int main(void)
 {
     test_padded_forms();
     test_values();
+    test_repeated_lines();
     char *want;
     size_t lines;
     const char *path = make_run(60, &want, &lines);
