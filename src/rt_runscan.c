@@ -304,14 +304,22 @@ uint64_t rt_run_split_offset(const char *path, uint64_t size)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
-    enum { WIN = 1 << 20 };
-    char *buf = rt_malloc(WIN);
+    /* a window at a time up to 1 MiB past the middle; a small buffer, as lines are short (a large
+     * one is a fresh mapping, its pages faulted in for each run) */
+    enum { WIN = 16 << 10, MAX = 1 << 20 };
+    char buf[WIN];
     uint64_t at = size / 2, result = 0;
-    ssize_t n = pread(fd, buf, WIN, (off_t)at);
-    const char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
-    if (nl && at + (uint64_t)(nl - buf) + 1 < size)   /* the start of the line after the middle */
-        result = at + (uint64_t)(nl - buf) + 1;
-    free(buf);
+    for (uint64_t from = at; from < at + MAX && from < size; from += WIN) {
+        ssize_t n = pread(fd, buf, WIN, (off_t)from);
+        if (n <= 0)
+            break;
+        const char *nl = memchr(buf, '\n', (size_t)n);
+        if (nl) {
+            if (from + (uint64_t)(nl - buf) + 1 < size)   /* the start of the line after the middle */
+                result = from + (uint64_t)(nl - buf) + 1;
+            break;
+        }
+    }
     close(fd);
     return result;
 }

@@ -495,11 +495,30 @@ static void test_repeated_lines(void)
     free(pq);
 }
 
+/* rt_run_split_offset: the start of the line after the middle, found past a line of 40,000 bytes
+ * (several windows); 0 when the line through the middle is the last. */
+static void test_split_offset(void)
+{
+    size_t len = 2 + 40000 + 1 + 2;
+    char *text = malloc(len);
+    memcpy(text, "a\n", 2);
+    memset(text + 2, 'x', 40000);
+    memcpy(text + 40002, "\nb\n", 3);
+    const char *path = tmp_bytes(text, len);
+    uint64_t at = rt_run_split_offset(path, len);
+    const char *path2 = tmp_bytes(text, len - 2);   /* the long line is the last */
+    uint64_t at2 = rt_run_split_offset(path2, len - 2);
+    ok(at == 40003 && at2 == 0, "split offset past a 40,000-byte line: %llu (40003), none when it is the "
+       "last: %llu", (unsigned long long)at, (unsigned long long)at2);
+    free(text);
+}
+
 int main(void)
 {
     test_padded_forms();
     test_values();
     test_repeated_lines();
+    test_split_offset();
     char *want;
     size_t lines;
     const char *path = make_run(60, &want, &lines);
