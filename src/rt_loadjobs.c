@@ -125,8 +125,9 @@ static void *runs_worker(void *arg)
         j->busy++;
         /* the first run, alone, is read on two threads; so is the last, for the thread whose
          * runs are all read has nothing else to do (a whole run left to one thread kept a core
-         * idle for up to half a second at the end of a ten-run open) */
-        int halves = j->hold || r + 1 == j->s->nruns;
+         * idle for up to half a second at the end of a ten-run open). The run read while the
+         * first is interned is not: the opening thread has the other core. */
+        int halves = (j->hold && r == j->interned) || r + 1 == j->s->nruns;
         pthread_mutex_unlock(&j->mu);
         if (j->go_on && !halves && !behind) {   /* deferred, after the first run: the keys first */
             rt_thread_behind_ui_priority();

@@ -381,11 +381,13 @@ static inline int same_bytes32(const char *p, const char *t, size_t len)
 {
 #ifdef __SSE2__
     __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)p),
-            b0 = _mm_loadu_si128((const __m128i *)(const void *)t),
-            a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
+            b0 = _mm_loadu_si128((const __m128i *)(const void *)t);
+    uint32_t eq = (uint32_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0));
+    if (len <= 16)   /* the usual head and tail: one compare */
+        return (eq | ~((UINT32_C(1) << len) - 1)) == UINT32_MAX;
+    __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16)),
             b1 = _mm_loadu_si128((const __m128i *)(const void *)(t + 16));
-    uint32_t eq = (uint32_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
-                  (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16;
+    eq |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16;
     uint32_t want = len >= 32 ? UINT32_MAX : (UINT32_C(1) << len) - 1;
     return (eq & want) == want;
 #else
@@ -486,9 +488,14 @@ static inline int trec_repeat(scan *s, const trec_template *t, const char *p, si
     if (!t->head_len || !same_bytes32(p, t->head, t->head_len))
         return 0;
     const char *pid = p + t->head_len;
-    size_t pl = plain_field(pid);
-    if (pl == 0 || (pid[pl] != ' ' && pid[pl] != '\t'))
-        return 0;
+    uint64_t w = rt_num_load8(pid);
+    size_t pl = rt_num_leading_digits(w);   /* a decimal pid (the usual), else any plain one */
+    int digits = pl > 0 && pl < 8 && (pid[pl] == ' ' || pid[pl] == '\t');
+    if (!digits) {
+        pl = plain_field(pid);
+        if (pl == 0 || (pid[pl] != ' ' && pid[pl] != '\t'))
+            return 0;
+    }
     const char *rank = pid + pl + 1;
     size_t rl = rt_num_leading_digits(rt_num_load8(rank));
     if (rl == 0 || rl == 8 || (rank[rl] != ' ' && rank[rl] != '\t'))
@@ -503,9 +510,9 @@ static inline int trec_repeat(scan *s, const trec_template *t, const char *p, si
         return 0;
     /* The qid is the template's, the block's at hand (its line was the last added): in a block of
      * values, a decimal pid (as rt_strtab_decimal_padded reads one) is added as add_checked would */
-    uint64_t w = rt_num_load8(pid), value = pl <= 8 ? rt_num_digits_value(w, pl) : RT_STRTAB_VALUE_MAX;
-    if (s->dec && !s->gather && pl <= 8 && rt_num_leading_digits(w) >= pl && (pid[0] != '0' || pl == 1) &&
-        value < RT_STRTAB_VALUE_MAX) {
+    uint64_t value;
+    if (digits && s->dec && !s->gather && (pid[0] != '0' || pl == 1) &&
+        (value = rt_num_digits_value(w, pl)) < RT_STRTAB_VALUE_MAX) {
         RT_GROW(s->p, s->pcap, s->np + 1);
         s->p[s->np++] = (pending){(size_t)value, (uint32_t)pl, 0, v, 0, no};
         s->info->lines++;
