@@ -24,6 +24,8 @@ const cli_command cli_commands[] = {
      "retriage eval --help"},
     {"export", cmd_export, "write current qrels, relabels, tags, breakdowns, metric tables",
      "retriage export --help"},
+    {"grep", cmd_grep, "the passages of a whole collection that hold every word given",
+     "retriage grep --help"},
     {"import", cmd_import, "judgments or tags made elsewhere into annotators' journals (all or nothing)",
      "retriage import --help"},
     {"leak", cmd_leak, "find training queries that near-duplicate test queries (train–test leakage)",

@@ -35,6 +35,7 @@ int cmd_review_report(int argc, char **argv);
 int cmd_open(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_pool(int argc, char **argv);
+int cmd_grep(int argc, char **argv);
 int cmd_dslabel(int argc, char **argv);
 
 /* Puts fd's stream (old: stdout or stderr) behind a terminal-safe filter (rt_safeout) with
