@@ -31,6 +31,7 @@
 #define ITEM (CMP | PAS | JUD)   /* views with a focused passage */
 #define PKG VIEW_BIT(VIEW_PACKAGE)
 #define REV VIEW_BIT(VIEW_REVIEW)
+#define GALL VIEW_BIT(VIEW_GREPALL)   /* :grep all's pairs are judged where they are listed */
 
 /* ---- movement ---------------------------------------------------------------------------- */
 
@@ -179,7 +180,7 @@ const action ui_actions[] = {
      "show the columns on the left (the first stays)", PEND_NONE},
     {"scroll-right", {'l', KEY_RIGHT, 0}, VIEW_BIT(VIEW_METRICS) | VIEW_BIT(VIEW_BREAKDOWN), act_right, "",
      "show the columns on the right", PEND_NONE},
-    {"open", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD | PKG | REV | VIEW_BIT(VIEW_DISPUTES) | VIEW_BIT(VIEW_PACKAGES) | VIEW_BIT(VIEW_GREP),
+    {"open", {'\r', '\n', KEY_ENTER, 0}, LIST | CMP | JUD | PKG | REV | VIEW_BIT(VIEW_DISPUTES) | VIEW_BIT(VIEW_PACKAGES) | VIEW_BIT(VIEW_GREP) | VIEW_BIT(VIEW_GREPALL),
      act_open, "",
      "open: a query side by side, a passage in full", PEND_NONE},
     {"next-query", {'n', 0}, ITEM, act_next_query, "", "next query of the list", PEND_NONE},
@@ -191,8 +192,9 @@ const action ui_actions[] = {
     {"hint", {0}, VIEWS_ALL, act_hint, "order|T|off",
      "judging: unjudged passages closest to an answer first; T: only hint >= T and not relevant (likely false negatives)",
      PEND_NONE},
-    {"grep", {0}, VIEWS_ALL, act_grep, "TEXT",
-     "list the passages containing TEXT (any case) that the runs rank for the listed queries; Enter opens one",
+    {"grep", {0}, VIEWS_ALL, act_grep, "TEXT | all WORDS",
+     "list the passages containing TEXT (any case) that the runs rank for the listed queries; all WORDS: in the "
+     "whole collection; Enter opens one",
      PEND_NONE},
     {"next-match", {']', 0}, PAS, act_next_match, "", "the next match of the passage search", PEND_NONE},
     {"prev-match", {'[', 0}, PAS, act_prev_match, "", "the previous match of the passage search", PEND_NONE},
@@ -221,9 +223,9 @@ const action ui_actions[] = {
     {"tag", {0}, VIEWS_ALL, act_tag, "QID PID|- CATEGORY", "tag a pair (- : the query) with a category (id, name or number)", PEND_NONE},
     {"untag", {0}, VIEWS_ALL, act_untag, "QID PID|- CATEGORY", "remove a category from a pair or query", PEND_NONE},
     {"note", {'N', 0}, LIST | ITEM | PKG, act_note, "QID PID|- TEXT", "write a note on a pair or query (empty removes it)", PEND_NONE},
-    {"relevant", {'+', 0}, ITEM, act_relevant, "", "relabel the focused passage relevant", PEND_NONE},
-    {"not-relevant", {'-', 0}, ITEM, act_not_relevant, "", "relabel the focused passage not relevant (grade 0)", PEND_NONE},
-    {"grade", {'r', 0}, ITEM, act_grade, "", "relabel with a grade: r then 0-1 (0-3 when graded), = for the base", PEND_NONE},
+    {"relevant", {'+', 0}, ITEM | GALL, act_relevant, "", "relabel the focused passage relevant", PEND_NONE},
+    {"not-relevant", {'-', 0}, ITEM | GALL, act_not_relevant, "", "relabel the focused passage not relevant (grade 0)", PEND_NONE},
+    {"grade", {'r', 0}, ITEM | GALL, act_grade, "", "relabel with a grade: r then 0-1 (0-3 when graded), = for the base", PEND_NONE},
     {NULL, {KEY_RANGE('0', '3'), 0}, ITEM, act_grade_digit, "", "relabel with that grade (0-1, or 0-3 when graded)",
      PEND_GRADE},
     {NULL, {'=', 0}, ITEM, act_grade_base, "", "back to the base judgment", PEND_GRADE},

@@ -32,6 +32,7 @@ typedef enum view_id {
     VIEW_REVIEW,
     VIEW_PLOT,
     VIEW_GREP,
+    VIEW_GREPALL,
     VIEW_COUNT
 } view_id;
 

@@ -17,6 +17,7 @@ static const view_ops *const views[VIEW_COUNT] = {
     [VIEW_DISPUTES] = &view_disputes_ops, [VIEW_PACKAGES] = &view_packages_ops,
     [VIEW_PACKAGE] = &view_package_ops,   [VIEW_REVIEW] = &view_review_ops,
     [VIEW_PLOT] = &view_plot_ops,         [VIEW_GREP] = &view_grep_ops,
+    [VIEW_GREPALL] = &view_grepall_ops,
 };
 
 const view_ops *view_get(view_id v) { return views[v < VIEW_COUNT ? v : VIEW_LIST]; }

@@ -58,7 +58,8 @@ typedef struct view_ops {
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,
     view_help_ops, view_report_ops, view_breakdown_ops, view_judge_ops, view_leak_ops, view_agree_ops,
-    view_disputes_ops, view_packages_ops, view_package_ops, view_review_ops, view_plot_ops, view_grep_ops;
+    view_disputes_ops, view_packages_ops, view_package_ops, view_review_ops, view_plot_ops, view_grep_ops,
+    view_grepall_ops;
 
 /* The record of view v (never NULL for a valid id). Borrowed: a static record. */
 const view_ops *view_get(view_id v);
@@ -136,6 +137,7 @@ int act_hint(app *a, const char *arg);
 
 /* view_grep.c: searching the passages of the listed queries' rankings */
 int act_grep(app *a, const char *arg);
+int act_grep_all(app *a, const char *arg);   /* :grep all WORDS (view_grepall.c) */
 
 /* view_plot.c */
 int act_plot(app *a, const char *arg);

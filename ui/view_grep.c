@@ -56,6 +56,8 @@ static size_t find_ci(const char *s, size_t len, const char *needle)
 
 int act_grep(app *a, const char *arg)
 {
+    if (arg && strncmp(arg, "all", 3) == 0 && (arg[3] == ' ' || arg[3] == '\0'))   /* the whole collection */
+        return act_grep_all(a, arg + 3);
     if (!arg || !*arg) {
         app_message(a, 1, "usage: :grep TEXT (the passages the runs rank for the listed queries that contain TEXT)");
         return -1;
