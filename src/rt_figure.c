@@ -184,12 +184,37 @@ static void xml_text(const char *s, FILE *out)
     }
 }
 
-#define W 720.0
-#define H 420.0
-#define L 70.0    /* left margin: the y axis and its numbers */
-#define R 20.0
-#define T 40.0
-#define B 70.0    /* bottom margin: the labels */
+/* The layout: a plot area of at least PW × PH; margins around it for the title and legend (top),
+ * the y axis's numbers and label (left) and the rotated x labels (bottom, and right when the last
+ * ones reach past the plot), grown to hold the longest label. */
+#define PW 630.0
+#define PH 310.0
+#define L 70.0    /* left margin: the y axis, its numbers and its label */
+#define FONT 10.0 /* the x labels' size */
+
+/* A label's width in px at font size FONT: half a size a column (a CJK character takes two). */
+static double text_px(const char *s) { return (double)rt_text_width(s, strlen(s)) * FONT * 0.6; }
+
+/* Ticks at round values: a step of 1, 2, 2.5 or 5 × 10^k giving about five intervals over
+ * [lo, hi] (whole numbers only when integers is set), and the axis's ends widened to multiples
+ * of it. */
+static double nice_step(double lo, double hi, int integers, double *axis_lo, double *axis_hi)
+{
+    double raw = (hi - lo) / 5, p = pow(10, floor(log10(raw))), step = 10 * p;
+    static const double m[] = {1, 2, 2.5, 5};
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++)
+        if (m[k] * p >= raw) {
+            step = m[k] * p;
+            break;
+        }
+    if (integers && step < 1)
+        step = 1;
+    if (integers && step == 2.5)
+        step = 5;   /* (2.5 is a whole step only from 25 on) */
+    *axis_lo = floor(lo / step + 1e-9) * step;
+    *axis_hi = ceil(hi / step - 1e-9) * step;
+    return step;
+}
 
 void rt_figure_svg(const rt_figure *f, FILE *out)
 {
@@ -200,7 +225,21 @@ void rt_figure_svg(const rt_figure *f, FILE *out)
     }
     if (hi == lo)
         hi = lo + 1;
-    double ph = H - T - B, pw = W - L - R, scale = ph / (hi - lo), zero = T + hi * scale;
+    int counts = f->kind == RT_FIG_HIST, pairs = f->kind == RT_FIG_BEFORE_AFTER;
+    double step = nice_step(lo, hi, counts, &lo, &hi);
+    /* the x labels shown (every one when they fit, else a few), rotated 45°: a label of w px
+     * reaches w·0.71 down and right of its start */
+    size_t every = f->n ? (f->n + 29) / 30 : 1;
+    double pw = PW, ph = PH, slot = f->n ? pw / (double)f->n : pw, reach = 0, right = 0;
+    for (size_t i = 0; i < f->n; i += every) {
+        double d = text_px(f->label[i]) * 0.71 + FONT;
+        reach = fmax(reach, d);
+        right = fmax(right, slot * ((double)i + 0.5) + d - pw);
+    }
+    double T = pairs ? 58.0 : 40.0;   /* the title; the legend's own row above the plot */
+    double B = 24 + reach, R = fmax(20.0, right + 10), W = L + pw + R, H = T + ph + B;
+    W = fmax(W, (double)rt_text_width(f->title, strlen(f->title)) * 14 * 0.6 + 20);   /* the title, whole */
+    double scale = ph / (hi - lo), zero = T + hi * scale;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                  "font-family=\"Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, sans-serif\" font-size=\"12\">\n",
@@ -213,10 +252,13 @@ void rt_figure_svg(const rt_figure *f, FILE *out)
     fputs("</text>\n", out);
     /* axes, ticks and the zero line */
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, T + ph);
-    for (int k = 0; k <= 4; k++) {
-        double v = lo + (hi - lo) * k / 4, y = zero - v * scale;
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#ccc\"/>"
-                     "<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">%.3g</text>\n", L, y, L + pw, y, L - 6, y + 4, v);
+    for (int k = 0; lo + step * k <= hi + step * 1e-6; k++) {
+        double v = lo + step * k, y = zero - v * scale;
+        if (fabs(v) < step * 1e-9)
+            v = 0;   /* not -0, nor 1e-17 */
+        fprintf(out, "<line class=\"tick\" data-value=\"%.10g\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
+                     "stroke=\"#ccc\"/><text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">%.10g</text>\n",
+                v, L, y, L + pw, y, L - 6, y + 4, v);
     }
     fprintf(out, "<line class=\"zero\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"black\"/>\n", L, zero,
             L + pw, zero);
@@ -225,8 +267,7 @@ void rt_figure_svg(const rt_figure *f, FILE *out)
     xml_text(f->ylabel, out);
     fputs("</text>\n", out);
     /* the bars */
-    int pairs = f->kind == RT_FIG_BEFORE_AFTER;
-    double slot = f->n ? pw / (double)f->n : pw, bw = slot * (pairs ? 0.38 : 0.8);
+    double bw = slot * (pairs ? 0.38 : 0.8);
     for (size_t i = 0; i < f->n; i++)
         for (int s = 0; s <= pairs; s++) {
             double v = s ? f->value2[i] : f->value[i];
@@ -241,20 +282,19 @@ void rt_figure_svg(const rt_figure *f, FILE *out)
             fprintf(out, "<rect class=\"bar\" data-value=\"%.17g\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
                          "fill=\"%s\"><title>", v, x, y, bw, h, fill);
             xml_text(f->label[i], out);
-            fprintf(out, ": %.4g</title></rect>\n", v);
+            fprintf(out, counts ? ": %.0f</title></rect>\n" : ": %.4g</title></rect>\n", v);
         }
-    /* labels: every one when they fit, else a few */
-    size_t step = f->n ? (f->n + 29) / 30 : 1;
-    for (size_t i = 0; i < f->n; i += step) {
+    for (size_t i = 0; i < f->n; i += every) {
         double x = L + slot * ((double)i + 0.5);
-        fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" transform=\"rotate(45 %.2f %.1f)\" font-size=\"10\">", x, T + ph + 14, x,
-                T + ph + 14);
+        fprintf(out, "<text class=\"xlabel\" x=\"%.2f\" y=\"%.1f\" transform=\"rotate(45 %.2f %.1f)\" "
+                     "font-size=\"%.0f\">", x, T + ph + 14, x, T + ph + 14, FONT);
         xml_text(f->label[i], out);
         fputs("</text>\n", out);
     }
-    if (pairs)
-        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#7570b3\"/><text x=\"%.1f\" y=\"%.1f\">base qrels</text>"
-                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#d95f02\"/><text x=\"%.1f\" y=\"%.1f\">after relabels</text>\n",
-                W - 220, T - 6, W - 206, T + 3, W - 120, T - 6, W - 106, T + 3);
+    if (pairs)   /* in its own row between the title and the plot: never over a bar */
+        fprintf(out, "<g class=\"legend\"><rect x=\"%.1f\" y=\"32\" width=\"10\" height=\"10\" fill=\"#7570b3\"/>"
+                     "<text x=\"%.1f\" y=\"41\">base qrels</text><rect x=\"%.1f\" y=\"32\" width=\"10\" height=\"10\" "
+                     "fill=\"#d95f02\"/><text x=\"%.1f\" y=\"41\">after relabels</text></g>\n",
+                L + pw - 200, L + pw - 186, L + pw - 100, L + pw - 86);
     fputs("</svg>\n", out);
 }

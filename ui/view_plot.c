@@ -71,13 +71,16 @@ static void draw_bars(app *a, const rt_figure *f, int top, int height)
     }
     if (hi == lo)
         hi = lo + 1;
+    int counts = f->kind == RT_FIG_HIST;
+    if (counts)   /* a whole number of queries a row: the axis says counts, not 19.2 */
+        hi = ceil(hi / rows) * rows;
     int rep = ncol * 2 <= (size_t)w ? (int)((size_t)w / ncol > 6 ? 6 : (size_t)w / ncol) : 1;   /* wider bars */
     int up = (int)lround(rows * hi / (hi - lo)), down = rows - up;   /* rows above and below zero */
     double per = (hi - lo) / rows;                                    /* value a row */
     for (int r = 0; r < rows; r++) {
         int y = top + r;
         double edge = r < up ? (up - r) * per : (r - up + 1) * per;   /* the value this row reaches */
-        draw_fmt(y, 0, 8, ROLE_DIM, "%7.3f ", r < up ? edge : -edge);
+        draw_fmt(y, 0, 8, ROLE_DIM, counts ? "%7.0f " : "%7.3f ", r < up ? edge : -edge);
         for (size_t c = 0; c < ncol; c++) {
             double v = col[c];
             const char *g = " ";
@@ -108,11 +111,16 @@ static void draw_before_after(app *a, const rt_figure *f, int top, int height)
         hi = fmax(hi, fmax(f->value[i], f->value2[i]));
     if (hi <= 0)
         hi = 1;
+    /* the run names in namew - 1 columns, shortened by what tells them apart, a space before
+     * "base" (a name cut at the column ran into it) */
+    char legend[512];
+    char **names = app_run_short_names(a, (size_t)namew - 1, legend, sizeof legend);
     int y = top;
     for (size_t i = 0; i < f->n && y + 1 < top + height; i++) {
         for (int s = 0; s < 2; s++, y++) {
             double v = s ? f->value2[i] : f->value[i];
-            draw_fmt(y, 0, namew, ROLE_NORMAL, "%-*.*s", namew, namew, s ? "" : f->label[i]);
+            if (!s)
+                draw_text(y, 0, namew - 1, names[i], strlen(names[i]), ROLE_NORMAL, NULL);
             draw_fmt(y, namew, 8, ROLE_DIM, "%s", s ? "after" : "base");
             if (isnan(v)) {   /* no query to average */
                 draw_fmt(y, namew + 8, a->cols - namew - 8, ROLE_DIM, " undefined");
@@ -127,6 +135,9 @@ static void draw_before_after(app *a, const rt_figure *f, int top, int height)
             draw_fmt(y, x + 1, a->cols - x - 1, ROLE_NORMAL, "%.4f", v);
         }
     }
+    if (legend[0] && y < top + height)
+        draw_text(y, 0, a->cols, legend, strlen(legend), ROLE_DIM, NULL);
+    app_free_names(names, a->s->ws->nruns);
 }
 
 static void draw(app *a, int top, int height)

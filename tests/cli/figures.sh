@@ -67,6 +67,35 @@ run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$A=$D
     --run "$B=$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-delta -o "$D/long.svg"
 [ "$rc" -eq 0 ] && xmllint --noout "$D/long.svg" && grep -q "<title>$A − $B, RR@10 per query" "$D/long.svg"
 report $? "long run names: the figure's title whole (it was cut at 256 bytes, mid-character)"
+# geometry (issue 35, item 13): ticks at round values (a step of 1, 2, 2.5 or 5 × 10^k; whole numbers
+# for the histogram's counts), the legend in its own row above every bar, and every label inside the
+# canvas: rendered, the outermost 2 pixels of each edge are blank
+ticks() { grep -o 'class="tick" data-value="[^"]*"' "$1" | sed 's/.*data-value="//; s/"$//'; }
+round_ticks() {   # round_ticks SVG [int]: evenly spaced ticks, the step's mantissa 1, 2, 2.5 or 5
+    ticks "$1" | awk -v whole="${2:-}" '
+        NR > 1 { d = $1 - p; if (n++ && (d - d0 > 1e-9 || d0 - d > 1e-9)) bad = 1; d0 = d }
+        { p = $1; if (whole != "" && $1 != int($1)) bad = 1 }
+        END { if (n < 1 || bad) exit 1; m = d0; while (m >= 10 - 1e-6) m /= 10; while (m < 1 - 1e-6) m *= 10
+              ok = 0; split("1 2 2.5 5", c, " "); for (k in c) if (m - c[k] < 1e-9 && c[k] - m < 1e-9) ok = 1; exit !ok }'
+}
+round_ticks "$D/delta.svg" && round_ticks "$D/ba.svg" && round_ticks "$D/hist.svg" whole &&
+    ! grep -q '<text[^>]*text-anchor="end">[0-9]*\.[0-9]*</text>' "$D/hist.svg"
+ok $? "ticks at round values, evenly spaced; the histogram's counts whole numbers ($(ticks "$D/hist.svg" | tr '\n' ' '))"
+legend_y=$(grep -o '<g class="legend"><rect x="[^"]*" y="[^"]*"' "$D/ba.svg" | sed 's/.*y="//; s/"$//')
+top=$(grep -o 'class="bar" data-value="[^"]*" x="[^"]*" y="[^"]*"' "$D/ba.svg" | sed 's/.*y="//; s/"$//' | sort -g | head -1)
+[ -n "$legend_y" ] && [ -n "$top" ] && awk -v l="$legend_y" -v t="$top" 'BEGIN { exit !(l + 12 < t) }'
+ok $? "before/after: the legend (y $legend_y) is above the tallest bar (y $top)"
+A2=$(printf 'xapian-bm25-jieba-分词-检索%.0s' $(seq 3))
+run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$A2=$DEMO/runs/bm25.trec" \
+    --run "dense-retriever-with-a-long-name=$DEMO/runs/dense.trec" --journal-dir "$D/j" --what figure-before-after -o "$D/edge.svg"
+if command -v rsvg-convert > /dev/null && command -v python3 > /dev/null; then
+    rsvg-convert -o "$D/edge.png" "$D/edge.svg" && rsvg-convert -o "$D/hedge.png" "$D/hist.svg" &&
+        python3 "$SRCDIR/tests/tools/png_edges.py" "$D/edge.png" "$D/hedge.png" > "$D/edges"
+    ok $? "long run names (CJK too) and the histogram's labels: nothing drawn on the edges of the rendered canvas ($(tr '\n' ' ' < "$D/edges"))"
+else
+    ok 0 "# SKIP rendering the edges needs rsvg-convert and python3"
+fi
+
 # a run named by its TREC tag, which holds an invalid byte: U+FFFD in the SVG, which stays XML
 sed 's/[^ ]*$/bm\o37725/' "$DEMO/runs/bm25.trec" > "$D/badtag.trec"
 run export --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "$D/badtag.trec" \
@@ -90,6 +119,16 @@ printf 'v\nv\nv\n:snapshot %s/pm\n' "$D" > "$D/mscript"
 grep -q "^N  *base  *undefined" "$D/pm" && grep -q "^ *after  *undefined" "$D/pm"
 ok $? "the plot view says undefined for it too"
 
+# the terminal's before/after bars: a long run name is shortened by what tells it apart, never run
+# into "base" ("xapian-bm25-jibase"), and a legend names it whole
+printf 'v\nv\nv\n:snapshot %s/tp\n' "$D" > "$D/tscript"
+"$RETRIAGE" --queries "$DEMO/queries.tsv" --qrels "$DEMO/qrels.trec" --run "xapian-bm25-jieba=$DEMO/runs/bm25.trec" \
+    --run "xapian-bm25-jieba-tfidf=$DEMO/runs/dense.trec" --journal-dir "$D/jt" --annotator plot --script "$D/tscript" \
+    --size 80x16 > /dev/null 2> "$D/uierr"
+grep -q '^…jieba  *base ' "$D/tp" && grep -q '^…jieba-tfidf  *base ' "$D/tp" && ! grep -q 'jibase\|[^ ]base' "$D/tp" &&
+    grep -q 'runs: …jieba.=.xapian-bm25-jieba  *…jieba-tfidf.=.xapian-bm25-jieba-tfidf' "$D/tp"
+ok $? "the plot view at 80 columns: long run names shortened apart from base, and named in a legend"
+
 # refusals
 fails 1 "the figures are written as svg" "a figure in another format is refused" export "$@" --what figure-delta --format tsv
 fails 1 "figure-delta compares two runs" "figure-delta of a run with itself" export "$@" --what figure-delta --runs bm25,bm25
@@ -103,5 +142,7 @@ has_text "bm25 − dense, RR@10 per query (34 queries, sorted)" "$D/p1" && has_t
     has_text "bm25: RR@10 per query (34 queries)" "$D/p2" && has_text "RR@10 before and after the relabels" "$D/p3" &&
     grep -q "after .* 0.4637" "$D/p3" && ! grep -q "after .* 0.4637" "$D/p4"
 ok $? "v opens the difference plot, then the histogram and the before/after bars, which follow a relabel"
+awk 'NR > 3 && /bins\)$/ { done = 1 } NR > 3 && !done { n++; if (substr($0, 1, 8) !~ /^ *[0-9]+ *$/) bad = 1 } END { exit bad || n < 5 }' "$D/p2"
+ok $? "the histogram's axis counts queries in whole numbers"
 
 done_testing
