@@ -518,7 +518,7 @@ int act_reverse(app *a, const char *arg)
     (void)arg;
     l->sort_desc = !l->sort_desc;
     app_rows_to_top(a);
-    app_message(a, 0, "sort %s", l->sort_desc ? "descending" : "ascending");
+    sort_message(a);   /* which end comes first now, in the words :sort used */
     return 0;
 }
 

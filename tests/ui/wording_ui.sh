@@ -71,4 +71,12 @@ pairs=$(awk '{ if (!seen[$1 " " $3]++) n++ } END { print n }' "$R"/*.trec)
 grep -q "^[0-9]* of $pairs query-passage pairs contain \"冬奥\" (the rankings of 34 listed queries)$" "$D/echo" &&
     sed -n 2p "$D/g1" | grep -q "^\"冬奥\": [0-9]* of the $pairs query-passage pairs ranked for 34 listed queries"
 report_ui $? ":grep says query-passage pairs ($pairs of them ranked), in the status line and the header" "$D/g1"
+# (b) the status line says which end of a sort comes first, and S says the other
+printf ':sort delta\nS\n:sort tags\nS\n:sort qid\nS\n' > "$D/s"
+"$RETRIAGE" --demo --journal-dir "$D/j" --annotator w --script "$D/s" --size 80x24 --echo > "$D/echo" 2> "$D/err"
+printf '%s\n' "sorted by delta, the largest difference first (a loss before a gain of the same size)" \
+    "sorted by delta, the smallest difference first" "sorted by tags, the most first" "sorted by tags, the fewest first" \
+    "sorted by qid" "sorted by qid, descending" > "$D/want"
+cmp -s "$D/want" "$D/echo"
+report_ui $? ":sort delta, :sort tags and S say which end comes first" "$D/echo"
 done_testing
