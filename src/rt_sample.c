@@ -92,7 +92,10 @@ int rt_condition_holds(const rt_session *s, const rt_condition *c, uint32_t qid)
             rt_live_value(s->live, c->a, qid, c->measure, &va);
             rt_live_value(s->live, c->b, qid, c->measure, &vb);
         }
-        return c->kind == RT_COND_WORSE ? va < vb - c->min_delta : va > vb + c->min_delta;
+        /* "worse by at least MIN": a difference of exactly MIN counts (1 against 0.5 is worse by
+         * 0.5), to the 1e-9 the values are exact to; ties never count, MIN 0 or not */
+        double d = c->kind == RT_COND_WORSE ? vb - va : va - vb;
+        return d > 0 && d >= c->min_delta - 1e-9;
     }
     case RT_COND_ZERO: {
         double v = 0;

@@ -14,8 +14,8 @@
 typedef enum rt_cond_kind {
     RT_COND_ALL = 0,   /* "all": every judged query */
     RT_COND_NOTOP,     /* "notop K RUN": no relevant passage in the top K of RUN */
-    RT_COND_WORSE,     /* "worse A B [MIN]": A below B by more than MIN (default 0) */
-    RT_COND_BETTER,    /* "better A B [MIN]": A above B by more than MIN */
+    RT_COND_WORSE,     /* "worse A B [MIN]": A below B, by at least MIN when given */
+    RT_COND_BETTER,    /* "better A B [MIN]": A above B, by at least MIN when given */
     RT_COND_TAGGED,    /* "tagged": at least one tag */
     RT_COND_UNTAGGED,  /* "untagged" */
     RT_COND_ZERO,      /* "zero RUN": RUN scores 0 on the measure (the query list's: its f) */
@@ -26,7 +26,7 @@ typedef enum rt_cond_kind {
 typedef struct rt_condition {
     rt_cond_kind kind;
     size_t k, a, b;    /* a, b: run indices */
-    double min_delta;  /* worse / better: by more than this */
+    double min_delta;  /* worse / better: by at least this (and by something) */
     size_t measure;    /* worse / better compare this workspace measure ((size_t)-1: RR@10, as
                           :sample has always done; the query list sets its own) */
 } rt_condition;

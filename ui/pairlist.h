@@ -57,4 +57,20 @@ void pairlist_header(app *a, int y, const char *keys, const char *fmt, ...) __at
  * range and on screen first. */
 void pairlist_draw(app *a, const pairlist_ops *o, int y, size_t rows);
 
+/* The columns of a row that shows a pair with its query (a package, a review sample): widths in
+ * display columns of the qid, the query's text and the pid; the passage's start takes the rest. */
+typedef struct pairlist_cols {
+    int qid, query, pid;
+} pairlist_cols;
+
+/* Works out c for o's rows drawn in w columns: the qid and pid columns as wide as the widest id
+ * (capped), the query's as wide as its longest text but at most 2/5 of what the ids leave, so
+ * that the passage's start keeps the larger share. */
+void pairlist_columns(app *a, const pairlist_ops *o, int w, pairlist_cols *c);
+
+/* Draws, from (y, x) to the right edge, the qid, the query's text and the pid fitted to c (by
+ * display width, sanitised: both come from files), then the passage's start with the query's
+ * terms highlighted. */
+void pairlist_draw_pair(app *a, int y, int x, const pairlist_cols *c, uint32_t qid, uint32_t pid, term_role role);
+
 #endif

@@ -124,9 +124,8 @@ static void draw(app *a, int top, int height)
     }
     const rt_team_agreement *r = g->r;
     char b1[32], b2[32], b3[32];
-    draw_fmt(y++, 0, a->cols, ROLE_DIM, "Fleiss' kappa %s on %zu pairs all judged | Krippendorff's alpha %s on %zu "
-             "judged pairs (undef: every label the same, or nothing to compare)",
-             fmt_k(&r->fleiss, b1, sizeof b1), r->fleiss.items, fmt_k(&r->alpha, b2, sizeof b2), r->units);
+    int overall = y++;   /* drawn after the rows: whether an "undef" showed is known then */
+    int undef = !r->fleiss.defined || !r->alpha.defined;
     /* one row a pair of annotators: judged, observed, kappa, then each category's kappa */
     size_t nrows = r->npairs + 1, rows = height > 3 ? (size_t)(height - 3) : 0;
     size_t maxscroll = nrows > rows ? nrows - rows : 0;
@@ -149,14 +148,23 @@ static void draw(app *a, int top, int height)
             snprintf(obs, sizeof obs, "%7s", "-");
         x = draw_fmt(y, 0, a->cols, ROLE_NORMAL, "%-25.25s %6zu %s %s", names, p->relevance.items, obs,
                      fmt_k(&p->relevance, b1, sizeof b1));
-        if (a->s->ws->graded)
+        undef |= !p->relevance.defined;
+        if (a->s->ws->graded) {
             x += draw_fmt(y, x, a->cols - x, ROLE_NORMAL, " %s %s", fmt_k(&p->linear, b2, sizeof b2),
                           fmt_k(&p->quadratic, b3, sizeof b3));
+            undef |= !p->linear.defined || !p->quadratic.defined;
+        }
         x += draw_fmt(y, x, a->cols - x, ROLE_NORMAL, "  %6zu", p->tag_items);
-        for (size_t c = 0; c < tax->ncats && x + 8 <= a->cols; c++)
+        for (size_t c = 0; c < tax->ncats && x + 8 <= a->cols; c++) {
             x += draw_fmt(y, x, 8, ROLE_NORMAL, " %s", fmt_k(&p->category[c], b1, sizeof b1));
+            undef |= !p->category[c].defined;
+        }
         y++;
     }
+    draw_fmt(overall, 0, a->cols, ROLE_DIM, "Fleiss' kappa %s on %zu pairs all judged | Krippendorff's alpha %s on %zu "
+             "judged pairs", fmt_k(&r->fleiss, b1, sizeof b1), r->fleiss.items, fmt_k(&r->alpha, b2, sizeof b2), r->units);
+    if (undef && y < top + height)   /* below the rows, apart from the figures it is not about */
+        draw_fmt(y, 0, a->cols, ROLE_DIM, "undef: every label the same, or nothing to compare");
 }
 
 const view_ops view_agree_ops = {.name = "agreement", .draw = draw, .state_size = sizeof(struct agree_view),

@@ -12,7 +12,9 @@
 #include "app.h"
 #include "actions.h"
 #include "draw.h"
+#include "list.h"
 #include "rt_mem.h"
+#include "rt_text.h"
 #include "view.h"
 
 #define MIN_COL_W 28
@@ -159,6 +161,19 @@ static void prefetch_cells(app *a, uint32_t q, size_t ncol, size_t rows, size_t 
     free(pids);
 }
 
+/* Run r's value on query q of the list's measure, with its name ("RR 0.50"): the figure the list
+ * beside it shows (a fixed RR@10 here disagreed with a DBQA list's RR). */
+static void measure_text(app *a, size_t r, uint32_t q, char *buf, size_t n)
+{
+    size_t m = list_state(a)->measure;
+    const rt_measure *ms = &a->s->ws->ms[m];
+    double v;
+    if (!rt_live_value(a->s->live, r, q, m, &v))
+        snprintf(buf, n, "%s -", ms->name);
+    else
+        snprintf(buf, n, rt_measure_is_sum(ms) ? "%s %.0f" : "%s %.2f", ms->name, v);
+}
+
 static void draw(app *a, int top, int height)
 {
     struct compare_view *cv = compare_state(a);
@@ -180,9 +195,10 @@ static void draw(app *a, int top, int height)
         size_t r = cv->col_off + c;
         int x = (int)c * colw, w = c + 1 == ncol ? a->cols - x : colw - 1;
         size_t fr = rt_session_first_rel(a->s, r, q);
-        char h[160];
-        int n = fr ? snprintf(h, sizeof h, "%s%s first@%zu RR@10 %.2f", r == a->col ? ">" : " ",
-                              rt_run_name(ws->runs[r].run), fr, rt_session_rr10(a->s, r, q))
+        char h[160], val[64];
+        measure_text(a, r, q, val, sizeof val);
+        int n = fr ? snprintf(h, sizeof h, "%s%s first@%zu %s", r == a->col ? ">" : " ", rt_run_name(ws->runs[r].run),
+                              fr, val)
                    : snprintf(h, sizeof h, "%s%s no relevant", r == a->col ? ">" : " ",
                               rt_run_name(ws->runs[r].run));
         if (n < 0 || (size_t)n >= sizeof h)   /* a long run name: what was written */
@@ -265,19 +281,80 @@ static void side(app *a, int d)
         a->col++;
 }
 
-/* The legend of the focused column's cells. */
+/* Appends seg to the legend in buf (o bytes, *w columns used) when it fits in cols; 0 when not. */
+static int legend_add(char *buf, size_t len, size_t *o, size_t *w, int cols, const char *seg)
+{
+    size_t sl = strlen(seg), sw = rt_text_width(seg, sl);
+    if (*w + sw > (size_t)cols || *o + sl + 1 > len)
+        return 0;
+    memcpy(buf + *o, seg, sl + 1);
+    *o += sl;
+    *w += sw;
+    return 1;
+}
+
+/* "  ranks in dense/rerank": what the a/b numbers of a cell are, the other runs by name; shortest
+ * distinguishing forms (…jieba) when the full names would not leave room in room columns. */
+static void ranks_segment(app *a, int room, char *seg, size_t n)
+{
+    const rt_workspace *ws = a->s->ws;
+    size_t k = ws->nruns > 1 ? ws->nruns - 1 : 1;
+    const char **names = rt_reallocarray(NULL, k, sizeof *names);
+    size_t m = 0, full = 0;
+    for (size_t r = 0; r < ws->nruns; r++)
+        if (r != a->col) {
+            names[m] = rt_run_name(ws->runs[r].run);
+            full += rt_text_width(names[m], strlen(names[m])) + 1;
+            m++;
+        }
+    char **shown = NULL;
+    int each = (room - 11 - (int)m) / (int)(m ? m : 1);
+    if (m && (int)full - 1 + 11 > room) {   /* (full counts a slash after the last name too) */
+        shown = rt_reallocarray(NULL, m, sizeof *shown);
+        rt_text_short_names(names, m, (size_t)(each > 4 ? each : 4), shown);
+    }
+    size_t o = (size_t)snprintf(seg, n, "  ranks in ");
+    for (size_t i = 0; i < m && o < n; i++)
+        o += (size_t)snprintf(seg + o, n - o, "%s%s", i ? "/" : "", shown ? shown[i] : names[i]);
+    for (size_t i = 0; shown && i < m; i++)
+        free(shown[i]);
+    free(shown);
+    free(names);
+}
+
+/* The legend of the focused column's cells, in what fits the status line: the run and what a
+ * cell's marks and numbers mean first, then as many of the keys as fit (? lists them all). At
+ * 80 columns the keys came first and "ranks in …", what explains a cell's 4/1, was cut. */
 static void legend(app *a, char *buf, size_t len)
 {
-    char tag[16], rel[16], nrel[16], undo[16], open[16];
-    size_t o = (size_t)snprintf(buf, len, " run %s  +/-/? judged  [keys] tags  %s tag  %s/%s relabel  %s undo  ranks in ",
-                                rt_run_name(a->s->ws->runs[view_focused_run(a)].run),
-                                app_tag_keys(a, tag, sizeof tag), actions_keys_of("relevant", rel, sizeof rel),
-                                actions_keys_of("not-relevant", nrel, sizeof nrel), actions_keys_of("undo", undo, sizeof undo));
-    for (size_t r = 0, k = 0; r < a->s->ws->nruns && o + 64 < len; r++)
-        if (r != a->col)
-            o += (size_t)snprintf(buf + o, len - o, "%s%s", k++ ? "/" : "", rt_run_name(a->s->ws->runs[r].run));
-    if (o + 1 < len)   /* long run names fill the line: the rest is cut */
-        snprintf(buf + o, len - o, "  %s passage", actions_keys_of("open", open, sizeof open));
+    char seg[512], tag[16], rel[16], nrel[16], undo[16], open[16];
+    size_t o = 0, w = 0;
+    buf[0] = 0;
+    snprintf(seg, sizeof seg, " run %s", rt_run_name(a->s->ws->runs[view_focused_run(a)].run));
+    if (!legend_add(buf, len, &o, &w, a->cols, seg)) {   /* a name longer than the line: cut */
+        snprintf(buf, len, "%s", seg);
+        return;
+    }
+    if (a->s->ws->nruns > 1) {
+        ranks_segment(a, a->cols - (int)w, seg, sizeof seg);
+        if (!legend_add(buf, len, &o, &w, a->cols, seg))
+            return;
+    }
+    snprintf(seg, sizeof seg, "  +/-/? judged  [keys] tags");
+    if (!legend_add(buf, len, &o, &w, a->cols, seg))
+        return;
+    snprintf(seg, sizeof seg, "  %s tag", app_tag_keys(a, tag, sizeof tag));
+    if (!legend_add(buf, len, &o, &w, a->cols, seg))
+        return;
+    snprintf(seg, sizeof seg, "  %s/%s relabel", actions_keys_of("relevant", rel, sizeof rel),
+             actions_keys_of("not-relevant", nrel, sizeof nrel));
+    if (!legend_add(buf, len, &o, &w, a->cols, seg))
+        return;
+    snprintf(seg, sizeof seg, "  %s undo", actions_keys_of("undo", undo, sizeof undo));
+    if (!legend_add(buf, len, &o, &w, a->cols, seg))
+        return;
+    snprintf(seg, sizeof seg, "  %s passage", actions_keys_of("open", open, sizeof open));
+    legend_add(buf, len, &o, &w, a->cols, seg);
 }
 
 const view_ops view_compare_ops = {

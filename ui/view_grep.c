@@ -27,7 +27,7 @@ struct grep_view {
     grep_hit *hit;
     size_t n, cap;
     pairlist list;
-    size_t queries, passages;   /* searched */
+    size_t queries, passages;   /* searched: queries, and (query, passage) pairs */
 };
 
 static struct grep_view *grep_state(app *a) { return view_state(a, VIEW_GREP); }
@@ -107,8 +107,9 @@ int act_grep(app *a, const char *arg)
     }
     free(seen);
     app_push(a, VIEW_GREP);
-    app_message(a, g->n ? 0 : 1, "%zu of %zu passages contain \"%s\" (the rankings of %zu listed queries)", g->n,
-                g->passages, g->text, g->queries);
+    /* both counts are (query, passage) pairs: a passage ranked for two queries is searched twice */
+    app_message(a, g->n ? 0 : 1, "%zu of %zu query-passage pairs contain \"%s\" (the rankings of %zu listed queries)",
+                g->n, g->passages, g->text, g->queries);
     return 0;
 }
 
@@ -159,8 +160,8 @@ static const pairlist_ops pairs = {.list = list, .count = count, .pair = pair, .
 static void draw(app *a, int top, int height)
 {
     struct grep_view *g = grep_state(a);
-    draw_fmt(top, 0, a->cols, ROLE_HEADER, "\"%s\": %zu passages of the %zu ranked for %zu listed queries (Enter opens one)",
-             g->text, g->n, g->passages, g->queries);
+    draw_fmt(top, 0, a->cols, ROLE_HEADER, "\"%s\": %zu of the %zu query-passage pairs ranked for %zu listed queries "
+             "(Enter opens one)", g->text, g->n, g->passages, g->queries);
     int rows = height - 1;
     if (!g->n || rows < 1) {
         const char *m = "No passage the runs rank for the listed queries contains it.";

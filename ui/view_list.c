@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,8 +333,11 @@ static int row_cmp(const void *x, const void *y, void *ctx)
         break;
     }
     case SORT_DELTA: {
-        double d = delta_of(a, i), e = delta_of(a, j);
-        c = d < e ? -1 : d > e;
+        /* by the size of the difference, whichever run wins: the pair's order does not say which
+         * is the baseline, and the queries the runs disagree on most are what one looks at
+         * first. At equal size a loss of A (Δ < 0) counts as the larger (it comes first). */
+        double d = delta_of(a, i), e = delta_of(a, j), ad = fabs(d), ae = fabs(e);
+        c = ad < ae ? -1 : ad > ae ? 1 : d > e ? -1 : d < e;
         break;
     }
     case SORT_JUDGED:
@@ -404,6 +408,32 @@ int act_search(app *a, const char *arg)
     return 0;
 }
 
+/* The direction a key sorts in when none is asked for: the useful end first — the largest
+ * differences (delta), the most tags — else ascending (a run: its worst queries first). */
+static int sort_default_desc(sort_key key)
+{
+    return key == SORT_DELTA || key == SORT_TAGS;
+}
+
+/* Says what the list is sorted by, and for delta and tags which end comes first in words. */
+static void sort_message(app *a)
+{
+    struct list_state *l = list_state(a);
+    const rt_workspace *ws = a->s->ws;
+    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
+                           l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
+    const char *dir = l->sort_desc ? ", descending" : "";
+    if (l->sort == SORT_DELTA)
+        dir = l->sort_desc ? ", the largest difference first (a loss before a gain of the same size)"
+                           : ", the smallest difference first";
+    else if (l->sort == SORT_TAGS)
+        dir = l->sort_desc ? ", the most first" : ", the fewest first";
+    if (l->sort == SORT_RUN)
+        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[l->sort_run].run), dir);
+    else
+        app_message(a, 0, "sorted by %s%s", names[l->sort], dir);
+}
+
 static int set_sort(app *a, const char *key)
 {
     struct list_state *l = list_state(a);
@@ -450,6 +480,7 @@ int act_sort(app *a, const char *arg)
             l->sort = SORT_ORDER;
         else
             l->sort = (sort_key)(l->sort + 1);
+        l->sort_desc = l->sort != SORT_RUN && sort_default_desc(l->sort);   /* (a run: as it was) */
     } else {
         char key[128], dir[16] = "";
         if (sscanf(arg, "%127s %15s", key, dir) < 1 || set_sort(a, key) != 0)
@@ -458,16 +489,10 @@ int act_sort(app *a, const char *arg)
             app_message(a, 1, "sort direction is asc or desc, not \"%s\"", dir);
             return -1;
         }
-        l->sort_desc = strcmp(dir, "desc") == 0;
+        l->sort_desc = *dir ? strcmp(dir, "desc") == 0 : l->sort != SORT_RUN && sort_default_desc(l->sort);
     }
     app_rows_to_top(a);
-    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
-                           l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
-    if (l->sort == SORT_RUN)
-        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[l->sort_run].run),
-                    l->sort_desc ? ", descending" : "");
-    else
-        app_message(a, 0, "sorted by %s%s", names[l->sort], l->sort_desc ? ", descending" : "");
+    sort_message(a);
     return 0;
 }
 
@@ -475,7 +500,6 @@ int act_sort(app *a, const char *arg)
 int act_sort_by(app *a, sort_key key, size_t run)
 {
     struct list_state *l = list_state(a);
-    const rt_workspace *ws = a->s->ws;
     if (l->sort == key && (key != SORT_RUN || l->sort_run == run))
         l->sort_desc = !l->sort_desc;
     else {
@@ -484,13 +508,7 @@ int act_sort_by(app *a, sort_key key, size_t run)
         l->sort_desc = key == SORT_RUN || key == SORT_DELTA || key == SORT_JUDGED || key == SORT_TAGS;
     }
     app_rows_to_top(a);
-    const char *names[] = {"workspace order", "qid", "query text", "run", "delta", "judged", "tags",
-                           l->contrast == 2 ? "Jaccard@10 of the delta runs" : "RBO of the delta runs"};
-    if (key == SORT_RUN)
-        app_message(a, 0, "sorted by %s of %s%s", ws->ms[l->measure].name, rt_run_name(ws->runs[run].run),
-                    l->sort_desc ? ", descending" : "");
-    else
-        app_message(a, 0, "sorted by %s%s", names[key], l->sort_desc ? ", descending" : "");
+    sort_message(a);
     return 0;
 }
 
@@ -500,7 +518,7 @@ int act_reverse(app *a, const char *arg)
     (void)arg;
     l->sort_desc = !l->sort_desc;
     app_rows_to_top(a);
-    app_message(a, 0, "sort %s", l->sort_desc ? "descending" : "ascending");
+    sort_message(a);   /* which end comes first now, in the words :sort used */
     return 0;
 }
 

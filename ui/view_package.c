@@ -22,6 +22,7 @@ struct package_view {
     size_t *rows, nrows;             /* indices into the package's pairs */
     pairlist list;
     size_t nwrong;                   /* rows marked wrong by a reviewer (they come first) */
+    pairlist_cols cols;              /* worked out at each draw (the screen's width may change) */
 };
 
 static struct package_view *package_state(app *a) { return view_state(a, VIEW_PACKAGE); }
@@ -144,8 +145,8 @@ int act_judge_not_relevant(app *a, const char *arg)
     return judge(a, 0);
 }
 
-/* Row i: the annotator's decision, the pair, "wrong" when a reviewer marked it so, the passage's
- * start. */
+/* Row i: the annotator's decision, "wrong" when a reviewer marked it so, the pair with its query's
+ * text, the passage's start. */
 static void draw_row(app *a, int y, size_t i, int focused)
 {
     const rt_package *p = package(a);
@@ -157,9 +158,9 @@ static void draw_row(app *a, int y, size_t i, int focused)
     size_t wrong = i - k->list.top < k->nwrong || i < k->nwrong ? wrong_marks(a, p, j) : 0;
     term_role role = focused ? ROLE_SELECTED : ROLE_NORMAL;
     rt_workspace *ws = a->s->ws;
-    int x = draw_fmt(y, 0, a->cols, role, "%c %-10.10s %-14.14s %-8s ", !l ? '?' : l->grade >= ws->level ? '+' : '-',
-                     rt_strtab_str(ws->qids, p->qids[j]), rt_strtab_str(ws->pids, p->pids[j]), wrong ? "wrong" : "");
-    app_draw_passage_of(a, y, x, a->cols - x, p->qids[j], p->pids[j], role);
+    int x = draw_fmt(y, 0, a->cols, role, k->nwrong ? "%c %-5s " : "%c ",
+                     !l ? '?' : l->grade >= ws->level ? '+' : '-', wrong ? "wrong" : "");
+    pairlist_draw_pair(a, y, x, &k->cols, p->qids[j], p->pids[j], role);
 }
 
 static void draw(app *a, int top, int height)
@@ -177,6 +178,7 @@ static void draw(app *a, int top, int height)
     pairlist_header(a, top, "+ relevant  - not relevant  1-9 tag  N note  x next unjudged  Enter passage",
                     "package %s for %s | you judged %zu/%zu | status %s%s", p->name, p->annotator, mine, p->n,
                     s->status, k->nwrong ? " | marked wrong by a reviewer: first" : "");
+    pairlist_columns(a, &pairs, a->cols - (k->nwrong ? 8 : 2), &k->cols);
     pairlist_draw(a, &pairs, top + 2, height > 2 ? (size_t)(height - 2) : 0);
 }
 

@@ -13,13 +13,19 @@
 #include "draw.h"
 #include "pairlist.h"
 #include "rt_mem.h"
+#include "rt_text.h"
 #include "team.h"
 #include "view.h"
+
+/* The annotator's decision: a grade and category ids ("1 entity,numeral"), cut past this. */
+enum { REVIEW_DEC_MAX = 12 };
 
 struct review_view {
     char name[256];
     size_t *idx, n;             /* the sample: indices into the package's pairs */
     pairlist list;
+    pairlist_cols cols;         /* worked out at each draw (the screen's width may change) */
+    int decw;                   /* the decision column's width, as wide as the widest shown */
 };
 
 static struct review_view *review_state(app *a) { return view_state(a, VIEW_REVIEW); }
@@ -132,8 +138,8 @@ int act_review_clear(app *a, const char *arg)
     return mark(a, "");
 }
 
-/* Row i: the reviewer's mark (stale when the decision changed since), the pair, the annotator's
- * decision, the passage's start. */
+/* Row i: the reviewer's mark (stale when the decision changed since), the annotator's decision,
+ * the pair with its query's text, the passage's start. */
 static void draw_row(app *a, int y, size_t i, int focused)
 {
     const rt_package_state *s = state(a);
@@ -149,10 +155,12 @@ static void draw_row(app *a, int y, size_t i, int focused)
         snprintf(dec, sizeof dec, "-");
     const char *shown = !mk ? "" : !rt_package_review_holds(team_of(a), s, p->qids[j], p->pids[j], mk) ? "stale"
                         : mk->correct ? "correct" : "WRONG";
-    rt_workspace *ws = a->s->ws;
-    int x = draw_fmt(y, 0, a->cols, role, "%-7s %-10.10s %-14.14s %-18.18s ", shown,
-                     rt_strtab_str(ws->qids, p->qids[j]), rt_strtab_str(ws->pids, p->pids[j]), dec);
-    app_draw_passage_of(a, y, x, a->cols - x, p->qids[j], p->pids[j], role);
+    int x = draw_fmt(y, 0, a->cols, role, "%-7s ", shown);
+    int decw = review_state(a)->decw;
+    draw_text(y, x, decw, dec, strlen(dec), role, NULL);   /* category ids come from a file */
+    x += decw;
+    draw_fill(y, x++, 1, role);
+    pairlist_draw_pair(a, y, x, &review_state(a)->cols, p->qids[j], p->pids[j], role);
 }
 
 static void draw(app *a, int top, int height)
@@ -164,9 +172,15 @@ static void draw(app *a, int top, int height)
         return;
     }
     const rt_package *p = s->p;
-    size_t done = 0, good = 0;
+    size_t done = 0, good = 0, ann = rt_team_find(team_of(a), p->annotator);
+    v->decw = 1;
     for (size_t i = 0; i < v->n; i++) {
         uint32_t q = p->qids[v->idx[i]], pid = p->pids[v->idx[i]];
+        char dec[128];
+        if (ann != (size_t)-1) {
+            size_t dw = rt_text_width(team_decision_text(a, ann, q, pid, dec, sizeof dec), strlen(dec));
+            v->decw = dw > REVIEW_DEC_MAX ? REVIEW_DEC_MAX : dw > (size_t)v->decw ? (int)dw : v->decw;
+        }
         const rt_review *r = rt_annot_review(a->s->annot, q, pid, p->name);
         int holds = rt_package_review_holds(team_of(a), s, q, pid, r);   /* a stale mark: to do again */
         done += holds;
@@ -178,6 +192,7 @@ static void draw(app *a, int top, int height)
     pairlist_header(a, top, "c correct  w wrong  0 withdraw the mark  x next unreviewed  Enter passage",
                     "review of %s by %s | you: %zu/%zu reviewed, %zu correct | package mean %s, %s", p->name,
                     p->annotator, done, v->n, good, mean, s->status);
+    pairlist_columns(a, &pairs, a->cols - 8 - v->decw - 1, &v->cols);
     pairlist_draw(a, &pairs, top + 2, height > 2 ? (size_t)(height - 2) : 0);
 }
 

@@ -75,13 +75,13 @@ ui 140x42 'b\n:snapshot '"$S"'.b0\n'
 grep -q "…jieba@5 .*…bigram@5 .*sklearn-…@5 .*fused-rrf@5" "$S.b0"
 ok $? "140x42: the breakdown shows the four runs"
 
-# a sort starts at the top: the first row holds the largest delta
+# a sort starts at the top: the first row holds the largest delta (in size: a loss or a gain)
 for size in 80x24 140x42; do
     ui $size ':sort delta desc\n:snapshot '"$S"'.d\n'
-    awk 'NR > 2 && $1 ~ /^q[0-9]/ { for (i = NF; i > 0; i--) if ($i ~ /^[+-][0-9]\.[0-9][0-9]$/) { print $i; break } }' "$S.d" > "$D/deltas"
+    awk 'NR > 2 && $1 ~ /^q[0-9]/ { for (i = NF; i > 0; i--) if ($i ~ /^[+-][0-9]\.[0-9][0-9]$/) { print substr($i, 2); break } }' "$S.d" > "$D/deltas"
     first=$(head -1 "$D/deltas"); max=$(sort -gr "$D/deltas" | head -1)
     [ -n "$first" ] && [ "$first" = "$max" ]
-    ok $? "$size: after :sort delta desc the first row shown has the largest delta ($first, max $max)"
+    ok $? "$size: after :sort delta desc the first row shown has the largest delta in size ($first, max $max)"
 done
 
 # names and ids far longer than a line (600-byte run names, 300-byte qid and pids, one pid not in

@@ -51,13 +51,13 @@ for size in 80x24 140x42; do
     ! grep -q NEEDLE "$D/l0" && grep -q "NEEDLE" "$D/l1" && [ "$(matched "$D/l1")" -eq 6 ]
     ok $? "$size: in a long passage the view scrolls to the match"
     ui $size ':grep 冬奥\n:snapshot '"$D"'/g1 attrs\n<Down>\n<Enter>\n:snapshot '"$D"'/g2 attrs\n'
-    grep -q "^$want of [0-9]* passages contain \"冬奥\" (the rankings of 34 listed queries)" "$D/echo"
+    grep -q "^$want of [0-9]* query-passage pairs contain \"冬奥\" (the rankings of 34 listed queries)" "$D/echo"
     ok $? "$size: :grep 冬奥 finds the $want (query, passage) pairs the files hold"
     pid=$(sed -n 4p "$D/g1" | awk '{ print $2 }')
     head -1 "$D/g2" | grep -q "— passage —" && grep -q "^passage $pid " "$D/g2" && [ "$(matched "$D/g2")" -ge 2 ]
     ok $? "$size: Enter opens the second hit's passage ($pid) with the match highlighted"
     ui $size ':filter notop 5 bm25\n:grep 冬奥\n'
-    grep -q "passages contain \"冬奥\" (the rankings of [0-9]* listed queries)" "$D/echo" &&
+    grep -q "query-passage pairs contain \"冬奥\" (the rankings of [0-9]* listed queries)" "$D/echo" &&
         ! grep -q "(the rankings of 34 listed queries)" "$D/echo"
     ok $? "$size: :grep searches only the listed queries"
 done

@@ -137,12 +137,12 @@ report_ui $? "R opens the review sample; c and w mark the pairs" "$D/r2"
 grep -q "^pkg-001	alice	4	4	2	1	rev1 0.5000 (1/2)	0.5	revise$" "$D/rr"
 report_ui $? "review-report: rev1's accuracy 0.5 on the sample, below 0.93: revise" "$D/rr"
 ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
-sed -n 4p "$D/p3" | grep -q "^- q1  *p1  *wrong"
+sed -n 4p "$D/p3" | grep -q "^- wrong q1  *first query  *p1 "
 report_ui $? "back to alice: the pair the reviewer marked wrong comes first" "$D/p3"
 # alice revises the pair marked wrong: rev1's mark on it no longer holds (stale, to do again)
 ui alice ':label q1 p1 1\n'
 ui rev1 ':review pkg-001\n:snapshot '"$D"'/r3\n'
-grep -q "you: 1/2 reviewed, 1 correct" "$D/r3" && grep -q "^stale  *q1  *p1 " "$D/r3"
+grep -q "you: 1/2 reviewed, 1 correct" "$D/r3" && grep -q "^stale  *1  *q1  *first query  *p1 " "$D/r3"
 report_ui $? "alice changes a reviewed decision: the reviewer sees that mark stale, the pair to review again" "$D/r3"
 "$RETRIAGE" review-report "${WS[@]}" --reviewers 1 > "$D/rr2" 2> /dev/null
 grep -q "^pkg-001	alice	4	4	2	1	rev1 1.0000 (1/1)	.*	in review$" "$D/rr2"

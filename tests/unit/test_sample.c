@@ -47,6 +47,10 @@ int main(void)
     ok(holds(s, "notop 1000 B", "q3"), "q3: B ranks no relevant passage");
     ok(holds(s, "worse A B", "q1") && !holds(s, "worse A B", "q2") && !holds(s, "worse A B", "q3"),
        "worse A B: RR@10 1/2 < 1 on q1; 1/3 > 1/6 on q2; 1/4 > 0 on q3");
+    ok(holds(s, "worse A B 0.5", "q1") && !holds(s, "worse A B 0.5000001", "q1") && holds(s, "better B A 0.5", "q1"),
+       "worse A B MIN is by at least MIN: q1's 1 - 1/2 is worse by 0.5 exactly, not by 0.5000001");
+    ok(!holds(s, "worse A A", "q1") && !holds(s, "worse A A 0", "q1") && !holds(s, "better A A 0", "q1"),
+       "a tie is neither worse nor better, MIN 0 or none");
     ok(rt_session_tag(s, RT_OP_TAG, "q2", "p05", "entity", &err) == RT_OK, "tag q2 p05");
     ok(holds(s, "tagged", "q2") && !holds(s, "tagged", "q1") && holds(s, "untagged", "q1"), "tagged / untagged");
     ok(rt_session_label(s, "q1", "p09", 1, 1, &err) == RT_OK && !holds(s, "notop 1 A", "q1"),
