@@ -312,6 +312,9 @@ int cmd_eval(int argc, char **argv)
     size_t nr = (size_t)(argc - run0);
     rt_eval_result **res = rt_calloc(nr, sizeof *res);
     rt_load_opts lo = {.strict = a.ropts.strict};
+    if ((rc = cli_stdin_once_runs("eval", a.dbqa ? a.dbqa : argv[first], a.dbqa ? "--dbqa FILE" : "QRELS",
+                                  argv + run0, nr, a.dbqa ? "SCORES" : "RUN")) != CLI_OK)
+        goto out;
     rt_status st = a.dbqa ? rt_dbqa_load(&dbqa, a.dbqa, qids, pids, &lo, rep, &err)
                           : rt_qrels_load(&qrels, argv[first], a.qfmt, qids, pids, &lo, rep, &err);
     if (st != RT_OK) {
