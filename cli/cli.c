@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -87,6 +88,43 @@ const char *cli_split_run(const char *arg, char **name)
         return arg;
     *name = rt_strndup(arg, (size_t)(eq - arg));
     return eq + 1;
+}
+
+int cli_stdin_once(const char *cmd, const char *const *paths, const char *const *what, size_t n)
+{
+    size_t first = n;
+    for (size_t i = 0; i < n; i++) {
+        if (!paths[i] || strcmp(paths[i], "-") != 0)
+            continue;
+        if (first == n) {
+            first = i;
+            continue;
+        }
+        if (strcmp(what[first], what[i]) == 0)
+            return cli_usage(cmd, "'-' (standard input) is given as %s twice: standard input can be read "
+                             "only once; give the other as a file", what[i]);
+        return cli_usage(cmd, "'-' (standard input) is given as both %s and %s: standard input can be "
+                         "read only once; give the other as a file", what[first], what[i]);
+    }
+    return CLI_OK;
+}
+
+int cli_stdin_once_runs(const char *cmd, const char *judged, const char *judged_what, char *const *runs, size_t n,
+                        const char *run_what)
+{
+    const char **paths = rt_calloc(n + 1, sizeof *paths), **what = rt_calloc(n + 1, sizeof *what);
+    paths[0] = judged;
+    what[0] = judged_what;
+    for (size_t r = 0; r < n; r++) {
+        char *name;
+        paths[r + 1] = cli_split_run(runs[r], &name);
+        what[r + 1] = run_what;
+        free(name);
+    }
+    int rc = cli_stdin_once(cmd, paths, what, n + 1);
+    free(paths);
+    free(what);
+    return rc;
 }
 
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value)

@@ -60,6 +60,15 @@ void cli_print_warnings(const rt_report *rep);
  * not an existing file (paths may contain '='). */
 const char *cli_split_run(const char *arg, char **name);
 
+/* Refuses standard input ("-") named by more than one of the n input paths (NULL: none given),
+ * what[i] naming each ("QRELS", "RUN", "--qrels"): a stream can be read only once, and the second
+ * reader would find it empty. CLI_OK, or CLI_USAGE after saying which two. */
+int cli_stdin_once(const char *cmd, const char *const *paths, const char *const *what, size_t n);
+
+/* cli_stdin_once over judgments (judged, NULL when none) and n [NAME=]RUN arguments. */
+int cli_stdin_once_runs(const char *cmd, const char *judged, const char *judged_what, char *const *runs, size_t n,
+                        const char *run_what);
+
 /* Looks arg up in a name table (rt_names): CLI_OK and *value, or CLI_USAGE after saying
  * "unknown WHAT 'arg' (a, b, …)" with the table's names. */
 int cli_parse_name(const char *cmd, const char *what, const rt_name *table, const char *arg, int *value);

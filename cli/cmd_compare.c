@@ -203,6 +203,9 @@ static int load_facets(const compare_args *a, const rt_strtab *qids, evaluated *
 
 static int from_files(compare_args *a, int argc, char **argv, evaluated *e)
 {
+    int rc = cli_stdin_once_runs("compare", argv[a->first], "QRELS", argv + a->first + 1, (size_t)(argc - a->first - 1), "RUN");
+    if (rc != CLI_OK)
+        return rc;
     rt_err err;
     rt_report *rep = rt_report_new();
     rt_load_opts lo = {.strict = a->c.strict};

@@ -25,10 +25,12 @@
 
 static const char eval_help[] =
     "Usage: retriage eval [OPTIONS] QRELS [NAME=]RUN...\n"
-    "       retriage eval [OPTIONS] --dbqa FILE SCORES...\n"
+    "       retriage eval [OPTIONS] --dbqa FILE [NAME=]SCORES...\n"
     "\n"
     "Evaluates each RUN against QRELS. The mean is over the queries of QRELS: a judged query\n"
     "missing from a run scores 0; run queries without judgments are ignored (trec_eval -c).\n"
+    "NAME= names a run (else its TREC tag or file name). '-' reads QRELS, FILE or one RUN or\n"
+    "SCORES file from standard input (once: '-' given twice is refused).\n"
     "\n"
     "Options:\n"
     CLI_HELP_MEASURES
@@ -312,6 +314,9 @@ int cmd_eval(int argc, char **argv)
     size_t nr = (size_t)(argc - run0);
     rt_eval_result **res = rt_calloc(nr, sizeof *res);
     rt_load_opts lo = {.strict = a.ropts.strict};
+    if ((rc = cli_stdin_once_runs("eval", a.dbqa ? a.dbqa : argv[first], a.dbqa ? "--dbqa FILE" : "QRELS",
+                                  argv + run0, nr, a.dbqa ? "SCORES" : "RUN")) != CLI_OK)
+        goto out;
     rt_status st = a.dbqa ? rt_dbqa_load(&dbqa, a.dbqa, qids, pids, &lo, rep, &err)
                           : rt_qrels_load(&qrels, argv[first], a.qfmt, qids, pids, &lo, rep, &err);
     if (st != RT_OK) {
@@ -324,7 +329,7 @@ int cmd_eval(int argc, char **argv)
     ev = rt_eval_new(judged, qids, pids, a.ms, a.nm, a.level);
     for (size_t r = 0; r < nr; r++) {
         char *name = NULL;   /* [NAME=]RUN, as pool and the workbench take it */
-        const char *path = dbqa ? argv[run0 + (int)r] : cli_split_run(argv[run0 + (int)r], &name);
+        const char *path = cli_split_run(argv[run0 + (int)r], &name);
         rt_run_opts ro = a.ropts;
         ro.name = name;
         struct stat sb;
@@ -333,7 +338,7 @@ int cmd_eval(int argc, char **argv)
             ro.progress_phase = "run";
             ro.progress_total = (uint64_t)sb.st_size;
         }
-        st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, &res[r], &err)
+        st = dbqa ? rt_dbqa_eval_scores(dbqa, ev, path, name, &res[r], &err)
                   : rt_eval_file(ev, path, &ro, &res[r], &err);
         if (ro.progress)
             cli_progress_clear();

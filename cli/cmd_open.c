@@ -41,7 +41,8 @@ static const char open_help_tail[] =
     "  -h, --help              show this help\n"
     "\n"
     "In the workbench, ? lists the keys and : runs commands. Exit status: 0 ok, 1 usage error,\n"
-    "2 input or script error.\n";
+    "2 input or script error (a change already so, e.g. :label to the current grade, is none:\n"
+    "it is said, nothing is journalled, and the script goes on).\n";
 
 static const struct option own_options[] = {
     {"script", required_argument, 0, 's'}, {"size", required_argument, 0, 'z'},

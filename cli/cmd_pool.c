@@ -243,6 +243,8 @@ int cmd_pool(int argc, char **argv)
 {
     pool_args a = {.po = {.rrf_k = RT_POOL_RRF_K}};
     int rc = parse_args(argc, argv, &a);
+    if (rc == CLI_OK)
+        rc = cli_stdin_once_runs("pool", a.qrels_path, "--qrels", argv + a.first_run, (size_t)(argc - a.first_run), "RUN");
     if (rc != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
     rt_err err;

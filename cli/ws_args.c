@@ -152,6 +152,26 @@ int ws_args_handle(ws_args *w, const char *cmd, int c, const char *arg)
     }
 }
 
+/* Refuses standard input named by two of the inputs given as flags. */
+static int stdin_once(const ws_args *w, const char *cmd)
+{
+    const rt_ws_spec *s = &w->spec;
+    const char *one[] = {s->queries, s->collection, s->qrels, s->dbqa, s->facets, s->answers,
+                         s->train_queries, s->train_emb, s->test_emb};
+    const char *what[] = {"--queries", "--collection", "--qrels", "--dbqa", "--facets", "--answers",
+                          "--train-queries", "--train-emb", "--test-emb"};
+    size_t k = sizeof one / sizeof one[0];
+    const char **paths = rt_calloc(k + w->n, sizeof *paths), **whats = rt_calloc(k + w->n, sizeof *whats);
+    for (size_t i = 0; i < k + w->n; i++) {
+        paths[i] = i < k ? one[i] : w->paths[i - k];
+        whats[i] = i < k ? what[i] : "--run";
+    }
+    int rc = cli_stdin_once(cmd, paths, whats, k + w->n);
+    free(paths);
+    free(whats);
+    return rc;
+}
+
 int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv)
 {
     w->spec.measures = w->opts.measures;
@@ -174,7 +194,7 @@ int ws_args_finish(ws_args *w, const char *cmd, int argc, char **argv)
         return cli_usage(cmd, "--dbqa needs at least one --run (a score file aligned with it)");
     if (w->spec.dbqa && (w->spec.qrels || w->spec.queries || w->spec.collection))
         return cli_usage(cmd, "--dbqa holds the queries, passages and labels: no --queries, --collection or --qrels with it");
-    return CLI_OK;
+    return stdin_once(w, cmd);
 }
 
 static char *demo_path(void)

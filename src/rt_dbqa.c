@@ -193,7 +193,7 @@ static rt_status read_scores(const rt_dbqa *d, const char *path, scored *s, rt_e
     return st;
 }
 
-rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *scores_path,
+rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *scores_path, const char *name,
                               rt_eval_result **out, rt_err *err)
 {
     *out = NULL;
@@ -204,9 +204,9 @@ rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *s
         return st;
     }
     qsort(s, d->n, sizeof *s, scored_cmp);
-    char *name = rt_path_stem(scores_path);
-    rt_eval_result *r = rt_eval_begin(ev, name);
-    free(name);
+    char *stem = name ? NULL : rt_path_stem(scores_path);
+    rt_eval_result *r = rt_eval_begin(ev, name ? name : stem);
+    free(stem);
     rt_hit *h = rt_reallocarray(NULL, d->n, sizeof *h);
     for (size_t i = 0; i < d->n;) {
         size_t j = i;

@@ -33,10 +33,11 @@ size_t rt_dbqa_count(const rt_dbqa *d);
 uint32_t rt_dbqa_pid(const rt_dbqa *d, size_t i);
 const char *rt_dbqa_sentence(const rt_dbqa *d, size_t i);
 
-/* Evaluates a score file (one number a line, as many as the DBQA file has lines) with ev, which
- * must have been made for rt_dbqa_qrels(d). Candidates are ranked by score, ties in file order
- * (the NLPCC evaluation's stable sort). The run is named after the score file's stem. */
-rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *scores_path,
+/* Evaluates a score file (one number a line, as many as the DBQA file has lines; "-": standard
+ * input) with ev, which must have been made for rt_dbqa_qrels(d). Candidates are ranked by score,
+ * ties in file order (the NLPCC evaluation's stable sort). The run is named name (copied), or
+ * after the score file's stem when name is NULL. */
+rt_status rt_dbqa_eval_scores(const rt_dbqa *d, const rt_eval *ev, const char *scores_path, const char *name,
                               rt_eval_result **out, rt_err *err);
 
 /* The file as a workspace's inputs, for the workbench: written into folder dir (created) as

@@ -22,6 +22,9 @@ typedef struct rt_err {
 /* rt_err.what: a file named as a journal that is none (its first line is not an operation, and
  * no line is): a team of "every journal in the folder" leaves it out. */
 #define RT_ERR_NOT_JOURNAL 1u
+/* rt_err.what: a change (RT_EUSAGE) refused because it is already so: nothing to do, nothing
+ * written. A workbench reports it and goes on (a script run twice must run to its end). */
+#define RT_ERR_NOOP 2u
 
 /* Sets err (which may be NULL) to status and a printf-style message, what 0; returns status. */
 rt_status rt_err_set(rt_err *err, rt_status status, const char *fmt, ...)

@@ -107,28 +107,62 @@ static int is_grade(const rt_field *f)
     return rt_num_parse_int32(f->s, f->len, &g) == RT_NUM_OK;
 }
 
-/* Chooses the format in which every one of the first DETECT_LINES record lines parses: DuReader
- * JSON when they start with '{'; TSV (qid<TAB>pid[<TAB>grade], one column count throughout) when
- * every line reads as TSV; else TREC (qid iter pid grade, any blanks) when every line reads as
- * TREC. A file both ways (ids with spaces between tabs, "q 1<TAB>p1<TAB>1") is read as TSV, since
- * tabs are deliberate, and *ambiguous is set so the load report can say so. When no format fits
- * every line, the first line's shape decides and the loader names the line that breaks it; AUTO
- * (with *bad = 1) when even the first line fits none. */
-static rt_qrels_format detect(const char *path, int *ambiguous, size_t *bad, rt_err *err)
+/* The lines detection has read, kept for the loader: the input is read once, so standard input
+ * and pipes load like files. */
+typedef struct held {
+    char *text;                 /* the lines, each NUL-terminated */
+    size_t used, cap;
+    size_t *at, *len, *no;      /* each line's start in text, length and line number */
+    size_t n, ncap;
+} held;
+
+static void hold(held *h, const char *line, size_t len, size_t no)
 {
-    rt_reader *r;
+    if (h->n == h->ncap) {
+        h->ncap = h->ncap ? 2 * h->ncap : 256;
+        h->at = rt_reallocarray(h->at, h->ncap, sizeof *h->at);
+        h->len = rt_reallocarray(h->len, h->ncap, sizeof *h->len);
+        h->no = rt_reallocarray(h->no, h->ncap, sizeof *h->no);
+    }
+    RT_GROW(h->text, h->cap, h->used + len + 1);
+    memcpy(h->text + h->used, line, len);
+    h->text[h->used + len] = 0;
+    h->at[h->n] = h->used;
+    h->len[h->n] = len;
+    h->no[h->n++] = no;
+    h->used += len + 1;
+}
+
+static void held_free(held *h)
+{
+    free(h->text);
+    free(h->at);
+    free(h->len);
+    free(h->no);
+}
+
+/* Chooses the format in which every one of the first DETECT_LINES record lines of r parses:
+ * DuReader JSON when they start with '{'; TSV (qid<TAB>pid[<TAB>grade], one column count
+ * throughout) when every line reads as TSV; else TREC (qid iter pid grade, any blanks) when every
+ * line reads as TREC. A file both ways (ids with spaces between tabs, "q 1<TAB>p1<TAB>1") is read
+ * as TSV, since tabs are deliberate, and *ambiguous is set so the load report can say so. When no
+ * format fits every line, the first line's shape decides and the loader names the line that
+ * breaks it; AUTO (with *bad = 1) when even the first line fits none. Every line read is kept in
+ * h; *rc is rt_reader_next's last result (-1: err says why the reading stopped). */
+static rt_qrels_format detect(rt_reader *r, held *h, int *rc, int *ambiguous, size_t *bad, rt_err *err)
+{
     *ambiguous = 0;
     *bad = 0;
-    if (rt_reader_open(&r, path, err) != RT_OK)
-        return RT_QRELS_AUTO;
     char *line;
     size_t len, seen = 0, tsv_cols = 0, first_not_tsv = 0, first_not_trec = 0;
     int first_shape = 0;   /* the first line's column counts: 1 TREC, 2 TSV */
-    int json = -1, rc;
-    while (seen < DETECT_LINES && (rc = rt_reader_next(r, &line, &len, err)) == 1) {
+    int json = -1;
+    *rc = 1;
+    while (seen < DETECT_LINES && (*rc = rt_reader_next(r, &line, &len, err)) == 1) {
+        size_t no = rt_reader_lineno(r);
+        hold(h, line, len, no);
         if (rt_field_line_skippable(line, len))
             continue;
-        size_t no = rt_reader_lineno(r);
         if (json < 0)
             json = rt_field_line_first(line, len) == '{';
         if (json)
@@ -148,7 +182,6 @@ static rt_qrels_format detect(const char *path, int *ambiguous, size_t *bad, rt_
         if (first_not_tsv && first_not_trec)
             break;
     }
-    rt_reader_close(&r);
     if (json > 0)
         return RT_QRELS_DUREADER;
     if (!seen)
@@ -293,45 +326,59 @@ static rt_status finish(loader *L, const rt_load_opts *opts, rt_report *rep, rt_
     return RT_OK;
 }
 
+/* Detects the format of r's content (the lines read kept in h; *rc as detect leaves it, and stop
+ * why its reading stopped) and says an ambiguous one in rep; sets L->q->format. */
+static rt_status detect_format(loader *L, rt_reader *r, held *h, int *rc, rt_err *stop, rt_report *rep,
+                               rt_err *err)
+{
+    int ambiguous;
+    size_t bad;
+    rt_qrels_format fmt = detect(r, h, rc, &ambiguous, &bad, stop);
+    if (*rc < 0 && fmt == RT_QRELS_AUTO && !bad)
+        return rt_err_set(err, RT_EINPUT, "%s", stop->msg);
+    if (fmt == RT_QRELS_AUTO)
+        return rt_err_at(err, RT_EINPUT, L->path, bad,
+                         "cannot tell the qrels format: expected \"qid iter pid grade\" or "
+                         "\"qid<TAB>pid[<TAB>grade]\" on every line, or DuReader JSON lines");
+    if (ambiguous)
+        rt_report_add(rep, RT_REPORT_WARNING, "%s: every line reads both as TSV (qid<TAB>pid<TAB>grade) "
+                      "and as TREC qrels with other ids; read as TSV (give --qrels-format trec if "
+                      "that is wrong)", L->path);
+    L->q->format = fmt;
+    return RT_OK;
+}
+
+static rt_status load_line(loader *L, rt_qrels_format fmt, const char *line, size_t len, size_t no, rt_err *err)
+{
+    /* JSON lines have no comments: there only blank lines are skipped. */
+    if (fmt == RT_QRELS_DUREADER ? rt_field_line_first(line, len) == 0 : rt_field_line_skippable(line, len))
+        return RT_OK;
+    return fmt == RT_QRELS_DUREADER ? parse_json_line(L, line, len, no, err)
+                                    : parse_text_line(L, fmt, line, len, no, err);
+}
+
 static rt_status load_lines(loader *L, rt_qrels_format fmt, rt_report *rep, rt_err *err)
 {
-    if (fmt == RT_QRELS_AUTO) {
-        int ambiguous;
-        size_t bad;
-        rt_err e;
-        rt_err_clear(&e);
-        fmt = detect(L->path, &ambiguous, &bad, &e);
-        if (e.status != RT_OK && fmt == RT_QRELS_AUTO && !bad)
-            return rt_err_set(err, e.status, "%s", e.msg);
-        if (fmt == RT_QRELS_AUTO)
-            return rt_err_at(err, RT_EINPUT, L->path, bad,
-                             "cannot tell the qrels format: expected \"qid iter pid grade\" or "
-                             "\"qid<TAB>pid[<TAB>grade]\" on every line, or DuReader JSON lines");
-        if (ambiguous)
-            rt_report_add(rep, RT_REPORT_WARNING, "%s: every line reads both as TSV (qid<TAB>pid<TAB>grade) "
-                          "and as TREC qrels with other ids; read as TSV (give --qrels-format trec if "
-                          "that is wrong)", L->path);
-        L->q->format = fmt;
-    }
     rt_reader *r;
     rt_status st = rt_reader_open(&r, L->path, err);
     if (st != RT_OK)
         return st;
+    held h = {0};
+    int rc = 1;
+    rt_err stop;   /* why detection's reading stopped (rc < 0): said after the lines it read */
+    rt_err_clear(&stop);
+    if (fmt == RT_QRELS_AUTO && (st = detect_format(L, r, &h, &rc, &stop, rep, err)) == RT_OK)
+        fmt = L->q->format;
+    for (size_t i = 0; st == RT_OK && i < h.n; i++)
+        st = load_line(L, fmt, h.text + h.at[i], h.len[i], h.no[i], err);
+    held_free(&h);
+    if (st == RT_OK && rc < 0)
+        st = rt_err_set(err, RT_EINPUT, "%s", stop.msg);
     char *line;
     size_t len;
-    int rc;
-    while ((rc = rt_reader_next(r, &line, &len, err)) == 1) {
-        size_t no = rt_reader_lineno(r);
-        /* JSON lines have no comments: there only blank lines are skipped. */
-        if (fmt == RT_QRELS_DUREADER ? rt_field_line_first(line, len) == 0 : rt_field_line_skippable(line, len))
-            continue;
-        (void)no;
-        st = fmt == RT_QRELS_DUREADER ? parse_json_line(L, line, len, no, err)
-                                      : parse_text_line(L, fmt, line, len, no, err);
-        if (st != RT_OK)
-            break;
-    }
-    if (rc < 0)
+    while (st == RT_OK && rc == 1 && (rc = rt_reader_next(r, &line, &len, err)) == 1)
+        st = load_line(L, fmt, line, len, rt_reader_lineno(r), err);
+    if (st == RT_OK && rc < 0)
         st = RT_EINPUT;
     if (st == RT_OK && L->nraw == 0 && L->q->nq == 0)
         st = rt_err_at(err, RT_EINPUT, L->path, 0, "no judgments found (empty qrels file)");

@@ -10,6 +10,7 @@
 
 #include "rt_mem.h"
 #include "rt_names.h"
+#include "rt_noop.h"
 #include "rt_id.h"
 #include "rt_reader.h"
 #include "rt_session.h"
@@ -543,12 +544,23 @@ static rt_status check_valid(const rt_session *s, const rt_op *op, rt_err *err)
     return RT_OK;
 }
 
+/* RT_EUSAGE for op, which changes nothing: what is already so, what RT_ERR_NOOP. */
+static rt_status noop(const rt_session *s, const rt_op *op, rt_err *err)
+{
+    char why[700];
+    rt_op_names names = {s->ws->qids, s->ws->pids, s->ws->taxonomy};
+    rt_err_set(err, RT_EUSAGE, "%s: nothing to change", rt_noop_say(op, &names, why, sizeof why));
+    if (err)
+        err->what = RT_ERR_NOOP;
+    return RT_EUSAGE;
+}
+
 /* rt_session_check of an op resolved to ids. */
 static rt_status check_ids(const rt_session *s, const rt_op *op, rt_err *err)
 {
     rt_status st = check_valid(s, op, err);
     if (st == RT_OK && (rt_annot_is_noop(s->annot, op) || same_grade(s, op)))
-        return rt_err_set(err, RT_EUSAGE, "nothing to change");
+        return noop(s, op, err);
     return st;
 }
 
@@ -931,7 +943,7 @@ rt_status rt_session_judge(rt_session *s, uint32_t qid, uint32_t pid, int32_t gr
     op.grade = grade;
     rt_status st = check_valid(s, &op, err);
     if (st == RT_OK && rt_annot_is_noop(s->annot, &op))
-        st = rt_err_set(err, RT_EUSAGE, "nothing to change");
+        st = noop(s, &op, err);
     if (st != RT_OK) {
         rt_op_clear(&op);
         return st;

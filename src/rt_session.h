@@ -85,7 +85,8 @@ int rt_session_poll(rt_session *s, int budget_ms, rt_load_event *ev);
 int rt_session_wait(rt_session *s, unsigned what, rt_err *err);
 
 /* Checks op (known query and passage, grade in range, known category or leak type) without
- * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing. op is by
+ * doing it; RT_EUSAGE with a message when it cannot be done or would change nothing (then
+ * rt_err.what is RT_ERR_NOOP and the message says what is already so). op is by
  * ids (rt_op.by_id) or by name (its text form, looked up in a copy, nothing interned). Only reads:
  * runs or a collection still being read are not waited for, so a query or passage only they name
  * is unknown here until they are in (rt_session_poll); the changes themselves (rt_session_do,

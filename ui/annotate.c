@@ -92,6 +92,11 @@ static void describe(const rt_session *s, const rt_op *op, char *buf, size_t len
 
 int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err)
 {
+    if (st != RT_OK && err->what == RT_ERR_NOOP) {
+        /* set again as it is: said, and no failure (a script run twice runs to its end) */
+        app_message(a, 0, "%s", err->msg);
+        return 0;
+    }
     if (st != RT_OK) {
         app_message(a, 1, "%s", err->msg);
         return -1;

@@ -7,7 +7,8 @@
 #include "app.h"
 
 /* Reports what a session change did on the status line and refreshes its query (st RT_OK), or
- * shows why it was refused; returns 0 or -1. */
+ * shows why it was refused; returns 0 or -1. A change refused as already so (RT_ERR_NOOP) is
+ * said as a plain message and returns 0: nothing was written, and nothing failed. */
 int annotate_outcome(app *a, rt_status st, const rt_change *ch, const rt_err *err);
 
 /* A key that no follow-up action of pending p takes: says that nothing was done and returns 1

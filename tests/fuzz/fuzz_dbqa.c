@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         if (rt_measure_list_parse("dbqa", &ms, &nm, &err) == RT_OK) {
             rt_eval *ev = rt_eval_new(rt_dbqa_qrels(d), qids, pids, ms, nm, 1);
             rt_eval_result *r = NULL;
-            if (rt_dbqa_eval_scores(d, ev, scores, &r, &err) == RT_OK)
+            if (rt_dbqa_eval_scores(d, ev, scores, NULL, &r, &err) == RT_OK)
                 rt_eval_result_free(&r);
             rt_eval_free(&ev);
         }

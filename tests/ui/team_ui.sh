@@ -130,6 +130,9 @@ report_ui $? ":package refuses a name another's journal has (it would hide lead'
 ui alice 'P\n:snapshot '"$D"'/p1\n<Enter>\n+\n-\n+\n-\n:snapshot '"$D"'/p2\n'
 grep -q "^\* pkg-001 *alice *4/4 *in review" "$D/p1" && grep -q "you judged 4/4" "$D/p2"
 report_ui $? "P lists alice's package (judged already by her import: in review); Enter opens it; + and - judge" "$D/p1"
+# each key judged the pair in focus as her import had: said, nothing written, and on to the next
+[ "$(grep -c 'already labelled .: nothing to change' "$D/echo")" = 4 ] && [ "$(grep -c '"op":"label"' "$J/alice.jsonl")" = 4 ]
+report_ui $? "+ and - on pairs already so judged: said, no line written, each key goes on to the next pair" "$D/echo"
 ui rev1 'P\nR\n:snapshot '"$D"'/r1\nc\nw\n:snapshot '"$D"'/r2\n'
 grep -q "review of pkg-001 by alice | you: 0/2" "$D/r1" && grep -q "you: 2/2 reviewed, 1 correct" "$D/r2"
 report_ui $? "R opens the review sample; c and w mark the pairs" "$D/r2"
@@ -137,12 +140,12 @@ report_ui $? "R opens the review sample; c and w mark the pairs" "$D/r2"
 grep -q "^pkg-001	alice	4	4	2	1	rev1 0.5000 (1/2)	0.5	revise$" "$D/rr"
 report_ui $? "review-report: rev1's accuracy 0.5 on the sample, below 0.93: revise" "$D/rr"
 ui alice 'P\n<Enter>\n:snapshot '"$D"'/p3\n'
-sed -n 4p "$D/p3" | grep -q "^- wrong q1  *first query  *p1 "
+sed -n 4p "$D/p3" | grep -q "^+ wrong q1  *first query  *p1 "
 report_ui $? "back to alice: the pair the reviewer marked wrong comes first" "$D/p3"
 # alice revises the pair marked wrong: rev1's mark on it no longer holds (stale, to do again)
-ui alice ':label q1 p1 1\n'
+ui alice ':label q1 p1 0\n'
 ui rev1 ':review pkg-001\n:snapshot '"$D"'/r3\n'
-grep -q "you: 1/2 reviewed, 1 correct" "$D/r3" && grep -q "^stale  *1  *q1  *first query  *p1 " "$D/r3"
+grep -q "you: 1/2 reviewed, 1 correct" "$D/r3" && grep -q "^stale  *0  *q1  *first query  *p1 " "$D/r3"
 report_ui $? "alice changes a reviewed decision: the reviewer sees that mark stale, the pair to review again" "$D/r3"
 "$RETRIAGE" review-report "${WS[@]}" --reviewers 1 > "$D/rr2" 2> /dev/null
 grep -q "^pkg-001	alice	4	4	2	1	rev1 1.0000 (1/1)	.*	in review$" "$D/rr2"

@@ -18,7 +18,7 @@ static rt_status scores(const char *text, double *rr, double *acc, double *apmin
     rt_measure_list_parse("dbqa", &ms, &nm, err);
     rt_eval *ev = rt_eval_new(rt_dbqa_qrels(d), qids, pids, ms, nm, 1);
     rt_eval_result *r = NULL;
-    rt_status st = rt_dbqa_eval_scores(d, ev, tmp_file(text), &r, err);
+    rt_status st = rt_dbqa_eval_scores(d, ev, tmp_file(text), NULL, &r, err);
     if (st == RT_OK) {
         *rr = r->mean[0];
         *acc = r->mean[1];

@@ -112,6 +112,20 @@ static void test_session_changes(rt_workspace *ws)
     refused(s, op_label("q3", "p07", 1, 0), "nothing to change", "relabel to the base grade");
     refused(s, op_label("q1", "p09", 1, 1), "nothing to change", "relabel to the relabelled grade");
     accepted(s, op_cat(RT_OP_TAG, "q1", "p02", "false negative"), "a category by its name");
+    {   /* a change already so says what is, and is told apart from a change that cannot be */
+        rt_err e = {0};
+        rt_op op = op_label("q1", "p02", 1, 1);
+        ok(rt_session_check(s, &op, &e) == RT_EUSAGE && e.what == RT_ERR_NOOP &&
+           streq(e.msg, "q1 p02 already labelled 1: nothing to change"), "a noop: RT_ERR_NOOP, what is so (%s)", e.msg);
+        rt_op_clear(&op);
+        op = op_cat(RT_OP_UNTAG, "q1", "p03", "overlap");
+        ok(rt_session_check(s, &op, &e) == RT_EUSAGE && e.what == RT_ERR_NOOP &&
+           strstr(e.msg, "q1 p03 not tagged "), "an untag of no tag: RT_ERR_NOOP (%s)", e.msg);
+        rt_op_clear(&op);
+        op = op_label("q1", "p03", 1, 2);
+        ok(rt_session_check(s, &op, &e) == RT_EUSAGE && e.what == 0, "a grade out of range is no noop");
+        rt_op_clear(&op);
+    }
 
     /* the journal: one line per change, by ann, in order */
     size_t nops = rt_annot_nops(s->annot), good = 0;
