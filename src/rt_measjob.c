@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "rt_file.h"
 #include "rt_loader.h"
 #include "rt_mem.h"
 #include "rt_measjob.h"
@@ -50,6 +50,16 @@ rt_status rt_measjob_parse(const rt_workspace *ws, const char *list, rt_measure 
     return RT_OK;
 }
 
+/* rt_tuning.measure_wait: a test's hold before the work, until the file exists (at most 120 s) or
+ * the job is cancelled. */
+static void hold(rt_measjob *j)
+{
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; j->hold && *j->hold && i < 12000 && access(j->hold, F_OK) != 0 &&
+                    !atomic_load(&j->stop); i++)
+        nanosleep(&tick, NULL);
+}
+
 /* A worker. Touches: the results of the runs it takes (one at a time, by the shared counter), the
  * counters. Reads: those runs' rankings, the base qrels, the job's evaluator. Never touches: the
  * workspace itself (its runs array, lists, evaluator, cache), the live metrics, the session. */
@@ -57,7 +67,7 @@ static void *worker(void *arg)
 {
     rt_measjob *j = arg;
     rt_thread_behind_ui_priority();   /* the user waits for it, but not at the cost of a key */
-    rt_file_test_hold(j->hold);
+    hold(j);
     uint32_t nq = rt_qrels_nqueries(j->qrels);
     for (;;) {
         size_t r = atomic_fetch_add(&j->next, 1);
