@@ -47,4 +47,33 @@ probe "$D/q1"
 term_end   # (the hold is never released: stopping the job lets its threads go)
 [ "$rc" -eq 0 ] && ! crashed
 report $? "q while a measure is being computed: the workbench ends ($rc)" "$D/t2.out"
+# a measure added while the collection is still being indexed: the workspace cache written once it
+# is in keeps the file's measures only (its key names them), and the next open reuses it, with
+# eval's values for those and for the measure asked for again
+unset RETRIAGE_MEASURE_WAIT
+export RETRIAGE_COLLECTION_WAIT=$D/cgo
+rm -f "$D/cgo"
+fresh
+term "$D/t3.out" 120x45 "${WS[@]}"
+first_screen "$D/t3.out"
+printf ':measure AP\r' >&3
+wait_for 30 "the list to show AP" shows_ap
+report $? "AP asked for while the collection is being indexed" "$D/p3"
+touch "$D/cgo"
+cached() { ls "$D"/c.tsv.*.rtws > /dev/null 2>&1; }
+wait_for 30 "the workspace cache" cached
+report $? "the collection in, the workspace cache is written"
+term_end
+unset RETRIAGE_COLLECTION_WAIT
+printf 'L\n:snapshot %s/c0\nq\n:snapshot %s/c1\n:measure AP\n:snapshot %s/c2\n' "$D" "$D" "$D" > "$D/script"
+"$RETRIAGE" "${WS[@]}" --journal-dir "$D/j" --annotator d --script "$D/script" --size 120x45 > "$D/out" 2> "$D/err"
+st=$?
+evals() {  # evals MEASURE: qid, bm25's and dense's values (two decimals) as the list shows them
+    "$RETRIAGE" eval -q -m "$1" "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec" |
+        awk -F'\t' '$3 != "all" { v[$3, $1] = $4; q[$3] = 1 } END { for (x in q) printf "%s %.2f %.2f\n", x, v[x, "bm25"], v[x, "dense"] }' | sort
+}
+rows() { awk '/^q[0-9]/ { print $1, $(NF-5), $(NF-3) }' "$1" | sort; }
+[ $st -eq 0 ] && grep -q "workspace cache reused" "$D/c0" && [ "$(rows "$D/c1")" = "$(evals RR@10)" ] &&
+    [ "$(rows "$D/c2")" = "$(evals AP)" ] && grep -q "query (AP)" "$D/c2"
+report $? "the next open reuses the cache: RR@10 as eval gives it, and AP asked for again as eval gives it" "$D/c1"
 done_testing
