@@ -138,8 +138,9 @@ void rt_loader_append_report(rt_report *to, const rt_report *from)
  *     the open's coll_wait), and the warm-up starts only after (rt_loader_warm). writer_may_fork
  *     checks it before every fork; should one still run, the cache is written in-process instead.
  *   - other workspaces' loaders (the same threads, their own jobs' mutexes), detached run workers
- *     of an abandoned open, and the workbench's contrast-ahead thread (ui/view_list.c: it reads
- *     runs and allocates, no lock of its own);
+ *     of an abandoned open, the workbench's contrast-ahead thread (ui/view_list.c: it reads
+ *     runs and allocates, no lock of its own) and the threads of a measure asked for later
+ *     (rt_measjob: they read runs and the qrels and allocate; atomics only, no lock);
  *   - any of them may be inside malloc (an arena lock) or opening or closing a stream (the list of
  *     streams' lock). glibc's fork takes both locks before it forks and resets them in the child
  *     (as do musl's and the sanitizers' allocators), so the child's malloc and fopencookie work.

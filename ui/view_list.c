@@ -1,6 +1,7 @@
 /* view_list — the query list: qid, query text, per run the rank of the first relevant passage
- * and the value of the list's measure (any of the workspace's, :measure or M; RR@10 unless the
- * workspace lacks it), the delta of two runs on it, and judged/tag counts. */
+ * and the value of the list's measure (any of the workspace's, or one computed when asked for:
+ * measure.c; RR@10 unless the workspace lacks it), the delta of two runs on it, and judged/tag
+ * counts. */
 #include "config.h"
 
 #include <pthread.h>
