@@ -31,6 +31,7 @@ void cli_tuning_init(void)
     tuning.contrast_ahead_max = env_count("RETRIAGE_CONTRAST_AHEAD_MAX", 0);
     tuning.collection_wait = getenv("RETRIAGE_COLLECTION_WAIT");   /* the environment's: lives as long */
     tuning.cache_writer_wait = getenv("RETRIAGE_CACHE_WRITER_WAIT");
+    tuning.measure_wait = getenv("RETRIAGE_MEASURE_WAIT");
     rt_faiss_set_module(getenv("RETRIAGE_FAISS_MODULE"));
 }
 

@@ -26,6 +26,9 @@ typedef struct rt_err {
  * written. A workbench reports it and goes on (a script run twice must run to its end). */
 #define RT_ERR_NOOP 2u
 
+/* rt_err.what: a measure name the parser does not know (rt_measure_parse). */
+#define RT_ERR_UNKNOWN_MEASURE 2u
+
 /* Sets err (which may be NULL) to status and a printf-style message, what 0; returns status. */
 rt_status rt_err_set(rt_err *err, rt_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -27,4 +27,9 @@ size_t rt_json_nul_at(const char *s, size_t len);
  * line of the escape. */
 rt_status rt_json_check_nul(const char *path, size_t line, const char *s, size_t len, rt_err *err);
 
+/* The line (1-based) of the JSON text at s (len bytes) where the value of member key of the
+ * top-level object starts or, with index >= 0 and that value an array, where its element index
+ * starts; 0 when there is none. For messages naming file:line (cJSON keeps no positions). */
+size_t rt_json_member_line(const char *s, size_t len, const char *key, long index);
+
 #endif

@@ -234,6 +234,43 @@ static void add_runs(rt_live *l)
         aggregate(l, r);
 }
 
+/* The measures the workspace gained since (rt_workspace_add_measures, at the end of ws->ms): every
+ * run's table widened to them, each query's values copied from the widened base evaluation or,
+ * where relabels touch it, computed again from the current grades. */
+static void add_measures(rt_live *l)
+{
+    size_t nm0 = l->nm, nm1 = l->ws->nm;
+    if (nm1 <= nm0)
+        return;
+    for (size_t r = 0; r < l->nruns; r++) {
+        lrun *lr = &l->runs[r];
+        double *v = rt_reallocarray(NULL, l->qcap * nm1 + 1, sizeof *v);
+        unsigned char *d = rt_calloc(l->qcap * nm1 + 1, 1);
+        for (size_t i = 0; i < l->nq; i++) {
+            memcpy(v + i * nm1, lr->value + i * nm0, nm0 * sizeof *v);
+            memcpy(d + i * nm1, lr->defined + i * nm0, nm0);
+        }
+        free(lr->value);
+        free(lr->defined);
+        lr->value = v;
+        lr->defined = d;
+        lr->mean = rt_reallocarray(lr->mean, nm1 + 1, sizeof *lr->mean);
+        lr->nd = rt_reallocarray(lr->nd, nm1 + 1, sizeof *lr->nd);
+    }
+    l->nm = nm1;
+    l->depth = rt_measure_depth(l->ws->ms, nm1);
+    for (size_t i = 0; i < l->nq; i++) {
+        size_t n;
+        rt_annot_labels(l->an, l->q[i].qid, &n);
+        if (n || l->q[i].base_i == RT_NO_ID)
+            query_values(l, i, 0, l->nruns);
+        else
+            copy_base(l, i, 0, l->nruns);
+    }
+    for (size_t r = 0; r < l->nruns; r++)
+        aggregate(l, r);
+}
+
 rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
 {
     rt_live *l = rt_calloc(1, sizeof *l);
@@ -259,8 +296,10 @@ rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *an)
 
 void rt_live_sync(rt_live *l)
 {
-    if (l)
-        add_runs(l);
+    if (!l)
+        return;
+    add_measures(l);   /* first: the runs in by then have every measure's values */
+    add_runs(l);
 }
 
 void rt_live_free(rt_live **lp)

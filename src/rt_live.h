@@ -17,8 +17,8 @@ typedef struct rt_live rt_live;
 rt_live *rt_live_new(const rt_workspace *ws, const rt_annot *annot);
 void rt_live_free(rt_live **l);
 
-/* Evaluates the runs the workspace took in since (a deferred open's, rt_loader_poll): they
- * are not seen before this call. */
+/* Evaluates the runs the workspace took in since (a deferred open's, rt_loader_poll) and the
+ * measures it gained since (rt_workspace_add_measures): they are not seen before this call. */
 void rt_live_sync(rt_live *l);
 
 /* Recomputes query qid after its relabels changed. */

@@ -138,8 +138,9 @@ void rt_loader_append_report(rt_report *to, const rt_report *from)
  *     the open's coll_wait), and the warm-up starts only after (rt_loader_warm). writer_may_fork
  *     checks it before every fork; should one still run, the cache is written in-process instead.
  *   - other workspaces' loaders (the same threads, their own jobs' mutexes), detached run workers
- *     of an abandoned open, and the workbench's contrast-ahead thread (ui/view_list.c: it reads
- *     runs and allocates, no lock of its own);
+ *     of an abandoned open, the workbench's contrast-ahead thread (ui/view_list.c: it reads
+ *     runs and allocates, no lock of its own) and the threads of a measure asked for later
+ *     (rt_measjob: they read runs and the qrels and allocate; atomics only, no lock);
  *   - any of them may be inside malloc (an arena lock) or opening or closing a stream (the list of
  *     streams' lock). glibc's fork takes both locks before it forks and resets them in the child
  *     (as do musl's and the sanitizers' allocators), so the child's malloc and fopencookie work.
@@ -208,21 +209,40 @@ static long fork_writer(const rt_wscache_job *job, void *ctx)
 /* Writes the workspace cache of a parse: its first nqids and npids ids, qrels, runs, the evals of
  * key ekey and the report lines first..last; a built collection index goes to the cache's writer
  * process. */
+/* A copy of b with only its first nm columns: the spec's measures, which ekey names (measures
+ * added since, rt_workspace_add_measures, are not the cache's). Owned: rt_eval_result_free. */
+static rt_eval_result *spec_columns(const rt_workspace *ws, const rt_eval_result *b, size_t nm)
+{
+    rt_eval_result *x = rt_eval_begin(ws->eval, b->name);   /* ws->eval's width: cut below */
+    x->nm = nm;
+    for (size_t i = 0; i < b->nq; i++) {
+        memcpy(x->value + i * nm, b->value + i * b->nm, nm * sizeof *x->value);
+        memcpy(x->defined + i * nm, b->defined + i * b->nm, nm);
+    }
+    memcpy(x->seen, b->seen, b->nq);
+    memcpy(x->mean, b->mean, nm * sizeof *x->mean);
+    memcpy(x->n_defined, b->n_defined, nm * sizeof *x->n_defined);
+    return x;
+}
+
 void rt_loader_save_cache(rt_workspace *ws, uint32_t nqids, uint32_t npids, uint64_t ekey)
 {
     rt_eval_result **base = rt_calloc(ws->nruns + 1, sizeof *base);
     rt_run **runs = rt_calloc(ws->nruns + 1, sizeof *runs);
+    int cut = ws->nm != ws->nm_open;
     for (size_t r = 0; r < ws->nruns; r++) {
-        base[r] = ws->runs[r].base;
+        base[r] = cut ? spec_columns(ws, ws->runs[r].base, ws->nm_open) : ws->runs[r].base;
         runs[r] = ws->runs[r].run;
     }
-    rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm, base};
+    rt_ws_evals ev = {ekey, rt_qrels_nqueries(ws->qrels), ws->nm_open, base};
     size_t first = rt_report_key_start(ws->report, KEY(PH_INPUTS, 0));   /* the lines it keeps */
     size_t last = rt_report_key_start(ws->report, KEY(PH_COLLECTION, 0));
     long writer = rt_wscache_save(ws->cache, ws->qids, nqids, ws->pids, npids, ws->qrels, runs, &ev,
                                   ws->report, first, last, fork_writer, ws);
     if (writer > 0)
         rt_collection_saved_by(ws->collection, writer, ws->report);
+    for (size_t r = 0; cut && r < ws->nruns; r++)
+        rt_eval_result_free(&base[r]);
     free(runs);
     free(base);
 }

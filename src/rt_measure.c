@@ -12,6 +12,9 @@
 
 const char *const rt_measure_preset_names[] = {"dureader", "trec", "dbqa", NULL};
 
+const char rt_measure_known[] = "RR[@k], P@k, R[@k], Success@k, AP[@k], AP_min, nDCG[@k], Rprec, MFR[@k], "
+                                "NumRet, NumRel, NumRelRet, Judged@k; presets: dureader, trec, dbqa";
+
 const char *rt_measure_preset(const char *name)
 {
     if (strcasecmp(name, "dureader") == 0)
@@ -113,10 +116,10 @@ rt_status rt_measure_parse(const char *name, rt_measure *m, rt_err *err)
             snprintf(m->name, sizeof m->name, "%s", canonical(sp->kind));
         return RT_OK;
     }
-    return rt_err_set(err, RT_EUSAGE,
-                      "unknown measure \"%s\" (known: RR[@k], P@k, R[@k], Success@k, AP[@k], "
-                      "AP_min, nDCG[@k], Rprec, MFR[@k], NumRet, NumRel, NumRelRet, Judged@k; presets: "
-                      "dureader, trec, dbqa)", name);
+    rt_err_set(err, RT_EUSAGE, "unknown measure \"%s\" (known: %s)", name, rt_measure_known);
+    if (err)
+        err->what = RT_ERR_UNKNOWN_MEASURE;
+    return RT_EUSAGE;
 }
 
 rt_status rt_measure_list_parse(const char *list, rt_measure **ms, size_t *n, rt_err *err)

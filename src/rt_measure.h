@@ -56,6 +56,9 @@ rt_status rt_measure_list_parse(const char *list, rt_measure **ms, size_t *n, rt
 /* The measure list of a preset, or NULL when name is no preset. Borrowed: a static string. */
 const char *rt_measure_preset(const char *name);
 
+/* The measures and presets the parser knows, as help texts and its error list them. */
+extern const char rt_measure_known[];
+
 /* All preset names, NULL-terminated, for help texts. */
 extern const char *const rt_measure_preset_names[];
 

@@ -21,6 +21,7 @@ typedef struct rt_tuning {
      * Borrowed: must outlive every workspace opened with this tuning. */
     const char *collection_wait;    /* the collection's thread, before it reads */
     const char *cache_writer_wait;  /* the background cache writer, before it writes */
+    const char *measure_wait;       /* the threads of a measure asked for later (rt_measjob) */
     /* For tests: the workbench's contrasts computed ahead stop after this many queries of each
      * kind, as if a key had asked for them first (0: no limit). */
     size_t contrast_ahead_max;

@@ -283,3 +283,55 @@ size_t rt_workspace_find_run(const rt_workspace *ws, const char *name)
         return (size_t)n - 1;
     return (size_t)-1;
 }
+
+size_t rt_workspace_find_measure(const rt_workspace *ws, const rt_measure *m)
+{
+    for (size_t k = 0; k < ws->nm; k++)
+        if (strcmp(ws->ms[k].name, m->name) == 0)
+            return k;
+    return (size_t)-1;
+}
+
+/* b's per-query table and means with the columns of x (same queries) after its own. */
+static void widen_result(rt_eval_result *b, const rt_eval_result *x)
+{
+    size_t nq = b->nq, w = b->nm + x->nm;
+    double *v = rt_calloc(nq * w + 1, sizeof *v);
+    unsigned char *d = rt_calloc(nq * w + 1, 1);
+    for (size_t i = 0; i < nq; i++) {
+        memcpy(v + i * w, b->value + i * b->nm, b->nm * sizeof *v);
+        memcpy(v + i * w + b->nm, x->value + i * x->nm, x->nm * sizeof *v);
+        memcpy(d + i * w, b->defined + i * b->nm, b->nm);
+        memcpy(d + i * w + b->nm, x->defined + i * x->nm, x->nm);
+    }
+    free(b->value);
+    free(b->defined);
+    b->value = v;
+    b->defined = d;
+    b->mean = rt_reallocarray(b->mean, w + 1, sizeof *b->mean);
+    b->n_defined = rt_reallocarray(b->n_defined, w + 1, sizeof *b->n_defined);
+    memcpy(b->mean + b->nm, x->mean, x->nm * sizeof *b->mean);
+    memcpy(b->n_defined + b->nm, x->n_defined, x->nm * sizeof *b->n_defined);
+    b->nm = w;
+}
+
+rt_status rt_workspace_add_measures(rt_workspace *ws, const rt_measure *ms, size_t n,
+                                    rt_eval_result *const *extra, size_t nextra, rt_err *err)
+{
+    if (rt_loader_runs_loading(ws, NULL, NULL))
+        return rt_err_set(err, RT_EUSAGE, "runs are still being read: measures are added once they are in");
+    if (nextra != ws->nruns)
+        return rt_err_set(err, RT_EUSAGE, "the measures were computed for %zu runs, the workspace has %zu",
+                          nextra, ws->nruns);
+    for (size_t r = 0; r < ws->nruns; r++)
+        if (extra[r]->nm != n || extra[r]->nq != ws->runs[r].base->nq)
+            return rt_err_set(err, RT_EUSAGE, "run %zu: values of other measures or queries", r + 1);
+    for (size_t r = 0; r < ws->nruns; r++)
+        widen_result(ws->runs[r].base, extra[r]);
+    ws->ms = rt_reallocarray(ws->ms, ws->nm + n, sizeof *ws->ms);
+    memcpy(ws->ms + ws->nm, ms, n * sizeof *ms);
+    ws->nm += n;
+    rt_eval_free(&ws->eval);   /* it borrowed the old array */
+    ws->eval = rt_eval_new(ws->qrels, ws->qids, ws->pids, ws->ms, ws->nm, ws->level);
+    return RT_OK;
+}

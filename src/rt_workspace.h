@@ -45,8 +45,10 @@ typedef struct rt_workspace {
     rt_qrels *qrels;
     rt_ws_run *runs;           /* grows only by rt_workspace_add_run */
     size_t nruns, runs_cap;
-    rt_measure *ms;
+    rt_measure *ms;            /* grows only by rt_workspace_add_measures (at the end) */
     size_t nm;
+    size_t nm_open;            /* the first nm_open are the spec's (what the cache's evals hold);
+                                  those after were asked for since (rt_measjob) */
     int32_t level;
     int graded;
     rt_eval *eval;
@@ -144,6 +146,19 @@ void rt_workspace_check_judged(rt_workspace *ws);
 
 /* run evaluated against the base qrels with ws->eval. Owned: rt_eval_result_free. */
 rt_eval_result *rt_workspace_eval_base(const rt_workspace *ws, const rt_run *run);
+
+/* The index of the measure named as m is (its canonical name) in ws->ms, or (size_t)-1. */
+size_t rt_workspace_find_measure(const rt_workspace *ws, const rt_measure *m);
+
+/* Measures ms[0..n) (none of them in ws yet) join ws->ms at its end, with each run's base values
+ * of them: extra[r] is run r evaluated against the base qrels with exactly these measures (an
+ * evaluator over ws->qrels with ms, e.g. rt_measjob's; borrowed, left to the caller). ws->eval is
+ * made again over the longer list, so that a run taken in later is evaluated with every one.
+ * RT_EUSAGE, nothing changed, while runs are still being taken in (rt_loader_runs_loading: a run
+ * half evaluated has the old width) or when extra does not cover every run. Then rt_live_sync
+ * gives the live metrics the new columns. On the workspace's thread. */
+rt_status rt_workspace_add_measures(rt_workspace *ws, const rt_measure *ms, size_t n,
+                                    rt_eval_result *const *extra, size_t nextra, rt_err *err);
 
 /* What the base evaluation depends on besides the inputs: the measures and the relevance level. */
 uint64_t rt_workspace_evals_key(const rt_workspace *ws);

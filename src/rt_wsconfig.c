@@ -44,19 +44,59 @@ static rt_status json_int(const cJSON *o, const char *key, int64_t min, int64_t 
                      key, (long long)min, (long long)max);
 }
 
-/* The measures and the annotator, checked here so that the error names the file they are in. */
-static rt_status check_values(const cJSON *o, const char *path, rt_err *err)
+/* The JSON text of the file, for the line of a bad value in messages. */
+typedef struct json_text {
+    const char *s;
+    size_t len;
+} json_text;
+
+/* One element (index k, or -1: the whole string) of "measures", parsed as eval -m parses a list;
+ * an error names the file and the line. */
+static rt_status check_measures(const char *list, long k, const char *path, const json_text *t, rt_err *err)
 {
-    const char *ms = json_str(o, "measures");
-    if (ms) {
-        rt_measure *list = NULL;
-        size_t n = 0;
-        rt_err me;
-        rt_status st = rt_measure_list_parse(ms, &list, &n, &me);
-        free(list);
+    rt_measure *ms = NULL;
+    size_t n = 0;
+    rt_err me;
+    rt_status st = rt_measure_list_parse(list, &ms, &n, &me);
+    free(ms);
+    if (st == RT_OK)
+        return RT_OK;
+    size_t line = rt_json_member_line(t->s, t->len, "measures", k);
+    if (k < 0)
+        return rt_err_at(err, RT_EINPUT, path, line, "\"measures\": %s", me.msg);
+    return rt_err_at(err, RT_EINPUT, path, line, "\"measures\" element %ld: %s", k + 1, me.msg);
+}
+
+/* "measures": a comma-separated list (or preset), or an array of them. */
+static rt_status check_measure_list(const cJSON *o, const char *path, const json_text *t, rt_err *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "measures");
+    if (cJSON_IsString(v))
+        return check_measures(v->valuestring, -1, path, t, err);
+    if (!cJSON_IsArray(v))
+        return RT_OK;   /* absent or null (other types: check_types) */
+    if (cJSON_GetArraySize(v) == 0)
+        return rt_err_at(err, RT_EINPUT, path, rt_json_member_line(t->s, t->len, "measures", -1),
+                         "\"measures\" must name at least one measure");
+    long k = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v) {
+        if (!cJSON_IsString(e))
+            return rt_err_at(err, RT_EINPUT, path, rt_json_member_line(t->s, t->len, "measures", k),
+                             "\"measures\" element %ld must be a measure name (a string, as -m takes)", k + 1);
+        rt_status st = check_measures(e->valuestring, k++, path, t, err);
         if (st != RT_OK)
-            return rt_err_at(err, RT_EINPUT, path, 0, "\"measures\": %s", me.msg);
+            return st;
     }
+    return RT_OK;
+}
+
+/* The measures and the annotator, checked here so that the error names the file they are in. */
+static rt_status check_values(const cJSON *o, const char *path, const json_text *t, rt_err *err)
+{
+    rt_status mst = check_measure_list(o, path, t, err);
+    if (mst != RT_OK)
+        return mst;
     const char *who = json_str(o, "annotator");
     const char *why = who && who[0] ? rt_journal_name_problem(who) : NULL;   /* "": the default */
     if (why)
@@ -70,15 +110,19 @@ static rt_status check_values(const cJSON *o, const char *path, rt_err *err)
     return RT_OK;
 }
 
-static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
+static rt_status check_types(const cJSON *o, const char *path, const json_text *t, rt_err *err)
 {
-    static const char *strings[] = {"name", "queries", "collection", "qrels", "measures",
+    static const char *strings[] = {"name", "queries", "collection", "qrels",
                                     "order", "journal_dir", "annotator", "facets", "dbqa", "answers"};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, strings[i]);
         if (v && !cJSON_IsString(v) && !cJSON_IsNull(v))
             return bad_key(err, path, strings[i], "a string");
     }
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measures");
+    if (m && !cJSON_IsString(m) && !cJSON_IsArray(m) && !cJSON_IsNull(m))
+        return rt_err_at(err, RT_EINPUT, path, rt_json_member_line(t->s, t->len, "measures", -1),
+                         "\"measures\" must be a string (\"RR@10,nDCG@10\" or a preset) or an array of them");
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "runs");
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
         return bad_key(err, path, "runs", "a non-empty array of paths or {\"name\", \"path\"} objects");
@@ -87,27 +131,31 @@ static rt_status check_types(const cJSON *o, const char *path, rt_err *err)
     if (json_str(o, "dbqa") && (json_str(o, "queries") || json_str(o, "collection") || json_str(o, "qrels")))
         return rt_err_at(err, RT_EINPUT, path, 0, "\"dbqa\" holds the queries, passages and labels: no "
                          "\"queries\", \"collection\" or \"qrels\" with it");
-    return check_values(o, path, err);
+    return check_values(o, path, t, err);
 }
 
-/* The file's JSON object (*out, freed with cJSON_Delete). */
-static rt_status read_object(cJSON **out, const char *path, rt_err *err)
+/* The file's JSON object (*out, freed with cJSON_Delete) and its text (*buf, *len: freed with free,
+ * for the lines of messages). */
+static rt_status read_object(cJSON **out, const char *path, char **buf, size_t *len, rt_err *err)
 {
-    char *buf;
-    size_t len;
-    rt_status st = rt_read_file(path, &buf, &len, err);
-    if (st == RT_OK && (st = rt_json_check_nul(path, 1, buf, len, err)) != RT_OK)
-        free(buf);
+    *out = NULL;
+    rt_status st = rt_read_file(path, buf, len, err);
+    if (st == RT_OK && (st = rt_json_check_nul(path, 1, *buf, *len, err)) != RT_OK) {
+        free(*buf);
+        *buf = NULL;
+    }
     if (st != RT_OK)
         return st;
-    *out = cJSON_ParseWithLength(buf, len);
-    free(buf);
+    *out = cJSON_ParseWithLength(*buf, *len);
     if (cJSON_IsObject(*out))
         return RT_OK;
     cJSON_Delete(*out);
     *out = NULL;
+    free(*buf);
+    *buf = NULL;
     return rt_err_at(err, RT_EINPUT, path, 0, "expected a JSON object describing the workspace");
 }
+
 
 /* A copy of s (NULL stays NULL) that the config owns. */
 static const char *keep(rt_ws_config *c, const char *s)
@@ -189,6 +237,27 @@ static rt_status read_leak_sizes(rt_ws_config *c, const cJSON *o, rt_err *err)
     return st;
 }
 
+/* "measures" as the comma list the spec carries: the string, or the array's elements joined
+ * (each checked already: check_measure_list). Owned by the config; NULL when absent. */
+static const char *measure_list(rt_ws_config *c, const cJSON *o)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "measures"), *e;
+    if (!cJSON_IsArray(v))
+        return keep(c, json_str(o, "measures"));
+    size_t n = 1;
+    cJSON_ArrayForEach(e, v)
+        n += strlen(e->valuestring) + 1;
+    char *joined = rt_calloc(n, 1);
+    cJSON_ArrayForEach(e, v) {
+        if (joined[0])
+            strcat(joined, ",");
+        strcat(joined, e->valuestring);
+    }
+    const char *kept = keep(c, joined);
+    free(joined);
+    return kept;
+}
+
 /* The keys besides the runs and the leakage check (their types already checked). */
 static rt_status read_scalars(rt_ws_config *c, const cJSON *o, const char *dir, rt_err *err)
 {
@@ -201,7 +270,7 @@ static rt_status read_scalars(rt_ws_config *c, const cJSON *o, const char *dir, 
     s->facets = keep_path(c, dir, json_str(o, "facets"));
     s->dbqa = keep_path(c, dir, json_str(o, "dbqa"));
     s->answers = keep_path(c, dir, json_str(o, "answers"));
-    s->measures = keep(c, json_str(o, "measures"));
+    s->measures = measure_list(c, o);
     s->annotator = keep(c, json_str(o, "annotator"));
     s->graded = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "graded"));
     s->strict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "strict"));
@@ -220,12 +289,16 @@ rt_status rt_wsconfig_read(rt_ws_config **out, const char *path, rt_err *err)
 {
     *out = NULL;
     cJSON *o;
-    rt_status st = read_object(&o, path, err);
+    char *text;
+    size_t tlen;
+    rt_status st = read_object(&o, path, &text, &tlen, err);
     if (st != RT_OK)
         return st;
     rt_ws_config *c = rt_calloc(1, sizeof *c);
     c->path = rt_strdup(path);
-    st = check_types(o, path, err);
+    json_text t = {text, tlen};
+    st = check_types(o, path, &t, err);
+    free(text);
     const cJSON *tj = cJSON_GetObjectItemCaseSensitive(o, "taxonomy");
     if (st == RT_OK && tj)
         st = rt_taxonomy_from_json(&c->taxonomy, tj, path, err);

@@ -245,6 +245,7 @@ static rt_status open_spec(rt_workspace **out, const rt_ws_spec *s, const rt_pro
     open_state o = {.s = s, .progress = progress};
     o.runs = rt_calloc(s->nruns, sizeof *o.runs);
     rt_status st = rt_measure_list_parse(s->measures ? s->measures : "dureader", &ws->ms, &ws->nm, err);
+    ws->nm_open = ws->nm;
     if (st == RT_OK) {
         open_cache(ws, &o);
         st = open_inputs(ws, &o, err);

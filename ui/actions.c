@@ -209,8 +209,10 @@ const action ui_actions[] = {
     {"delta", {0}, VIEWS_ALL, act_delta, "RUN_A RUN_B", "compare RUN_A with RUN_B in the delta column", PEND_NONE},
     {"contrast", {0}, VIEWS_ALL, act_contrast, "rbo|jaccard|none",
      "a column of how differently the delta runs rank each query, without qrels (RBO p 0.9, Jaccard@10)", PEND_NONE},
-    {"measure", {'M', 0}, VIEWS_ALL, act_measure, "[NAME]",
-     "the list's measure: run columns, delta, sorting, :filter worse/better (M cycles)", PEND_NONE},
+    {"measure", {'M', 0}, VIEWS_ALL, act_measure, "[NAME,…]",
+     "the list's measure: run columns, delta, sorting, :filter worse/better (M cycles); any measure eval -m takes "
+     "(? lists them): one the workspace lacks is computed for every run, then kept live and in the metrics panel",
+     PEND_NONE},
     {"goto", {0}, VIEWS_ALL, act_goto, "QID", "open query QID side by side", PEND_NONE},
     {"tag-key", {KEY_RANGE('0', '9'), 0}, LIST | ITEM | PKG, act_tag_key, "",
      "tag (or untag) the focused passage with the category on that key; in the query list, the query", PEND_NONE},

@@ -16,6 +16,7 @@
 #include "draw.h"
 #include "hint.h"
 #include "judge.h"
+#include "measure.h"
 #include "team.h"
 #include "rt_mem.h"
 #include "view.h"
@@ -404,6 +405,8 @@ static void draw_status(app *a)
     uint64_t done, total;
     if (rt_loader_collection_loading(a->s->ws, &done, &total))   /* indexed behind this screen */
         snprintf(coll, sizeof coll, "  passages: indexing %d%%", total ? (int)(100 * done / total) : 0);
+    else
+        measure_busy(a, coll, sizeof coll);   /* a measure asked for, computed behind this screen */
     snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", list_state(a)->nrows, a->s->ws->nq, runs,
              rt_run_name(a->s->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");
     size_t o = strlen(buf);   /* a run name longer than the line cuts it, and the tail goes */

@@ -127,6 +127,7 @@ typedef struct app {
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
     struct team_state *team;    /* the team of annotators (team.c): opened on first use */
     char **annotators;          /* --annotators, or NULL: every journal of the folder */
+    struct measure_job *mjob;   /* measures being computed for the list (measure.c), or NULL */
     size_t nannotators;
 } app;
 

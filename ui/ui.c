@@ -19,6 +19,7 @@
 #include "list.h"
 #include "hint.h"
 #include "keys.h"
+#include "measure.h"
 #include "rt_file.h"
 #include "rt_outguard.h"
 #include "rt_leakage.h"
@@ -323,7 +324,8 @@ static void run_tty(app *a)
              * a step); the progress is drawn again every 50 ms meanwhile, not after every step */
             dirty |= app_settle(a, 0) || (r == ERR && mono_s() - drawn >= 0.05);
         }
-        timeout(rt_loader_busy(a->s->ws) ? 0 : rt_loader_runs_loading(a->s->ws, NULL, NULL) ? 50 : 250);
+        dirty |= measure_poll(a);   /* a measure asked for is in */
+        timeout(rt_loader_busy(a->s->ws) ? 0 : rt_loader_runs_loading(a->s->ws, NULL, NULL) || a->mjob ? 50 : 250);
         if (a->team) {   /* others' appends show within a second, keys or not */
             unsigned gen = team_generation(a);
             team_poll(a);
@@ -359,6 +361,7 @@ static void app_free(app *a)
     rt_leakage_free(&a->leak);
     hint_release(a);
     team_release(a);
+    measure_release(a);
 }
 
 /* Quitting while runs were still being read or the collection indexed: what the next open would

@@ -82,6 +82,14 @@ static void build(app *a, help_rows *h)
         add_wrapped(h, pre, KEYS_W + CMD_W, line, a->cols, ROLE_NORMAL);
     }
     add(h, " ", 1, ROLE_NORMAL);
+    /* what :measure takes: every measure eval -m knows (those the workspace lacks are computed) */
+    add_wrapped(h, "", 0, "Measures: :measure NAME shows any of them in the list, as retriage eval -m names them",
+                a->cols, ROLE_HEADER);
+    char known[512];
+    snprintf(known, sizeof known, "%s; trec_eval names (recip_rank, P_10, ndcg_cut_10, …) and MRR, MAP, ACC@k too; "
+             "a comma list adds several", rt_measure_known);
+    add_wrapped(h, "  ", 2, known, a->cols, ROLE_NORMAL);
+    add(h, " ", 1, ROLE_NORMAL);
     char head[160];
     int hl = snprintf(head, sizeof head, "%-*s%-*s%s", KEYS_W, "keys", CMD_W, "command", "what it does");
     add(h, head, (size_t)hl, ROLE_HEADER);

@@ -1,6 +1,7 @@
 /* view_list — the query list: qid, query text, per run the rank of the first relevant passage
- * and the value of the list's measure (any of the workspace's, :measure or M; RR@10 unless the
- * workspace lacks it), the delta of two runs on it, and judged/tag counts. */
+ * and the value of the list's measure (any of the workspace's, or one computed when asked for:
+ * measure.c; RR@10 unless the workspace lacks it), the delta of two runs on it, and judged/tag
+ * counts. */
 #include "config.h"
 
 #include <pthread.h>
@@ -897,29 +898,6 @@ const view_ops view_list_ops = {
     .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query, .side = side,
     .state_size = sizeof(struct list_state), .release = release, .runs_changed = runs_changed,
 };
-
-int act_measure(app *a, const char *arg)
-{
-    struct list_state *l = list_state(a);
-    size_t m = (l->measure + 1) % a->s->ws->nm;   /* M: the next measure */
-    if (arg) {
-        for (m = 0; m < a->s->ws->nm && strcasecmp(a->s->ws->ms[m].name, arg) != 0; m++)
-            ;
-        if (m == a->s->ws->nm) {
-            char list[512] = "";
-            for (size_t k = 0; k < a->s->ws->nm; k++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", a->s->ws->ms[k].name);
-            app_message(a, 1, "the workspace has no measure %s (%s; -m or \"measures\" adds others)", arg, list);
-            return -1;
-        }
-    }
-    l->measure = m;
-    if (l->filtering)
-        l->cond.measure = m;
-    app_refresh_rows(a);
-    app_message(a, 0, "the list shows %s: run columns, delta, sorting and :filter worse/better", a->s->ws->ms[m].name);
-    return 0;
-}
 
 int act_contrast(app *a, const char *arg)
 {

@@ -86,8 +86,35 @@ ws_fails() {
     [ "$rc" -eq 2 ] && grep -q -- "$D/ws.json: $2" "$D/err"
     report $? "$3"
 }
-ws_fails '{"qrels": "q", "runs": ["r"], "measures": "RR@10,bogus"}' '"measures": unknown measure "bogus" (known: ' \
-    "a workspace file's unknown measure: an input error (exit 2) naming the file"
+# ws_fails_at JSON LINE MESSAGE NAME: the same, the message after the file's name and LINE
+ws_fails_at() {
+    printf '%s\n' "$1" > "$D/ws.json"
+    run export "$D/ws.json" --what metrics
+    [ "$rc" -eq 2 ] && grep -q -- "$D/ws.json:$2: $3" "$D/err"
+    report $? "$4"
+}
+ws_fails_at '{"qrels": "q", "runs": ["r"], "measures": "RR@10,bogus"}' 1 '"measures": unknown measure "bogus" (known: ' \
+    "a workspace file's unknown measure: an input error (exit 2) naming the file and line"
+# "measures" as a JSON array: each element a name (or preset, or list) as -m takes; a bad element
+# is named by its number and line
+ws_fails_at "$(printf '{"qrels": "q", "runs": ["r"],\n "measures": [\n  "RR@10",\n  "nDGC@10"\n ]}')" 4 \
+    '"measures" element 2: unknown measure "nDGC@10" (known: RR\[@k\]' \
+    "a workspace file's measures array with an unknown name: file:line of that element, its number"
+ws_fails_at "$(printf '{"qrels": "q", "runs": ["r"],\n "measures": ["RR@10",\n 10]}')" 3 \
+    '"measures" element 2 must be a measure name (a string, as -m takes)' \
+    "a measures array with a number: file:line of that element"
+ws_fails_at '{"qrels": "q", "runs": ["r"], "measures": []}' 1 '"measures" must name at least one measure' \
+    "an empty measures array is refused"
+ws_fails_at '{"qrels": "q", "runs": ["r"], "measures": {"a": 1}}' 1 '"measures" must be a string .* or an array of them' \
+    "measures neither a string nor an array is refused"
+printf '{"qrels": "%s", "runs": ["%s"], "measures": ["nDCG@10", "dbqa", "P@1,RR@10"]}\n' \
+    "$SRCDIR/data/demo/qrels.trec" "$SRCDIR/data/demo/runs/bm25.trec" > "$D/wsa.json"
+run export "$D/wsa.json" --what metrics --journal-dir "$D/ja"
+cut -f2,3 "$D/out" > "$D/wsa.got"
+run eval -m nDCG@10,dbqa,P@1,RR@10 "$SRCDIR/data/demo/qrels.trec" "$SRCDIR/data/demo/runs/bm25.trec"
+awk -F'\t' '$3 == "all" { print $2 "\t" $4 }' "$D/out" > "$D/wsa.want"
+[ "$(sed 1d "$D/wsa.got")" = "$(cat "$D/wsa.want")" ] && [ "$(wc -l < "$D/wsa.want")" -eq 6 ]
+report $? "a measures array (names, a preset, a comma list): the measures and values of eval -m on the joined list"
 ws_fails '{"dbqa": "d", "qrels": "q", "runs": ["r"]}' \
     '"dbqa" holds the queries, passages and labels: no "queries", "collection" or "qrels" with it' \
     "a workspace file with \"dbqa\" and \"qrels\": an input error naming the file and its members"

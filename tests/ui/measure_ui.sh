@@ -1,6 +1,7 @@
 #!/bin/sh
-# measure_ui.sh — the query list with any measure of the workspace: its run columns and delta
-# follow :measure / M (values equal `retriage eval -q`), sorting by a run uses it, and
+# measure_ui.sh — the query list with any measure (the workspace's, or any other eval knows,
+# computed then and kept live): its run columns and delta follow :measure / M (values equal
+# `retriage eval -q`), the metrics panel shows it, sorting by a run uses it, and
 # :filter worse|better A B [MIN_DELTA] compares on it with a threshold.
 . "${SRCDIR:-.}/tests/lib.sh"
 D=$TMPD
@@ -13,7 +14,7 @@ ui() {
     printf '%b' "$1" > "$D/script"
     "$RETRIAGE" --queries "$DEMO/queries.tsv" --qrels "$QRELS" --run "$RUN1" \
         --run "$RUN2" ${THIRD:+--run} ${THIRD:+"$THIRD"} -m RR@10,nDCG@10,Judged@10,P@1 \
-        --journal-dir "$D/j" --annotator m --script "$D/script" --size 120x45 --echo > "$D/echo" 2> "$D/err"
+        --journal-dir "$D/j" --annotator m --script "$D/script" --size "${SIZE:-120x45}" --echo > "$D/echo" 2> "$D/err"
 }
 ui ':snapshot '"$D"'/l0\nM\n:snapshot '"$D"'/l1\nM\n:snapshot '"$D"'/l2\n:measure rr@10\n:snapshot '"$D"'/l3\n'
 ok $? "the list, M twice and :measure"
@@ -83,9 +84,55 @@ ui ':measure P@1\nf\n'
 want=$("$RETRIAGE" eval -q -m P@1 "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" | awk -F'\t' '$3 != "all" && $4 == 0' | wc -l)
 [ "$want" -gt 0 ] && grep -q "^$want queries shown" "$D/echo"
 ok $? "f on P@1: the $want queries where bm25 scores 0"
-ui ':measure MAP\n'
-[ $? -eq 2 ] && grep -q "the workspace has no measure MAP (RR@10, nDCG@10, Judged@10, P@1" "$D/err"
-ok $? "a measure the workspace lacks is refused, listing those it has"
+# ---- any measure eval knows, not only the workspace's: computed for every run, then kept live
+# (rows: qid, bm25's and dense's values of the list's measure, from the right of the row)
+rows() { awk '/^q[0-9]/ { print $1, $(NF-5), $(NF-3) }' "$1"; }
+evalq() {  # evalq MEASURE QRELS: qid, bm25's and dense's values (two decimals) as the list shows them
+    "$RETRIAGE" eval -q -m "$1" "$2" "$RUN1" "$RUN2" |
+        awk -F'\t' '$3 != "all" { v[$3, $1] = $4; q[$3] = 1 } END { for (x in q) printf "%s %.2f %.2f\n", x, v[x, "bm25"], v[x, "dense"] }' | sort
+}
+panel() {  # panel SNAP RUN COL: the base and current values of the COLth measure of RUN in the metrics panel
+    awk -v r="$2" -v c="$3" '$1 == r { print $(3 * c - 1), $(3 * c) }' "$1"
+}
+mean() { "$RETRIAGE" eval -m "$1" "$2" "$3" | awk -F'\t' '$3 == "all" { printf "%.4f", $4 }'; }
+SIZE=200x45   # the panel's five measures side by side
+ui ':measure AP\n:snapshot '"$D"'/a1\nm\n:snapshot '"$D"'/a2\nq\n:sort bm25\n:snapshot '"$D"'/a3\n'
+ok $? ":measure AP, which the workspace (-m RR@10,nDCG@10,Judged@10,P@1) lacks"
+grep -q "query (AP)" "$D/a1" && [ "$(rows "$D/a1" | sort)" = "$(evalq AP "$QRELS")" ] && [ "$(rows "$D/a1" | wc -l)" -eq 34 ]
+ok $? "the list's run columns show AP, equal to retriage eval -q -m AP for all 34 queries (two decimals)"
+b=$(mean AP "$QRELS" "$RUN1") d=$(mean AP "$QRELS" "$RUN2")
+grep -q "P@1 *AP" "$D/a2" && [ "$(panel "$D/a2" bm25 5)" = "$b $b" ] && [ "$(panel "$D/a2" dense 5)" = "$d $d" ]
+ok $? "the metrics panel has an AP column: base and current equal eval -m AP ($b, $d)"
+awk '/^q[0-9]/ { print $(NF-5) }' "$D/a3" > "$D/a3.col"
+grep -q "sorted by AP of bm25" "$D/echo" && sort -n -c "$D/a3.col" && [ "$(wc -l < "$D/a3.col")" -eq 34 ]
+ok $? "sorting by bm25 orders by its AP"
+# a relabel moves it as it moves the workspace's own measures: eval on the qrels so relabelled
+sed 's/^q01 0 p0023 0$/q01 0 p0023 1/' "$QRELS" > "$D/qrels-relabelled"
+! cmp -s "$QRELS" "$D/qrels-relabelled"
+ok $? "(the relabel changes the qrels)"
+rm -rf "$D/j"
+ui ':measure AP\n:label q01 p0023 1\n:snapshot '"$D"'/r1\nm\n:snapshot '"$D"'/r2\n'
+ok $? ":measure AP, then :label q01 p0023 1 (bm25's first passage, judged 0)"
+b2=$(mean AP "$D/qrels-relabelled" "$RUN1") n0=$(mean nDCG@10 "$QRELS" "$RUN1") n2=$(mean nDCG@10 "$D/qrels-relabelled" "$RUN1")
+[ "$(rows "$D/r1" | sort)" = "$(evalq AP "$D/qrels-relabelled")" ] && [ "$b2" != "$b" ] &&
+    [ "$(panel "$D/r2" bm25 5)" = "$b $b2" ] && [ "$(panel "$D/r2" bm25 2)" = "$n0 $n2" ]
+ok $? "after the relabel: the list's AP and the panel's current AP ($b -> $b2) are eval's on the relabelled qrels, as nDCG@10 ($n0 -> $n2)"
+rm -rf "$D/j"
+ui ':label q01 p0023 1\n:measure AP\n:snapshot '"$D"'/r3\nm\n:snapshot '"$D"'/r4\n'
+st=$?
+rm -rf "$D/j"
+[ $st -eq 0 ] && [ "$(head -n -1 "$D/r1")" = "$(head -n -1 "$D/r3")" ] && [ "$(head -n -1 "$D/r2")" = "$(head -n -1 "$D/r4")" ]
+ok $? "a measure chosen after the relabel: the same list and panel (its current values from the relabelled qrels)"
+ui ':measure mrr@10,ndcg_cut_5,trec\n:snapshot '"$D"'/t1\nm\n:snapshot '"$D"'/t2\n'
+[ $? -eq 0 ] && grep -q "query (RR@10)" "$D/t1" && grep -q "P@1 *nDCG@5 *AP *RR$" "$D/t2"
+ok $? "names as eval -m takes them (aliases, trec_eval names, a preset): the list shows the first, the rest join the panel"
+ui ':measure nDGC@10\n'
+[ $? -eq 2 ] && grep -q "nDGC@10: no such measure; ? (help) and retriage eval --help list them: RR\[@k\], P@k" "$D/err"
+ok $? "an unknown measure: the script stops, the message says where the known ones are listed"
+SIZE=
+ui '?\n:snapshot '"$D"'/h1\n'
+grep -q "Measures: :measure NAME shows any of them" "$D/h1" && grep -q "nDCG\[@k\]" "$D/h1"
+ok $? "the help lists the measures :measure takes"
 # contrasts need no qrels: :filter rbo|jaccard keeps the unjudged queries at or below MAX too,
 # as the column shows them (q01..q05 without judgments here)
 grep -v '^q0[1-5] ' "$DEMO/qrels.trec" > "$D/qrels-part"

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "journal_fixture.h"
+#include "rt_measjob.h"
 
 /* ---- 4. live metrics --------------------------------------------------------------------- */
 
@@ -261,6 +262,60 @@ static void test_live_by_hand(void)
     rt_workspace_free(&ws);
 }
 
+/* Measures asked for after the open (rt_measjob), with relabels made before and after: every value
+ * of the old and the new ones equals rt_eval_file on base ⊕ relabels. */
+static void test_live_added(int graded)
+{
+    const char *name = graded ? "graded, measures added later" : "binary, measures added later";
+    const judgment *base = graded ? base_graded : base_bin;
+    size_t nbase = graded ? sizeof base_graded / sizeof base_graded[0] : sizeof base_bin / sizeof base_bin[0];
+    rt_workspace *ws = open_ws(graded, "RR@10");
+    rt_session *s;
+    rt_err err = {0};
+    if (!ok(ws && rt_session_open(&s, ws, P(graded ? "live-add-g" : "live-add"), "add", 0, &err) == RT_OK,
+            "%s: a session opens", name)) {
+        rt_workspace_free(&ws);
+        return;
+    }
+    model md;
+    memset(&md, 0, sizeof md);
+    for (size_t k = 0; k < 4; k++) {   /* relabels before: the new columns of those queries are current */
+        const struct step *st = &steps[k];
+        overlay_set(&md.cur, st->qid, st->pid, st->has_grade, graded ? st->ggraded : st->gbin);
+        ok(rt_session_label(s, st->qid, st->pid, st->has_grade, graded ? st->ggraded : st->gbin, &err) == RT_OK,
+           "%s: relabel %zu before", name, k + 1);
+    }
+    rt_measure *ms;
+    size_t n, missing;
+    ok(rt_measjob_parse(ws, "RR@10,R@50,nDCG@10,AP,P@5,MFR,NumRel", &ms, &n, &missing, &err) == RT_OK &&
+       n == 7 && missing == 6, "%s: 6 of the 7 measures are new", name);
+    rt_measjob *j = NULL;
+    ok(rt_measjob_start(&j, ws, ms + 1, n - 1, &err) == RT_OK, "%s: the job starts (%s)", name, err.msg);
+    free(ms);
+    ok(j && rt_measjob_wait(j, -1), "%s: the job ends", name);
+    ok(rt_measjob_finish(&j, ws, &err) == RT_OK && ws->nm == 7 && ws->nm_open == 1 && !j,
+       "%s: the measures join the workspace (%s)", name, err.msg);
+    rt_live_sync(s->live);
+    compare_live(s, base, nbase, &md.cur, name);
+    for (size_t k = 4; k < sizeof steps / sizeof steps[0]; k++) {   /* and after, kept current */
+        const struct step *st = &steps[k];
+        if (st->what != 'L')
+            continue;
+        overlay_set(&md.cur, st->qid, st->pid, st->has_grade, graded ? st->ggraded : st->gbin);
+        ok(rt_session_label(s, st->qid, st->pid, st->has_grade, graded ? st->ggraded : st->gbin, &err) == RT_OK,
+           "%s: relabel %zu after", name, k + 1);
+    }
+    char step[160];
+    snprintf(step, sizeof step, "%s, relabels after", name);
+    compare_live(s, base, nbase, &md.cur, step);
+    ok(rt_measjob_parse(ws, "nDCG@10,bogus", &ms, &n, &missing, &err) == RT_EUSAGE &&
+       err.what == RT_ERR_UNKNOWN_MEASURE && strstr(err.msg, "bogus"), "%s: an unknown name is refused", name);
+    rt_measjob *c = NULL;
+    ok(rt_measjob_start(&c, ws, ws->ms, 0, &err) == RT_EUSAGE && !c, "%s: no measure: nothing starts", name);
+    rt_session_close(&s);
+    rt_workspace_free(&ws);
+}
+
 int main(void)
 {
     if (!fixture_begin())
@@ -271,5 +326,7 @@ int main(void)
     test_live_config(1, "dureader");
     test_live_config(0, "RR@10,R@50,nDCG@10,AP,P@5,MFR,NumRel");
     test_live_config(1, "RR@10,R@50,nDCG@10,AP,P@5,MFR,NumRel");
+    test_live_added(0);
+    test_live_added(1);
     return fixture_end();
 }
