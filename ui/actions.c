@@ -68,6 +68,17 @@ static int act_back(app *a, const char *arg)
     return 0;
 }
 
+/* Esc: back, but never out of the workbench (q quits from the query list). */
+static int act_cancel(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->depth == 0)
+        app_message(a, 0, "Esc never quits: q quits from the query list");
+    else
+        app_pop(a);
+    return 0;
+}
+
 static int act_quit(app *a, const char *arg) { (void)arg; a->quit = 1; return 0; }
 static int act_help(app *a, const char *arg) { (void)arg; a->scroll = 0; app_push(a, VIEW_HELP); return 0; }
 static int act_metrics(app *a, const char *arg) { (void)arg; a->scroll = 0; app_push(a, VIEW_METRICS); return 0; }
@@ -287,7 +298,8 @@ const action ui_actions[] = {
     {"report", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)", PEND_NONE},
     {"help", {'?', 0}, VIEWS_ALL, act_help, "", "show this help", PEND_NONE},
     {"command", {':', 0}, VIEWS_ALL, act_cmdline, "", "type a command", PEND_NONE},
-    {"back", {'q', 27, 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list", PEND_NONE},
+    {"back", {'q', 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list", PEND_NONE},
+    {"cancel", {27, 0}, VIEWS_ALL, act_cancel, "", "cancel a prompt or go back; never quits", PEND_NONE},
     {"quit", {0}, VIEWS_ALL, act_quit, "", "quit retriage", PEND_NONE},
     {"redraw", {CTRL('l'), 0}, VIEWS_ALL, act_redraw, "", "redraw the screen", PEND_NONE},
     {"snapshot", {0}, VIEWS_ALL, act_snapshot, "PATH [attrs]", "write the screen as text to PATH", PEND_NONE},

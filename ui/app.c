@@ -407,7 +407,7 @@ static void draw_status(app *a)
     snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", list_state(a)->nrows, a->s->ws->nq, runs,
              rt_run_name(a->s->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");
     size_t o = strlen(buf);   /* a run name longer than the line cuts it, and the tail goes */
-    snprintf(buf + o, sizeof buf - o, "  ? help  : command  q back");
+    snprintf(buf + o, sizeof buf - o, "  ? help  : command  q %s", a->depth ? "back" : "quit");
     draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
 }
 
