@@ -19,6 +19,7 @@
 #include "team.h"
 #include "rt_mem.h"
 #include "view.h"
+#include "viewstate.h"
 
 #define MIN_COLS 40
 #define MIN_ROWS 8
@@ -226,6 +227,7 @@ void app_catch_up(app *a)
         return;
     a->seen_runs = ws->nruns;
     a->seen_nq = ws->nq;
+    int fresh = viewstate_is_fresh(a);   /* what only loading changes is no view to keep */
     struct list_state *l = list_state(a);
     if (ws->nq != nq) {
         l->judged = rt_reallocarray(l->judged, ws->nq + 1, sizeof *l->judged);
@@ -240,6 +242,8 @@ void app_catch_up(app *a)
     size_t top = l->top;   /* the list stays where it was scrolled to (the draw keeps sel on it) */
     app_refresh_rows(a);
     l->top = top;
+    if (fresh)
+        viewstate_mark_fresh(a);
 }
 
 size_t app_find_run(app *a, const char *name)

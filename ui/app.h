@@ -126,6 +126,7 @@ typedef struct app {
     int leak_candidates;        /* the metrics split counts every candidate, not only reviewed leaks */
     struct team_state *team;    /* the team of annotators (team.c): opened on first use */
     char **annotators;          /* --annotators, or NULL: every journal of the folder */
+    char *fresh_state;          /* viewstate.c: the view state a first open shows, which is not kept */
     size_t nannotators;
 } app;
 
