@@ -64,6 +64,11 @@ ui ':fresh\nq\n'
 [ ! -e "$D/j/m.view" ]
 ok $? "quitting after :fresh leaves no last state (the next open is a first open)"
 
+ui '/北京<Enter>\nq\n'
+ui ':snapshot '"$D"'/t1\n:fresh\nq\n'
+grep -q "^restored: measure RR@10, search 北京" "$D/echo" && grep -q "北京" "$D/t1" && ! grep -q "^q22 " "$D/t1"
+ok $? "the list's text filter (/) is restored too"
+
 # a damaged state file: the lines that can be taken are, the first other is named, no crash
 printf '# retriage view state 1\nmeasure Success@1\nsort nosuchrun desc\nbogus \033[31mred\nview list\n' > "$D/j/m.view"
 ui ':snapshot '"$D"'/d1\n'
