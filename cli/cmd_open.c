@@ -24,6 +24,10 @@ static const char open_usage[] =
     "\n";
 
 static const char open_help_tail[] =
+    "View state:\n"
+    "      --fresh             do not restore the last view (measure, sort, filter, delta pair,\n"
+    "                          contrast, query, run and view), which is kept per workspace and\n"
+    "                          annotator in the journal folder when the workbench ends\n"
     "Team:\n"
     "      --annotators LIST   the team in the agreement and disagreement views (A, Q):\n"
     "                          these annotators' journals (default: every journal of the folder)\n"
@@ -48,7 +52,7 @@ static const struct option own_options[] = {
     {"script", required_argument, 0, 's'}, {"size", required_argument, 0, 'z'},
     {"key-times", required_argument, 0, 'k'}, {"echo", no_argument, 0, 'E'},
     {"annotators", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'},
-    {"mouse", no_argument, 0, 'M'}, {"no-mouse", no_argument, 0, 'N'}, {0, 0, 0, 0},
+    {"mouse", no_argument, 0, 'M'}, {"no-mouse", no_argument, 0, 'N'}, {"fresh", no_argument, 0, 'F'}, {0, 0, 0, 0},
 };
 
 /* "COLSxROWS", each from 1 to 1000. */
@@ -85,6 +89,7 @@ static int parse(int argc, char **argv, ws_args *w, ui_opts *ui)
         case 'E': ui->echo = 1; break;
         case 'M': ui->mouse = 1; break;
         case 'N': ui->mouse = 0; ui->no_mouse = 1; break;
+        case 'F': ui->fresh = 1; break;
         case 'a': cli_split_names(optarg, &ui->annotators, &ui->nannotators); break;
         case 'z':
             if (parse_size(optarg, &ui->cols, &ui->rows) != 0)

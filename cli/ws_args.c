@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "rt_mem.h"
+#include "rt_wskey.h"
 #include "progress.h"
 #include "tuning.h"
 #include "ws_args.h"
@@ -39,7 +40,10 @@ const char ws_args_help[] =
     "Annotations:\n"
     "      --annotator NAME    whose journal to use (default: the workspace's, else the login)\n"
     "      --journal-dir DIR   where journals live (default: the workspace's journal_dir, else\n"
-    "                          annotations/ beside the workspace file, else ./annotations)\n"
+    "                          annotations/ beside the workspace file; for inputs given by\n"
+    "                          flags, a folder of their own under\n"
+    "                          ${XDG_STATE_HOME:-~/.local/state}/retriage/journals/ keyed by\n"
+    "                          their absolute paths: the load report (L) names it)\n"
     "Leakage (the workbench's leakage view; see 'retriage leak --help'):\n"
     "      --train-queries F   training queries to check the queries against\n"
     "      --train-emb F, --test-emb F\n"
@@ -86,6 +90,7 @@ void ws_args_free(ws_args *w)
     for (size_t i = 0; i < w->n; i++)
         free(w->owned[i]);
     free(w->owned);
+    free(w->keyed_dir);
     free(w->paths);
     free(w->names);
     free(w->longopts);
@@ -207,6 +212,57 @@ static char *demo_path(void)
     return NULL;
 }
 
+/* Whether ./annotations/ANNOTATOR.jsonl (where retriage kept the journal of a workspace given by
+ * flags before the folder was keyed to its inputs) holds operations for ws: one naming a query ws
+ * has, or any while runs are still being read (which may name it). Read without the lock, into a
+ * report of its own (nothing of it reaches ws's). */
+static int old_journal_fits(rt_workspace *ws, const char *annotator)
+{
+    rt_journal *j = NULL;
+    rt_op *ops = NULL;
+    size_t n = 0, fits = 0;
+    rt_err e;
+    rt_report *scratch = rt_report_new();
+    if (rt_journal_open_readonly(&j, "annotations", annotator, &ops, &n, scratch, &e) == RT_OK) {
+        int loading = rt_loader_runs_loading(ws, NULL, NULL);
+        for (size_t i = 0; i < n; i++) {
+            const char *q = ops[i].qid ? ops[i].qid : ops[i].qids && ops[i].nqids ? ops[i].qids[0] : NULL;
+            fits += loading || (q && rt_strtab_find(ws->qids, q, strlen(q)) != RT_NO_ID);
+            rt_op_clear(&ops[i]);
+        }
+        free(ops);
+        rt_journal_close(&j);
+    }
+    rt_report_free(&scratch);
+    return fits > 0;
+}
+
+/* The journal folder of a workspace given by flags, without --journal-dir: its own, keyed by its
+ * inputs (rt_wskey); but a journal an older retriage left in ./annotations for these inputs, when
+ * the keyed folder has none, is kept in use (never silently abandoned) and the load report says
+ * how to move it. Owned: the caller frees it. */
+static char *flags_journal_dir(ws_args *w, rt_workspace *ws)
+{
+    char *keyed = rt_wskey_journal_dir(&w->spec);
+    if (!keyed)   /* no home folder: where it always was */
+        return rt_strdup("annotations");
+    char *who = w->annotator ? rt_strdup(w->annotator) : rt_session_default_annotator(ws);
+    char *mine = rt_malloc(strlen(keyed) + strlen(who) + 8), old[512];
+    sprintf(mine, "%s/%s.jsonl", keyed, who);
+    snprintf(old, sizeof old, "annotations/%s.jsonl", who);
+    if (access(mine, F_OK) != 0 && !rt_journal_name_problem(who) && access(old, F_OK) == 0 &&
+        old_journal_fits(ws, who)) {
+        rt_report_add(ws->report, RT_REPORT_WARNING, "%s: this workspace's journal from an older retriage, in the "
+                      "current directory: still used; to find it from any directory, move the folder's journals to "
+                      "%s/ (or keep giving --journal-dir annotations)", old, keyed);
+        free(keyed);
+        keyed = rt_strdup("annotations");
+    }
+    free(mine);
+    free(who);
+    return keyed;
+}
+
 int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_session **sess)
 {
     rt_err err;
@@ -239,6 +295,10 @@ int ws_args_open(ws_args *w, int progress, int readonly, rt_workspace **ws, rt_s
     }
     if (progress)
         cli_progress_clear();
+    if (st == RT_OK && !w->journal_dir && !w->demo && !w->workspace) {
+        w->keyed_dir = flags_journal_dir(w, *ws);
+        w->journal_dir = w->keyed_dir;   /* the guard names it too */
+    }
     if (st == RT_OK)
         st = rt_session_open(sess, *ws, w->journal_dir, w->annotator, readonly, &err);
     if (st != RT_OK) {

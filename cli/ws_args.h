@@ -21,7 +21,8 @@ typedef struct ws_args {
     int demo;
     const char *workspace;     /* the positional WORKSPACE.json */
     const char *annotator;
-    const char *journal_dir;
+    const char *journal_dir;   /* --journal-dir; after ws_args_open, the folder used */
+    char *keyed_dir;           /* the folder chosen for a workspace given by flags (owned) */
     const char *spec_flag;     /* the first option that describes a workspace given by flags
                                   (-m, --qrels…): refused with a WORKSPACE.json or --demo */
     struct option *longopts;   /* the command's options followed by these */

@@ -28,6 +28,8 @@ struct rt_journal {
     int fd;            /* -1 when read-only */
     int made_lock;     /* this process created the lock file (removed again if it refuses) */
     int created;       /* this process created the journal file */
+    int lazy;          /* writable, but its file does not exist yet: made by the first append, so
+                          that opening a workspace and changing nothing leaves no empty journal */
     int lock_fd;
     int holds_lock;    /* the lock is taken: closing removes the lock file */
     char *readonly;    /* why, or NULL */
@@ -391,14 +393,15 @@ static void open_writable(rt_journal *j, int dirfd, const char *name, int existe
         take_lock(j, dirfd, name);
     if (dirfd < 0 || j->readonly)
         return;
-    j->fd = open_regular(dirfd, name, O_RDWR | O_CREAT | O_APPEND, 0644);
+    if (!existed) {
+        j->lazy = 1;   /* the lock is held: no other writer can make it meanwhile */
+        return;
+    }
+    j->fd = open_regular(dirfd, name, O_RDWR | O_APPEND, 0644);
     if (j->fd < 0) {
         char why[400];   /* e.g. a journal someone made read-only: browse, do not write */
         snprintf(why, sizeof why, "%s is not writable (%s)", j->path, strerror(errno));
         set_readonly(j, why);
-    } else if (!existed) {
-        j->created = 1;
-        rt_file_sync_dirfd(dirfd);
     }
 }
 
@@ -410,7 +413,7 @@ static rt_status read_whole(rt_journal *j, int dirfd, const char *name, int exis
 {
     /* A reader that could not finish an import committed into this folder reads the import's
      * copy of the journal: its figures count every journal's new lines, as the import stands. */
-    char *pending = j->fd < 0 && dirfd >= 0 ? rt_jtxn_pending(dirfd, name) : NULL;
+    char *pending = j->fd < 0 && !j->lazy && dirfd >= 0 ? rt_jtxn_pending(dirfd, name) : NULL;
     int rfd = j->fd;
     if (rfd < 0 && pending && (rfd = open_regular(dirfd, pending, O_RDONLY, 0)) >= 0)
         rt_report_add(report, RT_REPORT_WARNING, "%s: read from %s/%s, the copy an interrupted import "
@@ -618,10 +621,36 @@ static rt_status unnamed(const rt_journal *j, const rt_op *op, rt_err *err)
                       j->has_names ? "this workspace does not have" : "without the workspace's tables to write it");
 }
 
+rt_status rt_journal_materialize(rt_journal *j, rt_err *err)
+{
+    if (j->readonly)
+        return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
+    if (!j->lazy)
+        return RT_OK;
+    rt_err e;
+    int dirfd = open_dir(j, j->dir, &e);
+    const char *name = strrchr(j->path, '/') + 1;
+    j->fd = dirfd >= 0 ? open_regular(dirfd, name, O_RDWR | O_CREAT | O_APPEND, 0644) : -1;
+    int saved = errno;
+    if (j->fd >= 0) {
+        j->lazy = 0;
+        j->created = 1;
+        rt_file_sync_dirfd(dirfd);
+    }
+    if (dirfd >= 0)
+        close(dirfd);
+    if (j->fd < 0)
+        return rt_err_set(err, RT_EIO, "%s: cannot create the journal: %s; nothing was written", j->path,
+                          dirfd < 0 ? "cannot open its folder" : strerror(saved));
+    return RT_OK;
+}
+
 rt_status rt_journal_append(rt_journal *j, rt_op *op, rt_err *err)
 {
     if (j->readonly)
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
+    if (rt_journal_materialize(j, err) != RT_OK)
+        return RT_EIO;
     if (seq_room(j, 1, err) != RT_OK)
         return RT_EINPUT;
     op->seq = j->next_seq;
@@ -689,6 +718,8 @@ rt_status rt_journal_append_all(rt_journal *j, rt_op *ops, size_t n, rt_err *err
         return rt_err_set(err, RT_ELOCKED, "read-only: %s", j->readonly);
     if (n == 0)
         return RT_OK;
+    if (rt_journal_materialize(j, err) != RT_OK)
+        return RT_EIO;
     char *all;
     size_t len;
     rt_status st = rt_journal_render_append(j, ops, n, &all, &len, err);

@@ -25,7 +25,7 @@ enum { RT_JOURNAL_NAME_MAX = 200 };
  * (a teammate's, already in the folder) only a name without '/' or a leading '.'. */
 const char *rt_journal_name_problem(const char *annotator);
 
-/* Opens (creating dir and file as needed) the journal of annotator in dir. Existing operations
+/* Opens (creating dir as needed; the file itself at the first append) the journal of annotator in dir. Existing operations
  * are read into *ops / *nops (caller frees each with rt_op_clear, then the array).
  * - Nothing is opened through a symbolic link: a journal folder that is a link, or a journal
  *   that is a link, a pipe, a device or a folder, is refused (RT_EINPUT), nothing touched; so is a
@@ -77,6 +77,12 @@ uint64_t rt_journal_next_seq(const rt_journal *j);
  * must outlive j): without them, an operation by ids that has no text form is refused by the
  * appends below. The session sets its workspace's. */
 void rt_journal_set_names(rt_journal *j, const rt_op_names *names);
+
+/* A writable journal whose file did not exist when it was opened is created only here, at the
+ * first append (rt_journal_append and rt_journal_append_all call it; rt_jtxn before it stages):
+ * an open that changes nothing leaves no empty journal behind. RT_OK when the file exists (or was
+ * made now), RT_ELOCKED when read-only, RT_EIO when it cannot be created. */
+rt_status rt_journal_materialize(rt_journal *j, rt_err *err);
 
 /* Stamps op with the next sequence number and the time, appends it, and returns only when it is
  * on disk (write + fsync). The line is rt_op_to_json_names's (the text form where set, else made

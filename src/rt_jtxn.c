@@ -426,6 +426,8 @@ rt_status rt_jtxn_stage(rt_jtxn *t, rt_journal *j, rt_op *ops, size_t n, rt_err 
     const char *path = rt_journal_path(j), *slash = strrchr(path, '/');
     const char *journal = slash ? slash + 1 : path;
     struct stat js;
+    if (rt_journal_materialize(j, err) != RT_OK)
+        return RT_EIO;
     if (fstat(rt_journal_fd(j), &js) != 0)
         return rt_err_set(err, RT_EIO, "%s: %s", path, strerror(errno));
     rt_file_sweep_stale_at(t->dirfd, journal);   /* an older writer's temporaries, its process dead */

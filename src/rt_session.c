@@ -265,6 +265,9 @@ static rt_status open_session(rt_session **out, rt_workspace *ws, const char *di
         rt_report_add(ws->report, RT_REPORT_WARNING, "%s: read-only: %s",
                       rt_journal_path(s->journal), rt_journal_readonly(s->journal));
     say_foreign(s, 0, 0);
+    if (live && !readonly)   /* where the annotations go: the load report says it (README, Annotations) */
+        rt_report_add(ws->report, RT_REPORT_INFO, "annotations of %s: %s%s", s->annotator, rt_journal_path(s->journal),
+                      access(rt_journal_path(s->journal), F_OK) == 0 ? "" : " (written at the first change)");
     if (live)
         s->live = rt_live_new(ws, s->annot);
     *out = s;

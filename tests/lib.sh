@@ -210,3 +210,5 @@ else PYTHON3=$(command -v python3 2>/dev/null) || PYTHON3=''; fi
 
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
+# a workspace given by flags keeps its journals under the state directory: the test's own
+XDG_STATE_HOME=$TMPD/state; export XDG_STATE_HOME

@@ -23,6 +23,7 @@
 #include "term.h"
 #include "list.h"
 #include "view.h"
+#include "viewstate.h"
 
 #define LIST VIEW_BIT(VIEW_LIST)
 #define CMP VIEW_BIT(VIEW_COMPARE)
@@ -64,6 +65,17 @@ static int act_back(app *a, const char *arg)
     (void)arg;
     if (a->depth == 0)
         a->quit = 1;
+    else
+        app_pop(a);
+    return 0;
+}
+
+/* Esc: back, but never out of the workbench (q quits from the query list). */
+static int act_cancel(app *a, const char *arg)
+{
+    (void)arg;
+    if (a->depth == 0)
+        app_message(a, 0, "Esc never quits: q quits from the query list");
     else
         app_pop(a);
     return 0;
@@ -291,7 +303,13 @@ const action ui_actions[] = {
     {"report", {'L', 0}, VIEWS_ALL, act_report, "", "show the load report (warnings)", PEND_NONE},
     {"help", {'?', 0}, VIEWS_ALL, act_help, "", "show this help", PEND_NONE},
     {"command", {':', 0}, VIEWS_ALL, act_cmdline, "", "type a command", PEND_NONE},
-    {"back", {'q', 27, 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list", PEND_NONE},
+    {"back", {'q', 0}, VIEWS_ALL, act_back, "", "go back; quit from the query list (the view is restored at the next open)",
+     PEND_NONE},
+    {"cancel", {27, 0}, VIEWS_ALL, act_cancel, "", "cancel a prompt or go back; never quits", PEND_NONE},
+    {"view", {0}, VIEWS_ALL, act_view, "save NAME|NAME", "keep the view (measure, sort, filter, delta, contrast, "
+     "query, run, view) as NAME in the journal folder, or restore it", PEND_NONE},
+    {"views", {0}, VIEWS_ALL, act_views, "", "list the named views", PEND_NONE},
+    {"fresh", {0}, VIEWS_ALL, act_fresh, "", "start fresh: the list as a first open shows it", PEND_NONE},
     {"quit", {0}, VIEWS_ALL, act_quit, "", "quit retriage", PEND_NONE},
     {"redraw", {CTRL('l'), 0}, VIEWS_ALL, act_redraw, "", "redraw the screen", PEND_NONE},
     {"snapshot", {0}, VIEWS_ALL, act_snapshot, "PATH [attrs]", "write the screen as text to PATH", PEND_NONE},

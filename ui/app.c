@@ -20,6 +20,7 @@
 #include "team.h"
 #include "rt_mem.h"
 #include "view.h"
+#include "viewstate.h"
 
 #define MIN_COLS 40
 #define MIN_ROWS 8
@@ -227,6 +228,7 @@ void app_catch_up(app *a)
         return;
     a->seen_runs = ws->nruns;
     a->seen_nq = ws->nq;
+    int fresh = viewstate_is_fresh(a);   /* what only loading changes is no view to keep */
     struct list_state *l = list_state(a);
     if (ws->nq != nq) {
         l->judged = rt_reallocarray(l->judged, ws->nq + 1, sizeof *l->judged);
@@ -241,6 +243,8 @@ void app_catch_up(app *a)
     size_t top = l->top;   /* the list stays where it was scrolled to (the draw keeps sel on it) */
     app_refresh_rows(a);
     l->top = top;
+    if (fresh)
+        viewstate_mark_fresh(a);
 }
 
 size_t app_find_run(app *a, const char *name)
@@ -410,7 +414,7 @@ static void draw_status(app *a)
     snprintf(buf, sizeof buf, " %zu/%zu queries%s  run %s%s%s%s", list_state(a)->nrows, a->s->ws->nq, runs,
              rt_run_name(a->s->ws->runs[view_focused_run(a)].run), hint, coll, warn ? "  L load warnings" : "");
     size_t o = strlen(buf);   /* a run name longer than the line cuts it, and the tail goes */
-    snprintf(buf + o, sizeof buf - o, "  ? help  : command  q back");
+    snprintf(buf + o, sizeof buf - o, "  ? help  : command  q %s", a->depth ? "back" : "quit");
     draw_text(y, 0, a->cols, buf, strlen(buf), ROLE_STATUS, NULL);
 }
 

@@ -128,6 +128,7 @@ typedef struct app {
     struct team_state *team;    /* the team of annotators (team.c): opened on first use */
     char **annotators;          /* --annotators, or NULL: every journal of the folder */
     struct measure_job *mjob;   /* measures being computed for the list (measure.c), or NULL */
+    char *fresh_state;          /* viewstate.c: the view state a first open shows, which is not kept */
     size_t nannotators;
 } app;
 

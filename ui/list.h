@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "app.h"
 #include "view.h"
@@ -30,6 +31,7 @@ struct list_state {
     char text_filter[256];
     int filtering;              /* only the queries that meet cond */
     rt_condition cond;
+    char filter_arg[256];       /* cond as typed (:filter ARG): what the view state keeps */
     size_t delta_a, delta_b;    /* runs compared in the delta column */
     size_t hoff;                /* the first run column shown (h/l move the focused run) */
     int qid_w;                  /* the qid column's width, worked out for qid_w_nq listed queries */
@@ -42,5 +44,13 @@ static inline struct list_state *list_state(app *a) { return view_state(a, VIEW_
 /* Sets the list up for the workspace: the delta pair (the first two runs), the measure (RR@10
  * when the workspace has it), room for every query's row. Before app_compute_stats. */
 void list_start(app *a);
+
+/* view_list_keep.c: the list's part of the view state kept across opens (view_ops.save and
+ * .restore, see view.h): measure, delta pair, contrast, filter, text filter, sort, focused query. */
+void list_save(app *a, FILE *f);
+int list_restore(app *a, const char *key, const char *value);
+/* Back to the list as a first open shows it (:fresh): default measure, first two runs, no
+ * contrast, no filter, workspace order, the first query. */
+void list_fresh(app *a);
 
 #endif

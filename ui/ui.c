@@ -29,6 +29,7 @@
 #include "term.h"
 #include "team.h"
 #include "view.h"
+#include "viewstate.h"
 #include "ui.h"
 
 static volatile sig_atomic_t got_signal;
@@ -240,6 +241,10 @@ static int run_script(app *a, const ui_opts *o)
     size_t len;
     int rc = 0, st;
     app_draw(a);
+    if (o->echo && a->msg[0]) {   /* what the open said (restored: …, load warnings) */
+        puts(a->msg);
+        fflush(stdout);
+    }
     rt_loader_warm(a->s->ws);   /* the first screen is up: the rest of the cache in the background */
     list_contrast_ahead(a);
     while (!a->quit && (st = rt_reader_next(r, &line, &len, &e)) == 1) {
@@ -357,6 +362,7 @@ static void app_free(app *a)
 {
     rt_overlap_free(&a->ov);
     free(a->set);
+    free(a->fresh_state);
     view_release_all(a);
     rt_leakage_free(&a->leak);
     hint_release(a);
@@ -522,6 +528,7 @@ int ui_run(rt_session *s, const ui_opts *o)
     else if (rt_report_warnings(ws->report))
         app_message(&a, 0, "%zu load warnings: press L to read them", rt_report_warnings(ws->report));
     a.warned = rt_report_warnings(ws->report);
+    viewstate_open(&a, o && o->fresh);
     int rc = 0;
     if (headless) {
         a.mouse = o && o->mouse;
@@ -537,6 +544,9 @@ int ui_run(rt_session *s, const ui_opts *o)
     }
     if (rc == 0)
         term_end();
+    char why[700];
+    if (rc == 0 && s->journal_dir && *s->journal_dir && viewstate_close(&a, why, sizeof why) != 0)
+        fprintf(stderr, "retriage: the view state was not kept for the next open: %s\n", why);
     finish_loading(s, headless);
     app_free(&a);
     return rc;

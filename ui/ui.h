@@ -12,6 +12,7 @@ typedef struct ui_opts {
     int echo;                /* headless: print each status message on standard output */
     int mouse;               /* headless: obey the script's mouse events (--mouse) */
     int no_mouse;            /* --no-mouse: never take the mouse */
+    int fresh;               /* --fresh: do not restore the last view state */
     char **annotators;       /* the team: these annotators (NULL: every journal of the folder) */
     size_t nannotators;
 } ui_opts;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "app.h"
 
@@ -54,6 +55,13 @@ typedef struct view_ops {
      * dropped, made again at its next use. Called only for a view whose state exists. NULL: it
      * keeps nothing of the kind. */
     void (*runs_changed)(app *a, void *state);
+    /* The view state kept across opens (viewstate.c): save writes what of the view's state a
+     * reopen should restore as lines "KEY VALUE" to f; restore takes one such line back through
+     * the view's actions (never by setting members), returning 1 when it took it, 0 when the key
+     * is not the view's, -1 when the value is refused (the action's message says why). Called
+     * only for a view whose state exists (save) or once it is made (restore). NULL: nothing kept. */
+    void (*save)(app *a, FILE *f);
+    int (*restore)(app *a, const char *key, const char *value);
 } view_ops;
 
 extern const view_ops view_list_ops, view_compare_ops, view_passage_ops, view_metrics_ops,

@@ -541,6 +541,7 @@ int act_filter(app *a, const char *arg)
                 rt_condition_parse(a->s->ws, arg, &l->cond, &err) == RT_OK)) {
         l->filtering = 1;
         l->cond.measure = l->measure;   /* worse / better: on the list's measure */
+        snprintf(l->filter_arg, sizeof l->filter_arg, "%s", arg);
     } else {
         app_message(a, 1, "usage: :filter none | text STRING | notop K RUN | worse RUN_A RUN_B [MIN_DELTA] | "
                     "better RUN_A RUN_B [MIN_DELTA] | rbo RUN_A RUN_B MAX | jaccard RUN_A RUN_B MAX | zero RUN | tagged | untagged");
@@ -897,6 +898,7 @@ static void release(void *state)
 const view_ops view_list_ops = {
     .name = "query list", .draw = draw, .focus = focus, .cursor = cursor, .open = open_query, .side = side,
     .state_size = sizeof(struct list_state), .release = release, .runs_changed = runs_changed,
+    .save = list_save, .restore = list_restore,
 };
 
 int act_contrast(app *a, const char *arg)

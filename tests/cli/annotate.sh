@@ -506,7 +506,7 @@ printf ':label q01 p0054 1\n' >"$D/l2.script"
 ws "$L" dave "$D/l2.script" >"$D/l2.out" 2>"$D/l2.err"
 st=$?
 [ $st -eq 2 ] && grep -q 'read-only' "$D/l2.err" && grep -q 'another retriage' "$D/l2.err" &&
-    [ ! -s "$D/l2.out" ] && [ "$(grep -c . "$L/dave.jsonl")" -eq 1 ]
+    ! grep -q 'labelled' "$D/l2.out" && [ "$(grep -c . "$L/dave.jsonl")" -eq 1 ]
 check $? "d: a second workbench on the locked journal cannot label: exit 2 (got $st), read-only, journal unchanged" \
     "$D/l2.err" "$L/dave.jsonl"
 printf 'L\n:snapshot %s\n:goto q01\n' "$D/l2.snap" >"$D/l3.script"

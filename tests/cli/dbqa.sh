@@ -29,7 +29,7 @@ ok $? "per question too (ties ranked in file order, as eval --dbqa)"
 
 for size in 80x24 140x42; do
     printf ':snapshot %s/l\n<Enter>\n:snapshot %s/c\n<Enter>\n:snapshot %s/p\n' "$D" "$D" "$D" > s
-    "$RETRIAGE" $WS --script s --size $size > /dev/null 2> err
+    "$RETRIAGE" $WS --fresh --script s --size $size > /dev/null 2> err   # (each size from a first open)
     ok $? "$size: the workbench opens a DBQA file with its score files"
     head -1 l | grep -q "retriage — t.dbqa — query list" && grep -q "^q1  *北京的首都是哪里" l && grep -q "^q3  *谁发明了电话" l
     ok $? "$size: titled after the DBQA file; its questions are the queries"

@@ -16,7 +16,7 @@ ui() {  # ui SIZE SCRIPT
         --run "xapian-bm25-jieba=$R/bm25.trec" --run "xapian-bm25-bigram=$R/dense.trec" \
         --run "sklearn-tfidf-char=$R/rerank.trec" --run "fused-rrf=$R/bm25.trec" \
         -m RR@10,Success@1,Success@50,nDCG@10,P@1,Judged@10 --journal-dir "$D/j" --annotator c \
-        --script "$D/script" --size "$1" --echo > "$D/echo" 2> "$D/err"
+        --fresh --script "$D/script" --size "$1" --echo > "$D/echo" 2> "$D/err"
 }
 S="$D/s"
 header() { sed -n 2p "$1"; }
@@ -97,7 +97,7 @@ printf '%s Q0 %s 1 2 t\n%s Q0 %s 2 1 t\nq2 Q0 p2 1 1 t\n' "$QL" "$PM" "$QL" "$PL
 printf ':goto %s\n:snapshot %s.g\nj\n-\n<Enter>\n:snapshot %s.p\nq\nk\n<Enter>\n:snapshot %s.m\n' \
     "$QL" "$S" "$S" "$S" > "$D/script"
 "$RETRIAGE" --queries "$D/lq.tsv" --qrels "$D/lq.trec" --collection "$D/lc.tsv" --run "a$L=$D/l.run" \
-    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --script "$D/script" --size 120x30 --echo \
+    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --fresh --script "$D/script" --size 120x30 --echo \
     > "$D/out" 2> "$D/err"
 rc=$?
 r50=$(printf '%050d' 0 | tr 0 r)
@@ -108,7 +108,7 @@ report $? "600-byte run names, 300-byte ids: the views draw them cut, nothing cr
 # a side-by-side column wider than its header's buffer: the run name cut, nothing read past it
 printf ':goto %s\n:snapshot %s.w\n' "$QL" "$S" > "$D/script"
 "$RETRIAGE" --queries "$D/lq.tsv" --qrels "$D/lq.trec" --collection "$D/lc.tsv" --run "a$L=$D/l.run" \
-    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --script "$D/script" --size 1000x20 \
+    --run "b$L=$D/l.run" --journal-dir "$D/lj" --annotator c --fresh --script "$D/script" --size 1000x20 \
     > "$D/out" 2> "$D/err"
 rc=$?
 [ "$rc" -eq 0 ] && sed -n 3p "$S.w" | cut -d'|' -f1 | grep -q "^>a$r50${r50}r* *$"

@@ -66,7 +66,7 @@ report $? "the collection in, the workspace cache is written"
 term_end
 unset RETRIAGE_COLLECTION_WAIT
 printf 'L\n:snapshot %s/c0\nq\n:snapshot %s/c1\n:measure AP\n:snapshot %s/c2\n' "$D" "$D" "$D" > "$D/script"
-"$RETRIAGE" "${WS[@]}" --journal-dir "$D/j" --annotator d --script "$D/script" --size 120x45 > "$D/out" 2> "$D/err"
+"$RETRIAGE" "${WS[@]}" --journal-dir "$D/j" --annotator d --fresh --script "$D/script" --size 120x45 > "$D/out" 2> "$D/err"
 st=$?
 evals() {  # evals MEASURE: qid, bm25's and dense's values (two decimals) as the list shows them
     "$RETRIAGE" eval -q -m "$1" "$DEMO/qrels.trec" "$DEMO/runs/bm25.trec" "$DEMO/runs/dense.trec" |

@@ -11,7 +11,7 @@ ui() {  # ui SIZE SCRIPT [options]
     printf '%b' "$2" > "$D/script"
     local size=$1
     shift 2
-    "$RETRIAGE" --demo --journal-dir "$D/j" --annotator m --script "$D/script" --size "$size" --echo "$@" > "$D/echo" 2> "$D/err"
+    "$RETRIAGE" --demo --journal-dir "$D/j" --annotator m --fresh --script "$D/script" --size "$size" --echo "$@" > "$D/echo" 2> "$D/err"
 }
 col_of() {  # col_of SNAPSHOT TEXT — the 0-based column where TEXT starts on the header row (2nd line)
     sed -n 2p "$1" | awk -v t="$2" '{ i = index($0, t); print i ? i - 1 : -1 }'
