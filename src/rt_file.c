@@ -327,19 +327,21 @@ rt_status rt_outfile_commit(rt_outfile **fp, rt_err *err)
     return st;
 }
 
-char *rt_file_cache_dir(const char *what)
+char *rt_file_xdg_dir(const char *var, const char *fallback, const char *what)
 {
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *x = getenv(var), *home = getenv("HOME");
     char buf[PATH_MAX];
     int n;
     if (x && x[0] == '/')
         n = snprintf(buf, sizeof buf, "%s/retriage/%s", x, what);
     else if (home && home[0] == '/')
-        n = snprintf(buf, sizeof buf, "%s/.cache/retriage/%s", home, what);
+        n = snprintf(buf, sizeof buf, "%s/%s/retriage/%s", home, fallback, what);
     else
         return NULL;
     return n > 0 && (size_t)n < sizeof buf ? rt_strdup(buf) : NULL;
 }
+
+char *rt_file_cache_dir(const char *what) { return rt_file_xdg_dir("XDG_CACHE_HOME", ".cache", what); }
 
 void rt_file_sweep_stale_at(int dirfd, const char *name)
 {

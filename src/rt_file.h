@@ -66,6 +66,10 @@ void rt_file_test_hold(const char *path);
  * the folder may not exist yet. Owned: the caller frees it with free. */
 char *rt_file_cache_dir(const char *what);
 
+/* ${VAR:-$HOME/FALLBACK}/retriage/WHAT, as rt_file_cache_dir (which is it for the cache): for the
+ * other XDG folders (the state folder's journals, rt_wskey). Owned: the caller frees it. */
+char *rt_file_xdg_dir(const char *var, const char *fallback, const char *what);
+
 typedef struct rt_outfile rt_outfile;
 
 /* Opens path for writing by the policy above and sets *out. RT_EIO (naming path) when the folder

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "rt_file.h"
 #include "rt_mem.h"
 #include "rt_wskey.h"
 
@@ -62,15 +63,8 @@ void rt_wskey_of(const rt_ws_spec *spec, char key[17])
 
 char *rt_wskey_journal_dir(const rt_ws_spec *spec)
 {
-    const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char key[17], buf[PATH_MAX];
-    int n;
+    char key[17], what[32];
     rt_wskey_of(spec, key);
-    if (x && x[0] == '/')
-        n = snprintf(buf, sizeof buf, "%s/retriage/journals/%s", x, key);
-    else if (home && home[0] == '/')
-        n = snprintf(buf, sizeof buf, "%s/.local/state/retriage/journals/%s", home, key);
-    else
-        return NULL;
-    return n > 0 && (size_t)n < sizeof buf ? rt_strdup(buf) : NULL;
+    snprintf(what, sizeof what, "journals/%s", key);
+    return rt_file_xdg_dir("XDG_STATE_HOME", ".local/state", what);
 }
