@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef __SSE2__
@@ -262,11 +263,13 @@ rt_status rt_search_file(const char *path, const char *const *words, size_t nwor
     for (int k = 0; k < 2; k++)
         p[k] = (part){.path = path, .words = words, .nwords = nwords, .anchor = anchor, .fd = -1};
     int nparts = 1;
-    if (rt_file_codec(path) == RT_CODEC_NONE && strcmp(path, "-") != 0) {
+    struct stat sb;
+    if (rt_file_codec(path) == RT_CODEC_NONE && strcmp(path, "-") != 0 && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode)) {   /* (a pipe or a FIFO is read as a stream, below) */
         p[0].fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (p[0].fd < 0)
             return rt_err_set(err, RT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-        uint64_t size = (uint64_t)lseek(p[0].fd, 0, SEEK_END);
+        uint64_t size = (uint64_t)sb.st_size;
         uint64_t mid = size >= (1u << 20) ? rt_run_split_offset(path, size) : 0;
         p[0].end = mid ? mid : size;
         if (mid) {

@@ -87,11 +87,21 @@ cut -f1 "$D/out" > "$D/got"; ref needle > "$D/want"
 [ "$rc" -eq 0 ] && cmp -s "$D/got" "$D/want"
 ok $? "a gzip collection: the same passages"
 
+# a stream: standard input (one thread, as a compressed file)
+"$RETRIAGE" grep --collection - needle < "$D/coll.tsv" > "$D/out" 2> "$D/err"
+rc=$?
+cut -f1 "$D/out" > "$D/got"; ref needle > "$D/want"
+[ "$rc" -eq 0 ] && cmp -s "$D/got" "$D/want"
+ok $? "--collection - (standard input): the same passages"
+
 # bad input
 printf 'a\tfine needle\nno tab needle here\n' > "$D/bad.tsv"
 run --collection "$D/bad.tsv" needle
 [ "$rc" -eq 2 ] && has_text "bad.tsv:2: expected pid<TAB>text" "$D/err"
 ok $? "a line without a tab that holds the word: file:line, exit 2 ($(cat "$D/err"))"
+run --collection "$D" needle
+[ "$rc" -eq 2 ] && has_text "is a directory" "$D/err"
+ok $? "a folder as the collection: exit 2, said ($(cat "$D/err"))"
 run --collection "$D/none.tsv" needle
 [ "$rc" -eq 2 ] && has_text "none.tsv" "$D/err"
 ok $? "a missing collection: exit 2, named"
