@@ -112,6 +112,21 @@ struct rt_eval_work {
     rt_strtab *unjudged;
 };
 
+void rt_eval_table_widen(double **value, unsigned char **defined, size_t rows, size_t cap, size_t old_w,
+                         size_t new_w)
+{
+    double *v = rt_calloc(cap * new_w + 1, sizeof *v);
+    unsigned char *d = rt_calloc(cap * new_w + 1, 1);
+    for (size_t i = 0; i < rows; i++) {
+        memcpy(v + i * new_w, *value + i * old_w, old_w * sizeof *v);
+        memcpy(d + i * new_w, *defined + i * old_w, old_w);
+    }
+    free(*value);
+    free(*defined);
+    *value = v;
+    *defined = d;
+}
+
 void rt_eval_result_free(rt_eval_result **rp)
 {
     if (!rp || !*rp)

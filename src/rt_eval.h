@@ -42,6 +42,12 @@ typedef struct rt_eval_result {
 
 void rt_eval_result_free(rt_eval_result **r);
 
+/* Widens a per-query table (rows × old_w values and their defined flags; cap rows allocated) to
+ * new_w columns a row: each row's old columns first, the new ones 0 and undefined. For measures
+ * added after the table was made (rt_workspace_add_measures, rt_live_sync). */
+void rt_eval_table_widen(double **value, unsigned char **defined, size_t rows, size_t cap, size_t old_w,
+                         size_t new_w);
+
 /* Evaluates the run file at path, streaming it (see rt_run_scan). A large line-based file is read
  * in two halves by two threads (rt_run_scan_halves), split at any line, and gathered by halves
  * when its queries' lines are not grouped: the values, warnings and line numbers are those of

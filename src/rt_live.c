@@ -244,16 +244,7 @@ static void add_measures(rt_live *l)
         return;
     for (size_t r = 0; r < l->nruns; r++) {
         lrun *lr = &l->runs[r];
-        double *v = rt_reallocarray(NULL, l->qcap * nm1 + 1, sizeof *v);
-        unsigned char *d = rt_calloc(l->qcap * nm1 + 1, 1);
-        for (size_t i = 0; i < l->nq; i++) {
-            memcpy(v + i * nm1, lr->value + i * nm0, nm0 * sizeof *v);
-            memcpy(d + i * nm1, lr->defined + i * nm0, nm0);
-        }
-        free(lr->value);
-        free(lr->defined);
-        lr->value = v;
-        lr->defined = d;
+        rt_eval_table_widen(&lr->value, &lr->defined, l->nq, l->qcap, nm0, nm1);
         lr->mean = rt_reallocarray(lr->mean, nm1 + 1, sizeof *lr->mean);
         lr->nd = rt_reallocarray(lr->nd, nm1 + 1, sizeof *lr->nd);
     }

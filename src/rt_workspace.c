@@ -296,18 +296,11 @@ size_t rt_workspace_find_measure(const rt_workspace *ws, const rt_measure *m)
 static void widen_result(rt_eval_result *b, const rt_eval_result *x)
 {
     size_t nq = b->nq, w = b->nm + x->nm;
-    double *v = rt_calloc(nq * w + 1, sizeof *v);
-    unsigned char *d = rt_calloc(nq * w + 1, 1);
+    rt_eval_table_widen(&b->value, &b->defined, nq, nq, b->nm, w);
     for (size_t i = 0; i < nq; i++) {
-        memcpy(v + i * w, b->value + i * b->nm, b->nm * sizeof *v);
-        memcpy(v + i * w + b->nm, x->value + i * x->nm, x->nm * sizeof *v);
-        memcpy(d + i * w, b->defined + i * b->nm, b->nm);
-        memcpy(d + i * w + b->nm, x->defined + i * x->nm, x->nm);
+        memcpy(b->value + i * w + b->nm, x->value + i * x->nm, x->nm * sizeof *b->value);
+        memcpy(b->defined + i * w + b->nm, x->defined + i * x->nm, x->nm);
     }
-    free(b->value);
-    free(b->defined);
-    b->value = v;
-    b->defined = d;
     b->mean = rt_reallocarray(b->mean, w + 1, sizeof *b->mean);
     b->n_defined = rt_reallocarray(b->n_defined, w + 1, sizeof *b->n_defined);
     memcpy(b->mean + b->nm, x->mean, x->nm * sizeof *b->mean);
