@@ -32,6 +32,14 @@ static inline int same_short(const char *a, const char *b, size_t len)
 #endif
 }
 
+/* Adds a decimal pid's value to the block of values at hand (scan.dec). */
+static inline void push_value(scan *s, uint32_t v, size_t pl, double score, size_t line)
+{
+    RT_GROW(s->p, s->pcap, s->np + 1);
+    s->p[s->np++] = (pending){v, (uint32_t)pl, 0, score, 0, line};
+    s->info->lines++;
+}
+
 /* rt_runscan_add_hit for ids known to be good. padded: qid and pid are in a linebuf (PAD readable bytes
  * follow), so short ones are compared and copied a word at a time. */
 static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const char *pid, size_t pl,
@@ -55,9 +63,7 @@ static inline rt_status add_checked(scan *s, const char *qid, size_t ql, const c
     if (s->dec) {   /* the block's pids as values while every one is a decimal */
         uint32_t v;
         if (padded ? rt_strtab_decimal_padded(pid, pl, &v) : rt_strtab_decimal(pid, pl, &v)) {
-            RT_GROW(s->p, s->pcap, s->np + 1);
-            s->p[s->np++] = (pending){v, (uint32_t)pl, 0, score, 0, line};
-            s->info->lines++;
+            push_value(s, v, pl, score, line);
             return RT_OK;
         }
         rt_runscan_spell_entries(s, s->held_np, s->np);
@@ -513,9 +519,7 @@ static inline int trec_repeat(scan *s, const trec_template *t, const char *p, si
     uint64_t value;
     if (digits && s->dec && !s->gather && (pid[0] != '0' || pl == 1) &&
         (value = rt_num_digits_value(w, pl)) < RT_STRTAB_VALUE_MAX) {
-        RT_GROW(s->p, s->pcap, s->np + 1);
-        s->p[s->np++] = (pending){(size_t)value, (uint32_t)pl, 0, v, 0, no};
-        s->info->lines++;
+        push_value(s, (uint32_t)value, pl, v, no);
         *st = RT_OK;
         return 1;
     }
