@@ -114,7 +114,8 @@ wait_for 30 "lead's first snapshot" test -s "$D/live1"
 # bob appends through his own workbench: relabel q2 p4 (alice said 0)
 printf ':label q2 p4 1\n' > "$D/bob.txt"
 "$RETRIAGE" "${WS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
-printf ':sleep 1\n:snapshot %s/live2\n' "$D" >&4
+# (bob's process has ended, so his line is on disk: :sleep 0 takes it in and draws, no time passes)
+printf ':sleep 0\n:snapshot %s/live2\n' "$D" >&4
 exec 4>&-
 wait $pid
 grep -q "disagreements: resolved 1 / 1" "$D/live1" && grep -q "disagreements: resolved 1 / 2" "$D/live2" &&
@@ -170,7 +171,7 @@ wait_for 30 "lead's first snapshot" test -s "$D/bad1"
 printf '{"not":"a journal"}\n' > "$D/lj/new" && mv "$D/lj/new" "$D/lj/alice.jsonl"
 printf ':label q1 p2 0\n' > "$D/bob.txt"
 "$RETRIAGE" "${LWS[@]}" --annotator bob --script "$D/bob.txt" > /dev/null 2>&1
-printf ':sleep 1\n:snapshot %s/bad2\n' "$D" >&4
+printf ':sleep 0\n:snapshot %s/bad2\n' "$D" >&4
 exec 4>&-
 wait $pid
 grep -q "disagreements: resolved 0 / 1" "$D/bad1" && grep -q "disagreements: resolved 0 / 0" "$D/bad2" &&
